@@ -1,0 +1,82 @@
+// ESLint flat config for every package: type-aware rules, no floating promises, and the import boundaries of
+// ARCHITECTURE.md (a remote may import shared-contracts and libraries, never another remote or the shell).
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const REMOTES = ['mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-devices', 'mfe-tenant'];
+
+function boundaryFor(pkg) {
+  const forbidden = [...REMOTES.filter((r) => r !== pkg), 'shell', 'gateway'];
+  return {
+    files: [`${pkg}/src/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...forbidden.map((name) => ({
+              group: [name, `${name}/*`, `**/${name}/**`, `**/${name}`],
+              message: `${pkg} may import shared-contracts and libraries only, never ${name}.`,
+            })),
+          ],
+        },
+      ],
+    },
+  };
+}
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.turbo/**',
+      '**/data/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      '**/*.config.{js,mjs,cjs,ts}',
+      'bench/results/**',
+    ],
+  },
+  js.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.browser, ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/only-throw-error': 'error',
+      // Express handlers and React event handlers return promises by design.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/ban-ts-comment': ['error', { 'ts-expect-error': 'allow-with-description' }],
+    },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  ...REMOTES.map(boundaryFor),
+  {
+    files: ['shared-contracts/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['shell', 'gateway', ...REMOTES], message: 'shared-contracts depends on nothing of ours.' }] },
+      ],
+    },
+  },
+  {
+    files: ['gateway/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['shell', ...REMOTES, 'shared-contracts/ui', 'shared-contracts/api'], message: 'The gateway uses the DOM-free shared-contracts entry only.' }] },
+      ],
+    },
+  },
+);

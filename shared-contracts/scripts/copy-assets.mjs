@@ -1,0 +1,8 @@
+// Copies the non-TypeScript assets (CSS design tokens) next to the compiled output.
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+const pairs = [['src/ui/tokens.css', 'dist/ui/tokens.css']];
+for (const [from, to] of pairs) {
+  if (!existsSync(from)) continue;
+  mkdirSync(to.slice(0, to.lastIndexOf('/')), { recursive: true });
+  cpSync(from, to);
+}

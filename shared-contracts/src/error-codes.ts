@@ -1,0 +1,97 @@
+/**
+ * Every error and message code the server sends (in the 400 errors map, or as a `code` field) and the UI
+ * translates. The `errors` i18next namespace of the shell has one key per code; the en-GB text here is the
+ * source of those translations and the fallback where no UI is involved (e.g. the CLI, API clients).
+ *
+ * Codes with `{{n}}`/`{{field}}` take interpolation values, sent beside the code as `code|{"n":8}`
+ * (see {@link formatErrorCode} and {@link parseErrorCode}).
+ */
+export const ERROR_MESSAGES = {
+  // SPEC.md §5 validation
+  required: 'This field is required.',
+  fieldRequired: '{{field}} is required.',
+  currentPasswordRequired: 'Current password is required.',
+  newPasswordRequired: 'New password is required.',
+  passwordRequirements: 'Password does not meet the requirements.',
+  passwordsMustMatch: 'Passwords must match.',
+  passwordTooShort: 'Password must be at least {{n}} characters.',
+  passwordTooLong: 'Password must be at most {{n}} characters.',
+  passwordCharacterClasses:
+    'Must have at least one upper case character, one lower case character, one number and one special character.',
+  passwordConsecutive: 'Must not contain more than {{n}} consecutive characters.',
+  passwordInvalidCharacters: 'Must not contain invalid characters.',
+  passwordCommon: 'This password is too common or has appeared in a data breach. Choose another.',
+  invalidEmail: 'Must be a valid email address.',
+  emailRequired: 'Email is a required field.',
+  invalidValue: 'This value is not valid.',
+  // SPEC.md §8 user messages
+  validationFailed: 'One or more validations errors occurred.',
+  sessionTimedOut: 'Your session had timed out. Please try again.',
+  deviceRegistrationError: 'There was a problem registering your device. Please try again later.',
+  passwordExpired:
+    'Your password has expired and you are not allowed to login. Change your password to continue.',
+  loggedOutInactivity: 'You have been logged out due to inactivity.',
+  loggedOut: 'You are logged out.',
+  capsLockOn: 'Warning: CAPS LOCK is on!',
+  secureSignInFailed: 'We could not verify you or the key you used. Try again, or sign in with your username.',
+  // sign-in
+  invalidCredentials: 'The username or password is incorrect.',
+  tooManyAttempts: 'Too many attempts. Please wait a moment and try again.',
+  accountDisabled: 'The username or password is incorrect.',
+  antiforgeryInvalid: 'Your request could not be verified. Please reload the page and try again.',
+  invalidReturnUrl: 'The return address is not allowed.',
+  localLoginNotAllowed: 'Signing in with a password is not allowed here.',
+  notAuthenticated: 'You need to sign in first.',
+  stepNotAllowed: 'This step is not available now. Please start signing in again.',
+  // status catalogue (SPEC.md §8)
+  badRequest: 'Bad Request',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  notFound: 'Not Found',
+  internalServerError: 'Internal Server Error',
+  badGateway: 'Bad Gateway',
+  serviceUnavailable: 'Service Unavailable',
+  genericError: 'Generic Error',
+  offline: 'You are offline. This needs a network connection.',
+} as const;
+
+/** A code listed in {@link ERROR_MESSAGES}. */
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
+
+/** True when the text is a known error code. */
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_MESSAGES, value);
+}
+
+/** Writes a code with interpolation values as `code|{json}`, or the bare code without values. */
+export function formatErrorCode(code: ErrorCode, values?: Record<string, string | number>): string {
+  return values && Object.keys(values).length > 0 ? `${code}|${JSON.stringify(values)}` : code;
+}
+
+/** Reads `code|{json}` or `code` back; an unknown text is returned as `{ text }` to be shown as it is. */
+export function parseErrorCode(
+  value: string,
+): { code: ErrorCode; values: Record<string, string | number> } | { text: string } {
+  const bar = value.indexOf('|');
+  const code = bar === -1 ? value : value.slice(0, bar);
+  if (!isErrorCode(code)) return { text: value };
+  if (bar === -1) return { code, values: {} };
+  try {
+    const values = JSON.parse(value.slice(bar + 1)) as unknown;
+    if (values && typeof values === 'object' && !Array.isArray(values)) {
+      return { code, values: values as Record<string, string | number> };
+    }
+  } catch {
+    // fall through: a malformed tail is shown without values
+  }
+  return { code, values: {} };
+}
+
+/** en-GB text of an encoded code with its values interpolated; unknown text comes back unchanged. */
+export function errorMessageText(value: string): string {
+  const parsed = parseErrorCode(value);
+  if ('text' in parsed) return parsed.text;
+  return ERROR_MESSAGES[parsed.code].replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
+    String(parsed.values[name] ?? ''),
+  );
+}

@@ -1,0 +1,17 @@
+/**
+ * shared-contracts: everything two parts of the identity service must agree on. This entry is free of React and
+ * of the DOM so the gateway can import it; the API client is in `shared-contracts/api`, the UI kit in
+ * `shared-contracts/ui`.
+ */
+export * from './constants.js';
+export * from './roles.js';
+export * from './return-url.js';
+export * from './remote.js';
+export * from './routes.js';
+export * from './error-codes.js';
+export * from './protocol.js';
+export * from './events.js';
+export * from './user.schema.js';
+export * from './partner.schema.js';
+export * from './client-error.schema.js';
+export * from './login.schema.js';

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** Body of `Login` (SPEC.md §2 sign-in screen, §7). */
+export const loginRequestSchema = z.object({
+  /** Username or e-mail. */
+  username: z.string().trim().min(1, 'required').max(256),
+  /** Never trimmed nor truncated (SECURITY-CHECKLIST S1); the upper bound only stops abuse of the hash. */
+  password: z.string().min(1, 'required').max(1024),
+  rememberMe: z.boolean().optional().default(false),
+  returnUrl: z.string().max(2048).optional(),
+});
+/** Body of `Login` as sent. */
+export type LoginRequest = z.input<typeof loginRequestSchema>;
+
+/** An external sign-in provider offered on the sign-in page. */
+export const externalProviderSchema = z.object({ vendorId: z.string(), displayName: z.string() });
+/** An external sign-in provider offered on the sign-in page. */
+export type ExternalProvider = z.infer<typeof externalProviderSchema>;
+
+/** Answer of `LoginView` (query returnUrl): what the sign-in page needs. */
+export const loginViewSchema = z.object({
+  /** The username remembered for this session (SPEC.md §3 "kept for the session"). */
+  username: z.string().optional(),
+  /** Whether password sign-in is allowed for this returnUrl / partner. */
+  allowLocal: z.boolean(),
+  /** Partner switch: whether external providers show. */
+  showLoginProviders: z.boolean(),
+  providers: z.array(externalProviderSchema),
+  /** The returnUrl after the server's safety check. */
+  returnUrl: z.string(),
+  /** Whether a captcha must be solved before Login (SPEC.md §9 captcha-guarded paths). */
+  captchaRequired: z.boolean().optional(),
+});
+/** Answer of `LoginView`. */
+export type LoginView = z.infer<typeof loginViewSchema>;
+
+/** Query of `LogoutView`. */
+export const logoutViewQuerySchema = z.object({ logoutId: z.string().max(512).optional() });
+
+/** Answer of `LogoutView` (logoutId): whether the user must confirm before signing out. */
+export const logoutViewSchema = z.object({
+  logoutId: z.string().optional(),
+  /** True when the sign-out was not requested with proof (id_token_hint), so the user must confirm (S32). */
+  showLogoutPrompt: z.boolean(),
+  /** Name of the client that asked for the sign-out, when known. */
+  clientName: z.string().optional(),
+});
+/** Answer of `LogoutView`. */
+export type LogoutView = z.infer<typeof logoutViewSchema>;
+
+/** Body of `Logout`. */
+export const logoutRequestSchema = z.object({ logoutId: z.string().max(512).optional() });
+/** Body of `Logout`. */
+export type LogoutRequest = z.infer<typeof logoutRequestSchema>;
+
+/** Body of `Exchange`: the state of a 209 answer. */
+export const exchangeRequestSchema = z.object({ state: z.string().min(1).max(4096) });
+/** Body of `Exchange`. */
+export type ExchangeRequest = z.infer<typeof exchangeRequestSchema>;
+
+/** Answer of `Exchange` and of the anti-forgery token call: a fresh token (also set as cookie). */
+export const antiforgeryTokenSchema = z.object({ token: z.string() });
+/** Answer of `Exchange`. */
+export type AntiforgeryToken = z.infer<typeof antiforgeryTokenSchema>;
+
+/** Why the visitor reached the logged-out page (`/account/loggedout?reason=`). */
+export const LOGGED_OUT_REASONS = ['signout', 'inactivity'] as const;

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { DEFAULT_LOCALE } from './constants.js';
+
+/** One language a partner offers (SPEC.md §3). */
+export const partnerLanguageSchema = z.object({ name: z.string(), description: z.string() });
+/** One language a partner offers. */
+export type PartnerLanguage = z.infer<typeof partnerLanguageSchema>;
+
+const flags = {
+  showLoginProviders: z.boolean().optional(),
+  showLanguageOptions: z.boolean().optional(),
+  showLanguageOption: z.boolean().optional(),
+  showBackgroundImages: z.boolean().optional(),
+};
+
+/**
+ * The wire shape of `GetPartnerMetaData` as the client accepts it (SPEC.md §3: two readings exist). Colour as
+ * `backgroundColor` or `themesBackgroundColor`; flags flat or under `behaviour`; `showLanguageOption` alias.
+ */
+export const partnerMetadataWireSchema = z.object({
+  partnerId: z.string(),
+  partnerName: z.string(),
+  partnerDomain: z.string().optional(),
+  privacyPolicyUrl: z.string().nullish(),
+  defaultLanguage: z.string().nullish(),
+  availableLanguages: z.array(partnerLanguageSchema).nullish(),
+  backgroundColor: z.string().nullish(),
+  themesBackgroundColor: z.string().nullish(),
+  ...flags,
+  behaviour: z.object(flags).partial().nullish(),
+});
+/** The wire shape of `GetPartnerMetaData`. */
+export type PartnerMetadataWire = z.infer<typeof partnerMetadataWireSchema>;
+
+/** Partner metadata after both readings are folded into one, with SPEC.md §3 defaults applied. */
+export interface PartnerMetadata {
+  partnerId: string;
+  partnerName: string;
+  partnerDomain: string;
+  privacyPolicyUrl: string;
+  defaultLanguage: string;
+  availableLanguages: PartnerLanguage[];
+  backgroundColor: string | undefined;
+  showLoginProviders: boolean;
+  showLanguageOptions: boolean;
+  showBackgroundImages: boolean;
+}
+
+/** Folds either reading of the partner metadata into {@link PartnerMetadata} with the defaults of SPEC.md §3. */
+export function normalisePartnerMetadata(wire: PartnerMetadataWire): PartnerMetadata {
+  const b = wire.behaviour ?? {};
+  const languages = wire.availableLanguages ?? [];
+  return {
+    partnerId: wire.partnerId,
+    partnerName: wire.partnerName,
+    partnerDomain: wire.partnerDomain ?? '',
+    privacyPolicyUrl: wire.privacyPolicyUrl ?? '',
+    defaultLanguage: wire.defaultLanguage || DEFAULT_LOCALE,
+    availableLanguages: languages.length > 0 ? languages : [{ name: DEFAULT_LOCALE, description: 'English' }],
+    backgroundColor: wire.backgroundColor ?? wire.themesBackgroundColor ?? undefined,
+    showLoginProviders: wire.showLoginProviders ?? b.showLoginProviders ?? false,
+    showLanguageOptions:
+      wire.showLanguageOptions ??
+      wire.showLanguageOption ??
+      b.showLanguageOptions ??
+      b.showLanguageOption ??
+      false,
+    showBackgroundImages: wire.showBackgroundImages ?? b.showBackgroundImages ?? false,
+  };
+}

@@ -1,0 +1,53 @@
+import type { ComponentType } from 'react';
+
+/** The five remotes, each owned by one flow team (ARCHITECTURE.md "Packages"). */
+export const REMOTE_IDS = ['mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-devices', 'mfe-tenant'] as const;
+
+/** A remote's id; also its package name, its federation name (with `_` for `-`) and its i18next namespace. */
+export type RemoteId = (typeof REMOTE_IDS)[number];
+
+/** Who renders a route: the shell itself or one of the remotes. */
+export type RouteOwner = 'shell' | RemoteId;
+
+/** The name a remote is registered under in the federation runtime (identifiers cannot hold "-"). */
+export function federationName(id: RemoteId): string {
+  return id.replace(/-/g, '_');
+}
+
+/** The one exposed module of every remote (ARCHITECTURE.md "The remote contract"). */
+export const REMOTE_EXPOSED_MODULE = './remote';
+
+/** What a lazily loaded remote page module resolves to (react-router's `lazy` convention). */
+export interface RemotePageModule {
+  /** The page component rendered for the route. */
+  Component: ComponentType;
+}
+
+/** One page a remote renders, keyed by its path in the route table. */
+export interface RemoteRoute {
+  /** The route's path exactly as in {@link ROUTES}. */
+  path: string;
+  /** Loads the page's code on first use. */
+  lazy: () => Promise<RemotePageModule>;
+}
+
+/** A remote's translations for one locale: one i18next namespace, named after the remote's id. */
+export type RemoteTranslations = Record<string, unknown>;
+
+/**
+ * The shape of every remote's `./remote` export. A remote never imports another remote or the shell; the shell
+ * loads this module at runtime, adds the routes to its router and the translations to its i18next instance.
+ */
+export interface RemoteModule {
+  /** Which remote this is. */
+  id: RemoteId;
+  /** The pages it renders; every path must be owned by this remote in the route table. */
+  routes: readonly RemoteRoute[];
+  /** Loads its translations for a locale; resolves to en-GB text for a locale it does not ship. */
+  loadTranslations: (locale: string) => Promise<RemoteTranslations>;
+}
+
+/** The remotes manifest served at `/remotes/manifest.json`: remote id → URL of its published `remoteEntry.js`. */
+export interface RemotesManifest {
+  remotes: Partial<Record<RemoteId, { entry: string; version: string }>>;
+}

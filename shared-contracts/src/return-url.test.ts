@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { isAcceptableReturnUrl, safeReturnUrl } from './return-url.js';
+
+const clients = ['https://payroll.example.com/callback', 'http://localhost:4000/'];
+
+describe('returnUrl safety', () => {
+  it.each([
+    '/',
+    '/account/login',
+    '/account/select?cid=42&returnUrl=%2F',
+    '/connect/authorize?client_id=a&redirect_uri=https%3A%2F%2Fpayroll.example.com%2Fcallback',
+    '/interaction/abc#x',
+  ])('accepts the same-origin path %s', (value) => {
+    expect(isAcceptableReturnUrl(value, clients)).toBe(true);
+  });
+
+  it.each([
+    ['https://payroll.example.com/callback'],
+    ['https://payroll.example.com/callback?code=1'],
+    ['http://localhost:4000/dashboard'],
+  ])('accepts the registered client URL %s', (value) => {
+    expect(isAcceptableReturnUrl(value, clients)).toBe(true);
+  });
+
+  // SECURITY-CHECKLIST S31: the whole corpus of the checklist, plus encoded variants.
+  it.each([
+    '//evil.com',
+    '//evil.com/path',
+    '/\\evil.com',
+    '\\\\evil.com',
+    '/%09/evil.com',
+    '/%2F/evil.com',
+    '/%2f%2fevil.com',
+    '/%5Cevil.com',
+    '/%5cevil.com',
+    '/%252F%252Fevil.com',
+    '/\t/evil.com',
+    '/\r\nLocation: https://evil.com',
+    '/a\nb',
+    '/%0d%0aSet-Cookie:x=1',
+    'https://ok@evil.com',
+    'https://payroll.example.com@evil.com/callback',
+    'https://payroll.example.com.evil.com/callback',
+    'https://payroll.example.com/callbackevil',
+    'https://user:pw@payroll.example.com/callback',
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    ' javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    'evil.com',
+    'https://evil.com',
+    'http://localhost:4001/',
+    '/%',
+    '',
+  ])('S31 refuses %j', (value) => {
+    expect(isAcceptableReturnUrl(value, clients)).toBe(false);
+    expect(safeReturnUrl(value, clients)).toBe('/');
+  });
+
+  it('gives "/" for missing values', () => {
+    expect(safeReturnUrl(undefined)).toBe('/');
+    expect(safeReturnUrl(null)).toBe('/');
+    expect(safeReturnUrl(42)).toBe('/');
+  });
+});

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Answer of the `User` call (SPEC.md §3 "current user"). */
+export const currentUserSchema = z.object({
+  isAuthenticated: z.boolean(),
+  /** Present when authenticated. */
+  subject: z.string().optional(),
+  userName: z.string().optional(),
+  displayName: z.string().optional(),
+  email: z.string().optional(),
+  roles: z.array(z.string()).optional(),
+  /** The selected customer (tenant), once chosen. */
+  customerId: z.string().optional(),
+});
+/** Answer of the `User` call. */
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/** The anonymous user, as `User` answers without a session. */
+export const ANONYMOUS_USER: CurrentUser = { isAuthenticated: false };
+
+/** Query of calls that take a returnUrl (SPEC.md §2: also spelled ReturnUrl; default "/"). */
+export const returnUrlQuerySchema = z
+  .object({ returnUrl: z.string().max(2048).optional(), ReturnUrl: z.string().max(2048).optional() })
+  .transform((q) => ({ returnUrl: q.returnUrl ?? q.ReturnUrl ?? '/' }));
+/** Query of calls that take a returnUrl. */
+export type ReturnUrlQuery = z.infer<typeof returnUrlQuerySchema>;
