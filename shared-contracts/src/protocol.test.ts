@@ -68,6 +68,7 @@ describe('resolveRedirectTarget (SPEC.md §4)', () => {
     ['https://id.example.com/account/login/twofactor', { kind: 'in-app', path: '/account/login/twofactor' }],
     ['/account/login/local', { kind: 'push', path: '/account/login/local' }],
     ['/some/client/page', { kind: 'via-redirect', path: '/redirect?returnUrl=%2Fsome%2Fclient%2Fpage' }],
+    ['/interaction/abc123', { kind: 'full', url: 'https://id.example.com/interaction/abc123' }],
     ['/connect/authorize?x=1', { kind: 'full', url: 'https://id.example.com/connect/authorize?x=1' }],
     ['https://payroll.example.com/cb', { kind: 'full', url: 'https://payroll.example.com/cb' }],
   ])('follows %s', (redirect, expected) => {

@@ -122,8 +122,26 @@ export type RedirectTarget =
   | { kind: 'via-redirect'; path: string }
   | { kind: 'full'; url: string };
 
-/** Same-origin paths the server answers itself; never client routes. */
-const SERVER_PREFIXES = ['/api/', '/connect/', '/.well-known/', '/remotes/', '/healthz', '/readyz', '/metrics'];
+/**
+ * Same-origin path prefixes the gateway answers itself (API, OIDC provider and its interactions, bundles, ops);
+ * never client routes, so the browser must load them in full.
+ */
+export const SERVER_PATH_PREFIXES: readonly string[] = [
+  '/api/',
+  '/connect/',
+  '/interaction/',
+  '/.well-known/',
+  '/remotes/',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+];
+
+/** True when a same-origin pathname is answered by the gateway itself rather than by the client router. */
+export function isServerPath(pathname: string): boolean {
+  const lower = pathname.toLowerCase();
+  return SERVER_PATH_PREFIXES.some((prefix) => lower.startsWith(prefix));
+}
 
 /**
  * Decides how the browser follows a 209 redirect (SPEC.md §4): a known client route is navigated in-app; the
@@ -146,7 +164,7 @@ export function resolveRedirectTarget(
   }
   if (url.origin !== new URL(origin).origin) return { kind: 'full', url: url.href };
   const path = `${url.pathname}${url.search}${url.hash}`;
-  if (SERVER_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))) return { kind: 'full', url: url.href };
+  if (isServerPath(url.pathname)) return { kind: 'full', url: url.href };
   if (url.pathname.toLowerCase() === localLoginPath) return { kind: 'push', path };
   if (isKnownRoute(url.pathname)) return { kind: 'in-app', path };
   return { kind: 'via-redirect', path: `/redirect?returnUrl=${encodeURIComponent(path)}` };
