@@ -15,3 +15,4 @@ export * from './user.schema.js';
 export * from './partner.schema.js';
 export * from './client-error.schema.js';
 export * from './login.schema.js';
+export * from './branding.js';
