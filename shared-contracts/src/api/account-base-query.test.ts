@@ -1,0 +1,256 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiError } from '../protocol.js';
+import type { AccountCall } from './account-base-query.js';
+import { timedOutLoginPath } from './account-base-query.js';
+import { readAntiforgeryToken } from './antiforgery.js';
+import { baseApi } from './base-api.js';
+import { configureApiClient } from './client-config.js';
+import { registerLocationAssigner, registerNavigator } from './navigation.js';
+import { selectTimedOut } from './session.slice.js';
+import { createAppStore } from './store.js';
+
+interface Recorded {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+type Reply = { status: number; body?: unknown; setCookie?: string };
+
+/** A fetch stub answering by "METHOD path" (path without query), recording every request. */
+function stubServer(routes: Record<string, Reply>) {
+  const calls: Recorded[] = [];
+  const fetchStub = (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+    const method = init.method ?? 'GET';
+    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>));
+    calls.push({ url, method, headers, body: typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : undefined });
+    const reply = routes[`${method} ${url.split('?')[0]}`] ?? { status: 404, body: { title: 'Not Found' } };
+    if (reply.setCookie) document.cookie = reply.setCookie;
+    const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+    return Promise.resolve(
+      new Response(reply.status === 204 ? null : text, {
+        status: reply.status,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+  };
+  return { calls, fetchStub };
+}
+
+const probeApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({ probe: build.mutation<unknown, AccountCall>({ query: (call) => call }) }),
+});
+
+function clearCookies() {
+  for (const part of document.cookie.split(';')) {
+    const name = part.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  }
+}
+
+let navigations: string[];
+let fullLoads: string[];
+
+beforeEach(() => {
+  clearCookies();
+  window.history.replaceState({}, '', '/account/login?returnUrl=%2Fconnect%2Fauth%3Fx%3D1');
+  navigations = [];
+  fullLoads = [];
+  registerNavigator((path) => {
+    navigations.push(path);
+  });
+  registerLocationAssigner((url) => fullLoads.push(url));
+});
+
+afterEach(() => registerNavigator(undefined));
+
+async function run(routes: Record<string, Reply>, call: AccountCall) {
+  const server = stubServer(routes);
+  configureApiClient({ fetch: server.fetchStub, currentLocale: () => 'de' });
+  const store = createAppStore();
+  const result = await store.dispatch(probeApi.endpoints.probe.initiate(call));
+  return { result, calls: server.calls, store };
+}
+
+const antiforgery: Record<string, Reply> = {
+  'GET /api/Account/Antiforgery': { status: 200, body: { token: 'tok-1' }, setCookie: 'idp.x-csrf-token-value=tok-1' },
+  'POST /api/Account/Exchange': { status: 200, body: { token: 'tok-2' }, setCookie: 'idp.x-csrf-token-value=tok-2' },
+};
+
+describe('account base query: headers (SPEC.md §7)', () => {
+  it('sends Accept, X-Requested-With and the locale headers on every call, GET or not', async () => {
+    const { calls } = await run({ ...antiforgery, 'GET /api/Account/SystemStatus': { status: 200, body: {} } }, {
+      url: 'SystemStatus',
+      method: 'GET',
+    });
+    const call = calls.find((c) => c.url.includes('SystemStatus'))!;
+    expect(call.headers).toMatchObject({
+      Accept: 'application/json',
+      'X-Requested-With': 'XMLHttpRequest',
+      'x-supported-locales': 'en-GB,en,de,fr-CA,es',
+      'x-default-locale': 'en-GB',
+      'Accept-Language': 'de',
+    });
+    expect(call.headers['x-csrf-token-value']).toBeUndefined();
+  });
+
+  it('fetches an anti-forgery token first when the cookie is absent, then sends it on the POST', async () => {
+    const { calls } = await run({ ...antiforgery, 'POST /api/Account/Login': { status: 200, body: {} } }, {
+      url: 'Login',
+      body: { username: 'a' },
+    });
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/Account/Antiforgery', 'POST /api/Account/Login']);
+    expect(calls[1]!.headers['x-csrf-token-value']).toBe('tok-1');
+    expect(calls[1]!.headers['Content-Type']).toBe('application/json');
+    expect(calls[1]!.body).toEqual({ username: 'a' });
+  });
+
+  it('reads the token from any cookie whose name ends with x-csrf-token-value (the __Host- form too)', async () => {
+    // jsdom refuses __Host- cookies over http, so the reader is checked on the cookie string directly.
+    expect(readAntiforgeryToken('a=1; __Host-idp.x-csrf-token-value=host%2Btoken; b=2')).toBe('host+token');
+    expect(readAntiforgeryToken('a=1; x-csrf-token-valueX=no')).toBeUndefined();
+    document.cookie = 'idp.x-csrf-token-value=plain-token';
+    const { calls } = await run({ 'POST /api/Account/Logout': { status: 200, body: {} } }, { url: 'Logout' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.headers['x-csrf-token-value']).toBe('plain-token');
+  });
+
+  it('builds the query string and leaves out undefined values', async () => {
+    document.cookie = 'idp.x-csrf-token-value=t';
+    const { calls } = await run({ 'POST /api/Account/User': { status: 200, body: {} } }, {
+      url: 'User',
+      params: { returnUrl: '/a b', vendorId: undefined },
+    });
+    expect(calls[0]!.url).toBe('/api/Account/User?returnUrl=%2Fa+b');
+  });
+});
+
+describe('account base query: statuses (SPEC.md §4, §8)', () => {
+  it.each([200, 201, 204, 208])('%i is success and resolves the body', async (status) => {
+    document.cookie = 'idp.x-csrf-token-value=t';
+    const { result } = await run({ 'POST /api/Account/Probe': { status, body: status === 204 ? undefined : { ok: 1 } } }, {
+      url: 'Probe',
+    });
+    expect('data' in result).toBe(true);
+  });
+
+  it.each([
+    ['/account/select?cid=1', 'in-app', '/account/select?cid=1'],
+    ['/account/login/local?returnUrl=%2F', 'in-app', '/account/login/local?returnUrl=%2F'],
+    ['/some/client/route', 'in-app', '/redirect?returnUrl=%2Fsome%2Fclient%2Froute'],
+    ['/connect/authorize/callback?x=1', 'full', 'http://localhost:3000/connect/authorize/callback?x=1'],
+    ['https://portal.example/callback', 'full', 'https://portal.example/callback'],
+  ])('209 to %s: Exchange with the state, then %s navigation to %s', async (redirect, kind, expected) => {
+    const { result, calls } = await run(
+      { ...antiforgery, 'POST /api/Account/Login': { status: 209, body: { redirect, state: 'st-9' } } },
+      { url: 'Login', body: {} },
+    );
+    const exchange = calls.find((c) => c.url === '/api/Account/Exchange')!;
+    expect(exchange.body).toEqual({ state: 'st-9' });
+    expect(exchange.headers['x-csrf-token-value']).toBe('tok-1');
+    expect(calls.at(-1)!.url).toBe('/api/Account/Exchange');
+    if (kind === 'in-app') {
+      expect(navigations).toEqual([expected]);
+      expect(fullLoads).toEqual([]);
+    } else {
+      expect(fullLoads).toEqual([expected]);
+      expect(navigations).toEqual([]);
+    }
+    expect(result).toMatchObject({ data: { redirected: true, redirect } });
+  });
+
+  it('400 without errors: sets the timed-out flag and goes to the login page keeping its returnUrl', async () => {
+    const { result, store } = await run({ ...antiforgery, 'POST /api/Account/Login': { status: 400 } }, { url: 'Login' });
+    expect(selectTimedOut(store.getState())).toBe(true);
+    expect(navigations).toEqual(['/account/login?returnUrl=%2Fconnect%2Fauth%3Fx%3D1']);
+    expect((result as { error: ApiError }).error.status).toBe(400);
+  });
+
+  it('400 without errors on another page: login page with that page as returnUrl', async () => {
+    window.history.replaceState({}, '', '/account/setup-twofactor?step=2');
+    await run({ ...antiforgery, 'POST /api/Account/Setup2FAView': { status: 400, body: { title: 'x' } } }, {
+      url: 'Setup2FAView',
+    });
+    expect(navigations).toEqual(['/account/login?returnUrl=%2Faccount%2Fsetup-twofactor%3Fstep%3D2']);
+  });
+
+  it('400 with an errors map: field errors lower-cased, lists kept, empty key form-level; no navigation', async () => {
+    const { result, store } = await run(
+      {
+        ...antiforgery,
+        'POST /api/Account/Login': {
+          status: 400,
+          body: {
+            title: 'One or more validation errors occurred.',
+            errors: { Username: ['required'], Password: ['a', 'b'], '': ['invalidCredentials'] },
+          },
+        },
+      },
+      { url: 'Login' },
+    );
+    expect((result as { error: ApiError }).error.errors).toEqual({
+      username: ['required'],
+      password: ['a', 'b'],
+      '': ['invalidCredentials'],
+    });
+    expect(navigations).toEqual([]);
+    expect(selectTimedOut(store.getState())).toBe(false);
+  });
+
+  it('401: goes home with the current page as returnUrl', async () => {
+    window.history.replaceState({}, '', '/account/select?cid=4');
+    await run({ ...antiforgery, 'POST /api/Account/SelectCustomer': { status: 401 } }, { url: 'SelectCustomer' });
+    expect(navigations).toEqual(['/?returnUrl=%2Faccount%2Fselect%3Fcid%3D4']);
+  });
+
+  it('401 and 403 are normal responses where the call accepts them', async () => {
+    const { result } = await run({ ...antiforgery, 'POST /api/Account/A': { status: 401, body: { x: 1 } } }, {
+      url: 'A',
+      acceptUnauthorized: true,
+    });
+    expect(result).toMatchObject({ data: { x: 1 } });
+    const forbidden = await run({ ...antiforgery, 'POST /api/Account/B': { status: 403, body: { y: 2 } } }, {
+      url: 'B',
+      acceptForbidden: true,
+    });
+    expect(forbidden.result).toMatchObject({ data: { y: 2 } });
+    expect(navigations).toEqual([]);
+  });
+
+  it.each([
+    [403, 'Forbidden'],
+    [404, 'Not Found'],
+    [500, 'Internal Server Error'],
+    [502, 'Bad Gateway'],
+    [503, 'Service Unavailable'],
+    [418, 'Generic Error'],
+    [302, 'Generic Error'],
+  ])('%i maps through the status catalogue to "%s" with status and body', async (status, message) => {
+    const { result } = await run({ ...antiforgery, 'POST /api/Account/X': { status, body: { detail: 'd' } } }, {
+      url: 'X',
+    });
+    expect((result as { error: ApiError }).error).toMatchObject({ status, message, body: { detail: 'd' }, errors: {} });
+    expect(navigations).toEqual([]);
+  });
+
+  it('a network failure is an error with the offline message, not a throw', async () => {
+    configureApiClient({ fetch: (() => Promise.reject(new TypeError('Failed to fetch'))) });
+    const store = createAppStore();
+    document.cookie = 'idp.x-csrf-token-value=t';
+    const result = await store.dispatch(probeApi.endpoints.probe.initiate({ url: 'Y' }));
+    expect((result as { error: ApiError }).error).toMatchObject({ status: 0 });
+  });
+});
+
+describe('timedOutLoginPath', () => {
+  it.each([
+    ['/account/login?returnUrl=%2Fx', '/account/login?returnUrl=%2Fx'],
+    ['/account/login/local', '/account/login?returnUrl=%2F'],
+    ['/account/recover?a=1', '/account/login?returnUrl=%2Faccount%2Frecover%3Fa%3D1'],
+  ])('%s → %s', (from, to) => {
+    expect(timedOutLoginPath(from)).toBe(to);
+  });
+});

@@ -1,0 +1,198 @@
+import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import {
+  ACCOUNT_API_BASE,
+  ANTIFORGERY_HEADER,
+  DEFAULT_LOCALE_HEADER,
+  REQUESTED_WITH,
+  SUPPORTED_LOCALES_HEADER,
+} from '../constants.js';
+import { ERROR_MESSAGES } from '../error-codes.js';
+import { classifyResponse, resolveRedirectTarget, statusMessage, type ApiError } from '../protocol.js';
+import { isKnownPage, LOCAL_LOGIN_PATH, LOGIN_PATH, HOME_PATH } from '../routes.js';
+import { ensureAntiforgeryToken, readAntiforgeryToken } from './antiforgery.js';
+import { apiClientConfig } from './client-config.js';
+import { navigateFull, navigateInApp } from './navigation.js';
+import { setTimedOut } from './session.slice.js';
+
+/** Query-string values of a call; `undefined` and `null` are left out. */
+export type CallParams = Record<string, string | number | boolean | null | undefined>;
+
+/**
+ * One account API call. `url` is the call's name under `/api/Account/` (`"Login"`), or an absolute path for the
+ * few calls elsewhere (`/api/ops/...`). A bare string is a POST without body.
+ */
+export interface AccountCall {
+  url: string;
+  /** POST unless the call is marked GET in SPEC.md §7. */
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  params?: CallParams;
+  body?: unknown;
+  /** Accept 401 as a normal response instead of going home (SPEC.md §8: where a call expects it). */
+  acceptUnauthorized?: boolean;
+  /** Accept 403 as a normal response (SPEC.md §8). */
+  acceptForbidden?: boolean;
+}
+
+/** What a call resolves to when the server answered 209 and the client followed the redirect (SPEC.md §4). */
+export interface RedirectFollowed {
+  redirected: true;
+  /** The target the server named. */
+  redirect: string;
+}
+
+/** True when a call's data is a followed redirect rather than the call's own answer. */
+export function isRedirectFollowed(data: unknown): data is RedirectFollowed {
+  return typeof data === 'object' && data !== null && (data as { redirected?: unknown }).redirected === true;
+}
+
+/** The account API's base query type: errors are always an {@link ApiError}. */
+export type AccountBaseQuery = BaseQueryFn<string | AccountCall, unknown, ApiError>;
+
+function buildUrl(call: AccountCall): string {
+  const path = call.url.startsWith('/') ? call.url : `${ACCOUNT_API_BASE}${call.url}`;
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(call.params ?? {})) {
+    if (value !== undefined && value !== null) query.set(name, String(value));
+  }
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+function baseHeaders(): Record<string, string> {
+  const config = apiClientConfig();
+  return {
+    Accept: 'application/json',
+    'X-Requested-With': REQUESTED_WITH,
+    [SUPPORTED_LOCALES_HEADER]: config.supportedLocales.join(','),
+    [DEFAULT_LOCALE_HEADER]: config.defaultLocale,
+    'Accept-Language': config.currentLocale(),
+  };
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text.length === 0) return null;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('json')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** The path (with query and hash) of the page the browser shows now: the returnUrl of timeouts and 401s. */
+function currentPath(): string {
+  const location = globalThis.location;
+  return `${location.pathname}${location.search}${location.hash}`;
+}
+
+/**
+ * Where a timed-out session sends the browser (SPEC.md §4): the login page with a returnUrl. On a sign-in page
+ * itself the returnUrl it already carries is kept, so the visitor still ends up where they were going.
+ */
+export function timedOutLoginPath(path: string = currentPath()): string {
+  const url = new URL(path, 'http://local.invalid');
+  const onSignIn = url.pathname.toLowerCase().startsWith(LOGIN_PATH);
+  const returnUrl = onSignIn ? (url.searchParams.get('returnUrl') ?? url.searchParams.get('ReturnUrl') ?? '/') : path;
+  return `${LOGIN_PATH}?returnUrl=${encodeURIComponent(returnUrl)}`;
+}
+
+function apiError(url: string, response: Response | undefined, body: unknown, message: string, errors = {}): ApiError {
+  return {
+    url,
+    status: response?.status ?? 0,
+    statusText: response?.statusText ?? '',
+    message,
+    body,
+    errors,
+  };
+}
+
+/** Follows a 209 (SPEC.md §4): post the state to Exchange for a fresh anti-forgery token, then go to the target. */
+async function followRedirect(redirect: string, state: string): Promise<void> {
+  const config = apiClientConfig();
+  try {
+    const token = readAntiforgeryToken() ?? (await ensureAntiforgeryToken(config.fetch));
+    await config.fetch(`${ACCOUNT_API_BASE}Exchange`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { ...baseHeaders(), 'Content-Type': 'application/json', ...(token ? { [ANTIFORGERY_HEADER]: token } : {}) },
+      body: JSON.stringify({ state }),
+    });
+  } catch {
+    // The next page fetches a token itself when the cookie is missing; the step change must still happen.
+  }
+  const target = resolveRedirectTarget(redirect, globalThis.location.origin, isKnownPage, LOCAL_LOGIN_PATH);
+  switch (target.kind) {
+    case 'in-app':
+    case 'push':
+    case 'via-redirect':
+      await navigateInApp(target.path);
+      return;
+    case 'full':
+      navigateFull(target.url);
+  }
+}
+
+/**
+ * The base query of every account call: it alone implements the client protocol of SPEC.md §4, §7 and §8, so no
+ * page ever handles statuses itself.
+ * - every call: Accept, X-Requested-With, x-supported-locales, x-default-locale (and Accept-Language);
+ * - non-GET: the anti-forgery header, fetching a token first when the cookie is absent;
+ * - 200–208 → `{data}`; 209 → Exchange, then navigate, `{data: RedirectFollowed}`;
+ * - 400 without errors → timed-out flag, login page with returnUrl; 400 with errors → `{error}` with field errors;
+ * - 401 → home with returnUrl (unless accepted); any other status → `{error}` with the status catalogue message.
+ */
+export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
+  const call: AccountCall = typeof args === 'string' ? { url: args } : args;
+  const method = call.method ?? 'POST';
+  const url = buildUrl(call);
+  const config = apiClientConfig();
+  const headers = baseHeaders();
+  if (method !== 'GET') {
+    const token = await ensureAntiforgeryToken(config.fetch);
+    if (token) headers[ANTIFORGERY_HEADER] = token;
+  }
+  const init: RequestInit = { method, headers, credentials: 'same-origin', signal: api.signal };
+  if (call.body !== undefined && method !== 'GET') {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(call.body);
+  }
+
+  let response: Response;
+  try {
+    response = await config.fetch(url, init);
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    return { error: apiError(url, undefined, null, ERROR_MESSAGES.offline) };
+  }
+  const body = await readBody(response);
+  const outcome = classifyResponse(response.status, body, {
+    acceptUnauthorized: call.acceptUnauthorized,
+    acceptForbidden: call.acceptForbidden,
+  });
+
+  switch (outcome.kind) {
+    case 'success':
+      return { data: body };
+    case 'redirect': {
+      await followRedirect(outcome.redirect, outcome.state);
+      const data: RedirectFollowed = { redirected: true, redirect: outcome.redirect };
+      return { data };
+    }
+    case 'timeout':
+      api.dispatch(setTimedOut(true));
+      await navigateInApp(timedOutLoginPath());
+      return { error: apiError(url, response, body, ERROR_MESSAGES.sessionTimedOut) };
+    case 'unauthorized':
+      await navigateInApp(`${HOME_PATH}?returnUrl=${encodeURIComponent(currentPath())}`);
+      return { error: apiError(url, response, body, statusMessage(401)) };
+    case 'validation':
+      return { error: apiError(url, response, body, ERROR_MESSAGES.validationFailed, outcome.errors) };
+    case 'error':
+      return { error: apiError(url, response, body, outcome.message) };
+  }
+};

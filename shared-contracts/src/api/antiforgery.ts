@@ -1,0 +1,56 @@
+import { ACCOUNT_API_BASE, ANTIFORGERY_COOKIE_SUFFIX } from '../constants.js';
+
+/**
+ * Reads the anti-forgery token from the cookie whose name ends with `x-csrf-token-value` (SPEC.md §9). The name
+ * differs by transport (`__Host-` prefix over TLS), so the suffix is what the client matches.
+ */
+export function readAntiforgeryToken(cookieString: string = globalThis.document?.cookie ?? ''): string | undefined {
+  for (const part of cookieString.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    const name = part.slice(0, eq).trim();
+    if (name.toLowerCase().endsWith(ANTIFORGERY_COOKIE_SUFFIX)) {
+      const value = part.slice(eq + 1).trim();
+      try {
+        return decodeURIComponent(value) || undefined;
+      } catch {
+        return value || undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The call that issues (or refreshes) the anti-forgery cookie and answers `{token}`. */
+export const ANTIFORGERY_URL = `${ACCOUNT_API_BASE}Antiforgery`;
+
+let pending: Promise<string | undefined> | undefined;
+
+/**
+ * Returns the anti-forgery token, fetching one first when the cookie is absent (SPEC.md §4 "Start-up"). Parallel
+ * callers share one request.
+ */
+export async function ensureAntiforgeryToken(fetchImpl: typeof fetch = globalThis.fetch): Promise<string | undefined> {
+  const existing = readAntiforgeryToken();
+  if (existing) return existing;
+  pending ??= (async () => {
+    try {
+      const response = await fetchImpl(ANTIFORGERY_URL, {
+        method: 'GET',
+        credentials: 'same-origin',
+        headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+      });
+      // The cookie is the source of truth; the body is a fallback for a cookie the browser refused.
+      const fromCookie = readAntiforgeryToken();
+      if (fromCookie) return fromCookie;
+      if (!response.ok) return undefined;
+      const body = (await response.json()) as { token?: unknown };
+      return typeof body.token === 'string' ? body.token : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      pending = undefined;
+    }
+  })();
+  return pending;
+}

@@ -1,0 +1,81 @@
+import type { SerializedError } from '@reduxjs/toolkit';
+import { useTranslation } from 'react-i18next';
+import { isErrorCode, parseErrorCode } from '../error-codes.js';
+import { STATUS_CODES, type ApiError, type FieldErrors } from '../protocol.js';
+
+/** Translates a function of the `errors` namespace: `t('errors:required')`. */
+type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+/** True when an RTK Query error is an {@link ApiError} from the account base query. */
+export function isApiError(error: unknown): error is ApiError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as ApiError).status === 'number' &&
+    typeof (error as ApiError).errors === 'object'
+  );
+}
+
+/**
+ * Translates a server message: a code of ERROR_MESSAGES (optionally `code|{values}`) goes through the `errors`
+ * namespace; unknown text (an older server, a proxy) is shown as it is, never as markup.
+ */
+export function translateErrorMessage(t: Translate, message: string): string {
+  const parsed = parseErrorCode(message);
+  if ('text' in parsed) return parsed.text;
+  return t(`errors:${parsed.code}`, parsed.values);
+}
+
+/** The translated errors of one action (SPEC.md §4 "Per-action state", §8 "errors set keyed by field"). */
+export interface FormErrors {
+  /** Translated messages of a field (key as the server sent it, first letter lower-cased). */
+  field: (name: string) => string[];
+  /** Form-level messages: the empty key, plus the status catalogue text for non-validation failures. */
+  form: string[];
+  /** Whether there is any error at all. */
+  any: boolean;
+}
+
+/**
+ * Builds the translated error set of an action from its RTK Query error. Field keys follow SPEC.md §4 (the
+ * empty key is form-level); an error that is not a validation error becomes one form-level message from the
+ * status catalogue (SPEC.md §8), so the page never handles statuses itself.
+ */
+export function formErrorsOf(t: Translate, error: ApiError | SerializedError | undefined): FormErrors {
+  if (!error) return { field: () => [], form: [], any: false };
+  let fields: FieldErrors = {};
+  let form: string[];
+  if (isApiError(error)) {
+    fields = error.errors;
+    const hasFields = Object.keys(fields).length > 0;
+    if (hasFields) form = (fields[''] ?? []).map((m) => translateErrorMessage(t, m));
+    else if (error.status === 0) form = [t('errors:offline')];
+    else {
+      const code = STATUS_CODES[error.status];
+      form = [code && isErrorCode(code) ? t(`errors:${code}`) : t('errors:genericError')];
+    }
+  } else {
+    form = [t('errors:genericError')];
+  }
+  return {
+    field: (name) => (name === '' ? [] : (fields[name] ?? []).map((m) => translateErrorMessage(t, m))),
+    form,
+    any: form.length > 0 || Object.keys(fields).length > 0,
+  };
+}
+
+/**
+ * The per-action error convention of SPEC.md §4 as a hook. Each action is one RTK Query mutation: its
+ * `isLoading` is the action's loading flag and its `error` the action's error set, both reset when the action
+ * starts again. Pages pass the mutation's error here:
+ *
+ * ```tsx
+ * const [login, { isLoading, error }] = useLoginMutation();
+ * const errors = useFormErrors(error);
+ * <TextField errors={errors.field('username')} … />
+ * ```
+ */
+export function useFormErrors(error: ApiError | SerializedError | undefined): FormErrors {
+  const { t } = useTranslation();
+  return formErrorsOf(t, error);
+}

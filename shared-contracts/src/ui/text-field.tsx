@@ -1,0 +1,51 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+
+/** Props of {@link TextField}. */
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  /** The visible label (required: every field is labelled). */
+  label: string;
+  /** Translated error messages of this field; all are listed. */
+  errors?: readonly string[];
+  /** A hint or warning shown under the field and announced with it (e.g. the caps-lock warning). */
+  hint?: ReactNode;
+  /** Overrides the generated id (tests, label targets from elsewhere). */
+  id?: string;
+}
+
+/**
+ * A labelled input with its error list. The errors and hint are tied to the input by aria-describedby and the
+ * input is marked aria-invalid, so screen readers announce them with the field.
+ */
+export function TextField({ label, errors = [], hint, id, className, ...input }: TextFieldProps) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  const errorId = `${inputId}-errors`;
+  const hintId = `${inputId}-hint`;
+  const describedBy = [hint ? hintId : undefined, errors.length > 0 ? errorId : undefined].filter(Boolean).join(' ');
+  return (
+    <div className={['hr-field', className].filter(Boolean).join(' ')}>
+      <label className="hr-field__label" htmlFor={inputId}>
+        {label}
+      </label>
+      <input
+        {...input}
+        id={inputId}
+        className="hr-field__input"
+        aria-invalid={errors.length > 0 || undefined}
+        aria-describedby={describedBy || undefined}
+      />
+      {hint ? (
+        <div id={hintId} className="hr-field__hint" aria-live="polite">
+          {hint}
+        </div>
+      ) : null}
+      {errors.length > 0 ? (
+        <ul id={errorId} className="hr-field__errors">
+          {errors.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
