@@ -1,0 +1,106 @@
+// Section 2: light account endpoints against a bare Express 5 "hello" server, same load settings, same run.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { CSRF_SUFFIX, newSession } from './account-client.mjs';
+import { runLoad } from './load.mjs';
+import { summarize } from './stats.mjs';
+import { row, textRow } from './table.mjs';
+
+const S = '2';
+const BARE = fileURLToPath(new URL('../bare-express.mjs', import.meta.url));
+
+/** Forks bare-express.mjs as its own process (like the gateway) and resolves its port. */
+function startBare() {
+  return new Promise((resolve, reject) => {
+    const child = fork(BARE, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.once('message', (m) => resolve({ port: m.port, stop: () => child.kill('SIGTERM') }));
+    child.once('exit', (code) => reject(new Error(`bare-express exited ${code}`)));
+  });
+}
+
+/** Finds the method the gateway accepts for a call: the spec's POST or the brief's GET. */
+async function probe(base, headers, path, methods) {
+  for (const method of methods) {
+    const res = await fetch(base + path, { method, headers: method === 'GET' ? { cookie: headers.cookie, accept: 'application/json' } : headers, body: method === 'GET' ? undefined : '{}' });
+    await res.arrayBuffer();
+    if (res.status !== 404 && res.status !== 405) return { method, status: res.status };
+  }
+  return undefined;
+}
+
+/**
+ * @param {{base: string, rounds: number, quick: boolean, log: (m: string) => void}} ctx
+ */
+export async function runLight(ctx) {
+  const rows = [];
+  const data = { settings: {}, endpoints: {} };
+  const settings = { connections: 10, duration: ctx.quick ? 3 : 4, pipelining: 1 };
+  data.settings = settings;
+  const session = await newSession(ctx.base);
+  const headers = {
+    cookie: session.cookie,
+    [CSRF_SUFFIX]: session.csrf,
+    accept: 'application/json',
+    'content-type': 'application/json',
+    'x-requested-with': 'XMLHttpRequest',
+  };
+  const calls = [
+    { name: 'User', path: '/api/Account/User?returnUrl=%2F', methods: ['GET', 'POST'] },
+    { name: 'GetPartnerMetaData', path: '/api/Account/GetPartnerMetaData', methods: ['POST'] },
+    { name: 'LoginView', path: '/api/Account/LoginView?returnUrl=%2F', methods: ['POST'] },
+  ];
+  const targets = [];
+  for (const c of calls) {
+    const found = await probe(ctx.base, headers, c.path, c.methods);
+    if (!found) {
+      data.endpoints[c.name] = { implemented: false };
+      continue;
+    }
+    const request = { method: found.method, path: c.path, headers: found.method === 'GET' ? { cookie: headers.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' } : headers, body: found.method === 'GET' ? undefined : '{}' };
+    targets.push({ ...c, method: found.method, probeStatus: found.status, request });
+  }
+
+  const bare = await startBare();
+  const bareUrl = `http://127.0.0.1:${bare.port}`;
+  const results = { bare: [] };
+  for (const t of targets) results[t.name] = [];
+  try {
+    // Interleaved rounds (bare, then each endpoint) so a noisy moment hurts all of them alike.
+    for (let round = 0; round < ctx.rounds; round += 1) {
+      results.bare.push(await runLoad({ kind: 'fixed', url: bareUrl, ...settings, request: { method: 'GET', path: '/', headers: { accept: 'application/json' } } }));
+      for (const t of targets) {
+        results[t.name].push(await runLoad({ kind: 'fixed', url: ctx.base, ...settings, request: t.request }));
+      }
+    }
+  } finally {
+    bare.stop();
+  }
+
+  const ok = (r) => Object.entries(r.statuses).filter(([s]) => Number(s) >= 200 && Number(s) < 300).reduce((n, [, c]) => n + c, 0);
+  const rps = (runs) => summarize(runs.map((r) => ok(r) / (r.elapsedMs / 1000)));
+  const p99 = (runs) => summarize(runs.map((r) => r.p99));
+  const bareRps = rps(results.bare);
+  const bareP99 = p99(results.bare);
+  data.bare = { rps: bareRps, p99: bareP99 };
+  rows.push(row(S, `bare Express 5 hello (${settings.connections} connections, ${settings.duration} s, pipelining 1)`, 'req/s', bareRps));
+  rows.push(row(S, '    bare Express p99', 'ms', bareP99));
+  for (const c of calls) {
+    const t = targets.find((x) => x.name === c.name);
+    if (!t) {
+      rows.push(textRow(S, `${c.name}`, 'n/a (not implemented)', 'gateway answers 404/405'));
+      continue;
+    }
+    const runs = results[t.name];
+    const r = rps(runs);
+    const p = p99(runs);
+    const statuses = runs.map((x) => x.statuses);
+    data.endpoints[t.name] = { method: t.method, rps: r, p99: p, statuses, probeStatus: t.probeStatus };
+    const non2xx = runs.reduce((n, x) => n + (x.total - ok(x)), 0);
+    const note = non2xx ? `${non2xx} non-2xx answers not counted: ${JSON.stringify(statuses[0])}` : '';
+    rows.push(row(S, `${t.method} ${t.name}`, 'req/s', r, note));
+    rows.push(row(S, '    ÷ bare Express req/s', '×', { median: r.median / bareRps.median, min: r.min / bareRps.max, max: r.max / bareRps.min, rounds: r.rounds }, 'bound 1.0', 3));
+    rows.push(row(S, `    ${t.name} p99`, 'ms', p));
+    rows.push(row(S, '    p99 ÷ bare Express p99', '×', { median: p.median / bareP99.median, min: p.min / bareP99.max, max: p.max / bareP99.min, rounds: p.rounds }, 'bound 1.0', 2));
+  }
+  return { rows, data };
+}

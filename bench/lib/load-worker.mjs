@@ -1,0 +1,186 @@
+// The load generator process. The bench forks this file so autocannon's own CPU use is a separate process from the
+// runner (and from the server under test); on 2 cores they still compete, which README.md explains.
+// Protocol: the parent sends one {type:'run', job} message; the worker answers {type:'result', result} or
+// {type:'error', message} and exits.
+import autocannon from 'autocannon';
+import { CSRF_SUFFIX, mapLimit, newSession } from './account-client.mjs';
+import { authorizationCodeRoundTrip, signedInJar, tokenRequest } from './oidc-client.mjs';
+
+/**
+ * @typedef {{method: string, path: string, headers?: Record<string,string>, body?: string}} FixedRequest
+ * @typedef {{kind: 'fixed', url: string, connections: number, duration: number, amount?: number, request: FixedRequest}} FixedJob
+ * @typedef {{kind: 'login', url: string, connections?: number, rate?: number, duration: number, poolSize: number,
+ *   usernames: string[], password: string, loginPath: string, expectStatus: number}} LoginJob
+ */
+
+/** Runs one autocannon instance and collects raw latencies (fractional ms) and status counts. */
+function runInstance(opts, samples, statuses, statusFilter) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ pipelining: 1, timeout: 30, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+      if (statusFilter === undefined || statusCode === statusFilter) samples.push(responseTime);
+    });
+  });
+}
+
+function summary(samples, statuses, elapsedMs, errors, countStatus) {
+  const sorted = Float64Array.from(samples).sort();
+  const pick = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : NaN);
+  const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+  const counted = countStatus === undefined ? total : (statuses[countStatus] ?? 0);
+  return {
+    elapsedMs,
+    total,
+    counted,
+    perSecond: counted / (elapsedMs / 1000),
+    statuses,
+    errors,
+    p50: pick(50),
+    p90: pick(90),
+    p99: pick(99),
+    mean: sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : NaN,
+  };
+}
+
+/** @param {FixedJob} job */
+async function runFixed(job) {
+  const samples = [];
+  const statuses = {};
+  const t0 = performance.now();
+  const result = await runInstance(
+    {
+      url: job.url + job.request.path,
+      connections: job.connections,
+      duration: job.duration,
+      amount: job.amount,
+      method: job.request.method,
+      headers: job.request.headers,
+      body: job.request.body,
+    },
+    samples,
+    statuses,
+  );
+  const elapsed = performance.now() - t0;
+  return summary(samples, statuses, elapsed, result.errors + result.timeouts);
+}
+
+/**
+ * Full password sign-ins: every request uses its own fresh session (made before the clock starts) and rotates
+ * through the bench users, so session fixation rules and per-account throttles do not distort the figure.
+ * @param {LoginJob} job
+ */
+async function runLogin(job) {
+  const pool = await mapLimit(Array.from({ length: job.poolSize }), 8, () => newSession(job.url));
+  let next = 0;
+  const setupRequest = (req) => {
+    const i = next;
+    next += 1;
+    const session = pool[i % pool.length];
+    const username = job.usernames[i % job.usernames.length];
+    req.headers = {
+      ...req.headers,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+      cookie: session.cookie,
+      [CSRF_SUFFIX]: session.csrf,
+    };
+    req.body = JSON.stringify({ username, password: job.password, rememberMe: false, returnUrl: '/' });
+    return req;
+  };
+  const requests = [{ method: 'POST', path: job.loginPath, setupRequest }];
+  const samples = [];
+  const statuses = {};
+  let errors = 0;
+  const t0 = performance.now();
+  if (job.rate) {
+    // Fixed rate, paced evenly: autocannon's own rate limit releases each connection's quota in a burst at every
+    // second, which would measure queueing behind the burst. One single-connection instance per request-per-second,
+    // started 1000/rate ms apart, each sending one request a second, gives evenly spaced arrivals instead.
+    const rate = Math.max(1, Math.round(job.rate));
+    const runs = [];
+    for (let i = 0; i < rate; i += 1) {
+      runs.push(
+        runInstance(
+          { url: job.url, connections: 1, connectionRate: 1, amount: job.duration, duration: job.duration + 2, requests },
+          samples,
+          statuses,
+          job.expectStatus,
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 1000 / rate));
+    }
+    for (const r of await Promise.all(runs)) errors += r.errors + r.timeouts;
+  } else {
+    const amount = Math.min(job.poolSize, 1e9);
+    const r = await runInstance(
+      { url: job.url, connections: job.connections, duration: job.duration, amount, requests },
+      samples,
+      statuses,
+      job.expectStatus,
+    );
+    errors += r.errors + r.timeouts;
+  }
+  const elapsed = performance.now() - t0;
+  const out = summary(samples, statuses, elapsed, errors, job.expectStatus);
+  out.poolExhausted = next >= job.poolSize;
+  return out;
+}
+
+/**
+ * OIDC flows are multi-step with cookies, which autocannon cannot chain; a closed loop of `connections` virtual
+ * users with fetch (keep-alive) does it. Each virtual user signs in once (not timed), then repeats its flow.
+ * @param {{kind: 'oidc', flow: 'code' | 'refresh', url: string, connections: number, duration: number,
+ *   usernames: string[], password: string}} job
+ */
+async function runOidc(job) {
+  const users = await mapLimit(Array.from({ length: job.connections }), 4, async (_, i) => {
+    const jar = await signedInJar(job.url, job.usernames[i % job.usernames.length], job.password);
+    // First round trip (not timed) sets up the OIDC session and grant; the refresh flow needs its refresh token.
+    const first = await authorizationCodeRoundTrip(job.url, jar, job.flow === 'refresh' ? { scope: 'openid profile offline_access', prompt: 'consent' } : {});
+    if (job.flow === 'refresh' && !first.tokens.refresh_token) throw new Error('no refresh_token issued for offline_access');
+    return { jar, refreshToken: first.tokens.refresh_token, firstHops: first.hops };
+  });
+  const samples = [];
+  const hops = {};
+  let count = 0;
+  let errors = 0;
+  let firstError;
+  const t0 = performance.now();
+  const end = t0 + job.duration * 1000;
+  await Promise.all(
+    users.map(async (u) => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        try {
+          if (job.flow === 'refresh') {
+            const tokens = await tokenRequest(job.url, { grant_type: 'refresh_token', refresh_token: u.refreshToken });
+            u.refreshToken = tokens.refresh_token ?? u.refreshToken;
+          } else {
+            const r = await authorizationCodeRoundTrip(job.url, u.jar);
+            hops[r.hops] = (hops[r.hops] ?? 0) + 1;
+          }
+          samples.push(performance.now() - t);
+          count += 1;
+        } catch (e) {
+          errors += 1;
+          firstError ??= e instanceof Error ? e.message : String(e);
+          if (errors > 20) throw new Error(`too many failures; first: ${firstError}`);
+        }
+      }
+    }),
+  );
+  const elapsed = performance.now() - t0;
+  const out = summary(samples, { ok: count }, elapsed, errors);
+  return { ...out, hops, firstHops: users.map((u) => u.firstHops), firstError };
+}
+
+process.once('message', (msg) => {
+  const job = msg.job;
+  const work = job.kind === 'login' ? runLogin(job) : job.kind === 'oidc' ? runOidc(job) : runFixed(job);
+  work.then(
+    (result) => process.send({ type: 'result', result }, () => process.exit(0)),
+    (err) => process.send({ type: 'error', message: err instanceof Error ? err.stack : String(err) }, () => process.exit(1)),
+  );
+});

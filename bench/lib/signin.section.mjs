@@ -1,0 +1,96 @@
+// Section 1: password sign-in throughput against the argon2id bound.
+import { hashWith, measureVerifies } from './argon2-bound.mjs';
+import { loadGatewayArgon2Options } from './gateway-params.mjs';
+import { runLoad } from './load.mjs';
+import { repeat, summarize } from './stats.mjs';
+import { row, textRow } from './table.mjs';
+import { BENCH_PASSWORD, createBenchUsers } from './users.mjs';
+
+const S = '1';
+
+/**
+ * @param {{base: string, gw: any, rounds: number, quick: boolean, users: number, log: (m: string) => void}} ctx
+ */
+export async function runSignIn(ctx) {
+  const rows = [];
+  const data = {};
+
+  // (a) the hash bound, with the parameters imported from the gateway's build.
+  const { options, source } = await loadGatewayArgon2Options();
+  data.argon2 = { options, source, byConcurrency: {} };
+  const hash = await hashWith(options, BENCH_PASSWORD);
+  const verifyMs = ctx.quick ? 1000 : 2000;
+  let best = { concurrency: 1, summary: summarize([0]) };
+  for (const concurrency of [1, 2, 4, 8]) {
+    const runs = await repeat(ctx.rounds, () => measureVerifies({ hash, password: BENCH_PASSWORD, concurrency, durationMs: verifyMs }));
+    const summary = summarize(runs.map((r) => r.perSecond));
+    data.argon2.byConcurrency[concurrency] = { summary, meanMs: summarize(runs.map((r) => r.meanMs)) };
+    ctx.log(`argon2id verify, ${concurrency} in flight: ${summary.median.toFixed(1)}/s`);
+    if (summary.median > best.summary.median) best = { concurrency, summary };
+  }
+  const oneHashMs = data.argon2.byConcurrency[1].meanMs;
+  data.argon2.best = best;
+  data.argon2.oneHashMs = oneHashMs;
+  const params = `m=${options.memoryCost},t=${options.timeCost},p=${options.parallelism ?? 1}`;
+  rows.push(row(S, `(a) argon2id verifies/s alone (${params}, best of 1/2/4/8 in flight: ${best.concurrency})`, '/s', best.summary, `from ${source}`));
+  rows.push(row(S, '    one argon2id verify (1 in flight)', 'ms', oneHashMs, 'the latency floor of a sign-in'));
+
+  // (b) full sign-ins through the gateway.
+  const userSetup = await createBenchUsers(ctx.gw, ctx.users);
+  data.users = userSetup;
+  ctx.log(`bench users: ${userSetup.usernames.length} via ${userSetup.how}`);
+  const duration = ctx.quick ? 3 : 4;
+  const poolSize = (rate) => Math.ceil(Math.max(rate, 20) * 1.6 * (duration + 1)) + 50;
+  const loginJob = (extra) => ({
+    kind: 'login',
+    url: ctx.base,
+    duration,
+    usernames: userSetup.usernames,
+    password: BENCH_PASSWORD,
+    loginPath: '/api/Account/Login',
+    expectStatus: 209,
+    ...extra,
+  });
+
+  // Probe once: a sign-in must answer 209, otherwise the figures would measure an error path.
+  const probe = await runLoad(loginJob({ connections: 1, duration: 1, poolSize: 5 }));
+  if (!probe.statuses[209]) {
+    throw new Error(`Login did not answer 209 (statuses ${JSON.stringify(probe.statuses)})`);
+  }
+
+  data.sweep = {};
+  let saturated = { connections: 1, summary: summarize([0]), p99: NaN };
+  const levels = ctx.quick ? [1, 4, 16] : [1, 2, 4, 8, 16, 32];
+  for (const connections of levels) {
+    const runs = await repeat(ctx.rounds, () => runLoad(loginJob({ connections, poolSize: poolSize(best.summary.median) })));
+    const summary = summarize(runs.map((r) => r.perSecond));
+    const other = runs.reduce((n, r) => n + (r.total - r.counted), 0);
+    data.sweep[connections] = { summary, p50: summarize(runs.map((r) => r.p50)), p99: summarize(runs.map((r) => r.p99)), statuses: runs.map((r) => r.statuses), errors: runs.map((r) => r.errors), poolExhausted: runs.some((r) => r.poolExhausted) };
+    ctx.log(`sign-in, ${connections} connections: ${summary.median.toFixed(1)}/s (p99 ${data.sweep[connections].p99.median.toFixed(0)} ms${other ? `, ${other} non-209` : ''})`);
+    const gain = summary.median / saturated.summary.median;
+    if (summary.median > saturated.summary.median) saturated = { connections, summary };
+    // Saturated: doubling the connections no longer adds 5 %.
+    if (connections > 2 && gain < 1.05) break;
+  }
+  data.saturated = saturated;
+  rows.push(row(S, `(b) sign-ins/s through the gateway (saturated at ${saturated.connections} connections)`, '/s', saturated.summary, `${ctx.users} bench users rotated (per-account throttling kept out)`));
+  rows.push(row(S, '    b ÷ a', '×', { median: saturated.summary.median / best.summary.median, min: saturated.summary.min / best.summary.max, max: saturated.summary.max / best.summary.min, rounds: ctx.rounds }, 'bound 1.0: a sign-in costs at least one verify', 2));
+
+  // Latency at 70 % of the saturated rate, paced evenly (open loop).
+  const rate = Math.max(1, Math.round(saturated.summary.median * 0.7));
+  const paced = await repeat(ctx.rounds, () => runLoad(loginJob({ rate, poolSize: poolSize(rate) })));
+  const p50 = summarize(paced.map((r) => r.p50));
+  const p99 = summarize(paced.map((r) => r.p99));
+  data.paced = { rate, achieved: summarize(paced.map((r) => r.perSecond)), p50, p99, statuses: paced.map((r) => r.statuses) };
+  const h = oneHashMs.median;
+  rows.push(row(S, `    sign-in p50 at 70 % load (${rate}/s fixed rate)`, 'ms', p50));
+  rows.push(row(S, `    sign-in p99 at 70 % load (${rate}/s fixed rate)`, 'ms', p99));
+  rows.push(row(S, '    p50 ÷ one hash', '×', { median: p50.median / h, min: p50.min / h, max: p50.max / h, rounds: p50.rounds }, 'bound 1.0', 2));
+  rows.push(row(S, '    p99 ÷ one hash', '×', { median: p99.median / h, min: p99.min / h, max: p99.max / h, rounds: p99.rounds }, 'bound 1.0', 2));
+  return { rows, data };
+}
+
+/** Rows saying why the section could not run. */
+export function signInUnavailable(reason) {
+  return [textRow(S, 'sign-in vs hash bound', 'n/a', reason)];
+}
