@@ -1,0 +1,41 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PartnerMetadata } from 'shared-contracts';
+import { findPartnerLanguage } from './language.js';
+import { changeLocale } from './locale-change.js';
+import { useSetLanguageMutation } from './platform.api.js';
+
+/**
+ * The language picker, shown only when the partner allows it (SPEC.md §3 showLanguageOptions), listing the
+ * partner's languages. A choice is saved (storage + culture cookie) and sent to the server with `SetLanguage`.
+ */
+export function LanguagePicker({ partner }: { partner: PartnerMetadata }) {
+  const { t, i18n } = useTranslation('common');
+  const [setLanguage] = useSetLanguageMutation();
+  const id = useId();
+  if (!partner.showLanguageOptions || partner.availableLanguages.length === 0) return null;
+
+  const current =
+    findPartnerLanguage(partner.availableLanguages, document.documentElement.lang)?.name ??
+    findPartnerLanguage(partner.availableLanguages, i18n.language)?.name ??
+    partner.defaultLanguage;
+
+  const onChange = async (locale: string) => {
+    await changeLocale(i18n, locale, { persist: true });
+    // The server's own messages follow the culture; a failed call only delays that, the page already switched.
+    await setLanguage(locale);
+  };
+
+  return (
+    <div className="platform-control platform-language-picker">
+      <label htmlFor={id}>{t('platform.language.label')}</label>
+      <select id={id} data-testid="language-picker" value={current} onChange={(event) => onChange(event.target.value)}>
+        {partner.availableLanguages.map((language) => (
+          <option key={language.name} value={language.name} lang={language.name}>
+            {language.description || language.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { Toaster, toast } from 'sonner';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { showUpdateToast } from './offline-worker.js';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('update toast (SPEC.md §1, §9)', () => {
+  it('stays until Reload is used, while an ordinary toast leaves after 2000 ms', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    render(<Toaster duration={2000} position="bottom-right" />);
+    const onReload = vi.fn();
+    act(() => {
+      toast('Saved');
+      showUpdateToast('A new version of Acme Identity is available, click on reload button to update.', 'Reload', onReload);
+    });
+    expect(await screen.findByText(/A new version of Acme Identity is available/)).toBeTruthy();
+    expect(screen.getByText('Saved')).toBeTruthy();
+
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10_000);
+    });
+    expect(screen.queryByText('Saved')).toBeNull();
+    expect(screen.getByText(/A new version of Acme Identity/)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    expect(onReload).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,83 @@
+import type { i18n as I18n } from 'i18next';
+import { toast } from 'sonner';
+import { TOAST_DURATION_MS } from 'shared-contracts';
+import { Workbox } from 'workbox-window';
+
+/** Where the built service worker is served (the shell's dist root; scope "/"). */
+export const SERVICE_WORKER_URL = '/sw.js';
+
+/** Toast id of the update prompt, so a second `waiting` event does not stack a second toast. */
+export const UPDATE_TOAST_ID = 'shell-update-available';
+
+/** How often an open page asks whether a new shell was published. */
+const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+
+let registered: Workbox | undefined;
+
+/** What the offline worker needs from the shell. */
+export interface OfflineWorkerOptions {
+  i18n: I18n;
+  /** The partner's name: the `{product}` of the update message (SPEC.md §1). */
+  productName: () => string;
+  /** Defaults to {@link SERVICE_WORKER_URL}. */
+  url?: string;
+  /** Reloads the page; replaced in tests. */
+  reload?: () => void;
+}
+
+/**
+ * Registers the shell's service worker (workbox-window) and wires SPEC.md §4 "Update worker": offline ready →
+ * a short toast; a new version waiting → the update toast with a Reload button that stays until acted on;
+ * the new worker taking control → reload, so the page runs the version the worker serves.
+ * Returns undefined where service workers are unavailable (plain http on a non-localhost host, old browsers).
+ */
+export function registerOfflineWorker(options: OfflineWorkerOptions): Workbox | undefined {
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return undefined;
+  // Once per page, even when React's strict mode runs the registering effect twice.
+  if (registered) return registered;
+  const reload = options.reload ?? (() => window.location.reload());
+  const workbox = new Workbox(options.url ?? SERVICE_WORKER_URL, { scope: '/' });
+  registered = workbox;
+  const t = (key: string, values?: Record<string, string>) => options.i18n.t(key, { ns: 'common', ...values });
+
+  workbox.addEventListener('installed', (event) => {
+    if (!event.isUpdate) {
+      toast.info(t('platform.offline.ready'), { duration: TOAST_DURATION_MS });
+    }
+  });
+
+  workbox.addEventListener('waiting', () => {
+    showUpdateToast(t('platform.update.available', { product: options.productName() }), t('platform.update.reload'), () => {
+      workbox.messageSkipWaiting();
+    });
+  });
+
+  // Reload only for an update: the first install taking control (clients.claim) changes nothing visible.
+  workbox.addEventListener('controlling', (event) => {
+    if (event.isUpdate) reload();
+  });
+
+  workbox.register().then(
+    (registration) => {
+      if (!registration) return;
+      window.setInterval(() => {
+        registration.update().catch(() => undefined);
+      }, UPDATE_CHECK_INTERVAL_MS);
+    },
+    () => undefined, // No worker (blocked, private mode): the site still works online.
+  );
+  return workbox;
+}
+
+/**
+ * The update toast (SPEC.md §1): stays until the Reload button is used; other toasts last
+ * {@link TOAST_DURATION_MS}.
+ */
+export function showUpdateToast(message: string, reloadLabel: string, onReload: () => void): void {
+  toast(message, {
+    id: UPDATE_TOAST_ID,
+    duration: Number.POSITIVE_INFINITY,
+    dismissible: false,
+    action: { label: reloadLabel, onClick: onReload },
+  });
+}

@@ -1,0 +1,61 @@
+import './platform.css';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { partnerDisplayName } from 'shared-contracts';
+import { applyPartnerBranding, partnerBranding } from './branding.js';
+import { registerOfflineWorker } from './offline-worker.js';
+import { OfflineNotice } from './offline-notice.js';
+import { PartnerContext } from './partner-context.js';
+import { FALLBACK_PARTNER, usePartnerMetadataQuery } from './platform.api.js';
+import { PlatformToaster } from './platform-toaster.js';
+import { useDocumentDirection, useDocumentTheme } from './use-document-attributes.js';
+import { usePartnerLocale } from './use-partner-locale.js';
+import { applyTheme, followSystemTheme, readColorScheme } from './theme.js';
+
+/** Props of {@link PlatformRoot}. */
+export interface PlatformRootProps {
+  children: ReactNode;
+  /** Registers the offline worker; off in the dev server and unit tests. */
+  offlineWorker?: boolean;
+}
+
+/**
+ * The shell platform around the router: loads the partner (SPEC.md §4 start-up), applies its branding and
+ * locale, keeps the theme painted, registers the offline worker with its update toast, shows the offline
+ * notice and the toast outlet. Every remote inherits all of it through the document and {@link usePartner}.
+ */
+export function PlatformRoot({ children, offlineWorker = true }: PlatformRootProps) {
+  const { i18n } = useTranslation('common');
+  const { data: partner } = usePartnerMetadataQuery();
+  const theme = useDocumentTheme();
+  const dir = useDocumentDirection();
+  useEffect(() => {
+    applyTheme(readColorScheme());
+    // Reads the saved choice on each system change, so a choice made in the theme switch is honoured.
+    return followSystemTheme(() => readColorScheme());
+  }, []);
+  usePartnerLocale(partner);
+
+  // The first HTML already carries the partner's title and colour; apply only real metadata, never the
+  // fallback, so the page does not flash "Partner Identity" while the call is in flight.
+  useEffect(() => {
+    if (partner) applyPartnerBranding(partnerBranding(partner));
+  }, [partner]);
+
+  const productName = useRef('');
+  productName.current = partnerDisplayName(partner?.partnerName ?? (document.title.replace(/ Identity$/, '') || undefined));
+
+  useEffect(() => {
+    if (!offlineWorker) return;
+    registerOfflineWorker({ i18n, productName: () => productName.current });
+    // Registered once per page: i18n is the one instance and the name is read through the ref.
+  }, [offlineWorker, i18n]);
+
+  return (
+    <PartnerContext.Provider value={partner ?? FALLBACK_PARTNER}>
+      <OfflineNotice />
+      {children}
+      <PlatformToaster theme={theme} dir={dir} />
+    </PartnerContext.Provider>
+  );
+}
