@@ -1,0 +1,73 @@
+/**
+ * What the OIDC provider needs from the rest of the gateway, as small interfaces so `oidc/` depends on the shape and
+ * not on the store or identity modules (ARCHITECTURE.md "The server": `oidc` wires oidc-provider to our sessions and
+ * store). The gateway's `createApp` passes the real implementations; tests pass in-process ones.
+ */
+import type { Request } from 'express';
+
+/** Row of the `oidc_payloads` table (created by the store's migrations). Epoch milliseconds, as every store time. */
+export interface OidcPayloadsTable {
+  id: string;
+  /** oidc-provider model name (`AuthorizationCode`, `Session`, …) or `SigningKeySet` for our persisted keys. */
+  kind: string;
+  /** The model's payload as JSON text. */
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  /** Epoch milliseconds after which the row is dead; null = never expires. */
+  expires_at: number | null;
+  /** Epoch milliseconds of the single allowed consumption (codes, rotated refresh tokens); null = not consumed. */
+  consumed_at: number | null;
+}
+
+/** The slice of the store's Kysely database that this module reads and writes. */
+export interface OidcDatabase {
+  oidc_payloads: OidcPayloadsTable;
+}
+
+/** Claims of an account, as released to clients (scopes: openid, profile, email, roles). */
+export interface OidcAccountClaims {
+  /** Stable subject identifier: the user's id. */
+  sub: string;
+  name?: string | undefined;
+  email?: string | undefined;
+  email_verified?: boolean | undefined;
+  /** Role names of SPEC.md §3 (EMPLOYEE, MANAGER, …). */
+  roles?: readonly string[] | undefined;
+  /** The customer selected at sign-in (issue 4+), if any. */
+  customer?: string | undefined;
+}
+
+/** Looks an account up by id; undefined when it no longer exists or is disabled (the token is then refused). */
+export type FindOidcAccount = (accountId: string) => Promise<OidcAccountClaims | undefined>;
+
+/** A sign-in the gateway session holds. `authTime` (epoch seconds) lets prompt=login / max_age be honoured. */
+export interface SignedInAccount {
+  accountId: string;
+  authTime?: number | undefined;
+  /** Authentication methods references (RFC 8176), e.g. ["pwd"], ["pwd", "otp"]. */
+  amr?: readonly string[] | undefined;
+}
+
+/** Reads the gateway session of a request: the signed-in account, or undefined when no one is signed in. */
+export type GetSignedInAccount = (
+  req: Request,
+) => Promise<SignedInAccount | string | undefined> | SignedInAccount | string | undefined;
+
+/** An OIDC client as the store keeps it (the gateway's `clients` repository maps its rows to this). */
+export interface OidcClientRecord {
+  clientId: string;
+  /** Display name shown on the sign-out pages. */
+  name?: string | undefined;
+  /** Plain secret for confidential clients (decrypted by the repository); absent/null for public PKCE clients. */
+  clientSecret?: string | null | undefined;
+  redirectUris: readonly string[];
+  postLogoutRedirectUris?: readonly string[] | undefined;
+  backchannelLogoutUri?: string | null | undefined;
+  /** First-party clients skip consent. Every client is first-party unless it says otherwise. */
+  firstParty?: boolean | undefined;
+}
+
+/** Finds one client by id (the `Client` kind of the adapter reads through it, so a new client needs no restart). */
+export type FindOidcClient = (clientId: string) => Promise<OidcClientRecord | undefined>;
