@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The repository root (gateway/src or gateway/dist → ../..), used for defaults such as SHELL_DIST. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const urlText = (protocols: readonly string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+const keyText = z
+  .string()
+  .refine((v) => decodeKey(v)?.length === 32, { message: 'must be 32 bytes as 64 hex digits or base64' });
+
+/** Environment variables of the gateway, validated once at start (issue 3, "Configuration"). */
+const envSchema = z.object({
+  PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(8080),
+  PUBLIC_URL: urlText(['http:', 'https:']).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: urlText(['postgres:', 'postgresql:']).optional(),
+  REDIS_URL: urlText(['redis:', 'rediss:']).optional(),
+  SHELL_DIST: z.string().min(1).optional(),
+  SEED_DEMO_DATA: booleanText.default(true),
+  SECRET_KEY: keyText.optional(),
+  DATA_ENCRYPTION_KEY: keyText.optional(),
+  SMTP_URL: urlText(['smtp:', 'smtps:']).optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  TRUST_PROXY: z.string().optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number({ message: 'must be a number' }).int().min(1).max(24 * 60).default(30),
+  SESSION_ABSOLUTE_HOURS: z.coerce.number({ message: 'must be a number' }).int().min(1).max(24 * 7).default(12),
+});
+
+/** The gateway's configuration after validation, with defaults and generated keys applied. */
+export interface GatewayConfig {
+  port: number;
+  /** Issuer and the host of every link we build (never taken from Host headers: S13). */
+  publicUrl: string;
+  /** True when PUBLIC_URL is https: cookies get `__Host-` + Secure, HSTS is sent. */
+  secure: boolean;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  shellDist: string;
+  seedDemoData: boolean;
+  /** HMAC key for the session state, anti-forgery tokens and cookie values. */
+  secretKey: Buffer;
+  /** AES-256-GCM key for TOTP secrets and client secrets at rest. */
+  dataEncryptionKey: Buffer;
+  smtpUrl: string | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** Express `trust proxy` setting; false unless configured. */
+  trustProxy: boolean | number | string;
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+}
+
+/** Raised for a bad environment; carries one line per problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+function decodeKey(text: string): Buffer | undefined {
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) return Buffer.from(text, 'base64');
+  return undefined;
+}
+
+// A key not given in the environment is generated once and kept in DATA_DIR (mode 0600), so restarts and other
+// processes sharing DATA_DIR (the CLIs) use the same one.
+function persistedKey(dataDir: string, fileName: string): Buffer {
+  const file = path.join(dataDir, fileName);
+  if (existsSync(file)) {
+    const key = decodeKey(readFileSync(file, 'utf8').trim());
+    if (!key || key.length !== 32) throw new ConfigError([`${file}: not a 32-byte key; remove it to generate a new one`]);
+    return key;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return key;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/**
+ * Reads and validates the environment. Throws {@link ConfigError} with one line per bad variable; generates and
+ * persists SECRET_KEY / DATA_ENCRYPTION_KEY in DATA_DIR when unset.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    publicUrl,
+    secure: publicUrl.startsWith('https:'),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    shellDist: path.resolve(e.SHELL_DIST ?? path.join(REPO_ROOT, 'shell', 'dist')),
+    seedDemoData: e.SEED_DEMO_DATA,
+    secretKey: e.SECRET_KEY ? decodeKey(e.SECRET_KEY)! : persistedKey(dataDir, 'secret-key'),
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY
+      ? decodeKey(e.DATA_ENCRYPTION_KEY)!
+      : persistedKey(dataDir, 'data-encryption-key'),
+    smtpUrl: e.SMTP_URL,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+    sessionAbsoluteMs: e.SESSION_ABSOLUTE_HOURS * 3_600_000,
+  };
+}
+
+/** Loads the config or prints one line per problem and exits 1 (no stack trace for a configuration mistake). */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      for (const line of error.problems) process.stderr.write(`config error: ${line}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,40 @@
+/** Values injected into the first HTML of the shell. */
+export interface ShellHtmlValues {
+  /** The response's CSP nonce; replaces every `__CSP_NONCE__`. */
+  nonce: string;
+  /** Page title (issue 4: "<partnerName> Identity"); plain text, escaped here. */
+  title?: string | undefined;
+  /** Partner background colour; dropped unless it is a plain CSS colour (S34). */
+  backgroundColor?: string | undefined;
+}
+
+const HEX_OR_FUNCTION_COLOUR =
+  /^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\(\s*[0-9.%]+\s*(,\s*[0-9.%]+\s*){2,3}\)|[a-zA-Z]{3,20})$/;
+
+/** True for a colour that is safe inside a CSS declaration: hex, rgb()/hsl() with numbers, or a keyword. */
+export function isSafeCssColour(value: string): boolean {
+  return HEX_OR_FUNCTION_COLOUR.test(value.trim());
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Fills the shell's index.html for one response: nonce placeholders, and (hook for issue 4) the partner's page
+ * title and background colour. Values are escaped or validated, never inserted as markup.
+ */
+export function renderShellHtml(html: string, values: ShellHtmlValues): string {
+  let out = html.replaceAll('__CSP_NONCE__', values.nonce);
+  if (values.title) {
+    const title = `<title>${escapeHtml(values.title)}</title>`;
+    out = /<title>[\s\S]*?<\/title>/i.test(out)
+      ? out.replace(/<title>[\s\S]*?<\/title>/i, () => title)
+      : out.replace(/<\/head>/i, () => `${title}</head>`);
+  }
+  if (values.backgroundColor && isSafeCssColour(values.backgroundColor)) {
+    const style = `<style nonce="${values.nonce}">:root{--partner-background:${values.backgroundColor.trim()}}</style>`;
+    out = out.replace(/<\/head>/i, () => `${style}</head>`);
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import express, { Router, type Request } from 'express';
+import { isKnownPage } from 'shared-contracts';
+import type { Logger } from 'pino';
+import { renderShellHtml, type ShellHtmlValues } from './render-shell-html.js';
+import { cspNonce } from './security-headers.js';
+
+/** Paths the shell never answers (they belong to the API, the OIDC provider or the release store). */
+const SERVER_PREFIXES = ['/api/', '/remotes/', '/connect/', '/.well-known/', '/interaction/'];
+
+// Bundler output names carry a content hash (main.3f9a1c2b.js, 123.abcdef12.css): cache those for a year.
+const HASHED_ASSET = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
+
+/** Options of {@link shellRouter}. */
+export interface ShellRouterOptions {
+  shellDist: string;
+  logger: Logger;
+  /** Hook for issue 4: the partner's title and colour for the first HTML of this request. */
+  shellValues?: (req: Request) => Promise<Omit<ShellHtmlValues, 'nonce'>>;
+}
+
+/**
+ * Serves the shell: hashed assets immutable, everything else `no-cache`; every page path answers index.html
+ * (nonce filled in) with 200 when it is a route of the table and 404 otherwise, so the shell shows not-found.
+ */
+export function shellRouter(options: ShellRouterOptions): Router {
+  const router = Router();
+  const indexFile = path.join(options.shellDist, 'index.html');
+  let cached: { mtimeMs: number; html: string } | undefined;
+
+  function readIndex(): string | undefined {
+    try {
+      const { mtimeMs } = statSync(indexFile);
+      if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: readFileSync(indexFile, 'utf8') };
+      return cached.html;
+    } catch {
+      return undefined;
+    }
+  }
+
+  if (readIndex() === undefined) {
+    options.logger.warn(
+      `shell not found at ${indexFile}: build it (npm run build) or set SHELL_DIST; the API keeps working`,
+    );
+  }
+
+  const assets = express.static(options.shellDist, {
+    index: false,
+    dotfiles: 'ignore',
+    setHeaders: (res, file) => {
+      res.setHeader(
+        'Cache-Control',
+        HASHED_ASSET.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+
+  router.use((req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (SERVER_PREFIXES.some((p) => req.path.startsWith(p))) return next();
+    // index.html is only ever served filled in, never raw with its placeholder.
+    if (req.path === '/index.html') return next();
+    assets(req, res, next);
+  });
+
+  router.use(async (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (SERVER_PREFIXES.some((p) => req.path.startsWith(p))) return next();
+    const last = req.path.split('/').pop() ?? '';
+    if (last.includes('.') && req.path !== '/index.html') {
+      res.status(404).type('text/plain').send('Not Found');
+      return;
+    }
+    const html = readIndex();
+    if (html === undefined) {
+      res.status(503).type('text/plain').set('Cache-Control', 'no-store').send('The sign-in site is not built yet.');
+      return;
+    }
+    try {
+      const values = options.shellValues ? await options.shellValues(req) : {};
+      res
+        .status(isKnownPage(req.path) ? 200 : 404)
+        .set('Cache-Control', 'no-cache')
+        .type('html')
+        .send(renderShellHtml(html, { ...values, nonce: cspNonce(res) }));
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,98 @@
+import type { RoleName } from 'shared-contracts';
+import type { Store } from '../store/store.js';
+import { hashPassword } from './passwords.service.js';
+
+/** The password of every demo user. */
+export const DEMO_PASSWORD = 'Demo-Password-1!';
+
+/** The demo users: one per interesting state. */
+export const DEMO_USERS: readonly {
+  username: string;
+  displayName: string;
+  roles: RoleName[];
+  expired?: boolean;
+  requiresTwoFactor?: boolean;
+  disabled?: boolean;
+}[] = [
+  { username: 'employee', displayName: 'Emma Employee', roles: ['EMPLOYEE'] },
+  { username: 'manager', displayName: 'Max Manager', roles: ['EMPLOYEE', 'MANAGER'] },
+  { username: 'hradmin', displayName: 'Hanna HR-Admin', roles: ['HR_ADMIN', 'ADMIN'] },
+  { username: 'expired', displayName: 'Eddie Expired', roles: ['EMPLOYEE'], expired: true },
+  { username: 'twofactor', displayName: 'Tara Twofactor', roles: ['EMPLOYEE'], requiresTwoFactor: true },
+  { username: 'disabled', displayName: 'Dana Disabled', roles: ['EMPLOYEE'], disabled: true },
+];
+
+/** Where the demo portal runs (examples/payroll-portal). */
+export const DEMO_PORTAL_URL = 'http://localhost:4000';
+
+/**
+ * Seeds the demo data on first start (an empty users table): partner `demo`, two customers, the demo users and
+ * the `payroll-portal` client. Returns false when the store already had users.
+ */
+export async function seedDemoData(store: Store, now: () => number = Date.now): Promise<boolean> {
+  if ((await store.users.count()) > 0) return false;
+  if (!(await store.partners.findById('demo'))) {
+    await store.partners.create({
+      id: 'demo',
+      name: 'Acme Payroll',
+      domains: ['localhost', '127.0.0.1'],
+      backgroundColor: '#1f4e79',
+      privacyPolicyUrl: 'https://example.com/privacy',
+      defaultLanguage: 'en-GB',
+      availableLanguages: [
+        { name: 'en-GB', description: 'English (UK)' },
+        { name: 'en', description: 'English' },
+        { name: 'de', description: 'Deutsch' },
+        { name: 'fr-CA', description: 'Français (Canada)' },
+        { name: 'es', description: 'Español' },
+      ],
+      showLanguageOptions: true,
+      isDefault: true,
+    });
+  }
+  for (const customer of [
+    { id: 'acme-retail', name: 'Acme Retail Ltd', partnerId: 'demo' },
+    { id: 'acme-logistics', name: 'Acme Logistics GmbH', partnerId: 'demo' },
+  ]) {
+    if (!(await store.customers.findById(customer.id))) await store.customers.create(customer);
+  }
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  for (const demo of DEMO_USERS) {
+    const user = await store.users.create({
+      username: demo.username,
+      email: `${demo.username}@demo.test`,
+      displayName: demo.displayName,
+      passwordHash,
+      roles: demo.roles,
+      partnerId: 'demo',
+      passwordExpiresAt: demo.expired ? now() - 24 * 3_600_000 : null,
+      requiresTwoFactor: demo.requiresTwoFactor ?? false,
+      disabled: demo.disabled ?? false,
+    });
+    await store.customers.addMembership({ userId: user.id, customerId: 'acme-retail', roles: demo.roles });
+    if (demo.username === 'manager' || demo.username === 'hradmin') {
+      await store.customers.addMembership({ userId: user.id, customerId: 'acme-logistics', roles: demo.roles });
+    }
+  }
+  if (!(await store.clients.findById('payroll-portal'))) {
+    await store.clients.create({
+      clientId: 'payroll-portal',
+      name: 'Payroll portal',
+      redirectUris: [`${DEMO_PORTAL_URL}/callback`],
+      postLogoutRedirectUris: [`${DEMO_PORTAL_URL}/`],
+      backchannelLogoutUri: `${DEMO_PORTAL_URL}/backchannel-logout`,
+      firstParty: true,
+    });
+  }
+  return true;
+}
+
+/** The lines printed after seeding: where to sign in, and as whom. */
+export function demoSignInHelp(publicUrl: string): string[] {
+  return [
+    `Sign-in site: ${publicUrl}/account/login`,
+    `Demo portal:  ${DEMO_PORTAL_URL}/ (npm start -w payroll-portal)`,
+    `Demo users (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => `${u.username}${u.expired ? ' (expired password)' : ''}${u.requiresTwoFactor ? ' (2FA required)' : ''}${u.disabled ? ' (disabled)' : ''}`).join(', ')}`,
+    `E-mail works as username too, e.g. employee@demo.test`,
+  ];
+}

@@ -1,0 +1,192 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../../infra/clock.js';
+import type { LoginThrottle } from '../../infra/throttle/login-throttle.js';
+import { ThrottleUnavailableError } from '../../infra/throttle/login-throttle.js';
+import type { Session } from '../../infra/sessions/session-manager.js';
+import type { RequestSessions } from '../../infra/sessions/request-sessions.js';
+import type { PendingSignIn, SignedInAccount } from '../../infra/sessions/session-store.js';
+import type { Store } from '../../store/store.js';
+import type { User } from '../../store/user.repository.js';
+import { dummyPasswordHash, verifyPassword } from '../passwords.service.js';
+import type { SignInStepRegistry } from './step-registry.js';
+
+/** What a sign-in call leads to; the HTTP layer turns it into 209 / 400 / 503. */
+export type SignInOutcome =
+  | { kind: 'redirect'; redirect: string; session: Session }
+  | { kind: 'invalidCredentials' }
+  | { kind: 'throttled'; retryAfterSeconds: number }
+  | { kind: 'unavailable' }
+  | { kind: 'stepNotAllowed' };
+
+/** A password sign-in attempt. */
+export interface PasswordSignIn {
+  login: string;
+  password: string;
+  rememberMe: boolean;
+  /** Already checked with `safeReturnUrl`. */
+  returnUrl: string;
+  /** Source address, for throttling and audit. */
+  ip: string;
+}
+
+/** Counters the service reports to /metrics. */
+export interface SignInMetrics {
+  signIn(result: 'success' | 'failure' | 'throttled' | 'unavailable'): void;
+}
+
+type Req = IncomingMessage;
+type Res = ServerResponse;
+
+/**
+ * The sign-in state machine (ARCHITECTURE.md): password first, then every registered step that applies, then the
+ * returnUrl. The pending sign-in lives in the server session; the session id is replaced when the password
+ * passes and again when the last step passes (S24).
+ */
+export class SignInService {
+  constructor(
+    private readonly store: Store,
+    private readonly sessions: RequestSessions,
+    private readonly throttle: LoginThrottle,
+    readonly steps: SignInStepRegistry,
+    private readonly clock: Clock,
+    private readonly metrics: SignInMetrics = { signIn: () => undefined },
+  ) {}
+
+  /** `Login`: checks the password (throttled, same work for unknown users) and starts the step walk. */
+  async passwordSignIn(req: Req, res: Res, session: Session, input: PasswordSignIn): Promise<SignInOutcome> {
+    let decision;
+    try {
+      decision = await this.throttle.begin(input.login, input.ip);
+    } catch (error) {
+      if (error instanceof ThrottleUnavailableError) {
+        this.metrics.signIn('unavailable');
+        return { kind: 'unavailable' };
+      }
+      throw error;
+    }
+    if (!decision.allowed) {
+      this.metrics.signIn('throttled');
+      return { kind: 'throttled', retryAfterSeconds: decision.retryAfterSeconds };
+    }
+
+    const user = await this.store.users.findByLogin(input.login);
+    // Dummy hash on unknown user (or one without a password) so the timing does not reveal who exists (S11).
+    const hash = user?.passwordHash ?? (await dummyPasswordHash());
+    const passwordOk = await verifyPassword(hash, input.password);
+    const ok = passwordOk && user !== undefined && user.passwordHash !== null && !user.disabled;
+
+    // The username is kept for the session on both paths, so both write the same and answer the same (S10).
+    session.record.data.username = input.login;
+
+    if (!ok) {
+      try {
+        await this.throttle.failed(input.login, input.ip, decision.failuresBefore);
+      } catch {
+        // The attempt failed anyway; the next one will meet the store error and fail closed.
+      }
+      await this.sessions.save(session);
+      await this.store.audit.record({
+        at: this.clock.now(),
+        kind: 'sign-in.failed',
+        userId: user?.id ?? null,
+        ip: input.ip,
+        data: { reason: user ? (user.disabled ? 'disabled' : 'password') : 'unknown-user' },
+      });
+      this.metrics.signIn('failure');
+      return { kind: 'invalidCredentials' };
+    }
+
+    try {
+      await this.throttle.succeeded(input.login, input.ip);
+    } catch {
+      this.metrics.signIn('unavailable');
+      return { kind: 'unavailable' };
+    }
+    await this.store.audit.record({
+      at: this.clock.now(),
+      kind: 'sign-in.password',
+      userId: user.id,
+      ip: input.ip,
+      data: {},
+    });
+    const pending: PendingSignIn = {
+      userId: user.id,
+      returnUrl: input.returnUrl,
+      rememberMe: input.rememberMe,
+      amr: ['pwd'],
+      passed: ['password'],
+      current: undefined,
+      startedAt: this.clock.now(),
+    };
+    // New id once the password passed (S24): whatever an attacker planted before is worthless now.
+    const next = await this.sessions.regenerate(req, res, session, { pending, username: input.login }, input.rememberMe);
+    return this.advance(req, res, next, user, pending);
+  }
+
+  /**
+   * Marks the current step passed (called by that step's own call once it verified its input) and moves on.
+   * Refused unless `stepId` is the pending step.
+   */
+  async completeStep(req: Req, res: Res, session: Session, stepId: string, amr: string[] = []): Promise<SignInOutcome> {
+    const pending = session.record.data.pending;
+    if (!pending || pending.current !== stepId) return { kind: 'stepNotAllowed' };
+    const user = await this.store.users.findById(pending.userId);
+    if (!user || user.disabled) return { kind: 'stepNotAllowed' };
+    pending.passed.push(stepId);
+    pending.amr = [...new Set([...pending.amr, ...amr])];
+    pending.current = undefined;
+    return this.advance(req, res, session, user, pending);
+  }
+
+  /** True when the session has a pending sign-in waiting at `stepId` (every step before it passed). */
+  isAtStep(session: Session | undefined, stepId: string): boolean {
+    const pending = session?.record.data.pending;
+    return pending !== undefined && pending.current === stepId && pending.passed.includes('password');
+  }
+
+  /** True when a pending step is waiting and `call` belongs to another step (S3, S20). */
+  isCallBlocked(session: Session | undefined, call: string): boolean {
+    const pending = session?.record.data.pending;
+    if (!pending?.current) return false;
+    const owner = this.steps.ownerOfCall(call);
+    return owner !== undefined && owner.id !== pending.current;
+  }
+
+  private async advance(
+    req: Req,
+    res: Res,
+    session: Session,
+    user: User,
+    pending: PendingSignIn,
+  ): Promise<SignInOutcome> {
+    const now = this.clock.now();
+    for (const step of this.steps.list()) {
+      if (pending.passed.includes(step.id)) continue;
+      if (!(await step.appliesTo({ user, pending, now }))) continue;
+      pending.current = step.id;
+      session.record.data.pending = pending;
+      await this.sessions.save(session);
+      const query = new URLSearchParams({ returnUrl: pending.returnUrl }).toString();
+      return { kind: 'redirect', redirect: `${step.path}?${query}`, session };
+    }
+    const account: SignedInAccount = {
+      userId: user.id,
+      authTime: Math.floor(now / 1000),
+      amr: pending.amr,
+      securityStamp: user.securityStamp,
+    };
+    const data = { account, username: session.record.data.username ?? user.username };
+    // After a further step (second factor, ...) the id changes again (S24); right after the password it is fresh.
+    const finished =
+      pending.passed.length > 1
+        ? await this.sessions.regenerate(req, res, session, data, pending.rememberMe)
+        : session;
+    if (finished === session) {
+      session.record.data = data;
+      await this.sessions.save(session);
+    }
+    await this.store.audit.record({ at: now, kind: 'sign-in.completed', userId: user.id, ip: null, data: { amr: pending.amr } });
+    this.metrics.signIn('success');
+    return { kind: 'redirect', redirect: pending.returnUrl, session: finished };
+  }
+}

@@ -1,0 +1,60 @@
+/** What the server keeps about a signed-in (or signing-in) browser. */
+export interface SessionData {
+  /** Set once every sign-in step has passed: the browser is signed in. */
+  account?: SignedInAccount;
+  /** A sign-in in progress: the password passed, later steps pending (ARCHITECTURE.md "Sign-in"). */
+  pending?: PendingSignIn;
+  /** The username remembered for this session (SPEC.md §3 "kept for the session"). */
+  username?: string;
+}
+
+/** The account a session is signed in as. */
+export interface SignedInAccount {
+  userId: string;
+  /** Epoch seconds of the authentication (OIDC auth_time). */
+  authTime: number;
+  /** Authentication methods references (RFC 8176), e.g. ["pwd"], ["pwd","otp"]. */
+  amr: string[];
+  /** The user's security stamp at sign-in; a credential change invalidates the session. */
+  securityStamp: string;
+  /** The selected customer (tenant), once chosen. */
+  customerId?: string;
+}
+
+/** A sign-in between the password and the last step. */
+export interface PendingSignIn {
+  userId: string;
+  returnUrl: string;
+  rememberMe: boolean;
+  amr: string[];
+  /** Ids of the steps already passed, in order ("password" first). */
+  passed: string[];
+  /** The step the browser was sent to; only its calls work now (S3, S20). */
+  current: string | undefined;
+  startedAt: number;
+}
+
+/** A stored session. */
+export interface SessionRecord {
+  data: SessionData;
+  createdAt: number;
+  lastSeenAt: number;
+  /** Absolute end, whatever the activity (S28). */
+  absoluteExpiresAt: number;
+  /** Remember-me: the cookie outlives the browser, at most 30 days. */
+  persistent: boolean;
+}
+
+/**
+ * Where sessions live: SQL (SQLite/PostgreSQL), memory (tests) or Redis (REDIS_URL). Keys are hashes of the
+ * cookie's id, so a leaked store does not hand out live cookies.
+ */
+export interface SessionStore {
+  get(key: string): Promise<SessionRecord | undefined>;
+  /** Stores the record until `expiresAt` (epoch ms), after which `get` answers undefined. */
+  set(key: string, record: SessionRecord, expiresAt: number): Promise<void>;
+  destroy(key: string): Promise<void>;
+  /** True when the store answers (readiness). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,51 @@
+import type { Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { IdentityServices, OidcMount } from './app.js';
+import type { GatewayConfig } from './config.js';
+import { findAccount } from './identity/accounts.service.js';
+import { createOidcProvider } from './oidc/oidc-provider.js';
+import type { OidcDatabase } from './oidc/types.js';
+import type { Store } from './store/store.js';
+
+/**
+ * Wires the OIDC provider of `src/oidc/` to the gateway: our store for accounts and clients, our session for who
+ * is signed in, and the Logout call's hooks (confirmation prompt, end of the OIDC session + back-channel logout).
+ */
+export async function createOidcMount(
+  config: GatewayConfig,
+  store: Store,
+  redis: Redis | undefined,
+  logger: Logger,
+): Promise<OidcMount & { close(): void }> {
+  let services: IdentityServices | undefined;
+  const service = await createOidcProvider({
+    issuer: config.publicUrl,
+    // The provider sees only its own table of the schema.
+    db: store.database.db as unknown as Kysely<OidcDatabase>,
+    redis,
+    secretKey: config.secretKey,
+    proxy: config.trustProxy !== false,
+    findAccount: async (accountId) => (await findAccount(store, accountId))?.claims(),
+    findClient: (clientId) => store.clients.findById(clientId),
+    getSignedInAccount: async (req) => (services ? services.getSignedInAccount(req) : undefined),
+    logger: logger.child({ module: 'oidc' }),
+  });
+  return {
+    mount(app, identity) {
+      services = identity;
+      service.mount(app);
+    },
+    async describeLogout(logoutId: string | undefined, req: Request, res: Response) {
+      if (!logoutId) return undefined;
+      const described = await service.describeLogout(logoutId, req, res);
+      return described ? { showLogoutPrompt: described.showLogoutPrompt, clientName: described.clientName } : undefined;
+    },
+    async endSession(logoutId: string | undefined, req: Request, res: Response) {
+      const ended = await service.endOidcSession(logoutId, req, res);
+      return ended.postLogoutRedirectUri;
+    },
+    close: () => service.close(),
+  };
+}

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from './config.js';
+import { seedDemoData, demoSignInHelp } from './identity/seed.service.js';
+import { systemClock, type Clock } from './infra/clock.js';
+import { OutboxMailer, SmtpMailer, type Mailer } from './infra/mail/mailer.js';
+import { RedisSessionStore } from './infra/sessions/redis-session.store.js';
+import type { SessionStore } from './infra/sessions/session-store.js';
+import { SqlSessionStore } from './infra/sessions/sql-session.store.js';
+import { LoginThrottle } from './infra/throttle/login-throttle.js';
+import { openStore, type Store } from './store/store.js';
+
+/** Everything the server opens from its configuration, with one `close`. */
+export interface Runtime {
+  store: Store;
+  sessionStore: SessionStore;
+  throttle: LoginThrottle;
+  mailer: Mailer;
+  clock: Clock;
+  redis: Redis | undefined;
+  close(): Promise<void>;
+}
+
+/** Opens a Redis connection that fails fast while down (the throttle must fail closed, not queue: S8). */
+export async function connectRedis(url: string): Promise<Redis> {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+  redis.on('error', () => undefined);
+  await redis.connect();
+  return redis;
+}
+
+/** Opens the store (migrated), Redis when configured, the session store, throttle and mailer; seeds demo data. */
+export async function openRuntime(config: GatewayConfig, logger: Logger): Promise<Runtime> {
+  const clock = systemClock;
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'identity.db'),
+    dataEncryptionKey: config.dataEncryptionKey,
+  });
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const sessionStore: SessionStore = redis ? new RedisSessionStore(redis) : new SqlSessionStore(store.database.db);
+  const throttle = new LoginThrottle(redis ? { kind: 'redis', client: redis } : { kind: 'memory' });
+  const mailer: Mailer = config.smtpUrl
+    ? new SmtpMailer(config.smtpUrl, `no-reply@${new URL(config.publicUrl).hostname}`)
+    : new OutboxMailer(store.database.db);
+  if (config.seedDemoData && (await seedDemoData(store))) {
+    logger.info('demo data seeded');
+    for (const line of demoSignInHelp(config.publicUrl)) process.stdout.write(`${line}\n`);
+  }
+  return {
+    store,
+    sessionStore,
+    throttle,
+    mailer,
+    clock,
+    redis,
+    close: async () => {
+      await sessionStore.close();
+      redis?.disconnect();
+      await store.database.close();
+    },
+  };
+}

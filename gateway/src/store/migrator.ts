@@ -1,0 +1,22 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { StoreDatabase } from './database.js';
+import * as initial from './migrations/0001-initial.js';
+
+// Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
+function provider(store: StoreDatabase): MigrationProvider {
+  const all: Record<string, Migration> = {
+    '0001-initial': { up: (db) => initial.up(db, store.dialect) },
+  };
+  return { getMigrations: () => Promise.resolve(all) };
+}
+
+/** Brings the schema to the newest version; throws with the failing migration's name. */
+export async function migrateToLatest(store: StoreDatabase): Promise<void> {
+  const migrator = new Migrator({ db: store.db, provider: provider(store) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

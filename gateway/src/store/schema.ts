@@ -1,0 +1,182 @@
+import type { Generated } from 'kysely';
+
+// Table shapes for Kysely. Times are epoch milliseconds (bigint on PostgreSQL, integer on SQLite); booleans are
+// 0/1 integers and lists are JSON text, so both dialects share one code path.
+
+/** users: people who sign in. */
+export interface UserTable {
+  id: string;
+  username: string;
+  username_normalized: string;
+  email: string | null;
+  email_normalized: string | null;
+  phone: string | null;
+  display_name: string;
+  password_hash: string | null;
+  password_changed_at: number | null;
+  password_expires_at: number | null;
+  disabled: number;
+  roles: string;
+  requires_two_factor: number;
+  partner_id: string | null;
+  security_stamp: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** partners: white-label resellers and their branding (SPEC.md §3). */
+export interface PartnerTable {
+  id: string;
+  name: string;
+  domains: string;
+  background_color: string | null;
+  logo: string | null;
+  logo_content_type: string | null;
+  privacy_policy_url: string | null;
+  default_language: string;
+  available_languages: string;
+  show_login_providers: number;
+  show_language_options: number;
+  show_background_images: number;
+  is_default: number;
+  created_at: number;
+}
+
+/** customers: tenants a user can select after sign-in. */
+export interface CustomerTable {
+  id: string;
+  partner_id: string | null;
+  name: string;
+  created_at: number;
+}
+
+/** memberships: which users belong to which customers. */
+export interface MembershipTable {
+  user_id: string;
+  customer_id: string;
+  roles: string;
+  created_at: number;
+}
+
+/** oidc_clients: relying parties. The secret is AES-256-GCM encrypted (oidc-provider needs it in clear to compare). */
+export interface OidcClientTable {
+  client_id: string;
+  client_secret_enc: string | null;
+  name: string;
+  redirect_uris: string;
+  post_logout_redirect_uris: string;
+  backchannel_logout_uri: string | null;
+  first_party: number;
+  created_at: number;
+}
+
+/** external_logins: vendor identities, keyed by (issuer, subject), never e-mail (S35). */
+export interface ExternalLoginTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  vendor_id: string;
+  created_at: number;
+}
+
+/** webauthn_credentials: registered devices and security keys. */
+export interface WebauthnCredentialTable {
+  id: string;
+  user_id: string;
+  public_key: string;
+  counter: number;
+  transports: string;
+  display_name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** second_factors: per-user second-factor settings; the TOTP secret is encrypted. */
+export interface SecondFactorTable {
+  user_id: string;
+  totp_secret_enc: string | null;
+  totp_last_step: number | null;
+  enabled: number;
+  preferred_method: string | null;
+  updated_at: number;
+}
+
+/** recovery_codes: hashed, one use each. */
+export interface RecoveryCodeTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: number | null;
+  created_at: number;
+}
+
+/** one_time_tokens: hashed tokens (reset links, one-time sign-in, PINs). */
+export interface OneTimeTokenTable {
+  id: string;
+  token_hash: string;
+  purpose: string;
+  user_id: string | null;
+  data: string;
+  expires_at: number;
+  consumed_at: number | null;
+  created_at: number;
+}
+
+/** audit_events: who did what, when, from where. */
+export interface AuditEventTable {
+  id: Generated<number>;
+  at: number;
+  kind: string;
+  user_id: string | null;
+  ip: string | null;
+  data: string;
+}
+
+/** oidc_payloads: oidc-provider adapter storage, primary key (kind, id). */
+export interface OidcPayloadTable {
+  id: string;
+  kind: string;
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: number | null;
+  consumed_at: number | null;
+}
+
+/** sessions: server-side sessions (SQL session store); keyed by a hash of the cookie's id. */
+export interface SessionTable {
+  id_hash: string;
+  data: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+/** outbox: mail and SMS kept for operators when no provider is configured (ARCHITECTURE.md stand-ins). */
+export interface OutboxTable {
+  id: Generated<number>;
+  channel: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: number;
+}
+
+/** The database as Kysely sees it. */
+export interface Database {
+  users: UserTable;
+  partners: PartnerTable;
+  customers: CustomerTable;
+  memberships: MembershipTable;
+  oidc_clients: OidcClientTable;
+  external_logins: ExternalLoginTable;
+  webauthn_credentials: WebauthnCredentialTable;
+  second_factors: SecondFactorTable;
+  recovery_codes: RecoveryCodeTable;
+  one_time_tokens: OneTimeTokenTable;
+  audit_events: AuditEventTable;
+  oidc_payloads: OidcPayloadTable;
+  sessions: SessionTable;
+  outbox: OutboxTable;
+}

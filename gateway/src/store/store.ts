@@ -1,0 +1,48 @@
+import { SecretBox } from '../infra/crypto/secret-box.js';
+import { AuditRepository } from './audit.repository.js';
+import { ClientRepository } from './client.repository.js';
+import { CustomerRepository } from './customer.repository.js';
+import { openDatabase, type OpenDatabaseOptions, type StoreDatabase } from './database.js';
+import { migrateToLatest } from './migrator.js';
+import { PartnerRepository } from './partner.repository.js';
+import { UserRepository } from './user.repository.js';
+
+/** Every repository over one database. */
+export interface Store {
+  database: StoreDatabase;
+  users: UserRepository;
+  partners: PartnerRepository;
+  customers: CustomerRepository;
+  clients: ClientRepository;
+  audit: AuditRepository;
+  /** The AES-256-GCM box for secrets at rest (TOTP secrets, client secrets). */
+  secrets: SecretBox;
+}
+
+/** Builds the repositories over an open database. */
+export function createStore(database: StoreDatabase, dataEncryptionKey: Buffer, now: () => number = Date.now): Store {
+  const secrets = new SecretBox(dataEncryptionKey);
+  return {
+    database,
+    users: new UserRepository(database.db, now),
+    partners: new PartnerRepository(database.db, now),
+    customers: new CustomerRepository(database.db, now),
+    clients: new ClientRepository(database.db, secrets, now),
+    audit: new AuditRepository(database.db),
+    secrets,
+  };
+}
+
+/** Opens the database (SQLite file or PostgreSQL), runs the migrations, and builds the repositories. */
+export async function openStore(
+  options: OpenDatabaseOptions & { dataEncryptionKey: Buffer; now?: () => number },
+): Promise<Store> {
+  const database = openDatabase(options);
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return createStore(database, options.dataEncryptionKey, options.now);
+}

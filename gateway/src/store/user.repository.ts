@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { RoleName } from 'shared-contracts';
+import type { Database, UserTable } from './schema.js';
+
+/** A user as the identity layer sees it. */
+export interface User {
+  id: string;
+  username: string;
+  email: string | null;
+  phone: string | null;
+  displayName: string;
+  passwordHash: string | null;
+  passwordChangedAt: number | null;
+  passwordExpiresAt: number | null;
+  disabled: boolean;
+  roles: RoleName[];
+  requiresTwoFactor: boolean;
+  partnerId: string | null;
+  /** Changes whenever credentials change, so older sessions and tokens can be told apart. */
+  securityStamp: string;
+  createdAt: number;
+}
+
+/** Fields of a new user. */
+export interface NewUser {
+  username: string;
+  email?: string | null;
+  phone?: string | null;
+  displayName?: string;
+  passwordHash: string | null;
+  passwordExpiresAt?: number | null;
+  disabled?: boolean;
+  roles?: RoleName[];
+  requiresTwoFactor?: boolean;
+  partnerId?: string | null;
+}
+
+/** Fields that can change. */
+export type UserUpdate = Partial<Omit<NewUser, 'username'>> & { passwordChangedAt?: number | null };
+
+/** Usernames and e-mails match case-insensitively and without surrounding spaces. */
+export function normaliseLogin(value: string): string {
+  return value.trim().normalize('NFKC').toLowerCase();
+}
+
+function toUser(row: Selectable<UserTable>): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    phone: row.phone,
+    displayName: row.display_name,
+    passwordHash: row.password_hash,
+    passwordChangedAt: row.password_changed_at,
+    passwordExpiresAt: row.password_expires_at,
+    disabled: row.disabled === 1,
+    roles: JSON.parse(row.roles) as RoleName[],
+    requiresTwoFactor: row.requires_two_factor === 1,
+    partnerId: row.partner_id,
+    securityStamp: row.security_stamp,
+    createdAt: row.created_at,
+  };
+}
+
+/** Users table access. */
+export class UserRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async create(input: NewUser): Promise<User> {
+    const at = this.now();
+    const row = {
+      id: randomUUID(),
+      username: input.username.trim(),
+      username_normalized: normaliseLogin(input.username),
+      email: input.email?.trim() || null,
+      email_normalized: input.email ? normaliseLogin(input.email) : null,
+      phone: input.phone ?? null,
+      display_name: input.displayName ?? input.username.trim(),
+      password_hash: input.passwordHash,
+      password_changed_at: input.passwordHash ? at : null,
+      password_expires_at: input.passwordExpiresAt ?? null,
+      disabled: input.disabled ? 1 : 0,
+      roles: JSON.stringify(input.roles ?? []),
+      requires_two_factor: input.requiresTwoFactor ? 1 : 0,
+      partner_id: input.partnerId ?? null,
+      security_stamp: randomUUID(),
+      created_at: at,
+      updated_at: at,
+    };
+    await this.db.insertInto('users').values(row).execute();
+    return toUser(row);
+  }
+
+  async findById(id: string): Promise<User | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toUser(row) : undefined;
+  }
+
+  /** Finds by username or e-mail, case-insensitively (SPEC.md §2: "username or email"). */
+  async findByLogin(login: string): Promise<User | undefined> {
+    const key = normaliseLogin(login);
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb.or([eb('username_normalized', '=', key), eb('email_normalized', '=', key)]))
+      .orderBy('created_at')
+      .executeTakeFirst();
+    return row ? toUser(row) : undefined;
+  }
+
+  async list(): Promise<User[]> {
+    const rows = await this.db.selectFrom('users').selectAll().orderBy('username_normalized').execute();
+    return rows.map(toUser);
+  }
+
+  /** Applies the changes; a new password hash also sets password_changed_at and a new security stamp. */
+  async update(id: string, changes: UserUpdate): Promise<User | undefined> {
+    const at = this.now();
+    const set: Partial<Selectable<UserTable>> = { updated_at: at };
+    if (changes.email !== undefined) {
+      set.email = changes.email?.trim() || null;
+      set.email_normalized = changes.email ? normaliseLogin(changes.email) : null;
+    }
+    if (changes.phone !== undefined) set.phone = changes.phone;
+    if (changes.displayName !== undefined) set.display_name = changes.displayName;
+    if (changes.passwordHash !== undefined) {
+      set.password_hash = changes.passwordHash;
+      set.password_changed_at = changes.passwordChangedAt ?? at;
+      set.security_stamp = randomUUID();
+    }
+    if (changes.passwordExpiresAt !== undefined) set.password_expires_at = changes.passwordExpiresAt;
+    if (changes.disabled !== undefined) {
+      set.disabled = changes.disabled ? 1 : 0;
+      if (changes.disabled) set.security_stamp = randomUUID();
+    }
+    if (changes.roles !== undefined) set.roles = JSON.stringify(changes.roles);
+    if (changes.requiresTwoFactor !== undefined) set.requires_two_factor = changes.requiresTwoFactor ? 1 : 0;
+    if (changes.partnerId !== undefined) set.partner_id = changes.partnerId;
+    await this.db.updateTable('users').set(set).where('id', '=', id).execute();
+    return this.findById(id);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
