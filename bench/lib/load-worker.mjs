@@ -103,7 +103,7 @@ async function runLogin(job) {
     for (let i = 0; i < rate; i += 1) {
       runs.push(
         runInstance(
-          { url: job.url, connections: 1, connectionRate: 1, amount: job.duration, duration: job.duration + 2, requests },
+          { url: job.url, connections: 1, connectionRate: 1, maxOverallRequests: job.duration, duration: job.duration + 2, requests },
           samples,
           statuses,
           job.expectStatus,
@@ -113,9 +113,9 @@ async function runLogin(job) {
     }
     for (const r of await Promise.all(runs)) errors += r.errors + r.timeouts;
   } else {
-    const amount = Math.min(job.poolSize, 1e9);
+    // Bounded in time (duration) and in count (never more requests than fresh sessions).
     const r = await runInstance(
-      { url: job.url, connections: job.connections, duration: job.duration, amount, requests },
+      { url: job.url, connections: job.connections, duration: job.duration, maxOverallRequests: job.poolSize, requests },
       samples,
       statuses,
       job.expectStatus,
@@ -123,7 +123,8 @@ async function runLogin(job) {
     errors += r.errors + r.timeouts;
   }
   const elapsed = performance.now() - t0;
-  const out = summary(samples, statuses, elapsed, errors, job.expectStatus);
+  // Paced runs: the offered rate is known; the last instance's idle second after its final answer is not load.
+  const out = summary(samples, statuses, job.rate ? job.duration * 1000 : elapsed, errors, job.expectStatus);
   out.poolExhausted = next >= job.poolSize;
   return out;
 }

@@ -2,15 +2,7 @@
 // (Network.loadingFinished.encodedDataLength: compressed body + headers, i.e. gzip/brotli as served).
 import { chromium } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './browser.mjs';
-
-/** String literals that survive minification and exist in exactly one library, to recognise a file by content. */
-export const SIGNATURES = {
-  // React DOM's client renderer marks containers with this property prefix (react-dom-client.production.js).
-  reactDom: '__reactContainer$',
-  // Hook names of the Module Federation runtime core (@module-federation/runtime-core); each copy of the runtime
-  // bundled into a host or remoteEntry carries them.
-  mfRuntime: 'beforeInitContainer',
-};
+import { SIGNATURES } from './signatures.mjs';
 
 /**
  * Attaches a CDP network recorder to a page.

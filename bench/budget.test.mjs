@@ -1,0 +1,46 @@
+// The byte budget of the sign-in route, from the build output (run after `turbo run build`; CI does). Fails when
+// the JS /account/login needs grows past bench/budget.json (first measurement + 10 %), so a size regression is
+// caught in review, not in production. See README.md "The byte budget test".
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { SIGNATURES } from './lib/signatures.mjs';
+import { signInRouteBytes } from './lib/route-bytes.mjs';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const budget = JSON.parse(readFileSync(new URL('./budget.json', import.meta.url), 'utf8'));
+
+describe('/account/login byte budget (gzip -9 of the build output)', () => {
+  const bill = signInRouteBytes(REPO);
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  console.log(
+    `/account/login from dist: JS ${bill.jsGzip} B gzip (${kib(bill.jsGzip)}; ${kib(bill.jsRaw)} raw), CSS ${bill.cssGzip} B gzip, ${bill.files.length} files\n` +
+      bill.files.map((f) => `  ${f.pkg}/${f.file} ${f.gzip}`).join('\n'),
+  );
+
+  it('finds the shell entry, mfe-login remoteEntry, its exposed module and the login page chunk', () => {
+    expect(bill.files.some((f) => f.pkg === 'shell' && f.file.endsWith('.js'))).toBe(true);
+    const login = bill.files.filter((f) => f.pkg === 'mfe-login').map((f) => f.file);
+    expect(login).toContain('remoteEntry.js');
+    // remoteEntry + the exposed module's chunk + at least one chunk of the page itself.
+    expect(login.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('ships exactly one React DOM and one Module Federation runtime for the route', () => {
+    const read = (f) => readFileSync(path.join(REPO, f.pkg, 'dist', f.file), 'utf8');
+    const js = bill.files.filter((f) => f.file.endsWith('.js'));
+    expect(js.filter((f) => read(f).includes(SIGNATURES.reactDom)).map((f) => `${f.pkg}/${f.file}`)).toHaveLength(1);
+    expect(js.filter((f) => read(f).includes(SIGNATURES.mfRuntime)).map((f) => `${f.pkg}/${f.file}`)).toHaveLength(1);
+  });
+
+  it(`stays within the JS budget (${budget.signInRouteJsGzipBytes} B gzip)`, () => {
+    expect(budget.signInRouteJsGzipBytes, 'set signInRouteJsGzipBytes in bench/budget.json').toBeTypeOf('number');
+    expect(bill.jsGzip).toBeLessThanOrEqual(budget.signInRouteJsGzipBytes);
+  });
+
+  it(`stays within the CSS budget (${budget.signInRouteCssGzipBytes} B gzip)`, () => {
+    expect(budget.signInRouteCssGzipBytes, 'set signInRouteCssGzipBytes in bench/budget.json').toBeTypeOf('number');
+    expect(bill.cssGzip).toBeLessThanOrEqual(budget.signInRouteCssGzipBytes);
+  });
+});
