@@ -1,0 +1,139 @@
+import {
+  DEFAULT_LOCALE,
+  SUPPORTED_LOCALES,
+  partnerDisplayName,
+  partnerPageTitle,
+  safeCssColour,
+  safeHttpUrl,
+  type PartnerLanguage,
+  type PartnerMetadataWire,
+} from 'shared-contracts';
+import type { Partner, PartnerRepository } from '../store/partner.repository.js';
+
+/** A plain language tag (`de`, `fr-CA`); anything else never reaches a cookie or a response. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;
+
+/** Raster logo types served as they are. */
+const RASTER_LOGO_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+/** SVG can carry script; it is served only under a CSP sandbox (see {@link PartnerLogo.sandboxed}). */
+const SVG_LOGO_TYPE = 'image/svg+xml';
+
+/** Partner metadata when no partner is configured at all (SPEC.md §3 defaults). */
+const NO_PARTNER: PartnerMetadataWire = {
+  partnerId: 'default',
+  partnerName: 'Identity',
+  partnerDomain: '',
+  privacyPolicyUrl: '',
+  defaultLanguage: DEFAULT_LOCALE,
+  availableLanguages: [{ name: DEFAULT_LOCALE, description: 'English' }],
+  backgroundColor: null,
+  showLoginProviders: false,
+  showLanguageOptions: false,
+  showBackgroundImages: false,
+};
+
+/** A logo ready to send. */
+export interface PartnerLogo {
+  bytes: Buffer;
+  contentType: string;
+  /** True for SVG: the response must carry a CSP sandbox so any script inside it cannot run. */
+  sandboxed: boolean;
+}
+
+/** The partner values of the shell's first HTML (issue 4 "no flash of unbranded page"), validated. */
+export interface PartnerShellValues {
+  title: string;
+  backgroundColor: string | undefined;
+}
+
+/** True when the value is a plain language tag. */
+export function isLanguageTag(value: unknown): value is string {
+  return typeof value === 'string' && LANGUAGE_TAG.test(value);
+}
+
+function validLanguages(languages: readonly PartnerLanguage[]): PartnerLanguage[] {
+  const valid = languages
+    .filter((l) => isLanguageTag(l.name))
+    .map((l) => ({ name: l.name, description: partnerDisplayName(l.description, l.name) }));
+  return valid.length > 0 ? valid : [{ name: DEFAULT_LOCALE, description: 'English' }];
+}
+
+/**
+ * The metadata answer for a partner: every value validated on the way out (S34), so a bad value stored by any
+ * path is dropped here too (colour omitted, privacy link empty, name kept as text). Both readings of SPEC.md §3
+ * are served: flags flat and under `behaviour` (with the `showLanguageOption` alias), the colour under both names.
+ */
+export function partnerMetadataOf(partner: Partner): PartnerMetadataWire {
+  const backgroundColor = safeCssColour(partner.backgroundColor) ?? null;
+  const flags = {
+    showLoginProviders: partner.showLoginProviders,
+    showLanguageOptions: partner.showLanguageOptions,
+    showBackgroundImages: partner.showBackgroundImages,
+  };
+  const availableLanguages = validLanguages(partner.availableLanguages);
+  const defaultLanguage = isLanguageTag(partner.defaultLanguage) ? partner.defaultLanguage : DEFAULT_LOCALE;
+  return {
+    partnerId: partner.id,
+    partnerName: partnerDisplayName(partner.name),
+    partnerDomain: partner.domains[0] ?? '',
+    privacyPolicyUrl: safeHttpUrl(partner.privacyPolicyUrl) ?? '',
+    defaultLanguage,
+    availableLanguages,
+    backgroundColor,
+    themesBackgroundColor: backgroundColor,
+    ...flags,
+    behaviour: { ...flags, showLanguageOption: partner.showLanguageOptions },
+  };
+}
+
+/**
+ * Partner branding and languages (SPEC.md §3, §7 "Other"). The partner is chosen from the request's host: Host
+ * only selects branding here, it never builds a link (S13 concerns links), and an unknown host gets the default.
+ */
+export class PartnerService {
+  constructor(private readonly partners: PartnerRepository) {}
+
+  /** The partner serving this host (its configured domains), else the default partner. */
+  forHost(host: string | undefined): Promise<Partner | undefined> {
+    return this.partners.findForHost(host);
+  }
+
+  /** `GetPartnerMetaData` for a host. */
+  async metadataForHost(host: string | undefined): Promise<PartnerMetadataWire> {
+    const partner = await this.forHost(host);
+    return partner ? partnerMetadataOf(partner) : NO_PARTNER;
+  }
+
+  /** The first-HTML values for a host: "<partnerName> Identity" and a validated colour. */
+  async shellValuesForHost(host: string | undefined): Promise<PartnerShellValues> {
+    const partner = await this.forHost(host);
+    return {
+      title: partnerPageTitle(partner?.name ?? NO_PARTNER.partnerName),
+      backgroundColor: safeCssColour(partner?.backgroundColor),
+    };
+  }
+
+  /** `GetPartnerLogo`: the stored logo when it has an image type we serve, else undefined (404). */
+  async logo(partnerId: string): Promise<PartnerLogo | undefined> {
+    const partner = await this.partners.findById(partnerId);
+    if (!partner?.logo || !partner.logoContentType) return undefined;
+    const contentType = partner.logoContentType.toLowerCase().split(';')[0]!.trim();
+    if (!RASTER_LOGO_TYPES.has(contentType) && contentType !== SVG_LOGO_TYPE) return undefined;
+    const bytes = Buffer.from(partner.logo, 'base64');
+    if (bytes.length === 0) return undefined;
+    return { bytes, contentType, sandboxed: contentType === SVG_LOGO_TYPE };
+  }
+
+  /**
+   * `SetLanguage`: the language as the site spells it when it is one we ship text for or one the host's partner
+   * offers (case-insensitive), else undefined.
+   */
+  async acceptedLanguage(host: string | undefined, language: unknown): Promise<string | undefined> {
+    if (!isLanguageTag(language)) return undefined;
+    const wanted = language.toLowerCase();
+    const shipped = SUPPORTED_LOCALES.find((l) => l.toLowerCase() === wanted);
+    if (shipped) return shipped;
+    const partner = await this.forHost(host);
+    return validLanguages(partner?.availableLanguages ?? []).find((l) => l.name.toLowerCase() === wanted)?.name;
+  }
+}
