@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Card, Page, Stack } from 'shared-contracts/ui';
+
+/**
+ * `/account/login/secure`: its title, its purpose and a way back to sign-in. The flow itself arrives in a later issue; the
+ * server's state machine decides when a visitor is sent here.
+ */
+export function SecureLoginPage() {
+  const { t } = useTranslation('mfe-devices');
+  const [search] = useSearchParams();
+  const returnUrl = search.get('returnUrl') ?? search.get('ReturnUrl') ?? '/';
+  return (
+    <Page title={t('routes.loginSecure')} pageId="login-secure">
+      <Card>
+        <Stack>
+          <p>{t('pages.loginSecure')}</p>
+          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+        </Stack>
+      </Card>
+    </Page>
+  );
+}

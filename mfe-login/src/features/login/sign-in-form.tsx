@@ -1,0 +1,131 @@
+import { useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { useDispatch, useSelector } from 'react-redux';
+import { Link } from 'react-router';
+import {
+  isRedirectFollowed,
+  selectTimedOut,
+  selectUsername,
+  setTimedOut,
+  setUsername,
+  useFormErrors,
+  useUserQuery,
+  type RootState,
+} from 'shared-contracts/api';
+import { Alert, Button, Checkbox, Stack, TextField } from 'shared-contracts/ui';
+import { useLoginMutation } from './login.api';
+import { useCapsLock } from './use-caps-lock';
+
+const NS = 'mfe-login';
+
+/** Props of {@link SignInForm}. */
+export interface SignInFormProps {
+  returnUrl: string;
+  /** The username LoginView remembered, when the store has none. */
+  rememberedUsername?: string;
+}
+
+/**
+ * Username-or-email and password sign-in (SPEC.md §2 "Sign-in", issue 3 "The sign-in page"). The server decides
+ * the next step: a 209 is followed by the base query; a 400 fills the field and form errors.
+ */
+export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
+  const { t } = useTranslation(NS);
+  const dispatch = useDispatch();
+  const keptUsername = useSelector((state: RootState) => selectUsername(state)) ?? rememberedUsername;
+  const timedOut = useSelector((state: RootState) => selectTimedOut(state));
+  const { data: user } = useUserQuery({ returnUrl });
+  const [username, setUsernameField] = useState(keptUsername ?? '');
+  const [password, setPassword] = useState('');
+  const [rememberMe, setRememberMe] = useState(false);
+  const [login, { isLoading, error, reset }] = useLoginMutation();
+  const errors = useFormErrors(error);
+  const caps = useCapsLock();
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    dispatch(setTimedOut(false));
+    dispatch(setUsername(username.trim() || undefined));
+    const result = await login({ username, password, rememberMe, returnUrl });
+    // A 200 without a step change should not happen; fall back to the returnUrl through the safe redirect page.
+    if ('data' in result && !isRedirectFollowed(result.data)) {
+      window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+    }
+  };
+
+  const differentUser = () => {
+    dispatch(setUsername(undefined));
+    setUsernameField('');
+    setPassword('');
+    reset();
+  };
+
+  const showTimedOut = timedOut && user?.isAuthenticated !== true;
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={t('login.formLabel')}>
+      <Stack>
+        {showTimedOut ? <Alert kind="warning">{t('errors:sessionTimedOut')}</Alert> : null}
+        {errors.form.length > 0 ? (
+          <Alert kind="error">
+            {errors.form.map((message) => (
+              <div key={message}>{message}</div>
+            ))}
+          </Alert>
+        ) : null}
+        {keptUsername ? (
+          <p className="hr-stack">
+            <span>{t('login.continueAs', { username: keptUsername })}</span>
+            <Button variant="link" onClick={differentUser}>
+              {t('login.differentUser')}
+            </Button>
+          </p>
+        ) : null}
+        <TextField
+          label={t('login.usernameLabel')}
+          name="username"
+          autoComplete="username"
+          value={username}
+          onChange={(event) => setUsernameField(event.target.value)}
+          errors={errors.field('username')}
+          required
+          autoFocus={!keptUsername}
+        />
+        <TextField
+          label={t('login.passwordLabel')}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          onKeyDown={caps.onKeyDown}
+          onKeyUp={caps.onKeyUp}
+          errors={errors.field('password')}
+          hint={caps.capsLock ? t('errors:capsLockOn') : undefined}
+          required
+          autoFocus={Boolean(keptUsername)}
+        />
+        <Checkbox
+          label={t('login.rememberMe')}
+          name="rememberMe"
+          checked={rememberMe}
+          onChange={(event) => setRememberMe(event.target.checked)}
+        />
+        <Button type="submit" loading={isLoading}>
+          {isLoading ? t('login.signingIn') : t('login.submit')}
+        </Button>
+        <Link to={`/account/recover?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('login.forgotPassword')}</Link>
+        <p className="hr-recaptcha-notice">
+          <Trans
+            t={t}
+            i18nKey="login.recaptchaNotice"
+            components={{
+              privacy: <a href="https://policies.google.com/privacy" target="_blank" rel="noopener noreferrer" />,
+              terms: <a href="https://policies.google.com/terms" target="_blank" rel="noopener noreferrer" />,
+            }}
+          />
+        </p>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,21 @@
+import { baseApi, type RedirectFollowed } from 'shared-contracts/api';
+import { logoutViewSchema, type LogoutRequest, type LogoutView } from 'shared-contracts';
+
+/** Calls of the sign-out flow (SPEC.md §7 "Sign-out"). */
+export const logoutApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    /** `LogoutView` (query logoutId): whether the visitor must confirm. */
+    logoutView: build.query<LogoutView, { logoutId?: string }>({
+      query: ({ logoutId }) => ({ url: 'LogoutView', method: 'POST', params: { logoutId } }),
+      transformResponse: (body: unknown) => logoutViewSchema.parse(body),
+    }),
+    /** `Logout` (body): ends the session; answers 209 to the logged-out page (or a client's post-logout URI). */
+    logout: build.mutation<RedirectFollowed | null, LogoutRequest>({
+      query: (body) => ({ url: 'Logout', method: 'POST', body }),
+      invalidatesTags: ['User'],
+    }),
+  }),
+});
+
+/** Hooks of the sign-out calls. */
+export const { useLogoutViewQuery, useLogoutMutation } = logoutApi;

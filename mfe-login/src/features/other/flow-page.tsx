@@ -1,0 +1,39 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Card, Page, Stack } from 'shared-contracts/ui';
+
+const NS = 'mfe-login';
+
+/** A page of this remote whose flow arrives in a later issue: its title, a one-line purpose, a way back. */
+function FlowPage({ pageKey, pageId }: { pageKey: string; pageId: string }) {
+  const { t } = useTranslation(NS);
+  const [search] = useSearchParams();
+  const returnUrl = search.get('returnUrl') ?? search.get('ReturnUrl') ?? '/';
+  return (
+    <Page title={t(`routes.${pageKey}`)} pageId={pageId}>
+      <Card>
+        <Stack>
+          <p>{t(`pages.${pageKey}`)}</p>
+          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+        </Stack>
+      </Card>
+    </Page>
+  );
+}
+
+/** `/account/login/ott`. */
+export function OttLoginPage() {
+  return <FlowPage pageKey="loginOtt" pageId="login-ott" />;
+}
+/** `/account/login/vendor`. */
+export function VendorLoginPage() {
+  return <FlowPage pageKey="loginVendor" pageId="login-vendor" />;
+}
+/** `/account/link`. */
+export function LinkPage() {
+  return <FlowPage pageKey="link" pageId="link" />;
+}
+/** `/account/logout/upstream`. */
+export function UpstreamLogoutPage() {
+  return <FlowPage pageKey="logoutUpstream" pageId="logout-upstream" />;
+}

@@ -1,0 +1,98 @@
+// Build of the shell (the federation host). No build-time remotes: the shell reads /remotes/manifest.json at
+// start-up and registers what it lists (docs/adr/0001-runtime-federation.md). It provides the one federation
+// runtime of the page to the remotes (experiments.provideExternalRuntime; remotes use externalRuntime).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rspack } from '@rspack/core';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import { withShellPlatform } from './rspack.platform.mjs';
+
+const dir = path.dirname(fileURLToPath(import.meta.url));
+const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+const contractsVersion = JSON.parse(readFileSync(path.join(dir, '../shared-contracts/package.json'), 'utf8')).version;
+
+const singleton = (name, version = pkg.dependencies[name]) => ({ singleton: true, requiredVersion: version });
+// The same list as every remote's rspack.config.mjs (ARCHITECTURE.md "The remote contract").
+const shared = {
+  react: singleton('react'),
+  'react/jsx-runtime': singleton('react', pkg.dependencies.react),
+  'react-dom': singleton('react-dom'),
+  'react-router': singleton('react-router'),
+  '@reduxjs/toolkit': singleton('@reduxjs/toolkit'),
+  '@reduxjs/toolkit/query': singleton('@reduxjs/toolkit', pkg.dependencies['@reduxjs/toolkit']),
+  '@reduxjs/toolkit/query/react': singleton('@reduxjs/toolkit', pkg.dependencies['@reduxjs/toolkit']),
+  'react-redux': singleton('react-redux'),
+  i18next: singleton('i18next'),
+  'react-i18next': singleton('react-i18next'),
+  'shared-contracts': { singleton: true, requiredVersion: contractsVersion, version: contractsVersion },
+  'shared-contracts/api': { singleton: true, requiredVersion: contractsVersion, version: contractsVersion },
+  'shared-contracts/ui': { singleton: true, requiredVersion: contractsVersion, version: contractsVersion },
+};
+
+export default async (_env, argv = {}) => {
+  const dev = argv.mode === 'development';
+  // The platform (issue 4) adds the no-flash inline script and the offline worker; no worker in the dev server.
+  return withShellPlatform(shellConfig(dev), { serviceWorker: !dev });
+};
+
+function shellConfig(dev) {
+  return {
+    mode: dev ? 'development' : 'production',
+    context: dir,
+    entry: { main: './src/index.ts' },
+    // Hidden maps would still be served by a static host; none in production (no public source maps).
+    devtool: dev ? 'eval-cheap-module-source-map' : false,
+    output: {
+      path: path.join(dir, 'dist'),
+      // Deep links (/account/login/local) must load scripts from absolute paths (STACK.md gotcha).
+      publicPath: '/',
+      uniqueName: 'shell',
+      filename: 'assets/[name].[contenthash].js',
+      chunkFilename: 'assets/[name].[contenthash].js',
+      cssFilename: 'assets/[name].[contenthash].css',
+      cssChunkFilename: 'assets/[name].[contenthash].css',
+      clean: true,
+    },
+    // The platform's sources import with .js suffixes (NodeNext style); they resolve to the .ts/.tsx files.
+    resolve: { extensions: ['.tsx', '.ts', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          loader: 'builtin:swc-loader',
+          options: {
+            jsc: {
+              parser: { syntax: 'typescript', tsx: true },
+              transform: { react: { runtime: 'automatic' } },
+              target: 'es2022',
+            },
+          },
+          type: 'javascript/auto',
+        },
+        // Native CSS: extracted .css files linked from the page; never JS-injected <style> (CSP).
+        { test: /\.css$/, type: 'css' },
+      ],
+    },
+    experiments: { css: true },
+    plugins: [
+      new ModuleFederationPlugin({
+        name: 'shell',
+        remotes: {},
+        shared,
+        dts: false,
+        manifest: false,
+        experiments: { provideExternalRuntime: true },
+      }),
+      new rspack.HtmlRspackPlugin({ template: './src/index.html', scriptLoading: 'defer', inject: 'body' }),
+    ],
+    optimization: { minimize: !dev },
+    performance: { hints: false },
+    devServer: {
+      port: 3000,
+      historyApiFallback: true,
+      proxy: [{ context: ['/api', '/remotes', '/connect', '/.well-known'], target: process.env.GATEWAY_URL ?? 'http://localhost:8080' }],
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { Provider } from 'react-redux';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { DEFAULT_LOCALE, SUPPORTED_LOCALES } from 'shared-contracts';
+import { configureApiClient, createAppStore, ensureAntiforgeryToken, registerNavigator } from 'shared-contracts/api';
+import { installGlobalErrorReporting } from './errors/error-reporting';
+import { initI18n } from './i18n/i18n';
+import { chooseLocale, FALLBACK_PARTNER, PlatformRoot, platformApi, readCultureCookie, readSavedLocale } from './platform';
+import { connectI18n, registerManifestRemotes } from './remotes/remote-loader';
+import { buildRoutes } from './router/routes';
+import './shell.css';
+
+/**
+ * Start-up (SPEC.md §4): error reporting first, then the anti-forgery token if absent, the partner metadata
+ * (tolerating its absence: SPEC.md §3 defaults), i18n in the chosen locale, the remotes of the manifest, then the
+ * router inside the platform (branding, theme, offline worker).
+ */
+async function bootstrap() {
+  installGlobalErrorReporting();
+  const store = createAppStore();
+  await ensureAntiforgeryToken();
+  // Same cache entry PlatformRoot reads, so the partner is fetched once.
+  const partnerResult = await store.dispatch(platformApi.endpoints.partnerMetadata.initiate());
+  const partner = partnerResult.data ?? FALLBACK_PARTNER;
+  const locale = chooseLocale({
+    availableLanguages: partner.availableLanguages,
+    defaultLanguage: partner.defaultLanguage,
+    saved: readSavedLocale(),
+    cookie: readCultureCookie(),
+  });
+  const i18n = await initI18n(locale);
+  configureApiClient({
+    supportedLocales: SUPPORTED_LOCALES,
+    defaultLocale: DEFAULT_LOCALE,
+    currentLocale: () => i18n.language,
+  });
+  connectI18n(i18n);
+  // A manifest failure is not fatal: the shell's pages work and remote routes show the unavailable page.
+  await registerManifestRemotes().catch((error: unknown) => console.error('[shell] remotes manifest:', error));
+
+  const router = createBrowserRouter(buildRoutes(store));
+  registerNavigator((path, options) => router.navigate(path, options));
+
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Provider store={store}>
+        <I18nextProvider i18n={i18n}>
+          <PlatformRoot>
+            <RouterProvider router={router} />
+          </PlatformRoot>
+        </I18nextProvider>
+      </Provider>
+    </StrictMode>,
+  );
+}
+
+void bootstrap();
