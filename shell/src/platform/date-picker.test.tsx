@@ -16,11 +16,17 @@ describe('date picker (SPEC.md §5)', () => {
     vi.useFakeTimers();
     const input = screen.getByLabelText('Start date', { selector: 'input' });
     fireEvent.change(input, { target: { value: '2024-03-0' } });
-    act(() => vi.advanceTimersByTime(200));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(200);
+    });
     fireEvent.change(input, { target: { value: '2024-03-04' } });
-    act(() => vi.advanceTimersByTime(299));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(299);
+    });
     expect(onChange).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(1));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1);
+    });
     expect(onChange).toHaveBeenCalledTimes(1);
     expect(onChange).toHaveBeenCalledWith('2024-03-04');
   });
@@ -33,7 +39,9 @@ describe('date picker (SPEC.md §5)', () => {
     expect(headers[6]).toBe('Sun');
     vi.useFakeTimers();
     fireEvent.change(screen.getByLabelText('Birth date', { selector: 'input' }), { target: { value: '1900-12-31' } });
-    act(() => vi.advanceTimersByTime(400));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(400);
+    });
     expect(onChange).not.toHaveBeenCalled();
   });
 });

@@ -11,7 +11,7 @@ function emulateSystem(dark: boolean) {
 function runScript() {
   // The script is what index.html inlines; running it as a function is what the browser does.
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- evaluating the inline script is the test
-  new Function(NO_FLASH_SCRIPT)();
+  (new Function(NO_FLASH_SCRIPT) as () => void)();
 }
 
 beforeEach(() => {

@@ -31,3 +31,17 @@ describe('update toast (SPEC.md §1, §9)', () => {
     expect(onReload).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('toast requests from remotes', () => {
+  it('shows a requestToast message in the outlet', async () => {
+    const { requestToast } = await import('shared-contracts');
+    const { useToastEvents } = await import('./use-toast-events.js');
+    function Outlet() {
+      useToastEvents();
+      return <Toaster duration={2000} />;
+    }
+    render(<Outlet />);
+    act(() => requestToast({ kind: 'success', message: 'Device registered' }));
+    expect(await screen.findByText('Device registered')).toBeTruthy();
+  });
+});

@@ -10,6 +10,7 @@ import { FALLBACK_PARTNER, usePartnerMetadataQuery } from './platform.api.js';
 import { PlatformToaster } from './platform-toaster.js';
 import { useDocumentDirection, useDocumentTheme } from './use-document-attributes.js';
 import { usePartnerLocale } from './use-partner-locale.js';
+import { useToastEvents } from './use-toast-events.js';
 import { applyTheme, followSystemTheme, readColorScheme } from './theme.js';
 
 /** Props of {@link PlatformRoot}. */
@@ -35,6 +36,7 @@ export function PlatformRoot({ children, offlineWorker = true }: PlatformRootPro
     return followSystemTheme(() => readColorScheme());
   }, []);
   usePartnerLocale(partner);
+  useToastEvents();
 
   // The first HTML already carries the partner's title and colour; apply only real metadata, never the
   // fallback, so the page does not flash "Partner Identity" while the call is in flight.

@@ -32,13 +32,13 @@ export async function renderWithPlatform(ui: ReactElement, replies: Record<strin
   const calls: RecordedCall[] = [];
   configureApiClient({
     fetch: ((input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = String(input);
+      const url = input instanceof Request ? input.url : input.toString();
       const method = init.method ?? 'GET';
       calls.push({ method, url });
       const key = `${method} ${url.split('?')[0]}`;
       const body = key in replies ? replies[key] : key.endsWith('/Antiforgery') ? { token: 't' } : {};
       return Promise.resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }));
-    }) as typeof fetch,
+    }),
   });
   document.cookie = 'idp.x-csrf-token-value=t; Path=/';
   const i18n = await createTestI18n();

@@ -1,0 +1,21 @@
+import { useEffect } from 'react';
+import { toast } from 'sonner';
+import { TOAST_EVENT, type ToastEventDetail } from 'shared-contracts';
+
+/**
+ * Shows the toasts remotes ask for with `requestToast` (shared-contracts events): remotes never import the shell
+ * or sonner, they dispatch {@link TOAST_EVENT} and the shell's one toast outlet shows it.
+ */
+export function useToastEvents(): void {
+  useEffect(() => {
+    const onToast = (event: Event) => {
+      const detail = (event as CustomEvent<ToastEventDetail>).detail;
+      if (!detail || typeof detail.message !== 'string') return;
+      if (detail.kind === 'success') toast.success(detail.message);
+      else if (detail.kind === 'error') toast.error(detail.message);
+      else toast.info(detail.message);
+    };
+    window.addEventListener(TOAST_EVENT, onToast);
+    return () => window.removeEventListener(TOAST_EVENT, onToast);
+  }, []);
+}
