@@ -1,0 +1,173 @@
+/**
+ * The demo relying party for the OIDC suites: registers a client for it through the gateway's admin CLI (as an
+ * operator would) and runs the built portal (`examples/payroll-portal/dist/server.js`) on a free port.
+ *
+ * `startIdentityService` runs the built gateway on a free port with a temporary DATA_DIR and the published remotes,
+ * for suites that do not get a gateway from the shared harness; when the harness offers one, pass its URL and
+ * environment to `startPortal` instead.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const GATEWAY_DIST = path.join(REPO, 'gateway', 'dist');
+const PORTAL_SERVER = path.join(REPO, 'examples', 'payroll-portal', 'dist', 'server.js');
+
+/** A free TCP port on localhost (closed again before use; good enough for a test machine). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a process and resolves when a line of its output matches `ready`; rejects when it exits first. */
+function startProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  label: string,
+): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`${label} did not start within 30 s:\n${output}`));
+    }, 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} exited with ${String(code)}:\n${output}`));
+    });
+  });
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve();
+      return;
+    }
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A running identity service (built gateway). */
+export interface IdentityService {
+  url: string;
+  /** DATA_DIR and friends: what the admin CLI needs to reach the same store. */
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+/** Runs the built gateway on a free port with a fresh DATA_DIR (demo data seeded, remotes published). */
+export async function startIdentityService(): Promise<IdentityService> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-identity-'));
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: url,
+    LOG_LEVEL: 'warn',
+    SEED_DEMO_DATA: 'true',
+  };
+  // Suites must not inherit a developer's database settings.
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const published = spawnSync(process.execPath, [path.join(GATEWAY_DIST, 'cli', 'releases.js'), 'publish-all'], {
+    env,
+    encoding: 'utf8',
+  });
+  if (published.status !== 0) throw new Error(`publishing the remotes failed:\n${published.stderr}`);
+  const child = await startProcess(
+    process.execPath,
+    [path.join(GATEWAY_DIST, 'server.js')],
+    env,
+    /Identity service at/,
+    'gateway',
+  );
+  return {
+    url,
+    env,
+    async stop() {
+      await stopProcess(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A running payroll portal registered as a client of the identity service. */
+export interface Portal {
+  url: string;
+  clientId: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Registers a public PKCE client for a portal on a free port (exact redirect, post-logout and back-channel URIs)
+ * with the admin CLI, then starts the portal against `issuer`.
+ */
+export async function startPortal(options: { issuer: string; gatewayEnv: NodeJS.ProcessEnv }): Promise<Portal> {
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const clientId = `portal-e2e-${randomBytes(4).toString('hex')}`;
+  const added = spawnSync(
+    process.execPath,
+    [
+      path.join(GATEWAY_DIST, 'cli', 'admin.js'),
+      'clients',
+      'add',
+      '--id',
+      clientId,
+      '--name',
+      'Payroll portal',
+      '--public',
+      '--redirect-uri',
+      `${url}/callback`,
+      '--post-logout-uri',
+      `${url}/`,
+      '--backchannel-logout-uri',
+      `${url}/backchannel-logout`,
+    ],
+    { env: options.gatewayEnv, encoding: 'utf8' },
+  );
+  if (added.status !== 0) throw new Error(`registering the portal client failed:\n${added.stderr}${added.stdout}`);
+  const child = await startProcess(
+    process.execPath,
+    [PORTAL_SERVER],
+    {
+      ...process.env,
+      PORT: String(port),
+      ISSUER: options.issuer,
+      CLIENT_ID: clientId,
+      REDIRECT_URI: `${url}/callback`,
+      POST_LOGOUT_REDIRECT_URI: `${url}/`,
+    },
+    /payroll-portal listening/,
+    'payroll-portal',
+  );
+  return { url, clientId, stop: () => stopProcess(child) };
+}
