@@ -63,7 +63,7 @@ export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
   const showTimedOut = timedOut && user?.isAuthenticated !== true;
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={t('login.formLabel')}>
+    <form onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack>
         {showTimedOut ? <Alert kind="warning">{t('errors:sessionTimedOut')}</Alert> : null}
         {errors.form.length > 0 ? (
