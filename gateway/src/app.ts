@@ -7,12 +7,14 @@ import type { GatewayConfig } from './config.js';
 import { Antiforgery } from './http/antiforgery.js';
 import { accountRouter, type OidcLogoutHooks } from './http/account.router.js';
 import { opsRouter, type ClientErrorLimits } from './http/ops.router.js';
+import { partnerRouter, partnerShellValues } from './http/partner.router.js';
 import { sendFormError } from './http/problem.js';
 import type { ShellHtmlValues } from './http/render-shell-html.js';
 import { remotesRouter } from './http/remotes.router.js';
 import { securityHeaders } from './http/security-headers.js';
 import { shellRouter } from './http/shell.router.js';
 import { createAccountsService } from './identity/accounts.service.js';
+import { PartnerService } from './identity/partner.service.js';
 import { createSessionAuthService } from './identity/session-auth.service.js';
 import { SignInService } from './identity/sign-in/sign-in.service.js';
 import { defaultSignInSteps, type SignInStepRegistry } from './identity/sign-in/step-registry.js';
@@ -97,6 +99,7 @@ export function createApp(deps: AppDeps): Express {
   });
   const auth = createSessionAuthService(store, sessions);
   const accounts = createAccountsService(store);
+  const partners = new PartnerService(store.partners);
   const services: IdentityServices = {
     getSignedInAccount: auth.getSignedInAccount,
     signOut: auth.signOut,
@@ -157,6 +160,7 @@ export function createApp(deps: AppDeps): Express {
     // Exchange proves itself with the 209 state (or the header); see the handler.
     antiforgery.middleware((req) => req.method === 'POST' && req.path.toLowerCase().replace(/\/$/, '') === '/exchange'),
     ...(deps.accountRouters ?? []),
+    partnerRouter({ partners, config }),
     accountRouter({ store, sessions, antiforgery, signIn, auth, oidc: deps.oidc }),
   );
   app.use('/remotes', remotesRouter(config, releases));
@@ -168,7 +172,7 @@ export function createApp(deps: AppDeps): Express {
     shellRouter({
       shellDist: config.shellDist,
       logger,
-      ...(deps.shellValues ? { shellValues: deps.shellValues } : {}),
+      shellValues: deps.shellValues ?? partnerShellValues(partners),
     }),
   );
   app.use((_req, res) => {

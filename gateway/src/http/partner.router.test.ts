@@ -6,11 +6,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { PartnerService } from '../identity/partner.service.js';
 import { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import { SqlSessionStore } from '../infra/sessions/sql-session.store.js';
 import { openStore, type Store } from '../store/store.js';
-import { partnerRouter, partnerShellValues } from './partner.router.js';
 
 // A 1×1 transparent PNG.
 const PNG = Buffer.from(
@@ -60,15 +58,13 @@ beforeAll(async () => {
     privacyPolicyUrl: 'javascript:alert(1)',
     availableLanguages: [{ name: '"><img>', description: 'x' }],
   });
-  const partners = new PartnerService(store.partners);
+  // The real wiring: createApp mounts the partner router and the first-HTML hook itself.
   app = createApp({
     config,
     store,
     sessionStore: new SqlSessionStore(store.database.db),
     throttle: new LoginThrottle({ kind: 'memory' }),
     logger: pino({ level: 'silent' }),
-    accountRouters: [partnerRouter({ partners, config })],
-    shellValues: partnerShellValues(partners),
   });
 });
 
