@@ -226,10 +226,10 @@ export function accountRouter(deps: AccountRouterDeps): Router {
     }),
   );
 
-  view('/LocalAllowed', async (req, res) => {
-    const query = parse(returnUrlQuerySchema, req.query, res);
-    if (!query) return;
-    res.json(true);
+  view('/LocalAllowed', (req, res) => {
+    // Password sign-in is allowed everywhere for now; vendor-only partners (a later issue) will say false here.
+    if (parse(returnUrlQuerySchema, req.query, res)) res.json(true);
+    return Promise.resolve();
   });
 
   view('/IsRemoteAuthentication', async (req, res) => {

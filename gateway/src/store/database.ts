@@ -16,6 +16,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface StoreDatabase {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL schema in use when not the default (tests); migrations keep their tables there too. */
+  schema?: string | undefined;
   /** True when the database answers a trivial query (used by /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -46,6 +48,7 @@ export function openDatabase(options: OpenDatabaseOptions): StoreDatabase {
     return {
       db,
       dialect: 'postgres',
+      schema: options.pgSchema,
       ping: () => ping(db),
       close: () => db.destroy(),
     };

@@ -12,11 +12,15 @@ function provider(store: StoreDatabase): MigrationProvider {
 
 /** Brings the schema to the newest version; throws with the failing migration's name. */
 export async function migrateToLatest(store: StoreDatabase): Promise<void> {
-  const migrator = new Migrator({ db: store.db, provider: provider(store) });
+  const migrator = new Migrator({
+    db: store.db,
+    provider: provider(store),
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = error instanceof Error ? error.message : JSON.stringify(error);
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
 }

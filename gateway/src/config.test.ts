@@ -1,0 +1,46 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('config', () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gateway-config-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies the documented defaults and persists generated keys (mode 0600)', () => {
+    const dir = dataDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.port).toBe(8080);
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.secure).toBe(false);
+    expect(config.seedDemoData).toBe(true);
+    expect(config.secretKey).toHaveLength(32);
+    expect(statSync(path.join(dir, 'secret-key')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dir }).secretKey.equals(config.secretKey)).toBe(true);
+    expect(readFileSync(path.join(dir, 'data-encryption-key'), 'utf8').trim()).toHaveLength(64);
+  });
+
+  it('https PUBLIC_URL makes cookies secure', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://id.example/' })).toMatchObject({ publicUrl: 'https://id.example', secure: true });
+  });
+
+  it('reports one clear line per bad variable', () => {
+    try {
+      loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty', DATABASE_URL: 'mysql://x', SEED_DEMO_DATA: 'maybe', SECRET_KEY: 'short', LOG_LEVEL: 'loud' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems;
+      expect(problems).toHaveLength(5);
+      expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT', 'SECRET_KEY', 'SEED_DEMO_DATA']);
+    }
+  });
+});

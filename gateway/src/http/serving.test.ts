@@ -1,0 +1,173 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from 'shared-contracts';
+import { runReleasesCommand } from '../cli/releases.js';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+
+describe('headers, shell serving, releases and ops', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ overrides: { clientErrorLimits: { perSourcePerMinute: 3, globalPerMinute: 100 } } });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('S33 every HTML response has CSP with a nonce and frame-ancestors, nosniff, COOP, Referrer-Policy; no HSTS over http', async () => {
+    const res = await request(gw.app).get('/account/login').expect(200);
+    const csp = res.headers['content-security-policy'] as string;
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.text).toContain(`<script nonce="${nonce}">`);
+    expect(res.text).not.toContain('__CSP_NONCE__');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+    const again = await request(gw.app).get('/account/login');
+    expect(again.headers['content-security-policy']).not.toBe(csp);
+  });
+
+  it('sends HSTS and __Host- cookies with Secure when PUBLIC_URL is https (S26)', async () => {
+    const tls = await startTestGateway({ config: { publicUrl: 'https://id.example', secure: true } });
+    try {
+      const res = await request(tls.app).get('/api/Account/Antiforgery').expect(200);
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+      const cookies = res.headers['set-cookie'] as unknown as string[];
+      const session = cookies.find((c) => c.startsWith('__Host-idp.session='))!;
+      expect(session).toMatch(/; Path=\//);
+      expect(session).toMatch(/; HttpOnly/);
+      expect(session).toMatch(/; Secure/);
+      expect(session).toMatch(/; SameSite=Lax/);
+      expect(session).not.toMatch(/Domain=/i);
+      const csrf = cookies.find((c) => c.startsWith('__Host-idp.x-csrf-token-value='))!;
+      expect(csrf).toMatch(/; Secure/);
+      expect(csrf).not.toMatch(/HttpOnly/);
+    } finally {
+      await tls.close();
+    }
+  });
+
+  it('S26 the session cookie over http: HttpOnly, SameSite, Path=/, no Domain', async () => {
+    const res = await request(gw.app).get('/api/Account/Antiforgery');
+    const session = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('idp.session='))!;
+    expect(session).toMatch(/Path=\//);
+    expect(session).toMatch(/HttpOnly/);
+    expect(session).toMatch(/SameSite=Lax/);
+    expect(session).not.toMatch(/Domain=/i);
+  });
+
+  it('echoes x-request-id and serves /healthz, /readyz and /metrics', async () => {
+    const res = await request(gw.app).get('/healthz').set('x-request-id', 'abc-123').expect(200);
+    expect(res.headers['x-request-id']).toBe('abc-123');
+    expect((await request(gw.app).get('/healthz').set('x-request-id', 'bad id with spaces')).headers['x-request-id']).not.toContain(' ');
+    expect((await request(gw.app).get('/readyz').expect(200)).body).toMatchObject({ status: 'ready', database: true, sessionStore: true });
+    const metrics = await request(gw.app).get('/metrics').expect(200);
+    expect(metrics.text).toContain('http_requests_total{status="2xx"}');
+    expect(metrics.text).toContain('# TYPE sign_ins_total counter');
+  });
+
+  it('/readyz answers 503 when the store does not', async () => {
+    const down = await startTestGateway();
+    await down.store.database.close();
+    try {
+      expect((await request(down.app).get('/readyz')).status).toBe(503);
+    } finally {
+      await down.close().catch(() => undefined);
+    }
+  });
+
+  it('answers every route of the table with index.html 200 (no-cache), unknown paths with 404', async () => {
+    for (const route of ROUTES.filter((r) => r.path !== '*')) {
+      const res = await request(gw.app).get(route.path);
+      expect(res.status, route.path).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.text).toContain('<div id="root">');
+    }
+    const missing = await request(gw.app).get('/no/such/page').expect(404);
+    expect(missing.text).toContain('<div id="root">');
+    expect((await request(gw.app).get('/index.html')).status).toBe(404);
+    expect((await request(gw.app).get('/missing.js')).status).toBe(404);
+  });
+
+  it('caches hashed assets for a year and compresses with gzip and brotli', async () => {
+    const asset = await request(gw.app).get('/assets/main.0123abcd.js').set('Accept-Encoding', 'gzip').expect(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-encoding']).toBe('gzip');
+    const br = await request(gw.app).get('/assets/main.0123abcd.js').set('Accept-Encoding', 'br').expect(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect((await request(gw.app).get('/sw.js').expect(200)).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('publishes remotes, serves the manifest per browser, canaries by bucket and rolls back', async () => {
+    const dist = (content: string) => {
+      const dir = path.join(gw.dataDir, `build-${content}`, 'dist');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, '..', 'package.json'), JSON.stringify({ version: '1.2.3' }));
+      writeFileSync(path.join(dir, 'remoteEntry.js'), `/* ${content} */`);
+      return dir;
+    };
+    const out: string[] = [];
+    runReleasesCommand(['publish', 'mfe-login', dist('one')], gw.dataDir, (l) => out.push(l));
+    const v1 = /mfe-login (\S+) published/.exec(out[0]!)![1]!;
+    expect(v1).toMatch(/^1\.2\.3-[0-9a-f]{10}$/);
+    runReleasesCommand(['promote', 'mfe-login', v1], gw.dataDir, (l) => out.push(l));
+    runReleasesCommand(['publish', 'mfe-login', dist('one')], gw.dataDir, (l) => out.push(l));
+    expect(out.at(-1)).toContain('already published');
+
+    const manifest = await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=5').expect(200);
+    expect(manifest.headers['cache-control']).toBe('no-store');
+    expect(manifest.body.remotes['mfe-login']).toEqual({ entry: `/remotes/mfe-login/${v1}/remoteEntry.js`, version: v1 });
+    const file = await request(gw.app).get(`/remotes/mfe-login/${v1}/remoteEntry.js`).expect(200);
+    expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await request(gw.app).get('/remotes/registry.json')).status).toBe(404);
+    expect((await request(gw.app).get('/remotes/mfe-login/nope/remoteEntry.js')).status).toBe(404);
+    const fresh = await request(gw.app).get('/remotes/manifest.json');
+    expect((fresh.headers['set-cookie'] as unknown as string[])[0]).toMatch(/^idp\.bucket=\d+/);
+
+    runReleasesCommand(['publish', 'mfe-login', dist('two')], gw.dataDir, (l) => out.push(l));
+    const v2 = /mfe-login (\S+) published/.exec(out.at(-1)!)![1]!;
+    runReleasesCommand(['canary', 'mfe-login', v2, '10'], gw.dataDir, (l) => out.push(l));
+    const inCanary = await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=9');
+    const outside = await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=10');
+    expect(inCanary.body.remotes['mfe-login'].version).toBe(v2);
+    expect(outside.body.remotes['mfe-login'].version).toBe(v1);
+
+    runReleasesCommand(['promote', 'mfe-login', v2], gw.dataDir, (l) => out.push(l));
+    expect((await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=50')).body.remotes['mfe-login'].version).toBe(v2);
+    runReleasesCommand(['rollback', 'mfe-login'], gw.dataDir, (l) => out.push(l));
+    expect((await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=50')).body.remotes['mfe-login'].version).toBe(v1);
+    expect(() => runReleasesCommand(['promote', 'mfe-login', '9.9.9-unknown'], gw.dataDir, () => undefined)).toThrow(/no published version/);
+    expect(() => runReleasesCommand(['publish', 'mfe-evil', dist('one')], gw.dataDir, () => undefined)).toThrow(/unknown remote/);
+  });
+
+  it('refuses to overwrite a published version with a different build', () => {
+    const dir = path.join(gw.dataDir, 'build-x', 'dist');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'remoteEntry.js'), 'original');
+    const lines: string[] = [];
+    runReleasesCommand(['publish', 'mfe-mfa', dir], gw.dataDir, (l) => lines.push(l));
+    const version = /mfe-mfa (\S+)/.exec(lines[0]!)![1]!;
+    writeFileSync(path.join(gw.dataDir, 'releases', 'mfe-mfa', version, 'remoteEntry.js'), 'tampered');
+    expect(() => runReleasesCommand(['publish', 'mfe-mfa', dir], gw.dataDir, () => undefined)).toThrow(/different content/);
+  });
+
+  it('accepts client error reports (202), validates them, counts them and rate-limits per source', async () => {
+    const report = { message: 'boom', url: 'http://localhost/account/login', kind: 'error' };
+    await request(gw.app).post('/api/ops/client-errors').set('X-Forwarded-For', '10.9.9.9').send(report).expect(202);
+    const bad = await request(gw.app).post('/api/ops/client-errors').send({ message: 'x'.repeat(5000), url: 1, kind: 'nope' }).expect(400);
+    expect(Object.keys(bad.body.errors)).toEqual(expect.arrayContaining(['message', 'url', 'kind']));
+    await request(gw.app).post('/api/ops/client-errors').set('X-Forwarded-For', '10.9.9.9').send(report).expect(202);
+    await request(gw.app).post('/api/ops/client-errors').set('X-Forwarded-For', '10.9.9.9').send(report).expect(202);
+    const limited = await request(gw.app).post('/api/ops/client-errors').set('X-Forwarded-For', '10.9.9.9').send(report).expect(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    await request(gw.app).post('/api/ops/client-errors').set('Content-Type', 'application/json').send('{"message": "x"'.padEnd(20_000, ' ')).expect(413);
+    const metrics = await request(gw.app).get('/metrics');
+    expect(metrics.text).toContain('client_error_reports_total{kind="error",outcome="accepted"} 3');
+    expect(metrics.text).toContain('client_error_reports_total{kind="error",outcome="dropped"} 1');
+  });
+});
