@@ -217,11 +217,12 @@ function escapeHtml(text: string): string {
 function withStoreClients(inner: AdapterFactory, findClient: FindOidcClient): AdapterFactory {
   return (kind: string) => {
     if (kind !== 'Client') return inner(kind);
-    const readOnly = (): Promise<void> => Promise.reject(new Error('OIDC clients are managed with the admin CLI'));
+    const readOnly = (): Promise<void> =>
+      Promise.reject(new Error('OIDC clients are managed with the admin CLI'));
     return {
       async find(id: string): Promise<AdapterPayload | undefined> {
         const client = await findClient(id);
-        return client ? (toClientMetadata(client)) : undefined;
+        return client ? toClientMetadata(client) : undefined;
       },
       findByUid: () => Promise.resolve(undefined),
       findByUserCode: () => Promise.resolve(undefined),
@@ -389,7 +390,10 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
     timer.unref();
   }
 
-  const sessionOf = async (req: Request, res: Response): Promise<{ session: Session; ctx: KoaContextWithOIDC }> => {
+  const sessionOf = async (
+    req: Request,
+    res: Response,
+  ): Promise<{ session: Session; ctx: KoaContextWithOIDC }> => {
     const ctx = current.provider.createContext(req, res) as unknown as KoaContextWithOIDC;
     const session = await current.provider.Session.get(ctx);
     return { session, ctx };
@@ -476,7 +480,9 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
             result.backchannelClients.push(clientId);
             const sid = session.sidFor(clientId) ?? '';
             // Client#backchannelLogout exists in oidc-provider 9 but is missing from its type definitions.
-            const sender = client as unknown as { backchannelLogout: (sub: string, sid: string) => Promise<void> };
+            const sender = client as unknown as {
+              backchannelLogout: (sub: string, sid: string) => Promise<void>;
+            };
             await sender.backchannelLogout(accountId, sid).then(
               () => provider.emit('backchannel.success', ctx, client, accountId, sid),
               (error: unknown) => provider.emit('backchannel.error', ctx, error, client, accountId, sid),

@@ -81,7 +81,10 @@ export async function rotateSigningKeys(db: Kysely<OidcDatabase>, keepGeneration
   return db.transaction().execute(async (trx) => {
     const current = await readKeySet(trx);
     const next: StoredKeySet = {
-      generations: [generateSigningKeyGeneration(), ...(current?.generations ?? [])].slice(0, keepGenerations),
+      generations: [generateSigningKeyGeneration(), ...(current?.generations ?? [])].slice(
+        0,
+        keepGenerations,
+      ),
     };
     await trx
       .updateTable('oidc_payloads')
@@ -96,6 +99,8 @@ export async function rotateSigningKeys(db: Kysely<OidcDatabase>, keepGeneration
 /** Public halves of the keys, as published at the JWKS endpoint (for tests and tools). */
 export function publicJwks(keys: readonly JWK[]): JWK[] {
   return keys.map(({ kid, kty, alg, use, crv, x, y, n, e }) =>
-    Object.fromEntries(Object.entries({ kid, kty, alg, use, crv, x, y, n, e }).filter(([, v]) => v !== undefined)),
+    Object.fromEntries(
+      Object.entries({ kid, kty, alg, use, crv, x, y, n, e }).filter(([, v]) => v !== undefined),
+    ),
   );
 }

@@ -16,7 +16,6 @@ export type EpochClock = () => number;
 
 const systemClock: EpochClock = () => Date.now();
 
-
 /** Thrown when a second redemption of a single-use artefact loses the race (mapped by oidc-provider to 400). */
 function alreadyConsumed(kind: string): Error {
   return new errors.InvalidGrant(`${kind} already consumed`);
@@ -115,24 +114,33 @@ class SqlPayloadAdapter implements Adapter {
   async revokeByGrantId(grantId: string): Promise<void> {
     await this.db
       .deleteFrom('oidc_payloads')
-      .where((eb) => eb.or([eb('grant_id', '=', grantId), eb.and([eb('kind', '=', 'Grant'), eb('id', '=', grantId)])]))
+      .where((eb) =>
+        eb.or([eb('grant_id', '=', grantId), eb.and([eb('kind', '=', 'Grant'), eb('id', '=', grantId)])]),
+      )
       .execute();
   }
 
   private toPayload(
-    row: { payload: string; expires_at: number | string | null; consumed_at: number | string | null } | undefined,
+    row:
+      | { payload: string; expires_at: number | string | null; consumed_at: number | string | null }
+      | undefined,
   ): AdapterPayload | undefined {
     if (!row) return undefined;
     // Number(): a PostgreSQL bigint may arrive as text when the store's type parser is not installed.
     if (row.expires_at !== null && Number(row.expires_at) <= this.clock()) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
     // oidc-provider only tests `consumed` for truthiness; it gets epoch seconds like its own timestamps.
-    return row.consumed_at === null ? payload : { ...payload, consumed: Math.floor(Number(row.consumed_at) / 1000) };
+    return row.consumed_at === null
+      ? payload
+      : { ...payload, consumed: Math.floor(Number(row.consumed_at) / 1000) };
   }
 }
 
 /** An adapter factory for oidc-provider that stores every model in `oidc_payloads`. */
-export function createSqlAdapterFactory(db: Kysely<OidcDatabase>, clock: EpochClock = systemClock): AdapterFactory {
+export function createSqlAdapterFactory(
+  db: Kysely<OidcDatabase>,
+  clock: EpochClock = systemClock,
+): AdapterFactory {
   return (kind: string) => new SqlPayloadAdapter(db, kind, clock);
 }
 

@@ -94,7 +94,10 @@ export function pkcePair(): { verifier: string; challenge: string } {
 }
 
 /** Decodes a JWT's header and payload without verifying (the tests verify with {@link verifyJwt}). */
-export function decodeJwt(token: string): { header: Record<string, unknown>; payload: Record<string, unknown> } {
+export function decodeJwt(token: string): {
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+} {
   const [header = '', payload = ''] = token.split('.');
   return {
     header: JSON.parse(Buffer.from(header, 'base64url').toString()) as Record<string, unknown>,
@@ -154,7 +157,9 @@ function readCookie(req: Request, name: string): string | undefined {
 /** Starts the provider on a free port over the chosen storage. */
 export async function startOidcHarness(options: OidcHarnessOptions): Promise<OidcHarness> {
   const tempDir = mkdtempSync(path.join(tmpdir(), 'oidc-test-'));
-  const cleanups: Array<() => Promise<void> | void> = [() => rmSync(tempDir, { recursive: true, force: true })];
+  const cleanups: Array<() => Promise<void> | void> = [
+    () => rmSync(tempDir, { recursive: true, force: true }),
+  ];
 
   let store: Store;
   if (options.variant === 'postgres') {
@@ -172,7 +177,10 @@ export async function startOidcHarness(options: OidcHarnessOptions): Promise<Oid
       await drop.end();
     });
   } else {
-    store = await openStore({ sqliteFile: path.join(tempDir, 'identity.db'), dataEncryptionKey: randomBytes(32) });
+    store = await openStore({
+      sqliteFile: path.join(tempDir, 'identity.db'),
+      dataEncryptionKey: randomBytes(32),
+    });
   }
   cleanups.unshift(() => store.database.close());
 

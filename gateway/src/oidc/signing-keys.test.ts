@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../store/store.js';
+import { loadSigningKeys, publicJwks, rotateSigningKeys } from './signing-keys.js';
+import type { OidcDatabase } from './types.js';
+
+describe('signing keys', () => {
+  let dir: string;
+  let store: Store;
+  let db: Kysely<OidcDatabase>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'oidc-keys-'));
+    store = await openStore({
+      sqliteFile: path.join(dir, 'identity.db'),
+      dataEncryptionKey: randomBytes(32),
+    });
+    db = store.database.db as unknown as Kysely<OidcDatabase>;
+  });
+
+  afterAll(async () => {
+    await store.database.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('generates one RS256 and one ES256 key once, and every replica reads the same ones', async () => {
+    const [a, b, c] = await Promise.all([loadSigningKeys(db), loadSigningKeys(db), loadSigningKeys(db)]);
+    expect(a.map((k) => k.alg)).toEqual(['RS256', 'ES256']);
+    expect(b.map((k) => k.kid)).toEqual(a.map((k) => k.kid));
+    expect(c.map((k) => k.kid)).toEqual(a.map((k) => k.kid));
+    expect((await loadSigningKeys(db)).map((k) => k.kid)).toEqual(a.map((k) => k.kid));
+  });
+
+  it('S41 rotation puts a new generation first, keeps the old ones for verification, retires beyond the limit', async () => {
+    const original = await loadSigningKeys(db);
+    const rotated = await rotateSigningKeys(db, 2);
+    expect(rotated).toHaveLength(4);
+    expect(rotated.slice(2).map((k) => k.kid)).toEqual(original.map((k) => k.kid));
+    expect(rotated.slice(0, 2).map((k) => k.alg)).toEqual(['RS256', 'ES256']);
+    const again = await rotateSigningKeys(db, 2);
+    expect(again).toHaveLength(4);
+    expect(again.map((k) => k.kid)).not.toContain(original[0]!.kid);
+    expect((await loadSigningKeys(db)).map((k) => k.kid)).toEqual(again.map((k) => k.kid));
+  });
+
+  it('publishes no private key material', async () => {
+    for (const key of publicJwks(await loadSigningKeys(db))) {
+      for (const secret of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(key).not.toHaveProperty(secret);
+    }
+  });
+});

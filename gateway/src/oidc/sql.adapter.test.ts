@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { errors } from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../store/store.js';
+import { createSqlAdapterFactory, purgeExpiredOidcPayloads } from './sql.adapter.js';
+import type { OidcDatabase } from './types.js';
+
+describe('SQL adapter', () => {
+  let dir: string;
+  let store: Store;
+  let db: Kysely<OidcDatabase>;
+  let now = 1_700_000_000_000;
+  const clock = () => now;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'oidc-sql-'));
+    store = await openStore({
+      sqliteFile: path.join(dir, 'identity.db'),
+      dataEncryptionKey: randomBytes(32),
+    });
+    db = store.database.db as unknown as Kysely<OidcDatabase>;
+  });
+
+  afterAll(async () => {
+    await store.database.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('S36 consumes exactly once under 50 parallel calls; losers get invalid_grant and the grant is revoked', async () => {
+    const adapter = createSqlAdapterFactory(db, clock);
+    const codes = adapter('AuthorizationCode');
+    const tokens = adapter('AccessToken');
+    await codes.upsert('code-1', { grantId: 'g-1', clientId: 'c' }, 60);
+    await tokens.upsert('at-1', { grantId: 'g-1', clientId: 'c' }, 600);
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => codes.consume('code-1')));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) {
+      expect(r.reason).toBeInstanceOf(errors.InvalidGrant);
+    }
+    // A replay revoked everything issued under the grant.
+    expect(await tokens.find('at-1')).toBeUndefined();
+  });
+
+  it('marks consumed payloads, hides expired ones and purges them', async () => {
+    const adapter = createSqlAdapterFactory(db, clock)('AuthorizationCode');
+    await adapter.upsert('code-2', { grantId: 'g-2', uid: 'uid-2' }, 60);
+    await adapter.consume('code-2');
+    expect((await adapter.find('code-2'))?.consumed).toBeTruthy();
+    expect(await adapter.findByUid('uid-2')).toMatchObject({ grantId: 'g-2' });
+    now += 61_000;
+    expect(await adapter.find('code-2')).toBeUndefined();
+    expect(await purgeExpiredOidcPayloads(db, clock)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps kinds apart and revokes a grant across kinds', async () => {
+    const factory = createSqlAdapterFactory(db, clock);
+    await factory('Session').upsert('same-id', { accountId: 'a' }, 600);
+    await factory('Interaction').upsert('same-id', { uid: 'x' }, 600);
+    expect(await factory('Session').find('same-id')).toEqual({ accountId: 'a' });
+    await factory('Grant').upsert('g-3', { accountId: 'a', clientId: 'c' }, 600);
+    await factory('RefreshToken').upsert('rt-3', { grantId: 'g-3' }, 600);
+    await factory('AccessToken').revokeByGrantId('g-3');
+    expect(await factory('Grant').find('g-3')).toBeUndefined();
+    expect(await factory('RefreshToken').find('rt-3')).toBeUndefined();
+    expect(await factory('Interaction').find('same-id')).toEqual({ uid: 'x' });
+  });
+});
