@@ -41,20 +41,26 @@ export function registerOfflineWorker(options: OfflineWorkerOptions): Workbox | 
   const t = (key: string, values?: Record<string, string>) => options.i18n.t(key, { ns: 'common', ...values });
 
   workbox.addEventListener('installed', (event) => {
-    if (!event.isUpdate) {
+    // First install only: an update (or a worker installed by another tab, "external") is not "offline ready".
+    if (!event.isUpdate && !event.isExternal) {
       toast.info(t('platform.offline.ready'), { duration: TOAST_DURATION_MS });
     }
   });
 
+  let updateAccepted = false;
   workbox.addEventListener('waiting', () => {
     showUpdateToast(t('platform.update.available', { product: options.productName() }), t('platform.update.reload'), () => {
+      updateAccepted = true;
       workbox.messageSkipWaiting();
     });
   });
 
-  // Reload only for an update: the first install taking control (clients.claim) changes nothing visible.
+  // Reload when an update takes control, never for the first install claiming the page (clients.claim changes
+  // nothing visible). workbox-window's `isUpdate` only says whether a worker controlled the page at register
+  // time, so a page first opened without a worker sees its later update as `isExternal` (a second updatefound);
+  // an update another tab accepted arrives the same way, and this tab must reload onto it too.
   workbox.addEventListener('controlling', (event) => {
-    if (event.isUpdate) reload();
+    if (updateAccepted || event.isUpdate || event.isExternal) reload();
   });
 
   workbox.register().then(
