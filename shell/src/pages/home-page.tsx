@@ -41,6 +41,7 @@ export function HomePage() {
             <section key={id} id={id} aria-labelledby={`${id}-heading`}>
               <h2 id={`${id}-heading`}>{t(`home.sections.${id}.title`)}</h2>
               <p>{t(`home.sections.${id}.body`)}</p>
+              {id === 'help' ? <Link to="/account/recover">{t('accountIndex.recover')}</Link> : null}
               <a href="#">{t('home.backToTop')}</a>
             </section>
           ))}

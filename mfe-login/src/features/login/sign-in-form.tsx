@@ -32,7 +32,10 @@ export interface SignInFormProps {
 export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
   const { t } = useTranslation(NS);
   const dispatch = useDispatch();
-  const keptUsername = useSelector((state: RootState) => selectUsername(state)) ?? rememberedUsername;
+  const storedUsername = useSelector((state: RootState) => selectUsername(state));
+  // "Sign in as different user" forgets the username here and ignores the one LoginView remembered.
+  const [forgotten, setForgotten] = useState(false);
+  const keptUsername = forgotten ? undefined : (storedUsername ?? rememberedUsername);
   const timedOut = useSelector((state: RootState) => selectTimedOut(state));
   const { data: user } = useUserQuery({ returnUrl });
   const [username, setUsernameField] = useState(keptUsername ?? '');
@@ -46,6 +49,7 @@ export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
     event.preventDefault();
     dispatch(setTimedOut(false));
     dispatch(setUsername(username.trim() || undefined));
+    setForgotten(false);
     const result = await login({ username, password, rememberMe, returnUrl });
     // A 200 without a step change should not happen; fall back to the returnUrl through the safe redirect page.
     if ('data' in result && !isRedirectFollowed(result.data)) {
@@ -54,6 +58,7 @@ export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
   };
 
   const differentUser = () => {
+    setForgotten(true);
     dispatch(setUsername(undefined));
     setUsernameField('');
     setPassword('');

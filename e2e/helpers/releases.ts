@@ -1,0 +1,39 @@
+/** Release helpers: publish deliberately broken remote versions through the gateway's releases CLI. */
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { REPO, runReleases, systemUnderTest } from './system.js';
+
+/** How a published copy of a remote is broken. */
+export type Breakage = 'missing-chunks' | 'throws-at-import';
+
+/**
+ * Publishes a broken copy of a remote's build and makes it active (promote). Returns the version; call
+ * {@link rollbackRemote} to go back to the good one.
+ */
+export function publishBrokenRemote(remoteId: string, breakage: Breakage): string {
+  const { dataDir } = systemUnderTest();
+  const copy = mkdtempSync(path.join(tmpdir(), `${remoteId}-broken-`));
+  try {
+    cpSync(path.join(REPO, remoteId, 'dist'), copy, { recursive: true });
+    const entry = path.join(copy, 'remoteEntry.js');
+    if (breakage === 'throws-at-import') {
+      writeFileSync(entry, `throw new Error('deliberately broken ${remoteId} (e2e)');\n`);
+    } else {
+      // The entry is intact but every chunk it loads is gone (a half-copied release).
+      for (const file of readdirSync(copy)) if (file !== 'remoteEntry.js') rmSync(path.join(copy, file), { recursive: true });
+    }
+    const output = runReleases(['publish', remoteId, copy], dataDir);
+    const version = new RegExp(`${remoteId} (\\S+)`).exec(output)?.[1];
+    if (!version) throw new Error(`could not read the published version from: ${output}`);
+    runReleases(['promote', remoteId, version], dataDir);
+    return version;
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** Returns a remote to its previously active version. */
+export function rollbackRemote(remoteId: string): void {
+  runReleases(['rollback', remoteId], systemUnderTest().dataDir);
+}

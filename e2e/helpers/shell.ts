@@ -1,0 +1,42 @@
+/** Helpers for the shell: open a page and check which page it shows. */
+import { expect, type Page } from '@playwright/test';
+
+/** The page's heading (every page renders exactly one h1). */
+export function pageHeading(page: Page) {
+  return page.getByRole('heading', { level: 1 });
+}
+
+/** Opens a path and waits until a page heading shows; returns the document response. */
+export async function openPage(page: Page, path: string) {
+  const response = await page.goto(path);
+  await expect(pageHeading(page)).toBeVisible();
+  return response;
+}
+
+/** Checks the page shown has the given heading. */
+export async function expectPage(page: Page, heading: string | RegExp) {
+  await expect(pageHeading(page)).toHaveText(heading);
+}
+
+/** The navigation progress bar (no spinner). */
+export function progressBar(page: Page) {
+  return page.getByRole('progressbar');
+}
+
+/** The fallback shown in place of a remote that failed to load. */
+export function remoteUnavailable(page: Page) {
+  return {
+    message: page.getByText('This part of the site is unavailable. Try again.'),
+    retry: page.getByRole('button', { name: 'Try again' }),
+  };
+}
+
+/** Records every response of a page (URL, status, body for scripts), for network-log assertions. */
+export function recordScripts(page: Page) {
+  const scripts: { url: string; body: Promise<string> }[] = [];
+  page.on('response', (response) => {
+    const type = response.headers()['content-type'] ?? '';
+    if (type.includes('javascript')) scripts.push({ url: response.url(), body: response.text().catch(() => '') });
+  });
+  return scripts;
+}

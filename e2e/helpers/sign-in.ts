@@ -1,0 +1,37 @@
+/** Helpers for the sign-in page (mfe-login): one that acts (`signIn`) and one that reads what it shows. */
+import { expect, type Page } from '@playwright/test';
+import type { DemoUser } from './demo-users.js';
+
+/** The sign-in page's parts. */
+export function signInPage(page: Page) {
+  return {
+    username: page.getByRole('textbox', { name: 'Username or email' }),
+    password: page.getByLabel('Password', { exact: true }),
+    rememberMe: page.getByRole('checkbox', { name: 'Remember me' }),
+    submit: page.getByRole('button', { name: 'Sign in', exact: true }),
+    differentUser: page.getByRole('button', { name: 'Sign in as different user' }),
+    forgotPassword: page.getByRole('link', { name: 'Forgotten your password?' }),
+    capsLockWarning: page.getByText('Warning: CAPS LOCK is on!'),
+    timedOut: page.getByText('Your session had timed out. Please try again.'),
+    formError: page.getByRole('alert'),
+    fieldErrors: (name: 'Username or email' | 'Password') =>
+      page.locator('.hr-field', { has: page.getByLabel(name, { exact: true }) }).locator('.hr-field__errors li'),
+  };
+}
+
+/** Opens the sign-in page (optionally with a returnUrl) and waits for its form. */
+export async function openSignIn(page: Page, returnUrl?: string) {
+  await page.goto(returnUrl ? `/account/login?returnUrl=${encodeURIComponent(returnUrl)}` : '/account/login');
+  await expect(signInPage(page).password).toBeVisible();
+}
+
+/** Signs in through the sign-in page as a user; waits until the browser has left the sign-in page. */
+export async function signIn(page: Page, user: DemoUser, options: { returnUrl?: string } = {}) {
+  await openSignIn(page, options.returnUrl);
+  const form = signInPage(page);
+  if (await form.differentUser.isVisible()) await form.differentUser.click();
+  await form.username.fill(user.username);
+  await form.password.fill(user.password);
+  await form.submit.click();
+  await expect(page).not.toHaveURL(/\/account\/login/);
+}

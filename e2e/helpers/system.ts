@@ -1,0 +1,112 @@
+/**
+ * The system under test: the built gateway serving the built shell and the published remotes, started on a free
+ * port with a temporary DATA_DIR. Used by the global setup (one system for the whole run) and by the release
+ * helpers (the releases CLI acts on the same DATA_DIR).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const GATEWAY_SERVER = path.join(REPO, 'gateway', 'dist', 'server.js');
+const RELEASES_CLI = path.join(REPO, 'gateway', 'dist', 'cli', 'releases.js');
+
+/** Environment names the harness shares with the test workers. */
+export const E2E_ENV = { port: 'E2E_PORT', baseUrl: 'E2E_BASE_URL', dataDir: 'E2E_DATA_DIR' } as const;
+
+/** A free TCP port on localhost (closed again before use; good enough on a test machine). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment of the gateway and its CLIs for a DATA_DIR and port. */
+export function gatewayEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
+    DATA_DIR: dataDir,
+    SEED_DEMO_DATA: 'true',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    // The embedded stores: the browser suites must not depend on PostgreSQL/Redis being up.
+    DATABASE_URL: '',
+    REDIS_URL: '',
+  };
+}
+
+/** Runs the gateway's releases CLI on a DATA_DIR; returns its output, throws with it on failure. */
+export function runReleases(args: string[], dataDir: string): string {
+  if (!existsSync(RELEASES_CLI)) throw new Error(`${RELEASES_CLI} is missing: build the gateway first (npm run build)`);
+  const result = spawnSync(process.execPath, [RELEASES_CLI, ...args], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0) throw new Error(`releases ${args.join(' ')} failed (${String(result.status)}):\n${output}`);
+  return output;
+}
+
+/** A running gateway. */
+export interface RunningGateway {
+  url: string;
+  process: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+/** Starts `node gateway/dist/server.js` and resolves once /readyz answers 200. */
+export async function startGateway(dataDir: string, port: number): Promise<RunningGateway> {
+  if (!existsSync(GATEWAY_SERVER)) throw new Error(`${GATEWAY_SERVER} is missing: build the gateway first (npm run build)`);
+  const child = spawn(process.execPath, [GATEWAY_SERVER], {
+    env: gatewayEnv(dataDir, port),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://localhost:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(`${url}/readyz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`gateway did not become ready within 60 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  return { url, process: child, stop };
+}
+
+/** The base URL and DATA_DIR of the run's system, as the global setup published them. */
+export function systemUnderTest(): { baseUrl: string; dataDir: string } {
+  const baseUrl = process.env[E2E_ENV.baseUrl];
+  const dataDir = process.env[E2E_ENV.dataDir];
+  if (!baseUrl || !dataDir) throw new Error('the e2e global setup did not run (E2E_BASE_URL / E2E_DATA_DIR unset)');
+  return { baseUrl, dataDir };
+}

@@ -1,0 +1,72 @@
+/**
+ * SPEC.md §2: every route renders its owner's page; unknown paths show not-found with HTTP 404; the two
+ * non-anonymous routes send a visitor without a session to access-denied with the full path as returnUrl.
+ */
+import { expect, test } from '@playwright/test';
+import { ROUTES } from 'shared-contracts';
+import { expectPage, openPage } from '../helpers/shell.js';
+
+const pages = ROUTES.filter((route) => route.path !== '*' && route.anonymous && route.path !== '/redirect');
+
+test.describe('every route renders its owner\'s page', () => {
+  for (const route of pages) {
+    test(`${route.path} → "${route.title}" (${route.owner})`, async ({ page }) => {
+      const remoteEntries: string[] = [];
+      page.on('request', (request) => {
+        const match = /\/remotes\/([^/]+)\/[^/]+\/remoteEntry\.js/.exec(request.url());
+        if (match?.[1]) remoteEntries.push(match[1]);
+      });
+      const response = await openPage(page, route.path);
+      expect(response?.status()).toBe(200);
+      await expectPage(page, route.title);
+      // The page comes from its owner: a remote route loads exactly that remote, a shell route none.
+      expect(remoteEntries).toEqual(route.owner === 'shell' ? [] : [route.owner]);
+    });
+  }
+
+  test('/redirect without a returnUrl goes home', async ({ page }) => {
+    await page.goto('/redirect');
+    await expect(page).toHaveURL(/\/$/);
+    await expectPage(page, 'Home');
+  });
+
+  test('/redirect follows a safe local returnUrl and refuses another origin', async ({ page }) => {
+    await page.goto(`/redirect?returnUrl=${encodeURIComponent('/account/recover?x=1')}`);
+    await expect(page).toHaveURL(/\/account\/recover\?x=1$/);
+    await expectPage(page, 'Recover your account');
+    await page.goto(`/redirect?returnUrl=${encodeURIComponent('//evil.example/phish')}`);
+    await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/$/);
+  });
+});
+
+test('an unknown path shows the not-found page with HTTP 404', async ({ page }) => {
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(404);
+  await expectPage(page, 'Page not found');
+});
+
+for (const route of ROUTES.filter((r) => !r.anonymous)) {
+  test(`${route.path} without a session → access-denied with the full path as returnUrl`, async ({ page }) => {
+    await page.goto(`${route.path}?cid=7`);
+    await expect(page).toHaveURL(`/error/access-denied?returnUrl=${encodeURIComponent(`${route.path}?cid=7`)}`);
+    await expectPage(page, 'Access denied');
+    // The sign-in link brings the visitor back where they were going.
+    await expect(page.getByTestId('access-denied-sign-in')).toHaveAttribute(
+      'href',
+      `/account/login?returnUrl=${encodeURIComponent(`${route.path}?cid=7`)}`,
+    );
+  });
+}
+
+test('layout flags: / has no sidebar, /devops neither sidebar nor navbar, pages have both', async ({ page }) => {
+  await openPage(page, '/');
+  await expect(page.locator('.shell')).toHaveAttribute('data-sidebar', 'false');
+  await expect(page.locator('.shell__sidebar')).toHaveCount(0);
+  await openPage(page, '/devops');
+  await expect(page.locator('.shell')).toHaveAttribute('data-navbar', 'false');
+  await expect(page.locator('.shell__sidebar')).toHaveCount(0);
+  await expect(page.getByTestId('partner-header')).toHaveCount(0);
+  await openPage(page, '/error');
+  await expect(page.locator('.shell')).toHaveAttribute('data-sidebar', 'true');
+  await expect(page.getByTestId('partner-header')).toBeVisible();
+});

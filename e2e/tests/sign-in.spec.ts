@@ -1,0 +1,117 @@
+/** Issue 3 "The sign-in page" (mfe-login) against the real gateway and the seeded demo users. */
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { DEMO_USERS } from '../helpers/demo-users.js';
+import { expectPage } from '../helpers/shell.js';
+import { openSignIn, signIn, signInPage } from '../helpers/sign-in.js';
+
+test('signs in as the demo employee and lands on the returnUrl', async ({ page }) => {
+  await signIn(page, DEMO_USERS.employee, { returnUrl: '/account/select' });
+  await expect(page).toHaveURL(/\/account\/select$/);
+  await expectPage(page, 'Select customer');
+  await page.goto('/');
+  await expect(page.getByText('You are signed in as')).toBeVisible();
+});
+
+test('shows every part of the page: labels, remember me, forgotten password, reCAPTCHA notice', async ({ page }) => {
+  await openSignIn(page, '/account/select');
+  const form = signInPage(page);
+  await expect(form.username).toBeVisible();
+  await expect(form.rememberMe).not.toBeChecked();
+  await expect(form.forgotPassword).toHaveAttribute('href', `/account/recover?returnUrl=${encodeURIComponent('/account/select')}`);
+  await expect(page.getByRole('link', { name: 'Privacy Policy', exact: true })).toHaveAttribute('href', 'https://policies.google.com/privacy');
+  await expect(page.getByRole('link', { name: 'Terms of Service', exact: true })).toHaveAttribute('href', 'https://policies.google.com/terms');
+});
+
+test('warns when caps lock is on, and stops warning when it is off', async ({ page }) => {
+  await openSignIn(page);
+  const form = signInPage(page);
+  // Headless Chromium does not toggle the caps-lock modifier from a key press, so the key events carry it, as a
+  // real keyboard's do (KeyboardEventInit.modifierCapsLock).
+  await form.password.dispatchEvent('keydown', { key: 'A', modifierCapsLock: true });
+  await expect(form.capsLockWarning).toBeVisible();
+  await expect(form.password).toHaveAttribute('aria-describedby', /.+/);
+  await form.password.dispatchEvent('keyup', { key: 'b', modifierCapsLock: false });
+  await expect(form.capsLockWarning).toHaveCount(0);
+});
+
+test('a wrong password shows the form error; the username is kept for the session', async ({ page }) => {
+  await openSignIn(page);
+  const form = signInPage(page);
+  await form.username.fill('employee');
+  await form.password.fill('not-the-password');
+  await form.submit.click();
+  await expect(form.formError).toHaveText('The username or password is incorrect.');
+  await expect(form.password).toBeEnabled();
+
+  await page.reload();
+  await expect(page.getByText('Continue as employee.')).toBeVisible();
+  await expect(form.username).toHaveValue('employee');
+  await form.differentUser.click();
+  await expect(form.username).toHaveValue('');
+  await expect(page.getByText('Continue as employee.')).toHaveCount(0);
+});
+
+test('empty fields get field errors from the 400 errors map', async ({ page }) => {
+  await openSignIn(page);
+  const form = signInPage(page);
+  await form.submit.click();
+  await expect(form.fieldErrors('Username or email')).toHaveText(['This field is required.']);
+  await expect(form.fieldErrors('Password')).toHaveText(['This field is required.']);
+  await expect(form.username).toHaveAttribute('aria-invalid', 'true');
+});
+
+test('the button shows the loading state while signing in', async ({ page }) => {
+  await openSignIn(page);
+  const form = signInPage(page);
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/Account/Login', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await form.username.fill('employee');
+  await form.password.fill('wrong-password');
+  await form.submit.click();
+  const busy = page.getByRole('button', { name: 'Signing in…' });
+  await expect(busy).toBeDisabled();
+  release();
+  await expect(form.formError).toBeVisible();
+  await expect(form.submit).toBeEnabled();
+});
+
+test('a timed-out session (400 without errors) brings back the sign-in page with the timed-out message', async ({
+  page,
+}) => {
+  await openSignIn(page, '/account/select');
+  const form = signInPage(page);
+  // The server's "session timed out" answer, as the protocol defines it (SPEC.md §4).
+  await page.route('**/api/Account/Login', (route) =>
+    route.fulfill({ status: 400, contentType: 'application/json', body: '{}' }),
+  );
+  await form.username.fill('employee');
+  await form.password.fill('whatever');
+  await form.submit.click();
+  await expect(page).toHaveURL(`/account/login?returnUrl=${encodeURIComponent('/account/select')}`);
+  await expect(form.timedOut).toBeVisible();
+});
+
+test('sign-out: /account/logout signs out and /account/loggedout says so', async ({ page }) => {
+  await signIn(page, DEMO_USERS.employee);
+  await page.goto('/account/logout');
+  const confirm = page.getByRole('button', { name: 'Yes, sign me out' });
+  await expect(confirm.or(page.getByText('You are logged out.'))).toBeVisible();
+  if (await confirm.isVisible()) await confirm.click();
+  await expect(page).toHaveURL(/\/account\/loggedout/);
+  await expect(page.getByText('You are logged out.')).toBeVisible();
+  await page.goto('/account/loggedout?reason=inactivity');
+  await expect(page.getByText('You have been logged out due to inactivity.')).toBeVisible();
+  await page.goto('/account/select');
+  await expect(page).toHaveURL(/\/error\/access-denied/);
+});
+
+test('axe-core finds no violations on the sign-in page', async ({ page }) => {
+  await openSignIn(page);
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+});
