@@ -5,7 +5,14 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { DEFAULT_LOCALE } from 'shared-contracts';
 import { configureApiClient, createAppStore } from 'shared-contracts/api';
-import { PLATFORM_LOCALES } from '../locales/platform-locales.js';
+import deCommon from '../../locales/de/common.json';
+import enGBCommon from '../../locales/en-GB/common.json';
+import enCommon from '../../locales/en/common.json';
+import esCommon from '../../locales/es/common.json';
+import frCACommon from '../../locales/fr-CA/common.json';
+
+/** The shell's real `common` namespace (the platform's strings live under its `platform` key). */
+const COMMON: Record<string, Record<string, unknown>> = { 'en-GB': enGBCommon, en: enCommon, de: deCommon, 'fr-CA': frCACommon, es: esCommon };
 
 /** One recorded request of {@link renderWithPlatform}'s fetch stub. */
 export interface RecordedCall {
@@ -13,7 +20,7 @@ export interface RecordedCall {
   url: string;
 }
 
-/** A real i18next instance with the platform's strings in `common`, en-GB fallback like the shell's. */
+/** A real i18next instance with the shell's `common` namespace, en-GB fallback like the shell's. */
 export async function createTestI18n(lng = DEFAULT_LOCALE): Promise<I18n> {
   const instance = i18next.createInstance();
   await instance.use(initReactI18next).init({
@@ -22,7 +29,7 @@ export async function createTestI18n(lng = DEFAULT_LOCALE): Promise<I18n> {
     ns: ['common'],
     defaultNS: 'common',
     interpolation: { escapeValue: false },
-    resources: Object.fromEntries(Object.entries(PLATFORM_LOCALES).map(([locale, strings]) => [locale, { common: strings }])),
+    resources: Object.fromEntries(Object.entries(COMMON).map(([locale, strings]) => [locale, { common: strings }])),
   });
   return instance;
 }
