@@ -5,7 +5,7 @@
 //
 // Options: --no-build (use the dist/ folders as they are), --quick (1 round, short runs: a smoke test of the bench
 // itself, results go to <date>-quick.json), --rounds=N (default 3), --only=1,2,3,4,5,6 (sections),
-// --users=N (bench users for sign-in, default 200), --cold-build-rounds=N (default 1: a cold build takes minutes).
+// --users=N (bench users for sign-in, default 50: see README), --cold-build-rounds=N (default 1: a cold build takes minutes).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -26,7 +26,7 @@ const { values: opts } = parseArgs({
     quick: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     only: { type: 'string' },
-    users: { type: 'string', default: '200' },
+    users: { type: 'string', default: '50' },
     'cold-build-rounds': { type: 'string' },
     'log-level': { type: 'string', default: 'info' },
   },

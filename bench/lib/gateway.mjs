@@ -1,7 +1,7 @@
 // Starts the real gateway (built dist) as its own process on a free loopback port with a throw-away DATA_DIR and the
 // demo data, the way `npm start` does: publish the built remotes into the release store, then run the server.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -82,7 +82,11 @@ export async function startGateway(opts = {}) {
     LOG_LEVEL: opts.logLevel ?? 'info',
   };
   // Same order as the root `npm start`: the release store is filled before the server reads it.
-  await runGatewayCli({ env }, 'releases', ['publish-all']);
+  let published = false;
+  if (existsSync(path.join(GATEWAY_DIST, 'cli', 'releases.js'))) {
+    await runGatewayCli({ env }, 'releases', ['publish-all']);
+    published = true;
+  }
   const logFile = path.join(dataDir, 'gateway.log');
   const log = openSync(logFile, 'a');
   const child = spawn(process.execPath, [path.join(GATEWAY_DIST, 'server.js')], {
@@ -104,6 +108,7 @@ export async function startGateway(opts = {}) {
     env,
     dataDir,
     logFile,
+    published,
     pid: child.pid,
     async stop({ keepData = false } = {}) {
       if (alive) {

@@ -118,8 +118,8 @@ async function settle(page, recorder, quietMs = 500, maxMs = 15_000) {
  * @param {string} base
  * @param {{routes: string[], navigateFrom: string, navigateTo: string}} plan
  */
-export async function measurePageWeight(base, plan) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+export async function measurePageWeight(base, plan, shared) {
+  const browser = shared ?? (await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS }));
   try {
     const routes = {};
     for (const route of plan.routes) {
@@ -151,6 +151,11 @@ export async function measurePageWeight(base, plan) {
     await context.close();
     return { routes, navigation };
   } finally {
-    await browser.close();
+    if (!shared) await browser.close();
   }
+}
+
+/** One Chromium for several measurements (each still in its own fresh context, so every load stays cold). */
+export function launchChromium() {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
 }

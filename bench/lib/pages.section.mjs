@@ -1,6 +1,6 @@
 // Section 3: page weight per route in Chromium (network log, cold cache), and the in-app navigation cost.
 import { readFileSync } from 'node:fs';
-import { measurePageWeight } from './page-weight.mjs';
+import { launchChromium, measurePageWeight } from './page-weight.mjs';
 import { repeat, summarize } from './stats.mjs';
 import { row } from './table.mjs';
 
@@ -18,7 +18,13 @@ export const NAVIGATION = { navigateFrom: '/account/login', navigateTo: '/accoun
  */
 export async function runPages(ctx) {
   const rows = [];
-  const runs = await repeat(ctx.rounds, () => measurePageWeight(ctx.base, { routes: ROUTES, ...NAVIGATION }));
+  const browser = await launchChromium();
+  let runs;
+  try {
+    runs = await repeat(ctx.rounds, () => measurePageWeight(ctx.base, { routes: ROUTES, ...NAVIGATION }, browser));
+  } finally {
+    await browser.close();
+  }
   const data = { routes: {}, navigation: {}, lastRun: runs[runs.length - 1] };
   for (const route of ROUTES) {
     const per = runs.map((r) => r.routes[route]);
