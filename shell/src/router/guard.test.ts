@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { configureApiClient, createAppStore } from 'shared-contracts/api';
+import type { LoaderFunctionArgs } from 'react-router';
+import { createGuardLoader } from './guard';
+
+/** A gateway stub answering the anti-forgery and User calls; records the User queries. */
+function gateway(isAuthenticated: boolean) {
+  const userQueries: string[] = [];
+  const fetchStub = (input: RequestInfo | URL): Promise<Response> => {
+    const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+    if (url.startsWith('/api/Account/Antiforgery')) {
+      document.cookie = 'idp.x-csrf-token-value=t';
+      return Promise.resolve(Response.json({ token: 't' }));
+    }
+    userQueries.push(url);
+    return Promise.resolve(Response.json({ isAuthenticated }));
+  };
+  configureApiClient({ fetch: fetchStub });
+  return userQueries;
+}
+
+async function navigate(path: string, isAuthenticated: boolean) {
+  const userQueries = gateway(isAuthenticated);
+  const loader = createGuardLoader(createAppStore());
+  try {
+    const args = { request: new Request(`http://localhost${path}`), params: {}, context: undefined } as unknown as LoaderFunctionArgs;
+    const data = await loader(args);
+    return { data, userQueries };
+  } catch (thrown) {
+    return { redirect: (thrown as Response).headers.get('Location'), userQueries };
+  }
+}
+
+afterEach(() => configureApiClient({ fetch: (...args) => globalThis.fetch(...args) }));
+
+describe('navigation guard (SPEC.md §2)', () => {
+  it('loads the user with the target returnUrl, default "/"', async () => {
+    expect((await navigate('/account/login?returnUrl=%2Fconnect%2Fx', false)).userQueries).toEqual([
+      '/api/Account/User?returnUrl=%2Fconnect%2Fx',
+    ]);
+    expect((await navigate('/account/recover', false)).userQueries).toEqual(['/api/Account/User?returnUrl=%2F']);
+    expect((await navigate('/account/recover?ReturnUrl=%2Fa', false)).userQueries).toEqual([
+      '/api/Account/User?returnUrl=%2Fa',
+    ]);
+  });
+
+  it.each(['/account/select?cid=3', '/account/registerdevice', '/Account/Select'])(
+    'sends an anonymous visitor of %s to access-denied with the full path',
+    async (path) => {
+      const { redirect } = await navigate(path, false);
+      const full = new URL(path, 'http://localhost');
+      expect(redirect).toBe(`/error/access-denied?returnUrl=${encodeURIComponent(full.pathname + full.search)}`);
+    },
+  );
+
+  it.each(['/account/select', '/account/registerdevice'])('lets a signed-in user open %s', async (path) => {
+    const { data } = await navigate(path, true);
+    expect(data?.user.isAuthenticated).toBe(true);
+  });
+
+  it.each(['/', '/account/login', '/error/access-denied', '/no/such/page'])('lets anyone open %s', async (path) => {
+    const { data, redirect } = await navigate(path, false);
+    expect(redirect).toBeUndefined();
+    expect(data?.user.isAuthenticated).toBe(false);
+  });
+});
