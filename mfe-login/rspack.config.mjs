@@ -42,11 +42,15 @@ export default (env = {}) => {
     // No public source maps (SECURITY: production code is not shipped with its sources).
     devtool: standalone ? 'eval-cheap-module-source-map' : false,
     output: {
-      path: path.join(dir, standalone ? 'dist-standalone' : 'dist'),
+      // The dev host's build stays out of dist/ (what gets published) and out of git.
+      path: path.join(dir, standalone ? 'node_modules/.cache/dev-host' : 'dist'),
       publicPath: standalone ? '/' : 'auto',
       uniqueName: federationName,
-      filename: '[name].[contenthash].js',
-      chunkFilename: '[name].[contenthash].js',
+      // Content hashes for immutable releases; plain names in the dev host (hot updates need stable names).
+      filename: standalone ? '[name].js' : '[name].[contenthash].js',
+      chunkFilename: standalone ? '[name].js' : '[name].[contenthash].js',
+      cssFilename: standalone ? '[name].css' : '[name].[contenthash].css',
+      cssChunkFilename: standalone ? '[name].css' : '[name].[contenthash].css',
       clean: true,
     },
     resolve: { extensions: ['.tsx', '.ts', '.js', '.json'] },

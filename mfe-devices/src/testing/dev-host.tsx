@@ -40,6 +40,7 @@ async function start() {
           <Outlet />
         </main>
       ),
+      HydrateFallback: () => <p>Loading…</p>,
       children: remote.routes.map((route) => ({ path: route.path, lazy: route.lazy })),
     },
   ]);
