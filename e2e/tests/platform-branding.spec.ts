@@ -77,9 +77,13 @@ test.beforeAll(() => {
 });
 
 test.afterAll(() => {
-  // Other suites see the demo partner on both hosts again.
+  // Other suites see the seeded demo partner (both hosts, its five languages) again.
   admin(['partners', 'update', '--id', 'globex', '--domains', 'globex.invalid'], system.dataDir);
-  admin(['partners', 'update', '--id', 'demo', '--domains', 'localhost,127.0.0.1'], system.dataDir);
+  admin(
+    ['partners', 'update', '--id', 'demo', '--domains', 'localhost,127.0.0.1', '--languages',
+      'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español'],
+    system.dataDir,
+  );
   rmSync(logos, { recursive: true, force: true });
 });
 
