@@ -1,7 +1,7 @@
 // The shell platform's part of the shell build (issue 4): the Workbox service worker (InjectManifest over
 // src/sw.ts → /sw.js) and the no-flash inline script in index.html. The shell's rspack.config.mjs calls
 // `withShellPlatform(config)` once; everything here stays out of that file so the two can change apart.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InjectManifest } from '@aaroon/workbox-rspack-plugin';
@@ -41,8 +41,12 @@ export async function loadNoFlashScript() {
   mkdirSync(cacheDir, { recursive: true });
   const file = path.join(cacheDir, `no-flash.${process.pid}.${Date.now()}.mjs`);
   writeFileSync(file, outputText);
-  const { NO_FLASH_SCRIPT } = await import(pathToFileURL(file).href);
-  return NO_FLASH_SCRIPT;
+  try {
+    const { NO_FLASH_SCRIPT } = await import(pathToFileURL(file).href);
+    return NO_FLASH_SCRIPT;
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 /** Puts `<script nonce="__CSP_NONCE__" data-no-flash>…</script>` at the end of index.html's head. */
