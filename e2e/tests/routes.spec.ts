@@ -16,9 +16,20 @@ test.describe('every route renders its owner\'s page', () => {
         const match = /\/remotes\/([^/]+)\/[^/]+\/remoteEntry\.js/.exec(request.url());
         if (match?.[1]) remoteEntries.push(match[1]);
       });
+      // The sign-out page signs a visitor out at once when no confirmation is needed and moves on to the
+      // logged-out page; holding its first call keeps it on screen long enough to see whose page it is.
+      let release: () => void = () => undefined;
+      if (route.path === '/account/logout') {
+        const held = new Promise<void>((resolve) => (release = resolve));
+        await page.route('**/api/Account/LogoutView**', async (call) => {
+          await held;
+          await call.continue();
+        });
+      }
       const response = await openPage(page, route.path);
       expect(response?.status()).toBe(200);
       await expectPage(page, route.title);
+      release();
       // The page comes from its owner: a remote route loads exactly that remote, a shell route none.
       expect(remoteEntries).toEqual(route.owner === 'shell' ? [] : [route.owner]);
     });
