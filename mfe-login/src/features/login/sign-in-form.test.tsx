@@ -1,0 +1,104 @@
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router';
+import { ERROR_MESSAGES } from 'shared-contracts';
+import { configureApiClient, createAppStore, setTimedOut, setUsername } from 'shared-contracts/api';
+import enGB from '../../locales/en-GB.json';
+import { SignInForm } from './sign-in-form';
+
+/** Answers the calls the form makes: the anti-forgery token, User (anonymous) and Login (a 400 errors map). */
+const calls: { url: string; body?: unknown }[] = [];
+function gateway(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+  calls.push({ url, body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined });
+  if (url.startsWith('/api/Account/Antiforgery')) {
+    document.cookie = 'idp.x-csrf-token-value=t';
+    return Promise.resolve(Response.json({ token: 't' }));
+  }
+  if (url.startsWith('/api/Account/Login')) {
+    return Promise.resolve(
+      Response.json(
+        { title: 'One or more validation errors occurred.', errors: { Password: ['required'], '': ['invalidCredentials'] } },
+        { status: 400 },
+      ),
+    );
+  }
+  return Promise.resolve(Response.json({ isAuthenticated: false }));
+}
+
+beforeAll(async () => {
+  configureApiClient({ fetch: gateway });
+  await i18next.use(initReactI18next).init({
+    lng: 'en-GB',
+    resources: { 'en-GB': { 'mfe-login': enGB, errors: ERROR_MESSAGES } },
+    interpolation: { escapeValue: false },
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  calls.length = 0;
+  sessionStorage.clear();
+});
+
+function renderForm(prepare: (store: ReturnType<typeof createAppStore>) => void = () => undefined) {
+  const store = createAppStore();
+  prepare(store);
+  render(
+    <Provider store={store}>
+      <I18nextProvider i18n={i18next}>
+        <MemoryRouter>
+          <SignInForm returnUrl="/account/select" />
+        </MemoryRouter>
+      </I18nextProvider>
+    </Provider>,
+  );
+  return store;
+}
+
+describe('SignInForm', () => {
+  it('shows the caps-lock warning from key events and ties it to the password field', () => {
+    renderForm();
+    const password = screen.getByLabelText('Password');
+    // jsdom's KeyboardEvent ignores modifierCapsLock; the hook reads getModifierState, so the event carries one.
+    const event = new KeyboardEvent('keydown', { key: 'A', bubbles: true });
+    Object.defineProperty(event, 'getModifierState', { value: (k: string) => k === 'CapsLock' });
+    fireEvent(password, event);
+    expect(screen.getByText('Warning: CAPS LOCK is on!')).toBeTruthy();
+    expect(password.getAttribute('aria-describedby')).toBeTruthy();
+  });
+
+  it('says the session timed out when not authenticated', async () => {
+    renderForm((store) => store.dispatch(setTimedOut(true)));
+    expect(await screen.findByText('Your session had timed out. Please try again.')).toBeTruthy();
+  });
+
+  it('offers "sign in as different user" for a remembered username and forgets it', () => {
+    renderForm((store) => store.dispatch(setUsername('employee')));
+    expect(screen.getByLabelText<HTMLInputElement>('Username or email').value).toBe('employee');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in as different user' }));
+    expect(screen.getByLabelText<HTMLInputElement>('Username or email').value).toBe('');
+    expect(screen.queryByText('Continue as employee.')).toBeNull();
+  });
+
+  it('sends Login with the returnUrl and shows field and form errors of the 400 map', async () => {
+    renderForm();
+    fireEvent.change(screen.getByLabelText('Username or email'), { target: { value: 'employee' } });
+    fireEvent.click(screen.getByLabelText('Remember me'));
+    fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }).closest('form')!);
+    expect(await screen.findByText('The username or password is incorrect.')).toBeTruthy();
+    expect(screen.getByText('This field is required.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBe('true'));
+    expect(calls.find((c) => c.url === '/api/Account/Login')?.body).toEqual({
+      username: 'employee',
+      password: '',
+      rememberMe: true,
+      returnUrl: '/account/select',
+    });
+    // The username is kept for the session.
+    expect(sessionStorage.getItem('hr-identity.username')).toBe('employee');
+  });
+});
