@@ -38,6 +38,9 @@ export async function recordNetwork(page) {
     r.mime = e.response.mimeType;
     r.status = e.response.status;
     r.fromCache = Boolean(e.response.fromDiskCache || e.response.fromServiceWorker || e.response.fromPrefetchCache);
+    // Bytes so far (headers); loadingFinished replaces it with the full count. A fetch whose body the page never
+    // reads (the shell's Antiforgery call when the cookie already holds the token) never finishes.
+    r.headerBytes = e.response.encodedDataLength ?? 0;
   });
   cdp.on('Network.loadingFinished', (e) => {
     const r = requests.get(e.requestId);
@@ -70,6 +73,7 @@ export async function recordNetwork(page) {
       const files = [];
       for (const [id, r] of list) {
         totals.requests += 1;
+        if (!r.done && !r.failed) r.bytes += r.headerBytes ?? 0;
         if (r.failed) totals.failed += 1;
         if (r.fromCache) totals.fromCache += 1;
         const isJs = r.type === 'Script' || /javascript/.test(r.mime);
@@ -105,7 +109,11 @@ async function settle(page, recorder, quietMs = 500, maxMs = 15_000) {
   const start = Date.now();
   let lastBusy = Date.now();
   while (Date.now() - start < maxMs) {
-    const pending = [...recorder.requests.values()].some((r) => !r.done && !r.failed);
+    // In flight = no answer yet, or a document/script/stylesheet still downloading. An API fetch that has its
+    // answer but whose body the page never consumes would otherwise hold the settle for its whole bound.
+    const pending = [...recorder.requests.values()].some(
+      (r) => !r.done && !r.failed && (r.status === 0 || r.type === 'Document' || r.type === 'Script' || r.type === 'Stylesheet'),
+    );
     if (pending) lastBusy = Date.now();
     else if (Date.now() - lastBusy >= quietMs) return;
     await page.waitForTimeout(50);
