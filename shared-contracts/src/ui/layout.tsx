@@ -36,3 +36,8 @@ export function Card({ children, className }: CardProps) {
 export function Stack({ children, className }: CardProps) {
   return <div className={['hr-stack', className].filter(Boolean).join(' ')}>{children}</div>;
 }
+
+/** Small, muted text for notices under a form (legal notes such as the reCAPTCHA notice). */
+export function FinePrint({ children, className }: CardProps) {
+  return <p className={['hr-fine-print', className].filter(Boolean).join(' ')}>{children}</p>;
+}

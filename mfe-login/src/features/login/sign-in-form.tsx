@@ -12,7 +12,7 @@ import {
   useUserQuery,
   type RootState,
 } from 'shared-contracts/api';
-import { Alert, Button, Checkbox, Stack, TextField } from 'shared-contracts/ui';
+import { Alert, Button, Checkbox, FinePrint, Stack, TextField } from 'shared-contracts/ui';
 import { useLoginMutation } from './login.api';
 import { useCapsLock } from './use-caps-lock';
 
@@ -79,12 +79,12 @@ export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
           </Alert>
         ) : null}
         {keptUsername ? (
-          <p className="hr-stack">
+          <Stack>
             <span>{t('login.continueAs', { username: keptUsername })}</span>
             <Button variant="link" onClick={differentUser}>
               {t('login.differentUser')}
             </Button>
-          </p>
+          </Stack>
         ) : null}
         <TextField
           label={t('login.usernameLabel')}
@@ -120,7 +120,7 @@ export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
           {isLoading ? t('login.signingIn') : t('login.submit')}
         </Button>
         <Link to={`/account/recover?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('login.forgotPassword')}</Link>
-        <p className="hr-recaptcha-notice">
+        <FinePrint>
           <Trans
             t={t}
             i18nKey="login.recaptchaNotice"
@@ -129,7 +129,7 @@ export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
               terms: <a href="https://policies.google.com/terms" target="_blank" rel="noopener noreferrer" />,
             }}
           />
-        </p>
+        </FinePrint>
       </Stack>
     </form>
   );
