@@ -24,6 +24,8 @@ export const ERROR_MESSAGES = {
   invalidEmail: 'Must be a valid email address.',
   emailRequired: 'Email is a required field.',
   invalidValue: 'This value is not valid.',
+  /** The `title` of every 400 with an errors map (VALIDATION_PROBLEM_TITLE in en-GB), translated by the gateway. */
+  validationProblem: 'One or more validation errors occurred.',
   // SPEC.md §8 user messages
   validationFailed: 'One or more validations errors occurred.',
   sessionTimedOut: 'Your session had timed out. Please try again.',

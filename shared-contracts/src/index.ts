@@ -16,3 +16,4 @@ export * from './partner.schema.js';
 export * from './client-error.schema.js';
 export * from './login.schema.js';
 export * from './branding.js';
+export * from './locales/error-translations.js';

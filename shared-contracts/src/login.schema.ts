@@ -37,13 +37,24 @@ export type LoginView = z.infer<typeof loginViewSchema>;
 /** Query of `LogoutView`. */
 export const logoutViewQuerySchema = z.object({ logoutId: z.string().max(512).optional() });
 
-/** Answer of `LogoutView` (logoutId): whether the user must confirm before signing out. */
+/**
+ * Answer of `LogoutView` (logoutId). Before sign-out: whether the user must confirm. After sign-out, for the
+ * `logoutId` of the 209 to `/account/loggedout?logoutId=<id>`: `loggedOut: true` and, when an application asked for
+ * the sign-out, where to return to. The gateway answers that once, to the browser that signed out.
+ */
 export const logoutViewSchema = z.object({
   logoutId: z.string().optional(),
   /** True when the sign-out was not requested with proof (id_token_hint), so the user must confirm (S32). */
   showLogoutPrompt: z.boolean(),
   /** Name of the client that asked for the sign-out, when known. */
   clientName: z.string().optional(),
+  /** True when `logoutId` names a sign-out this browser has just finished (the logged-out page's question). */
+  loggedOut: z.boolean().optional(),
+  /**
+   * The client's registered post_logout_redirect_uri (exact match, S32) with its `state`, from the server's record of
+   * the finished sign-out, never from the query: the logged-out page's "Return to <client>" link.
+   */
+  postLogoutRedirectUri: z.string().optional(),
 });
 /** Answer of `LogoutView`. */
 export type LogoutView = z.infer<typeof logoutViewSchema>;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOCALE, ERROR_MESSAGES, SUPPORTED_LOCALES } from 'shared-contracts';
+import { DEFAULT_LOCALE, ERROR_MESSAGES, ERROR_TRANSLATIONS, SUPPORTED_LOCALES } from 'shared-contracts';
 
-// Every locale file of the shell and of every remote, found by pattern so a new remote is checked too.
+// Every locale file of the shell and of every remote, found by pattern so a new remote is checked too; the `errors`
+// namespace comes from shared-contracts (one source with the gateway).
 const shellFiles = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
 const remoteFiles = import.meta.glob<Record<string, unknown>>('../../../mfe-*/src/locales/*.json', {
   eager: true,
@@ -21,6 +22,7 @@ function bundles(): Record<string, Record<string, unknown>> {
     const [, locale, namespace] = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file)!;
     (result[`shell:${namespace}`] ??= {})[locale!] = json;
   }
+  result['shell:errors'] = { ...ERROR_TRANSLATIONS };
   for (const [file, json] of Object.entries(remoteFiles)) {
     const [, remote, locale] = /(mfe-[^/]+)\/src\/locales\/([^/]+)\.json$/.exec(file)!;
     (result[remote!] ??= {})[locale!] = json;

@@ -1,0 +1,110 @@
+/**
+ * The one source of the `errors` translations (issue 4): the shell's i18next `errors` namespace and the gateway's
+ * translated 400 `title`/`detail` both read {@link ERROR_TRANSLATIONS}. TypeScript modules rather than JSON files so
+ * the compiler checks that every locale has exactly the codes of {@link ERROR_MESSAGES} (the en-GB source) and so
+ * Node 20 needs no experimental JSON-module loader in the gateway.
+ */
+import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../constants.js';
+import { ERROR_MESSAGES, parseErrorCode, type ErrorCode } from '../error-codes.js';
+import { errorsDe } from './errors/de.js';
+import { errorsEn } from './errors/en.js';
+import { errorsEs } from './errors/es.js';
+import { errorsFrCA } from './errors/fr-CA.js';
+
+/** One text per error code, with i18next `{{name}}` placeholders. */
+export type ErrorTranslation = { readonly [code in ErrorCode]: string };
+
+/** The `errors` namespace of every supported locale; en-GB is {@link ERROR_MESSAGES} itself. */
+export const ERROR_TRANSLATIONS: { readonly [locale in SupportedLocale]: ErrorTranslation } = {
+  'en-GB': ERROR_MESSAGES,
+  en: errorsEn,
+  de: errorsDe,
+  'fr-CA': errorsFrCA,
+  es: errorsEs,
+};
+
+/**
+ * The supported locale for a requested tag: exact (case-insensitive) match first, then the same language
+ * (`de-AT` → `de`, `fr` → `fr-CA`, `en-US` → `en`); undefined when nothing fits.
+ */
+export function matchSupportedLocale(tag: string | undefined | null): SupportedLocale | undefined {
+  if (!tag) return undefined;
+  const wanted = tag.trim().replace(/_/g, '-').toLowerCase();
+  if (!wanted || wanted === '*') return undefined;
+  const exact = SUPPORTED_LOCALES.find((l) => l.toLowerCase() === wanted);
+  if (exact) return exact;
+  const language = wanted.split('-')[0];
+  // `en` before `en-GB`: a visitor asking for en-US reads the plain English text rather than the British default.
+  return (
+    SUPPORTED_LOCALES.find((l) => l.toLowerCase() === language) ??
+    SUPPORTED_LOCALES.find((l) => l.toLowerCase().split('-')[0] === language)
+  );
+}
+
+/** The locales of an Accept-Language header, best first (q=0 dropped; RFC 9110 §12.5.4). */
+export function parseAcceptLanguage(header: string | undefined | null): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .slice(0, 20)
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((entry) => entry.tag && Number.isFinite(entry.q) && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((entry) => entry.tag);
+}
+
+/** The `c=` locale of a culture cookie value (`c=de|uic=de`, possibly URL-encoded), if any. */
+export function cultureCookieLocale(value: string | undefined | null): string | undefined {
+  if (!value) return undefined;
+  let decoded = value;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    // a malformed escape: read the raw value
+  }
+  return /(?:^|\|)c=([^|]*)/.exec(decoded)?.[1] || undefined;
+}
+
+/** What a request says about its language, in the order the gateway trusts it (issue 4). */
+export interface LocaleHints {
+  /** Value of the `.AspNetCore.Culture` cookie: the visitor's explicit choice. */
+  cultureCookie?: string | undefined;
+  /** The Accept-Language header (the shell sends its current locale in it). */
+  acceptLanguage?: string | undefined;
+  /** The `x-default-locale` header: the client's fallback locale. */
+  defaultLocaleHeader?: string | undefined;
+  /** The default language of the partner whose site is visited. */
+  partnerDefault?: string | undefined;
+}
+
+/**
+ * The locale to answer in: the culture cookie's `c=` (an explicit choice), then Accept-Language (the shell puts its
+ * current locale there), then `x-default-locale` (the client's fallback), then the partner's default, then
+ * {@link DEFAULT_LOCALE}. Each hint counts only when it names a supported locale.
+ */
+export function resolveLocale(hints: LocaleHints): SupportedLocale {
+  const candidates = [
+    cultureCookieLocale(hints.cultureCookie),
+    ...parseAcceptLanguage(hints.acceptLanguage),
+    hints.defaultLocaleHeader,
+    hints.partnerDefault,
+  ];
+  for (const candidate of candidates) {
+    const match = matchSupportedLocale(candidate);
+    if (match) return match;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/** Text of an encoded error code (`code` or `code|{json}`) in `locale`, values interpolated; unknown text unchanged. */
+export function translateErrorCode(value: string, locale: SupportedLocale): string {
+  const parsed = parseErrorCode(value);
+  if ('text' in parsed) return parsed.text;
+  return ERROR_TRANSLATIONS[locale][parsed.code].replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
+    String(parsed.values[name] ?? ''),
+  );
+}

@@ -1,0 +1,52 @@
+import type { ErrorTranslation } from '../error-translations.js';
+
+/** The `errors` namespace in de: one text per {@link ErrorCode}, i18next `{{name}}` interpolation. */
+export const errorsDe = {
+  required: 'Dieses Feld ist erforderlich.',
+  fieldRequired: '{{field}} ist erforderlich.',
+  currentPasswordRequired: 'Das aktuelle Passwort ist erforderlich.',
+  newPasswordRequired: 'Das neue Passwort ist erforderlich.',
+  passwordRequirements: 'Das Passwort erfüllt die Anforderungen nicht.',
+  passwordsMustMatch: 'Die Passwörter müssen übereinstimmen.',
+  passwordTooShort: 'Das Passwort muss mindestens {{n}} Zeichen lang sein.',
+  passwordTooLong: 'Das Passwort darf höchstens {{n}} Zeichen lang sein.',
+  passwordCharacterClasses:
+    'Muss mindestens einen Großbuchstaben, einen Kleinbuchstaben, eine Ziffer und ein Sonderzeichen enthalten.',
+  passwordConsecutive: 'Darf nicht mehr als {{n}} aufeinanderfolgende Zeichen enthalten.',
+  passwordInvalidCharacters: 'Darf keine ungültigen Zeichen enthalten.',
+  passwordCommon:
+    'Dieses Passwort ist zu verbreitet oder tauchte in einem Datenleck auf. Wählen Sie ein anderes.',
+  invalidEmail: 'Muss eine gültige E-Mail-Adresse sein.',
+  emailRequired: 'Die E-Mail-Adresse ist ein Pflichtfeld.',
+  invalidValue: 'Dieser Wert ist ungültig.',
+  validationProblem: 'Ein oder mehrere Validierungsfehler sind aufgetreten.',
+  validationFailed: 'Bei der Überprüfung sind ein oder mehrere Fehler aufgetreten.',
+  sessionTimedOut: 'Ihre Sitzung ist abgelaufen. Bitte versuchen Sie es erneut.',
+  deviceRegistrationError:
+    'Beim Registrieren Ihres Geräts ist ein Problem aufgetreten. Bitte versuchen Sie es später erneut.',
+  passwordExpired:
+    'Ihr Passwort ist abgelaufen und Sie können sich nicht anmelden. Ändern Sie Ihr Passwort, um fortzufahren.',
+  loggedOutInactivity: 'Sie wurden wegen Inaktivität abgemeldet.',
+  loggedOut: 'Sie sind abgemeldet.',
+  capsLockOn: 'Achtung: Die Feststelltaste ist aktiviert!',
+  secureSignInFailed:
+    'Wir konnten Sie oder den verwendeten Schlüssel nicht überprüfen. Versuchen Sie es erneut oder melden Sie sich mit Ihrem Benutzernamen an.',
+  invalidCredentials: 'Benutzername oder Passwort ist falsch.',
+  tooManyAttempts: 'Zu viele Versuche. Bitte warten Sie einen Moment und versuchen Sie es erneut.',
+  accountDisabled: 'Benutzername oder Passwort ist falsch.',
+  antiforgeryInvalid:
+    'Ihre Anfrage konnte nicht überprüft werden. Bitte laden Sie die Seite neu und versuchen Sie es erneut.',
+  invalidReturnUrl: 'Die Rücksprungadresse ist nicht zulässig.',
+  localLoginNotAllowed: 'Die Anmeldung mit Passwort ist hier nicht erlaubt.',
+  notAuthenticated: 'Sie müssen sich zuerst anmelden.',
+  stepNotAllowed: 'Dieser Schritt ist jetzt nicht verfügbar. Bitte beginnen Sie die Anmeldung erneut.',
+  badRequest: 'Ungültige Anfrage',
+  unauthorized: 'Nicht autorisiert',
+  forbidden: 'Verboten',
+  notFound: 'Nicht gefunden',
+  internalServerError: 'Interner Serverfehler',
+  badGateway: 'Fehlerhaftes Gateway',
+  serviceUnavailable: 'Dienst nicht verfügbar',
+  genericError: 'Allgemeiner Fehler',
+  offline: 'Sie sind offline. Dafür ist eine Netzwerkverbindung nötig.',
+} as const satisfies ErrorTranslation;

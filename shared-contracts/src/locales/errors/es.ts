@@ -1,0 +1,50 @@
+import type { ErrorTranslation } from '../error-translations.js';
+
+/** The `errors` namespace in es: one text per {@link ErrorCode}, i18next `{{name}}` interpolation. */
+export const errorsEs = {
+  required: 'Este campo es obligatorio.',
+  fieldRequired: '{{field}} es obligatorio.',
+  currentPasswordRequired: 'La contraseña actual es obligatoria.',
+  newPasswordRequired: 'La nueva contraseña es obligatoria.',
+  passwordRequirements: 'La contraseña no cumple los requisitos.',
+  passwordsMustMatch: 'Las contraseñas deben coincidir.',
+  passwordTooShort: 'La contraseña debe tener al menos {{n}} caracteres.',
+  passwordTooLong: 'La contraseña debe tener como máximo {{n}} caracteres.',
+  passwordCharacterClasses:
+    'Debe tener al menos una mayúscula, una minúscula, un número y un carácter especial.',
+  passwordConsecutive: 'No debe contener más de {{n}} caracteres consecutivos.',
+  passwordInvalidCharacters: 'No debe contener caracteres no válidos.',
+  passwordCommon: 'Esta contraseña es demasiado común o ha aparecido en una filtración de datos. Elija otra.',
+  invalidEmail: 'Debe ser una dirección de correo electrónico válida.',
+  emailRequired: 'El correo electrónico es un campo obligatorio.',
+  invalidValue: 'Este valor no es válido.',
+  validationProblem: 'Se produjeron uno o más errores de validación.',
+  validationFailed: 'Se han producido uno o más errores de validación.',
+  sessionTimedOut: 'Su sesión ha caducado. Inténtelo de nuevo.',
+  deviceRegistrationError:
+    'Se ha producido un problema al registrar su dispositivo. Inténtelo de nuevo más tarde.',
+  passwordExpired:
+    'Su contraseña ha caducado y no puede iniciar sesión. Cambie su contraseña para continuar.',
+  loggedOutInactivity: 'Se ha cerrado su sesión por inactividad.',
+  loggedOut: 'Ha cerrado la sesión.',
+  capsLockOn: 'Atención: ¡BLOQ MAYÚS está activado!',
+  secureSignInFailed:
+    'No hemos podido verificarle a usted o la llave que ha usado. Inténtelo de nuevo o inicie sesión con su nombre de usuario.',
+  invalidCredentials: 'El nombre de usuario o la contraseña son incorrectos.',
+  tooManyAttempts: 'Demasiados intentos. Espere un momento e inténtelo de nuevo.',
+  accountDisabled: 'El nombre de usuario o la contraseña son incorrectos.',
+  antiforgeryInvalid: 'No se ha podido verificar su solicitud. Recargue la página e inténtelo de nuevo.',
+  invalidReturnUrl: 'La dirección de retorno no está permitida.',
+  localLoginNotAllowed: 'Aquí no se permite iniciar sesión con contraseña.',
+  notAuthenticated: 'Primero debe iniciar sesión.',
+  stepNotAllowed: 'Este paso no está disponible ahora. Vuelva a iniciar sesión.',
+  badRequest: 'Solicitud incorrecta',
+  unauthorized: 'No autorizado',
+  forbidden: 'Prohibido',
+  notFound: 'No encontrado',
+  internalServerError: 'Error interno del servidor',
+  badGateway: 'Puerta de enlace incorrecta',
+  serviceUnavailable: 'Servicio no disponible',
+  genericError: 'Error genérico',
+  offline: 'No tiene conexión. Esto necesita una conexión de red.',
+} as const satisfies ErrorTranslation;

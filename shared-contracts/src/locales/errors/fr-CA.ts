@@ -1,0 +1,51 @@
+import type { ErrorTranslation } from '../error-translations.js';
+
+/** The `errors` namespace in fr-CA: one text per {@link ErrorCode}, i18next `{{name}}` interpolation. */
+export const errorsFrCA = {
+  required: 'Ce champ est obligatoire.',
+  fieldRequired: '{{field}} est obligatoire.',
+  currentPasswordRequired: 'Le mot de passe actuel est obligatoire.',
+  newPasswordRequired: 'Le nouveau mot de passe est obligatoire.',
+  passwordRequirements: 'Le mot de passe ne respecte pas les exigences.',
+  passwordsMustMatch: 'Les mots de passe doivent correspondre.',
+  passwordTooShort: 'Le mot de passe doit comporter au moins {{n}} caractères.',
+  passwordTooLong: 'Le mot de passe doit comporter au plus {{n}} caractères.',
+  passwordCharacterClasses:
+    'Doit contenir au moins une majuscule, une minuscule, un chiffre et un caractère spécial.',
+  passwordConsecutive: 'Ne doit pas contenir plus de {{n}} caractères consécutifs.',
+  passwordInvalidCharacters: 'Ne doit pas contenir de caractères non valides.',
+  passwordCommon:
+    'Ce mot de passe est trop courant ou a paru dans une fuite de données. Choisissez-en un autre.',
+  invalidEmail: 'Doit être une adresse courriel valide.',
+  emailRequired: 'Le courriel est un champ obligatoire.',
+  invalidValue: "Cette valeur n'est pas valide.",
+  validationProblem: 'Une ou plusieurs erreurs de validation se sont produites.',
+  validationFailed: 'Une ou plusieurs erreurs de validation sont survenues.',
+  sessionTimedOut: 'Votre session a expiré. Veuillez réessayer.',
+  deviceRegistrationError:
+    "Un problème est survenu lors de l'enregistrement de votre appareil. Veuillez réessayer plus tard.",
+  passwordExpired:
+    'Votre mot de passe a expiré et vous ne pouvez pas vous connecter. Changez votre mot de passe pour continuer.',
+  loggedOutInactivity: "Vous avez été déconnecté en raison d'inactivité.",
+  loggedOut: 'Vous êtes déconnecté.',
+  capsLockOn: 'Attention : le verrouillage des majuscules est activé!',
+  secureSignInFailed:
+    "Nous n'avons pas pu vérifier votre identité ou la clé utilisée. Réessayez ou connectez-vous avec votre nom d'utilisateur.",
+  invalidCredentials: "Le nom d'utilisateur ou le mot de passe est incorrect.",
+  tooManyAttempts: 'Trop de tentatives. Veuillez patienter un moment et réessayer.',
+  accountDisabled: "Le nom d'utilisateur ou le mot de passe est incorrect.",
+  antiforgeryInvalid: "Votre demande n'a pas pu être vérifiée. Veuillez recharger la page et réessayer.",
+  invalidReturnUrl: "L'adresse de retour n'est pas autorisée.",
+  localLoginNotAllowed: "La connexion par mot de passe n'est pas autorisée ici.",
+  notAuthenticated: "Vous devez d'abord vous connecter.",
+  stepNotAllowed: "Cette étape n'est pas disponible maintenant. Veuillez recommencer la connexion.",
+  badRequest: 'Requête incorrecte',
+  unauthorized: 'Non autorisé',
+  forbidden: 'Interdit',
+  notFound: 'Introuvable',
+  internalServerError: 'Erreur interne du serveur',
+  badGateway: 'Passerelle incorrecte',
+  serviceUnavailable: 'Service indisponible',
+  genericError: 'Erreur générique',
+  offline: 'Vous êtes hors ligne. Une connexion réseau est nécessaire.',
+} as const satisfies ErrorTranslation;
