@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
 import { Antiforgery } from './http/antiforgery.js';
 import { accountRouter, type OidcLogoutHooks } from './http/account.router.js';
+import { requestLocale } from './http/locale.js';
 import { opsRouter, type ClientErrorLimits } from './http/ops.router.js';
 import { partnerRouter, partnerShellValues } from './http/partner.router.js';
 import { sendFormError } from './http/problem.js';
@@ -153,6 +154,8 @@ export function createApp(deps: AppDeps): Express {
     res.set('Cache-Control', 'no-store').type('text/plain; version=0.0.4').send(metrics.render());
   });
 
+  // Messages of the API in the visitor's language (issue 4); the errors map itself keeps the codes.
+  app.use('/api', requestLocale(async (host) => (await partners.forHost(host))?.defaultLanguage));
   app.use('/api/ops', opsRouter(logger, metrics, deps.clientErrorLimits));
   app.use(
     '/api/Account',

@@ -39,7 +39,11 @@ for (const backend of BACKENDS) {
       const b = await browser(gw.app);
       const res = await b.signIn(user.username, 'wrong-password');
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ title: 'One or more validation errors occurred.', errors: { '': ['invalidCredentials'] } });
+      expect(res.body).toEqual({
+        title: 'One or more validation errors occurred.',
+        detail: 'The username or password is incorrect.',
+        errors: { '': ['invalidCredentials'] },
+      });
     });
 
     it('validates the body with the shared schema', async () => {

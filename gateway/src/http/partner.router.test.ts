@@ -191,7 +191,8 @@ describe('SetLanguage (SPEC.md §7, §9 culture cookie)', () => {
     const { agent, token } = await client(host);
     const res = await agent.post(`/api/Account/SetLanguage?${query}`).set('Host', host).set('x-csrf-token-value', token);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ title: 'One or more validation errors occurred.', errors: { language: [code] } });
+    expect(res.body).toMatchObject({ title: 'One or more validation errors occurred.', errors: { language: [code] } });
+    expect(Object.keys(res.body as object).sort()).toEqual(['detail', 'errors', 'title']);
   });
 });
 

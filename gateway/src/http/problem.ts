@@ -1,12 +1,23 @@
 import type { Response } from 'express';
-import { VALIDATION_PROBLEM_TITLE, fieldKey, type ErrorCode } from 'shared-contracts';
+import { DEFAULT_LOCALE, fieldKey, translateErrorCode, type ErrorCode } from 'shared-contracts';
 import type { ZodError } from 'zod';
+import { localeOf } from './locale.js';
 
-/** Sends a 400 with the errors map of SPEC.md §4 (field keys first-letter lower-cased, empty key = form level). */
+/**
+ * Sends a 400 with the errors map of SPEC.md §4 (field keys first-letter lower-cased, empty key = form level). The
+ * map keeps the codes (the UI translates them); `title` and `detail` are written in the request's language
+ * (`res.locals.locale`, see locale.ts) for clients without our UI: "One or more validation errors occurred." in
+ * en-GB, and the messages' texts, each once.
+ */
 export function sendValidationProblem(res: Response, errors: Record<string, string[]>, status = 400): void {
+  const locale = localeOf(res) ?? DEFAULT_LOCALE;
   const normalised: Record<string, string[]> = {};
   for (const [key, messages] of Object.entries(errors)) normalised[fieldKey(key)] = messages;
-  res.status(status).json({ title: VALIDATION_PROBLEM_TITLE, errors: normalised });
+  const texts = [...new Set(Object.values(normalised).flat().map((code) => translateErrorCode(code, locale)))];
+  res
+    .status(status)
+    .set('Content-Language', locale)
+    .json({ title: translateErrorCode('validationProblem', locale), detail: texts.join(' '), errors: normalised });
 }
 
 /** A form-level error (the empty key). */
