@@ -164,7 +164,7 @@ export function createApp(deps: AppDeps): Express {
     antiforgery.middleware((req) => req.method === 'POST' && req.path.toLowerCase().replace(/\/$/, '') === '/exchange'),
     ...(deps.accountRouters ?? []),
     partnerRouter({ partners, config }),
-    accountRouter({ store, sessions, antiforgery, signIn, auth, oidc: deps.oidc }),
+    accountRouter({ store, sessions, antiforgery, signIn, auth, oidc: deps.oidc, now }),
   );
   app.use('/remotes', remotesRouter(config, releases));
 

@@ -44,7 +44,7 @@ export async function createOidcMount(
     },
     async endSession(logoutId: string | undefined, req: Request, res: Response) {
       const ended = await service.endOidcSession(logoutId, req, res);
-      return ended.postLogoutRedirectUri;
+      return { clientName: ended.clientName, postLogoutRedirectUri: ended.postLogoutRedirectUri };
     },
     close: () => service.close(),
   };

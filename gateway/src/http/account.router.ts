@@ -16,6 +16,7 @@ import {
 import type { ZodType } from 'zod';
 import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInOutcome, SignInService } from '../identity/sign-in/sign-in.service.js';
+import { randomToken, safeEqual } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { Store } from '../store/store.js';
@@ -30,9 +31,21 @@ export interface OidcLogoutHooks {
     req: Request,
     res: Response,
   ): Promise<{ showLogoutPrompt: boolean; clientName?: string | undefined } | undefined>;
-  /** For `Logout`: ends the OIDC session, sends back-channel logout, returns the URL to continue to. */
-  endSession?(logoutId: string | undefined, req: Request, res: Response): Promise<string | undefined>;
+  /**
+   * For `Logout`: ends the OIDC session, sends back-channel logout; for an RP-initiated sign-out (`logoutId`
+   * matched) answers the client's name and its validated post_logout_redirect_uri (+ state).
+   */
+  endSession?(logoutId: string | undefined, req: Request, res: Response): Promise<EndedSignOut | undefined>;
 }
+
+/** What the OIDC side reports after ending its session. */
+export interface EndedSignOut {
+  clientName?: string | undefined;
+  postLogoutRedirectUri?: string | undefined;
+}
+
+/** How long the logged-out page may ask for its "Return to <client>" link. */
+export const LOGGED_OUT_RECORD_MS = 10 * 60_000;
 
 /** Dependencies of {@link accountRouter}. */
 export interface AccountRouterDeps {
@@ -42,6 +55,8 @@ export interface AccountRouterDeps {
   signIn: SignInService;
   auth: SessionAuthService;
   oidc?: OidcLogoutHooks | undefined;
+  /** Epoch ms (the app's clock). */
+  now?: () => number;
 }
 
 /** The last path segment names the call: `/api/Account/Login` → "login". */
@@ -65,7 +80,10 @@ function handle(fn: (req: Request, res: Response) => Promise<void>): RequestHand
 }
 
 /** 400 `stepNotAllowed` unless the session's pending sign-in waits at `stepId` (for later issues' step calls). */
-export function requireSignInStep(deps: Pick<AccountRouterDeps, 'sessions' | 'signIn'>, stepId: string): RequestHandler {
+export function requireSignInStep(
+  deps: Pick<AccountRouterDeps, 'sessions' | 'signIn'>,
+  stepId: string,
+): RequestHandler {
   return (req, res, next) => {
     deps.sessions
       .current(req)
@@ -85,6 +103,7 @@ export function requireSignInStep(deps: Pick<AccountRouterDeps, 'sessions' | 'si
 export function accountRouter(deps: AccountRouterDeps): Router {
   const router = Router();
   const { sessions, antiforgery, signIn, store } = deps;
+  const now = deps.now ?? Date.now;
 
   const returnUrlOf = async (value: unknown): Promise<string> =>
     safeReturnUrl(value, await store.clients.registeredReturnUrls());
@@ -214,7 +233,9 @@ export function accountRouter(deps: AccountRouterDeps): Router {
       const found = await sessions.lookup(req);
       if (found.kind !== 'active') return timedOut(req, res);
       const query = returnUrlQuerySchema.safeParse(req.query);
-      const returnUrl = await returnUrlOf(body.returnUrl ?? (query.success ? query.data.returnUrl : undefined));
+      const returnUrl = await returnUrlOf(
+        body.returnUrl ?? (query.success ? query.data.returnUrl : undefined),
+      );
       const outcome = await signIn.passwordSignIn(req, res, found.session, {
         login: body.username,
         password: body.password,
@@ -243,15 +264,36 @@ export function accountRouter(deps: AccountRouterDeps): Router {
   view('/LogoutView', async (req, res) => {
     const query = parse(logoutViewQuerySchema, req.query, res);
     if (!query) return;
+    res.set('Cache-Control', 'no-store');
+    // After sign-out: the logged-out page asks for the finished sign-out's return link, once, from this browser's
+    // own session record (the link never comes from the query).
+    const session = await sessions.current(req);
+    const finished = session?.record.data.loggedOut;
+    if (session && finished && query.logoutId && safeEqual(finished.id, query.logoutId)) {
+      delete session.record.data.loggedOut;
+      await sessions.save(session);
+      if (finished.expiresAt > now()) {
+        const body: LogoutView = {
+          logoutId: query.logoutId,
+          showLogoutPrompt: false,
+          loggedOut: true,
+          ...(finished.clientName ? { clientName: finished.clientName } : {}),
+          postLogoutRedirectUri: finished.postLogoutRedirectUri,
+        };
+        res.json(body);
+        return;
+      }
+    }
     const signedIn = await deps.auth.getSignedInAccount(req);
-    const described = deps.oidc?.describeLogout ? await deps.oidc.describeLogout(query.logoutId, req, res) : undefined;
+    const described = deps.oidc?.describeLogout
+      ? await deps.oidc.describeLogout(query.logoutId, req, res)
+      : undefined;
     const body: LogoutView = {
       ...(query.logoutId ? { logoutId: query.logoutId } : {}),
       // Without proof from the client (id_token_hint) a signed-in user confirms first (S32).
       showLogoutPrompt: signedIn !== undefined && (described?.showLogoutPrompt ?? true),
       ...(described?.clientName ? { clientName: described.clientName } : {}),
     };
-    res.set('Cache-Control', 'no-store');
     res.json(body);
   });
 
@@ -262,13 +304,34 @@ export function accountRouter(deps: AccountRouterDeps): Router {
       if (!body) return;
       const before = await sessions.lookup(req);
       const account = await deps.auth.getSignedInAccount(req);
-      const continuation = deps.oidc?.endSession ? await deps.oidc.endSession(body.logoutId, req, res) : undefined;
+      const ended = deps.oidc?.endSession ? await deps.oidc.endSession(body.logoutId, req, res) : undefined;
       const next = await sessions.end(req, res);
       if (account) {
-        await store.audit.record({ at: Date.now(), kind: 'sign-out', userId: account.accountId, ip: req.ip ?? null, data: {} });
+        await store.audit.record({
+          at: Date.now(),
+          kind: 'sign-out',
+          userId: account.accountId,
+          ip: req.ip ?? null,
+          data: {},
+        });
       }
-      const loggedOut = before.kind === 'expired' ? '/account/loggedout?reason=inactivity' : '/account/loggedout';
-      redirect(res, continuation ?? loggedOut, next);
+      // The browser always lands on the logged-out page (issue 3); an application's sign-out leaves a short-lived
+      // record there for the "Return to <client>" link instead of sending the browser straight back.
+      const target = new URLSearchParams();
+      if (before.kind === 'expired') target.set('reason', 'inactivity');
+      if (ended?.postLogoutRedirectUri) {
+        const id = randomToken(16);
+        next.record.data.loggedOut = {
+          id,
+          ...(ended.clientName ? { clientName: ended.clientName } : {}),
+          postLogoutRedirectUri: ended.postLogoutRedirectUri,
+          expiresAt: now() + LOGGED_OUT_RECORD_MS,
+        };
+        await sessions.save(next);
+        target.set('logoutId', id);
+      }
+      const search = target.toString();
+      redirect(res, `/account/loggedout${search ? `?${search}` : ''}`, next);
     }),
   );
 

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +19,12 @@ import { MemorySessionStore } from '../infra/sessions/memory-session.store.js';
 import { RedisSessionStore } from '../infra/sessions/redis-session.store.js';
 import type { SessionStore } from '../infra/sessions/session-store.js';
 import { SqlSessionStore } from '../infra/sessions/sql-session.store.js';
-import { DEFAULT_THROTTLE_LIMITS, LoginThrottle, type ThrottleLimits } from '../infra/throttle/login-throttle.js';
+import {
+  DEFAULT_THROTTLE_LIMITS,
+  LoginThrottle,
+  type ThrottleLimits,
+} from '../infra/throttle/login-throttle.js';
+import { createOidcMount } from '../oidc.mount.js';
 import { openStore, type Store } from '../store/store.js';
 import type { NewUser, User } from '../store/user.repository.js';
 
@@ -49,6 +56,8 @@ export interface TestGateway {
   metrics: Metrics;
   dataDir: string;
   shellDist: string;
+  /** With `oidc: true`: the origin the gateway listens on (also its issuer, PUBLIC_URL). */
+  url: string | undefined;
   addUser(input?: Partial<NewUser> & { password?: string }): Promise<User>;
   close(): Promise<void>;
 }
@@ -63,6 +72,11 @@ export interface TestGatewayOptions {
   realClock?: boolean;
   overrides?: Partial<AppDeps>;
   config?: Partial<GatewayConfig>;
+  /**
+   * Mount the real OIDC provider (`createOidcMount`, as `server.ts` does) and listen on a free loopback port, whose
+   * origin becomes PUBLIC_URL: for flows that need real redirects and back-channel calls.
+   */
+  oidc?: boolean;
 }
 
 let passwordHash: Promise<string> | undefined;
@@ -74,7 +88,10 @@ export function writeFakeShell(dir: string): void {
     path.join(dir, 'index.html'),
     '<!doctype html><html><head><title>Identity</title><script nonce="__CSP_NONCE__">window.boot=1</script></head><body><div id="root"></div><script src="/assets/main.0123abcd.js"></script></body></html>',
   );
-  writeFileSync(path.join(dir, 'assets', 'main.0123abcd.js'), `console.log(${JSON.stringify('x'.repeat(4000))});`);
+  writeFileSync(
+    path.join(dir, 'assets', 'main.0123abcd.js'),
+    `console.log(${JSON.stringify('x'.repeat(4000))});`,
+  );
   writeFileSync(path.join(dir, 'sw.js'), 'self.addEventListener("install",()=>{});');
 }
 
@@ -111,6 +128,21 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   let throttle: LoginThrottle;
   const limits = { ...DEFAULT_THROTTLE_LIMITS, ...options.throttleLimits };
   const cleanups: (() => Promise<void>)[] = [];
+  let server: Server | undefined;
+  if (options.oidc) {
+    server = createServer();
+    const listening = server;
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    config.publicUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+    cleanups.unshift(
+      () =>
+        new Promise<void>((resolve) => {
+          listening.closeAllConnections();
+          listening.close(() => resolve());
+        }),
+    );
+  }
+  let redisClient: Redis | undefined;
   if (backend === 'postgres-redis') {
     // A fresh schema per gateway keeps runs independent; it is dropped on close.
     const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -124,7 +156,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       dataEncryptionKey: config.dataEncryptionKey,
       now,
     });
-    const redis = new Redis(process.env.TEST_REDIS_URL!, { enableOfflineQueue: true, maxRetriesPerRequest: 1 });
+    const redis = new Redis(process.env.TEST_REDIS_URL!, {
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: 1,
+    });
+    redisClient = redis;
     const prefix = `test:${schema}:`;
     sessionStore = new RedisSessionStore(redis, now, `${prefix}session:`);
     throttle = new LoginThrottle({ kind: 'redis', client: redis }, limits, `${prefix}throttle`);
@@ -139,12 +175,26 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       await drop.end();
     });
   } else {
-    store = await openStore({ sqliteFile: path.join(dataDir, 'identity.db'), dataEncryptionKey: config.dataEncryptionKey, now });
-    sessionStore = options.sqlSessions ? new SqlSessionStore(store.database.db, now) : new MemorySessionStore(now);
+    store = await openStore({
+      sqliteFile: path.join(dataDir, 'identity.db'),
+      dataEncryptionKey: config.dataEncryptionKey,
+      now,
+    });
+    sessionStore = options.sqlSessions
+      ? new SqlSessionStore(store.database.db, now)
+      : new MemorySessionStore(now);
     throttle = new LoginThrottle({ kind: 'memory' }, limits);
     cleanups.push(() => store.database.close());
   }
   const metrics = new Metrics();
+  const logger = pino({ level: 'silent' });
+  let oidc: AppDeps['oidc'];
+  if (options.oidc) {
+    const mount = await createOidcMount(config, store, redisClient, logger);
+    oidc = mount;
+    // Before the store closes: its purge timer must not outlive the test.
+    cleanups.unshift(() => Promise.resolve(mount.close()));
+  }
   const app = createApp({
     config,
     store,
@@ -152,9 +202,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     throttle,
     clock: clockDep,
     metrics,
-    logger: pino({ level: 'silent' }),
+    logger,
+    ...(oidc ? { oidc } : {}),
     ...options.overrides,
   });
+  server?.on('request', app);
   return {
     app,
     config,
@@ -164,6 +216,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     metrics,
     dataDir,
     shellDist,
+    url: server ? config.publicUrl : undefined,
     async addUser(input = {}) {
       passwordHash ??= hashPassword(TEST_PASSWORD);
       const username = input.username ?? `user-${randomBytes(4).toString('hex')}`;
@@ -199,11 +252,18 @@ export async function browser(app: Express, ip?: string) {
     },
     /** POST JSON with the anti-forgery header. */
     post(url: string, body: unknown = {}) {
-      return agent.post(url).set('x-csrf-token-value', token).send(body as object);
+      return agent
+        .post(url)
+        .set('x-csrf-token-value', token)
+        .send(body as object);
     },
     /** Follows a 209 the way the client does: Exchange the state for a fresh token. */
     async exchange(state: string) {
-      const r = await agent.post('/api/Account/Exchange').set('x-csrf-token-value', token).send({ state }).expect(200);
+      const r = await agent
+        .post('/api/Account/Exchange')
+        .set('x-csrf-token-value', token)
+        .send({ state })
+        .expect(200);
       token = (r.body as { token: string }).token;
       return token;
     },
@@ -220,7 +280,10 @@ export async function browser(app: Express, ip?: string) {
 }
 
 /** Reads the session cookie value from a response's Set-Cookie. */
-export function sessionCookieOf(res: { headers: Record<string, unknown> }, name = 'idp.session'): string | undefined {
+export function sessionCookieOf(
+  res: { headers: Record<string, unknown> },
+  name = 'idp.session',
+): string | undefined {
   const raw = res.headers['set-cookie'];
   const list = Array.isArray(raw) ? (raw as string[]) : typeof raw === 'string' ? [raw] : [];
   const found = list.find((c) => c.startsWith(`${name}=`));

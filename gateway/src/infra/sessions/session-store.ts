@@ -6,6 +6,19 @@ export interface SessionData {
   pending?: PendingSignIn;
   /** The username remembered for this session (SPEC.md §3 "kept for the session"). */
   username?: string;
+  /** A sign-out this browser just finished, for the logged-out page's "Return to <client>" link (read once). */
+  loggedOut?: FinishedSignOut;
+}
+
+/** The server's record of a finished RP-initiated sign-out (never taken from the query). */
+export interface FinishedSignOut {
+  /** Random id in `/account/loggedout?logoutId=<id>`; LogoutView answers for it once. */
+  id: string;
+  clientName?: string;
+  /** The client's registered post_logout_redirect_uri with its state (exact match checked by the provider, S32). */
+  postLogoutRedirectUri: string;
+  /** Epoch ms after which the record is ignored. */
+  expiresAt: number;
 }
 
 /** The account a session is signed in as. */

@@ -1,0 +1,249 @@
+/**
+ * Sign-out with a live OIDC session from a real code flow, through the gateway's own Logout call (issue 3, S27):
+ * the server session ends (the old cookie gets 401), the OIDC session ends (prompt=none → login_required), tokens
+ * die, back-channel logout reaches the client's listener, and the browser lands on the logged-out page whose
+ * "Return to <client>" link comes from the server's record, once.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pkcePair, TestBrowser, verifyJwt, decodeJwt } from '../oidc/testing/oidc-harness.js';
+import { BACKENDS, TEST_PASSWORD, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+
+const CLIENT_ID = 'portal-s27';
+const REDIRECT_URI = 'http://localhost:4000/callback';
+const POST_LOGOUT_URI = 'http://localhost:4000/';
+
+interface Listener {
+  url: string;
+  received: URLSearchParams[];
+  close(): Promise<void>;
+}
+
+async function backchannelListener(): Promise<Listener> {
+  const received: URLSearchParams[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      received.push(new URLSearchParams(body));
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel-logout`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function json(browser: TestBrowser, url: string, body: unknown, token?: string): Promise<Response> {
+  return browser.request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { 'x-csrf-token-value': token } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+function authorizeUrl(issuer: string, extra: Record<string, string> = {}): string {
+  const url = new URL('/connect/authorize', issuer);
+  url.search = new URLSearchParams({
+    client_id: CLIENT_ID,
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    scope: 'openid profile roles',
+    state: 'st-1',
+    nonce: 'n-1',
+    ...extra,
+  }).toString();
+  return url.href;
+}
+
+function sessionCookie(response: Response): string | undefined {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0]!)
+    .find((pair) => pair.startsWith('idp.session='));
+}
+
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip)(
+    `sign-out with a live OIDC session (${backend.name})${backend.skip ? ` — skipped: ${backend.skip}` : ''}`,
+    () => {
+      let gw: TestGateway;
+      let listener: Listener;
+      let issuer: string;
+
+      beforeAll(async () => {
+        listener = await backchannelListener();
+        gw = await startTestGateway({ backend: backend.name, oidc: true, realClock: true });
+        issuer = gw.url!;
+        await gw.store.clients.create({
+          clientId: CLIENT_ID,
+          name: 'Payroll portal',
+          redirectUris: [REDIRECT_URI],
+          postLogoutRedirectUris: [POST_LOGOUT_URI],
+          backchannelLogoutUri: listener.url,
+        });
+      });
+
+      afterAll(async () => {
+        await gw?.close();
+        await listener?.close();
+      });
+
+      /** Signs in through the real sign-in API from an authorize request; answers the tokens and the session cookie. */
+      async function signInWithCodeFlow(browser: TestBrowser) {
+        const user = await gw.addUser({ displayName: 'Sam Signout' });
+        const pkce = pkcePair();
+        const toLogin = await browser.follow(
+          authorizeUrl(issuer, { code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
+          ['/account/login'],
+        );
+        const returnUrl = new URL(toLogin.url).searchParams.get('returnUrl')!;
+        expect(returnUrl).toMatch(/^\/interaction\//);
+
+        const anti = (await (await browser.request('/api/Account/Antiforgery')).json()) as { token: string };
+        const login = await json(
+          browser,
+          '/api/Account/Login',
+          { username: user.username, password: TEST_PASSWORD, returnUrl },
+          anti.token,
+        );
+        expect(login.status).toBe(209);
+        const cookie = sessionCookie(login)!;
+        const step = (await login.json()) as { redirect: string; state: string };
+        const exchanged = (await (
+          await json(browser, '/api/Account/Exchange', { state: step.state })
+        ).json()) as { token: string };
+
+        const back = await browser.follow(step.redirect);
+        const callback = new URL(back.url);
+        expect(callback.origin + callback.pathname).toBe(REDIRECT_URI);
+        const code = callback.searchParams.get('code')!;
+        const tokenResponse = await fetch(`${issuer}/connect/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: REDIRECT_URI,
+            client_id: CLIENT_ID,
+            code_verifier: pkce.verifier,
+          }),
+        });
+        expect(tokenResponse.status).toBe(200);
+        const tokens = (await tokenResponse.json()) as { id_token: string; access_token: string };
+        return { user, cookie, token: exchanged.token, tokens };
+      }
+
+      it('S27 Logout ends the server session, the OIDC session and tokens, sends back-channel logout, then the logged-out page', async () => {
+        const browser = new TestBrowser(issuer);
+        const { user, cookie, token, tokens } = await signInWithCodeFlow(browser);
+        const sid = decodeJwt(tokens.id_token).payload.sid;
+        expect((await fetch(`${issuer}/api/Account/ProfileImage`, { headers: { cookie } })).status).toBe(200);
+
+        // RP-initiated logout with id_token_hint: the provider hands over to the sign-in site's sign-out page.
+        const end = new URL('/connect/endsession', issuer);
+        end.search = new URLSearchParams({
+          id_token_hint: tokens.id_token,
+          post_logout_redirect_uri: POST_LOGOUT_URI,
+          state: 'bye',
+        }).toString();
+        const handover = await browser.request(end.href);
+        const logoutPage = new URL(handover.headers.get('location')!, issuer);
+        expect(logoutPage.pathname).toBe('/account/logout');
+        const logoutId = logoutPage.searchParams.get('logoutId')!;
+        const view = (await (
+          await json(browser, `/api/Account/LogoutView?logoutId=${encodeURIComponent(logoutId)}`, {}, token)
+        ).json()) as Record<string, unknown>;
+        expect(view).toMatchObject({ showLogoutPrompt: false, clientName: 'Payroll portal' });
+        expect(view.postLogoutRedirectUri).toBeUndefined();
+
+        const before = listener.received.length;
+        const out = await json(browser, '/api/Account/Logout', { logoutId }, token);
+        expect(out.status).toBe(209);
+        const step = (await out.json()) as { redirect: string; state: string };
+        // Always the logged-out page, never straight to the client.
+        const loggedOut = new URL(step.redirect, issuer);
+        expect(loggedOut.pathname).toBe('/account/loggedout');
+        const finishedId = loggedOut.searchParams.get('logoutId')!;
+        expect(finishedId).toBeTruthy();
+        expect(finishedId).not.toBe(logoutId);
+
+        // The server session is dead: the old cookie gets 401 on an authenticated call, and is anonymous for User.
+        const image = await fetch(`${issuer}/api/Account/ProfileImage`, { headers: { cookie } });
+        expect(image.status).toBe(401);
+        expect(((await image.json()) as { errors: Record<string, string[]> }).errors['']).toEqual([
+          'notAuthenticated',
+        ]);
+        const me = await fetch(`${issuer}/api/Account/User`, { headers: { cookie } });
+        expect(await me.json()).toEqual({ isAuthenticated: false });
+
+        // Back-channel logout reached the client's listener, signed by the provider, for this user and session.
+        expect(listener.received.length).toBe(before + 1);
+        const claims = await verifyJwt(
+          listener.received.at(-1)!.get('logout_token')!,
+          `${issuer}/connect/jwks`,
+        );
+        expect(claims).toMatchObject({ iss: issuer, aud: CLIENT_ID, sub: user.id, sid });
+
+        // Tokens of the ended session are revoked.
+        const userinfo = await fetch(`${issuer}/connect/userinfo`, {
+          headers: { authorization: `Bearer ${tokens.access_token}` },
+        });
+        expect(userinfo.status).toBe(401);
+
+        // The logged-out page's question: the return link from the server's record, answered once to this browser.
+        const fresh = (await (
+          await json(browser, '/api/Account/Exchange', { state: step.state })
+        ).json()) as { token: string };
+        const stranger = new TestBrowser(issuer);
+        const strangerView = await stranger.request(
+          `/api/Account/LogoutView?logoutId=${encodeURIComponent(finishedId)}`,
+        );
+        expect(((await strangerView.json()) as Record<string, unknown>).loggedOut).toBeUndefined();
+        const finished = await browser.request(
+          `/api/Account/LogoutView?logoutId=${encodeURIComponent(finishedId)}`,
+        );
+        expect(await finished.json()).toEqual({
+          logoutId: finishedId,
+          showLogoutPrompt: false,
+          loggedOut: true,
+          clientName: 'Payroll portal',
+          postLogoutRedirectUri: `${POST_LOGOUT_URI}?state=bye`,
+        });
+        const again = await json(
+          browser,
+          `/api/Account/LogoutView?logoutId=${encodeURIComponent(finishedId)}`,
+          {},
+          fresh.token,
+        );
+        expect(((await again.json()) as Record<string, unknown>).loggedOut).toBeUndefined();
+
+        // The OIDC session is gone: a silent authorize answers login_required to the client.
+        const silent = await browser.follow(
+          authorizeUrl(issuer, {
+            prompt: 'none',
+            code_challenge: pkcePair().challenge,
+            code_challenge_method: 'S256',
+          }),
+          ['/account/login'],
+        );
+        expect(new URL(silent.url).searchParams.get('error')).toBe('login_required');
+      });
+
+      it('a sign-out started on the site itself lands on the plain logged-out page', async () => {
+        const browser = new TestBrowser(issuer);
+        const { token } = await signInWithCodeFlow(browser);
+        const before = listener.received.length;
+        const out = await json(browser, '/api/Account/Logout', {}, token);
+        expect(out.status).toBe(209);
+        expect(((await out.json()) as { redirect: string }).redirect).toBe('/account/loggedout');
+        // The OIDC session of that browser ended as well, with back-channel logout to the client.
+        expect(listener.received.length).toBe(before + 1);
+      });
+    },
+  );
+}
