@@ -73,6 +73,12 @@ function shellConfig(dev) {
         },
         // Native CSS: extracted .css files linked from the page; never JS-injected <style> (CSP).
         { test: /\.css$/, type: 'css' },
+        // sonner injects its stylesheet as a <style> at module load, which a strict style-src refuses; the loader
+        // removes that call and platform-toaster.tsx imports sonner/dist/styles.css as an extracted file instead.
+        {
+          test: /[\\/]node_modules[\\/]sonner[\\/]dist[\\/]index\.m?js$/,
+          loader: path.join(dir, 'build/no-inserted-css.loader.cjs'),
+        },
       ],
     },
     experiments: { css: true },

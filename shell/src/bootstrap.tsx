@@ -4,10 +4,10 @@ import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES } from 'shared-contracts';
-import { configureApiClient, createAppStore, ensureAntiforgeryToken, registerNavigator } from 'shared-contracts/api';
+import { configureApiClient, createAppStore, ensureAntiforgeryToken, FALLBACK_PARTNER, partnerApi, registerNavigator } from 'shared-contracts/api';
 import { installGlobalErrorReporting } from './errors/error-reporting';
 import { initI18n } from './i18n/i18n';
-import { chooseLocale, FALLBACK_PARTNER, PlatformRoot, platformApi, readCultureCookie, readSavedLocale } from './platform';
+import { chooseLocale, PlatformRoot, readCultureCookie, readSavedLocale } from './platform';
 import { connectI18n, registerManifestRemotes } from './remotes/remote-loader';
 import { buildRoutes } from './router/routes';
 import './shell.css';
@@ -21,8 +21,8 @@ async function bootstrap() {
   installGlobalErrorReporting();
   const store = createAppStore();
   await ensureAntiforgeryToken();
-  // Same cache entry PlatformRoot reads, so the partner is fetched once.
-  const partnerResult = await store.dispatch(platformApi.endpoints.partnerMetadata.initiate());
+  // The one cache entry (shared-contracts/api) PlatformRoot and the remotes read, so the partner is fetched once.
+  const partnerResult = await store.dispatch(partnerApi.endpoints.partnerMetadata.initiate());
   const partner = partnerResult.data ?? FALLBACK_PARTNER;
   const locale = chooseLocale({
     availableLanguages: partner.availableLanguages,

@@ -8,7 +8,7 @@ export function cspNonce(res: Response): string {
 }
 
 /**
- * Security headers on every response (S33): CSP of 'self' with a per-response script nonce and
+ * Security headers on every response (S33): CSP of 'self' with a per-response script and style nonce and
  * frame-ancestors 'none', nosniff, Referrer-Policy no-referrer (pages carry tokens in URLs: S16), COOP
  * same-origin, HSTS only when the public URL is https.
  */
@@ -23,8 +23,10 @@ export function securityHeaders(options: { hsts: boolean }): RequestHandler[] {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", (_req, res) => `'nonce-${cspNonce(res as Response)}'`],
-        // Inline style attributes cannot run script; React and the partner colour variable need them.
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        // No 'unsafe-inline': stylesheets are files, React style props and the partner colour go through the
+        // CSSOM (not parsed style attributes), and the one inline <style> (the first HTML's partner colour,
+        // render-shell-html.ts) carries the nonce. The shell build strips sonner's injected <style>.
+        styleSrc: ["'self'", (_req, res) => `'nonce-${cspNonce(res as Response)}'`],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],

@@ -7,6 +7,7 @@ export * from './antiforgery.js';
 export * from './base-api.js';
 export * from './client-config.js';
 export * from './navigation.js';
+export * from './partner.api.js';
 export * from './session.slice.js';
 export * from './store.js';
 export * from './use-form-errors.js';

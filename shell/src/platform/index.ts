@@ -23,10 +23,11 @@ export {
 } from './language.js';
 export { changeLocale } from './locale-change.js';
 export { usePartnerLocale } from './use-partner-locale.js';
-export { FALLBACK_PARTNER, platformApi, usePartnerMetadataQuery, useSetLanguageMutation } from './platform.api.js';
+export { FALLBACK_PARTNER, partnerApi, platformApi, usePartnerMetadataQuery, useSetLanguageMutation } from './platform.api.js';
 export { registerOfflineWorker, showUpdateToast, SERVICE_WORKER_URL, UPDATE_TOAST_ID } from './offline-worker.js';
 export { OfflineNotice, isNetworkFailure, useOnlineStatus } from './offline-notice.js';
 export { PlatformToaster } from './platform-toaster.js';
 export { DatePicker, type DatePickerProps } from './date-picker.js';
 export { useDebouncedValue } from './use-debounced-value.js';
 export { NO_FLASH_SCRIPT, noFlashScript } from './no-flash.js';
+export { withToast } from './toast-outlet.js';

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { Toaster, toast } from 'sonner';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { showUpdateToast } from './offline-worker.js';
+import { PlatformToaster } from './platform-toaster.js';
+import { withToast } from './toast-outlet.js';
 
 afterEach(() => {
   cleanup();
@@ -12,10 +13,11 @@ afterEach(() => {
 describe('update toast (SPEC.md §1, §9)', () => {
   it('stays until Reload is used, while an ordinary toast leaves after 2000 ms', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    render(<Toaster duration={2000} position="bottom-right" />);
+    // The outlet mounts (and sonner loads) on the first request.
+    render(<PlatformToaster theme="light" dir="ltr" />);
     const onReload = vi.fn();
     act(() => {
-      toast('Saved');
+      withToast((toast) => toast('Saved'));
       showUpdateToast('A new version of Acme Identity is available, click on reload button to update.', 'Reload', onReload);
     });
     expect(await screen.findByText(/A new version of Acme Identity is available/)).toBeTruthy();
@@ -38,7 +40,7 @@ describe('toast requests from remotes', () => {
     const { useToastEvents } = await import('./use-toast-events.js');
     function Outlet() {
       useToastEvents();
-      return <Toaster duration={2000} />;
+      return <PlatformToaster theme="light" dir="ltr" />;
     }
     render(<Outlet />);
     act(() => requestToast({ kind: 'success', message: 'Device registered' }));

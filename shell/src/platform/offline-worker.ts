@@ -1,7 +1,7 @@
 import type { i18n as I18n } from 'i18next';
-import { toast } from 'sonner';
 import { TOAST_DURATION_MS } from 'shared-contracts';
 import { Workbox } from 'workbox-window';
+import { withToast } from './toast-outlet.js';
 
 /** Where the built service worker is served (the shell's dist root; scope "/"). */
 export const SERVICE_WORKER_URL = '/sw.js';
@@ -43,7 +43,7 @@ export function registerOfflineWorker(options: OfflineWorkerOptions): Workbox | 
   workbox.addEventListener('installed', (event) => {
     // First install only: an update (or a worker installed by another tab, "external") is not "offline ready".
     if (!event.isUpdate && !event.isExternal) {
-      toast.info(t('platform.offline.ready'), { duration: TOAST_DURATION_MS });
+      withToast((toast) => toast.info(t('platform.offline.ready'), { duration: TOAST_DURATION_MS }));
     }
   });
 
@@ -80,10 +80,12 @@ export function registerOfflineWorker(options: OfflineWorkerOptions): Workbox | 
  * {@link TOAST_DURATION_MS}.
  */
 export function showUpdateToast(message: string, reloadLabel: string, onReload: () => void): void {
-  toast(message, {
-    id: UPDATE_TOAST_ID,
-    duration: Number.POSITIVE_INFINITY,
-    dismissible: false,
-    action: { label: reloadLabel, onClick: onReload },
-  });
+  withToast((toast) =>
+    toast(message, {
+      id: UPDATE_TOAST_ID,
+      duration: Number.POSITIVE_INFINITY,
+      dismissible: false,
+      action: { label: reloadLabel, onClick: onReload },
+    }),
+  );
 }

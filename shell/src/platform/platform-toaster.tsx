@@ -1,21 +1,19 @@
-import 'sonner/dist/styles.css';
-import { Toaster } from 'sonner';
-import { TOAST_DURATION_MS } from 'shared-contracts';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { isToastOutletWanted, subscribeToastOutlet } from './toast-outlet.js';
+
+const SonnerToaster = lazy(() => import('./sonner-toaster.js').then((m) => ({ default: m.SonnerToaster })));
 
 /**
- * The one toast outlet (SPEC.md §9: 2000 ms, bottom right). sonner's stylesheet is also imported as a file so
- * toasts keep their look under a CSP without 'unsafe-inline' styles (sonner injects a <style> too). Direction
- * and theme follow the document so RTL mirrors the toasts and dark mode darkens them.
+ * The one toast outlet. sonner and its stylesheet load only when a toast is first requested
+ * ({@link withToast}); direction and theme follow the document so RTL mirrors the toasts and dark mode darkens
+ * them.
  */
 export function PlatformToaster({ theme, dir }: { theme: 'light' | 'dark'; dir: 'ltr' | 'rtl' }) {
+  const wanted = useSyncExternalStore(subscribeToastOutlet, isToastOutletWanted, () => false);
+  if (!wanted) return null;
   return (
-    <Toaster
-      position={dir === 'rtl' ? 'bottom-left' : 'bottom-right'}
-      duration={TOAST_DURATION_MS}
-      theme={theme}
-      dir={dir}
-      closeButton
-      richColors
-    />
+    <Suspense fallback={null}>
+      <SonnerToaster theme={theme} dir={dir} />
+    </Suspense>
   );
 }

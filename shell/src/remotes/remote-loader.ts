@@ -26,7 +26,7 @@ export class RemoteLoadError extends Error {
 let manifest: Promise<RemotesManifest> | undefined;
 const modules = new Map<RemoteId, Promise<RemoteModule>>();
 const registered = new Map<RemoteId, string>();
-const pages = new Map<string, RemotePageModule['Component']>();
+const pages = new Map<string, { remoteId: RemoteId; Component: RemotePageModule['Component'] }>();
 let i18nInstance: I18n | undefined;
 
 /** Fetches `/remotes/manifest.json` (not cached: a new remote version must be seen on the next load). */
@@ -134,7 +134,7 @@ export async function prepareRemotePage(id: RemoteId, path: string): Promise<boo
     const route = remote.routes.find((r) => r.path === path);
     if (!route) throw new RemoteLoadError(id, `${id} has no page for ${path}`);
     const page = await route.lazy();
-    pages.set(path, page.Component);
+    pages.set(path, { remoteId: id, Component: page.Component });
     return true;
   } catch (error) {
     if (!(error instanceof RemoteLoadError)) {
@@ -151,13 +151,17 @@ export async function prepareRemotePage(id: RemoteId, path: string): Promise<boo
 
 /** The loaded page component of a route, once {@link prepareRemotePage} succeeded. */
 export function remotePage(path: string): RemotePageModule['Component'] | undefined {
-  return pages.get(path);
+  return pages.get(path)?.Component;
 }
 
-/** Forgets a failed remote so the next navigation tries again, with a fresh manifest. */
+/**
+ * Forgets a failed remote so the next navigation tries again, with a fresh manifest: its module, its registration
+ * and its loaded pages (a page that threw while rendering is loaded again from the version now published).
+ */
 export async function retryRemote(id: RemoteId): Promise<void> {
   modules.delete(id);
   registered.delete(id);
+  for (const [path, page] of pages) if (page.remoteId === id) pages.delete(path);
   try {
     await registerManifestRemotes(true);
   } catch {

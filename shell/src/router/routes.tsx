@@ -39,8 +39,8 @@ export const SHELL_PAGES: Readonly<Record<string, ComponentType>> = {
   '*': NotFoundPage,
 };
 
-/** Reports an error a page threw while rendering and shows the friendly error page in its place. */
-function RouteErrorBoundary({ origin }: { origin: string }) {
+/** Reports an error caught by a route's error boundary (deduplicated per page load by reportClientError). */
+function useReportedRouteError(origin: string): void {
   const error = useRouteError();
   reportClientError({
     kind: 'boundary',
@@ -48,7 +48,22 @@ function RouteErrorBoundary({ origin }: { origin: string }) {
     message: error instanceof Error ? error.message : String(error),
     stack: error instanceof Error ? error.stack : undefined,
   });
+}
+
+/** Reports an error the shell threw while rendering and shows the friendly error page in its place. */
+function RouteErrorBoundary({ origin }: { origin: string }) {
+  useReportedRouteError(origin);
   return <UnexpectedErrorPage />;
+}
+
+/**
+ * A remote's page threw while rendering: reported with kind `boundary`, and the remote's unavailable page with
+ * Retry shown in its place (Retry forgets the remote's code and re-reads the manifest; the revalidation resets
+ * this boundary). The layout and every other route keep working.
+ */
+function RemoteErrorBoundary({ remoteId }: { remoteId: RemoteId }) {
+  useReportedRouteError(remoteId);
+  return <RemoteUnavailablePage remoteId={remoteId} />;
 }
 
 function remoteRoute(definition: RouteDefinition & { owner: RemoteId }): RouteObject {
@@ -64,7 +79,7 @@ function remoteRoute(definition: RouteDefinition & { owner: RemoteId }): RouteOb
     // load gives the fallback page, not a broken router.
     loader: async () => ({ available: await prepareRemotePage(owner, path) }),
     Component: RemoteRoutePage,
-    ErrorBoundary: () => <RouteErrorBoundary origin={owner} />,
+    ErrorBoundary: () => <RemoteErrorBoundary remoteId={owner} />,
   };
 }
 

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { usePartnerMetadataQuery } from 'shared-contracts/api';
 import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
 import { useLoginViewQuery } from './login.api';
 import { returnUrlOf } from './return-url';
@@ -7,17 +8,29 @@ import { SignInForm } from './sign-in-form';
 
 const NS = 'mfe-login';
 
+/** `/account/login/vendor?vendorId=<id>` (SPEC.md §2), keeping the returnUrl of the sign-in. */
+export function vendorSignInPath(vendorId: string, returnUrl: string): string {
+  const query = new URLSearchParams({ vendorId });
+  if (returnUrl) query.set('returnUrl', returnUrl);
+  return `/account/login/vendor?${query.toString()}`;
+}
+
 /** The body of both sign-in routes once LoginView has answered. */
 function SignInBody({ local }: { local: boolean }) {
   const { t } = useTranslation(NS);
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
   const { data: view, isLoading } = useLoginViewQuery({ returnUrl });
+  // The shell's start-up already holds the partner (one shared cache entry): no second call.
+  const { data: partner } = usePartnerMetadataQuery();
 
   if (isLoading) return <p aria-live="polite">{t('login.loading')}</p>;
   // Without LoginView the form still works: the server checks everything again on Login.
   const allowLocal = view?.allowLocal ?? true;
-  const providers = view && !local && view.showLoginProviders ? view.providers : [];
+  // External providers show only when the partner allows them (SPEC.md §3 showLoginProviders) and LoginView
+  // lists some; the local-only route never shows them.
+  const showProviders = !local && partner?.showLoginProviders === true && view?.showLoginProviders !== false;
+  const providers = showProviders ? (view?.providers ?? []) : [];
   return (
     <Stack>
       {allowLocal ? (
@@ -26,15 +39,13 @@ function SignInBody({ local }: { local: boolean }) {
         <Alert kind="info">{t('errors:localLoginNotAllowed')}</Alert>
       )}
       {providers.length > 0 ? (
-        <nav aria-label={t('login.providersHeading')}>
+        <nav aria-label={t('login.providersHeading')} data-testid="login-providers">
           <h2>{t('login.providersHeading')}</h2>
-          <ul className="hr-stack">
+          <ul className="hr-stack hr-list-plain">
             {providers.map((provider) => (
               <li key={provider.vendorId}>
-                <Link
-                  to={`/account/login/vendor?vendorId=${encodeURIComponent(provider.vendorId)}&returnUrl=${encodeURIComponent(returnUrl)}`}
-                >
-                  {provider.displayName}
+                <Link className="hr-button hr-button--secondary" to={vendorSignInPath(provider.vendorId, returnUrl)}>
+                  {t('login.signInWith', { name: provider.displayName })}
                 </Link>
               </li>
             ))}

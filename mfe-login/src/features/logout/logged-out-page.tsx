@@ -1,19 +1,35 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { safeHttpUrl } from 'shared-contracts';
 import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
+import { useLogoutViewQuery } from './logout.api';
 
 const NS = 'mfe-login';
 
-/** `/account/loggedout`: "You are logged out." or, with `?reason=inactivity`, the inactivity message (SPEC.md §8). */
+/**
+ * `/account/loggedout`: "You are logged out." or, with `?reason=inactivity`, the inactivity message (SPEC.md §8).
+ * After an application's sign-out (`?logoutId=`), LogoutView answers — once, to this browser, from the server's
+ * record — the application's name and its registered post-logout address: the "Return to <client>" link. The link
+ * never comes from the query.
+ */
 export function LoggedOutPage() {
   const { t } = useTranslation(NS);
   const [search] = useSearchParams();
   const inactivity = search.get('reason') === 'inactivity';
+  const logoutId = search.get('logoutId') ?? undefined;
+  const { data: view } = useLogoutViewQuery({ logoutId }, { skip: !logoutId });
+  // The server checked the address against the client's registration (S32); http(s) only, as a second guard.
+  const returnTo = view?.loggedOut ? safeHttpUrl(view.postLogoutRedirectUri) : undefined;
   return (
     <Page title={t('routes.loggedOut')} pageId="loggedout">
       <Card>
         <Stack>
           <Alert kind="info">{inactivity ? t('errors:loggedOutInactivity') : t('errors:loggedOut')}</Alert>
+          {returnTo ? (
+            <a href={returnTo} data-testid="return-to-client">
+              {t('loggedOut.returnTo', { client: view?.clientName ?? new URL(returnTo).host })}
+            </a>
+          ) : null}
           <Link to="/account/login">{t('loggedOut.signInAgain')}</Link>
         </Stack>
       </Card>
