@@ -131,14 +131,20 @@ export async function measurePageWeight(base, plan, shared) {
   try {
     const routes = {};
     for (const route of plan.routes) {
-      const context = await browser.newContext({ serviceWorkers: 'block' });
-      const page = await context.newPage();
-      const rec = await recordNetwork(page);
-      await page.goto(base + route, { waitUntil: 'load' });
-      await settle(page, rec);
-      const finalPath = new URL(page.url()).pathname;
-      routes[route] = { ...(await rec.take()), finalPath };
-      await context.close();
+      // A load that fetched no script at all is a failed load (e.g. a teammate's build emptying shell/dist for a
+      // moment), not a measurement: retried twice, and the retries are kept in the data.
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const context = await browser.newContext({ serviceWorkers: 'block' });
+        const page = await context.newPage();
+        const rec = await recordNetwork(page);
+        const response = await page.goto(base + route, { waitUntil: 'load' }).catch(() => null);
+        await settle(page, rec);
+        const finalPath = new URL(page.url()).pathname;
+        routes[route] = { ...(await rec.take()), finalPath, documentStatus: response?.status() ?? 0, retries: attempt };
+        await context.close();
+        if (routes[route].jsBytes > 0) break;
+        await new Promise((r) => setTimeout(r, 2000));
+      }
     }
 
     // In-app navigation: the shell routes with React Router (a browser router listening to popstate), so a
