@@ -2,10 +2,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseRole, type PartnerLanguage, type RoleName } from 'shared-contracts';
+import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import { isSafeCssColour, parseRole, safeHttpUrl, type PartnerLanguage, type RoleName } from 'shared-contracts';
 import { ConfigError, loadConfig } from '../config.js';
 import { hashPassword } from '../identity/passwords.service.js';
-import { isSafeCssColour } from '../http/render-shell-html.js';
+import { revokeOidcArtefactsOfAccount, type OidcArtefactStore } from '../oidc/account-revocation.js';
+import { DEFAULT_KEY_POLL_INTERVAL_MS, loadSigningKeys, rotateSigningKeys } from '../oidc/signing-keys.js';
+import type { OidcDatabase } from '../oidc/types.js';
 import { openStore, type Store } from '../store/store.js';
 import type { Partner } from '../store/partner.repository.js';
 import { UsageError, runCli } from './cli-support.js';
@@ -26,7 +30,10 @@ const USAGE = `usage: admin <area> <command> [options]
   clients add --id ID --name N --redirect-uri URL[,URL] [--secret S | --public] [--post-logout-uri URL[,URL]]
             [--backchannel-logout-uri URL] [--third-party]
   clients list
-env: DATA_DIR, DATABASE_URL, DATA_ENCRYPTION_KEY (as the server)`;
+  keys rotate [--now]        new token signing keys: published at once, signing after ${(2 * DEFAULT_KEY_POLL_INTERVAL_MS) / 1000} s (every running
+                             gateway re-reads the keys every ${DEFAULT_KEY_POLL_INTERVAL_MS / 1000} s); --now signs at once (one replica only)
+  sessions revoke --user U   ends every session, OIDC session and refresh token of a user at once
+env: DATA_DIR, DATABASE_URL, REDIS_URL, DATA_ENCRYPTION_KEY (as the server)`;
 
 const OPTIONS = {
   username: { type: 'string' },
@@ -59,6 +66,8 @@ const OPTIONS = {
   'post-logout-uri': { type: 'string', multiple: true },
   'backchannel-logout-uri': { type: 'string' },
   'third-party': { type: 'boolean' },
+  now: { type: 'boolean' },
+  user: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -122,11 +131,17 @@ function partnerFields(values: Values): Partial<Omit<Partner, 'id'>> {
   if (values.name !== undefined) fields.name = values.name;
   if (values.domains !== undefined) fields.domains = list(values.domains).map((d) => d.toLowerCase());
   const colour = values['background-color'];
+  // The same checks the shell applies before using a value (S34, shared-contracts/src/branding.ts).
   if (colour !== undefined) {
-    if (!isSafeCssColour(colour)) throw new UsageError(`--background-color: "${colour}" is not a colour (#rgb, #rrggbb, rgb(), hsl() or a name)`);
-    fields.backgroundColor = colour;
+    if (!isSafeCssColour(colour as unknown)) throw new UsageError(`--background-color: "${colour}" is not a colour (#rgb, #rrggbb, rgb(), hsl() or a name)`);
+    fields.backgroundColor = colour.trim();
   }
-  if (values['privacy-url'] !== undefined) fields.privacyPolicyUrl = url(values['privacy-url'], 'privacy-url');
+  const privacy = values['privacy-url'];
+  if (privacy !== undefined) {
+    const safe = safeHttpUrl(privacy);
+    if (!safe) throw new UsageError(`--privacy-url: "${privacy}" is not an absolute http(s) URL without user info`);
+    fields.privacyPolicyUrl = safe;
+  }
   if (values['default-language'] !== undefined) fields.defaultLanguage = values['default-language'];
   if (values.languages !== undefined) {
     fields.availableLanguages = list(values.languages).map((entry): PartnerLanguage => {
@@ -165,8 +180,17 @@ function isUniqueViolation(error: unknown): boolean {
   return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || /UNIQUE constraint/.test(String(e.message));
 }
 
-/** Runs one admin command against the store; `out` receives the lines to print. */
-export async function runAdminCommand(store: Store, args: string[], out: (line: string) => void): Promise<void> {
+/**
+ * Runs one admin command against the store; `out` receives the lines to print. `oidc` says where the provider keeps
+ * its artefacts (the store's table unless Redis is given), for `sessions revoke`.
+ */
+export async function runAdminCommand(
+  store: Store,
+  args: string[],
+  out: (line: string) => void,
+  oidc: Omit<OidcArtefactStore, 'db'> = {},
+): Promise<void> {
+  const oidcDb = store.database.db as unknown as Kysely<OidcDatabase>;
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   const [area, command, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
@@ -283,6 +307,23 @@ export async function runAdminCommand(store: Store, args: string[], out: (line: 
       case 'clients list':
         for (const c of await store.clients.list()) out(`${c.clientId}\t${c.name}\t${c.clientSecret ? 'confidential' : 'public'}\t${c.redirectUris.join(',')}`);
         return;
+      case 'keys rotate': {
+        // Published everywhere before anything is signed with them (S41): two poll intervals of grace.
+        const activateAfterMs = values.now ? 0 : 2 * DEFAULT_KEY_POLL_INTERVAL_MS;
+        const before = new Set((await loadSigningKeys(oidcDb)).map((k) => k.kid));
+        const keys = await rotateSigningKeys(oidcDb, { activateAfterMs });
+        const fresh = keys.filter((k) => !before.has(k.kid)).map((k) => k.kid);
+        out(`new signing keys ${fresh.join(', ')} published; they sign ${activateAfterMs > 0 ? `from ${new Date(Date.now() + activateAfterMs).toISOString()}` : 'from the next key check'}`);
+        out(`running gateways re-read the keys every ${DEFAULT_KEY_POLL_INTERVAL_MS / 1000} s; ${keys.length / 2} generations kept for verification`);
+        return;
+      }
+      case 'sessions revoke': {
+        const user = await findUser(store, required(values, 'user'));
+        await store.users.rotateSecurityStamp(user.id);
+        const revoked = await revokeOidcArtefactsOfAccount({ db: oidcDb, ...oidc }, user.id);
+        out(`${user.username}: every sign-in session ended; ${revoked.sessions} OIDC session(s) and ${revoked.grants} grant(s) with their tokens revoked`);
+        return;
+      }
       default:
         throw new UsageError(area ? `unknown command "${key.trim()}"\n${USAGE}` : USAGE);
     }
@@ -306,9 +347,15 @@ if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(proces
       sqliteFile: path.join(config.dataDir, 'identity.db'),
       dataEncryptionKey: config.dataEncryptionKey,
     });
+    // Only `sessions revoke` touches Redis (OIDC artefacts live there when REDIS_URL is set).
+    const redis =
+      config.redisUrl && process.argv.slice(2, 4).join(' ') === 'sessions revoke'
+        ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 })
+        : undefined;
     try {
-      await runAdminCommand(store, process.argv.slice(2), (line) => process.stdout.write(`${line}\n`));
+      await runAdminCommand(store, process.argv.slice(2), (line) => process.stdout.write(`${line}\n`), { redis });
     } finally {
+      redis?.disconnect();
       await store.database.close();
     }
   });

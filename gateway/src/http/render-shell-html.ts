@@ -1,19 +1,13 @@
+import { isSafeCssColour } from 'shared-contracts';
+
 /** Values injected into the first HTML of the shell. */
 export interface ShellHtmlValues {
   /** The response's CSP nonce; replaces every `__CSP_NONCE__`. */
   nonce: string;
   /** Page title (issue 4: "<partnerName> Identity"); plain text, escaped here. */
   title?: string | undefined;
-  /** Partner background colour; dropped unless it is a plain CSS colour (S34). */
+  /** Partner background colour; dropped unless it is a plain CSS colour (S34: shared `isSafeCssColour`). */
   backgroundColor?: string | undefined;
-}
-
-const HEX_OR_FUNCTION_COLOUR =
-  /^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\(\s*[0-9.%]+\s*(,\s*[0-9.%]+\s*){2,3}\)|[a-zA-Z]{3,20})$/;
-
-/** True for a colour that is safe inside a CSS declaration: hex, rgb()/hsl() with numbers, or a keyword. */
-export function isSafeCssColour(value: string): boolean {
-  return HEX_OR_FUNCTION_COLOUR.test(value.trim());
 }
 
 function escapeHtml(text: string): string {

@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCommand } from '../cli/admin.js';
 import { pkcePair, TestBrowser, verifyJwt, decodeJwt } from '../oidc/testing/oidc-harness.js';
 import { BACKENDS, TEST_PASSWORD, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
@@ -224,6 +225,54 @@ for (const backend of BACKENDS) {
 
         // The OIDC session is gone: a silent authorize answers login_required to the client.
         const silent = await browser.follow(
+          authorizeUrl(issuer, {
+            prompt: 'none',
+            code_challenge: pkcePair().challenge,
+            code_challenge_method: 'S256',
+          }),
+          ['/account/login'],
+        );
+        expect(new URL(silent.url).searchParams.get('error')).toBe('login_required');
+      });
+
+      it('admin sessions revoke ends every session, OIDC session and token of the user at once', async () => {
+        const first = new TestBrowser(issuer);
+        const second = new TestBrowser(issuer);
+        const a = await signInWithCodeFlow(first);
+        const username = a.user.username;
+        // A second browser of the same user, signed in with the password too.
+        const anti = (await (await second.request('/api/Account/Antiforgery')).json()) as { token: string };
+        const login = await json(
+          second,
+          '/api/Account/Login',
+          { username, password: TEST_PASSWORD },
+          anti.token,
+        );
+        expect(login.status).toBe(209);
+        const secondCookie = sessionCookie(login)!;
+        expect(
+          (await fetch(`${issuer}/api/Account/ProfileImage`, { headers: { cookie: secondCookie } })).status,
+        ).toBe(200);
+
+        const lines: string[] = [];
+        await runAdminCommand(
+          gw.store,
+          ['sessions', 'revoke', '--user', username],
+          (line) => lines.push(line),
+          { redis: gw.redis },
+        );
+        expect(lines.join('\n')).toMatch(/1 OIDC session\(s\) and 1 grant\(s\)/);
+
+        for (const cookie of [a.cookie, secondCookie]) {
+          expect((await fetch(`${issuer}/api/Account/ProfileImage`, { headers: { cookie } })).status).toBe(
+            401,
+          );
+        }
+        const userinfo = await fetch(`${issuer}/connect/userinfo`, {
+          headers: { authorization: `Bearer ${a.tokens.access_token}` },
+        });
+        expect(userinfo.status).toBe(401);
+        const silent = await first.follow(
           authorizeUrl(issuer, {
             prompt: 'none',
             code_challenge: pkcePair().challenge,

@@ -459,3 +459,31 @@ for (const { variant, skip } of variants) {
     },
   );
 }
+
+describe('signing keys across replicas', () => {
+  let h: OidcHarness;
+  beforeAll(async () => {
+    h = await startOidcHarness({ variant: 'sqlite', keyPollIntervalMs: 100 });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const publishedKids = async () =>
+    ((await (await fetch(`${h.issuer}/connect/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+
+  it('S41 a running provider publishes keys rotated elsewhere (admin CLI, another replica) without a reload', async () => {
+    const db = h.store.database.db as unknown as Kysely<OidcDatabase>;
+    const before = await publishedKids();
+    // A delayed rotation, as `admin keys rotate` does: published at once, signing later.
+    const rotated = await rotateSigningKeys(db, { activateAfterMs: 60_000 });
+    const fresh = rotated.map((k) => k.kid!).filter((kid) => !before.includes(kid));
+    expect(fresh).toHaveLength(2);
+    await vi.waitFor(
+      async () => {
+        expect(await publishedKids()).toEqual(expect.arrayContaining([...before, ...fresh]));
+      },
+      { timeout: 3000, interval: 100 },
+    );
+  });
+});

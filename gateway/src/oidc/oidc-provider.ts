@@ -21,7 +21,7 @@ import type {
 } from 'oidc-provider';
 import { handleInteraction } from './interaction.router.js';
 import { createRedisAdapterFactory } from './redis.adapter.js';
-import { loadSigningKeys } from './signing-keys.js';
+import { DEFAULT_KEY_POLL_INTERVAL_MS, loadSigningKeys } from './signing-keys.js';
 import { createSqlAdapterFactory, purgeExpiredOidcPayloads } from './sql.adapter.js';
 import type {
   FindOidcAccount,
@@ -116,7 +116,14 @@ export interface OidcProviderOptions {
   allowPrivateNetworkFetch?: boolean | undefined;
   /** How often expired rows are purged from `oidc_payloads` (default 10 min; 0 = never). */
   purgeIntervalMs?: number | undefined;
+  /**
+   * How often the signing key set is re-read (default {@link DEFAULT_KEY_POLL_INTERVAL_MS}; 0 = never): a rotation
+   * made by the admin CLI or another replica, or a delayed generation becoming active, swaps in a provider with the
+   * new keys without a restart.
+   */
+  keyPollIntervalMs?: number | undefined;
 }
+
 
 /** What LogoutView needs to know about a pending RP-initiated logout. */
 export interface LogoutDescription {
@@ -160,7 +167,7 @@ export interface OidcService {
    * gateway's Logout with the logoutId of the page (or undefined for a sign-out started on our own site).
    */
   endOidcSession(logoutId: string | undefined, req: Request, res: Response): Promise<EndedOidcSession>;
-  /** Stops the purge timer. */
+  /** Stops the purge and key-poll timers. */
   close(): void;
 }
 
@@ -361,7 +368,8 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
   const expiredPath = options.expiredPath ?? '/error/expired';
   const loginPath = options.loginPath ?? '/account/login';
 
-  const build = async (): Promise<{ provider: Provider; handler: RequestHandler }> => {
+  const fingerprint = (keys: readonly { kid?: string | undefined }[]) => keys.map((k) => k.kid ?? '').join(',');
+  const build = async (): Promise<{ provider: Provider; handler: RequestHandler; keys: string }> => {
     const keys = await loadSigningKeys(options.db);
     const provider = new Provider(options.issuer, buildOidcConfiguration(options, adapter, { keys }));
     provider.proxy = options.proxy ?? false;
@@ -374,10 +382,27 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
       provider.on('grant.revoked', (_ctx, grantId) => logger.info({ grantId }, 'oidc grant revoked'));
     }
     const callback = provider.callback();
-    return { provider, handler: (req, res) => void callback(req, res) };
+    return { provider, handler: (req, res) => void callback(req, res), keys: fingerprint(keys) };
   };
 
   let current = await build();
+
+  // Replicas notice a key rotation (or a pending generation becoming active) within one interval: the key list's
+  // kids, in signing order, changed.
+  let keyTimer: NodeJS.Timeout | undefined;
+  const keyPollEvery = options.keyPollIntervalMs ?? DEFAULT_KEY_POLL_INTERVAL_MS;
+  if (keyPollEvery > 0) {
+    keyTimer = setInterval(() => {
+      loadSigningKeys(options.db)
+        .then(async (keys) => {
+          if (fingerprint(keys) === current.keys) return;
+          current = await build();
+          options.logger?.info({ kids: current.keys }, 'oidc signing keys reloaded');
+        })
+        .catch((error: unknown) => options.logger?.warn({ err: error }, 'oidc signing key check failed'));
+    }, keyPollEvery);
+    keyTimer.unref();
+  }
 
   let timer: NodeJS.Timeout | undefined;
   const purgeEvery = options.purgeIntervalMs ?? 10 * 60_000;
@@ -506,6 +531,7 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
 
     close() {
       if (timer) clearInterval(timer);
+      if (keyTimer) clearInterval(keyTimer);
     },
   };
   return service;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/store.js';
-import { loadSigningKeys, publicJwks, rotateSigningKeys } from './signing-keys.js';
+import { loadSigningKeys, nextKeyActivation, publicJwks, rotateSigningKeys } from './signing-keys.js';
 import type { OidcDatabase } from './types.js';
 
 describe('signing keys', () => {
@@ -45,6 +45,21 @@ describe('signing keys', () => {
     expect(again).toHaveLength(4);
     expect(again.map((k) => k.kid)).not.toContain(original[0]!.kid);
     expect((await loadSigningKeys(db)).map((k) => k.kid)).toEqual(again.map((k) => k.kid));
+  });
+
+  it('S41 a delayed rotation publishes the new keys at once but signs with them only from the activation time', async () => {
+    const now = Date.now();
+    const before = await loadSigningKeys(db, now);
+    const rotated = await rotateSigningKeys(db, { activateAfterMs: 60_000, now });
+    const fresh = rotated.filter((k) => !before.some((b) => b.kid === k.kid));
+    expect(fresh).toHaveLength(2);
+    // Published (in the list) but after the active keys: oidc-provider signs with the first key of an algorithm.
+    expect(rotated.slice(0, 2).map((k) => k.kid)).toEqual(before.slice(0, 2).map((k) => k.kid));
+    expect(rotated.slice(-2).map((k) => k.kid)).toEqual(fresh.map((k) => k.kid));
+    expect(await nextKeyActivation(db, now)).toBe(now + 60_000);
+    const later = await loadSigningKeys(db, now + 60_001);
+    expect(later.slice(0, 2).map((k) => k.kid)).toEqual(fresh.map((k) => k.kid));
+    expect(await nextKeyActivation(db, now + 60_001)).toBeUndefined();
   });
 
   it('publishes no private key material', async () => {

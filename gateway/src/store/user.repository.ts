@@ -117,6 +117,14 @@ export class UserRepository {
     return rows.map(toUser);
   }
 
+  /**
+   * A new security stamp: every session signed in before it stops being signed in at its next request (the
+   * session keeps the stamp it was signed in with; session-auth.service.ts compares them).
+   */
+  async rotateSecurityStamp(id: string): Promise<void> {
+    await this.db.updateTable('users').set({ security_stamp: randomUUID(), updated_at: this.now() }).where('id', '=', id).execute();
+  }
+
   /** Applies the changes; a new password hash also sets password_changed_at and a new security stamp. */
   async update(id: string, changes: UserUpdate): Promise<User | undefined> {
     const at = this.now();

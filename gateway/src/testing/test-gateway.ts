@@ -58,6 +58,8 @@ export interface TestGateway {
   shellDist: string;
   /** With `oidc: true`: the origin the gateway listens on (also its issuer, PUBLIC_URL). */
   url: string | undefined;
+  /** The Redis client of the postgres-redis backend (the OIDC artefacts live there with `oidc: true`). */
+  redis: Redis | undefined;
   addUser(input?: Partial<NewUser> & { password?: string }): Promise<User>;
   close(): Promise<void>;
 }
@@ -217,6 +219,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     dataDir,
     shellDist,
     url: server ? config.publicUrl : undefined,
+    redis: redisClient,
     async addUser(input = {}) {
       passwordHash ??= hashPassword(TEST_PASSWORD);
       const username = input.username ?? `user-${randomBytes(4).toString('hex')}`;

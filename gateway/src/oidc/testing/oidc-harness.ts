@@ -143,6 +143,8 @@ export interface OidcHarness {
 export interface OidcHarnessOptions {
   variant: OidcVariant;
   lifetimes?: Partial<OidcLifetimes>;
+  /** How often the provider re-reads its signing keys (default: the provider's). */
+  keyPollIntervalMs?: number;
 }
 
 function readCookie(req: Request, name: string): string | undefined {
@@ -220,6 +222,7 @@ export async function startOidcHarness(options: OidcHarnessOptions): Promise<Oid
     },
     lifetimes: options.lifetimes,
     purgeIntervalMs: 0,
+    keyPollIntervalMs: options.keyPollIntervalMs,
     // Failures the provider only reports as events (server errors, back-channel delivery) fail loudly in tests.
     logger: {
       error: (details, message) => console.error(message, details),
