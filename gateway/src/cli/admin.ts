@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import { isSafeCssColour, parseRole, safeHttpUrl, type PartnerLanguage, type RoleName } from 'shared-contracts';
+import { parseRole, safeCssColour, safeHttpUrl, type PartnerLanguage, type RoleName } from 'shared-contracts';
 import { ConfigError, loadConfig } from '../config.js';
 import { hashPassword } from '../identity/passwords.service.js';
 import { revokeOidcArtefactsOfAccount, type OidcArtefactStore } from '../oidc/account-revocation.js';
@@ -133,8 +133,9 @@ function partnerFields(values: Values): Partial<Omit<Partner, 'id'>> {
   const colour = values['background-color'];
   // The same checks the shell applies before using a value (S34, shared-contracts/src/branding.ts).
   if (colour !== undefined) {
-    if (!isSafeCssColour(colour as unknown)) throw new UsageError(`--background-color: "${colour}" is not a colour (#rgb, #rrggbb, rgb(), hsl() or a name)`);
-    fields.backgroundColor = colour.trim();
+    const safe = safeCssColour(colour);
+    if (!safe) throw new UsageError(`--background-color: "${colour}" is not a colour (#rgb, #rrggbb, rgb(), hsl() or a name)`);
+    fields.backgroundColor = safe;
   }
   const privacy = values['privacy-url'];
   if (privacy !== undefined) {
