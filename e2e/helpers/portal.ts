@@ -2,9 +2,8 @@
  * The demo relying party for the OIDC suites: registers a client for it through the gateway's admin CLI (as an
  * operator would) and runs the built portal (`examples/payroll-portal/dist/server.js`) on a free port.
  *
- * `startIdentityService` runs the built gateway on a free port with a temporary DATA_DIR and the published remotes,
- * for suites that do not get a gateway from the shared harness; when the harness offers one, pass its URL and
- * environment to `startPortal` instead.
+ * `harnessIdentityService()` is the shared harness's gateway (what the OIDC spec uses); `startIdentityService` runs a
+ * separate built gateway on a free port with a temporary DATA_DIR, for a suite that needs one of its own.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { E2E_ENV, gatewayEnv } from './system.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY_DIST = path.join(REPO, 'gateway', 'dist');
@@ -79,6 +79,18 @@ export interface IdentityService {
   /** DATA_DIR and friends: what the admin CLI needs to reach the same store. */
   env: NodeJS.ProcessEnv;
   stop(): Promise<void>;
+}
+
+/**
+ * The gateway of the shared harness (global-setup: E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT) as an
+ * {@link IdentityService}; `stop` does nothing, the harness owns it.
+ */
+export function harnessIdentityService(): IdentityService {
+  const url = process.env[E2E_ENV.baseUrl];
+  const dataDir = process.env[E2E_ENV.dataDir];
+  const port = Number(process.env[E2E_ENV.port]);
+  if (!url || !dataDir || !port) throw new Error('the shared harness is not running (global-setup sets E2E_BASE_URL/E2E_DATA_DIR)');
+  return { url, env: gatewayEnv(dataDir, port), stop: () => Promise.resolve() };
 }
 
 /** Runs the built gateway on a free port with a fresh DATA_DIR (demo data seeded, remotes published). */
