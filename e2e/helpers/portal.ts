@@ -89,7 +89,8 @@ export function harnessIdentityService(): IdentityService {
   const url = process.env[E2E_ENV.baseUrl];
   const dataDir = process.env[E2E_ENV.dataDir];
   const port = Number(process.env[E2E_ENV.port]);
-  if (!url || !dataDir || !port) throw new Error('the shared harness is not running (global-setup sets E2E_BASE_URL/E2E_DATA_DIR)');
+  if (!url || !dataDir || !port)
+    throw new Error('the shared harness is not running (global-setup sets E2E_BASE_URL/E2E_DATA_DIR)');
   return { url, env: gatewayEnv(dataDir, port), stop: () => Promise.resolve() };
 }
 
@@ -109,10 +110,14 @@ export async function startIdentityService(): Promise<IdentityService> {
   // Suites must not inherit a developer's database settings.
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const published = spawnSync(process.execPath, [path.join(GATEWAY_DIST, 'cli', 'releases.js'), 'publish-all'], {
-    env,
-    encoding: 'utf8',
-  });
+  const published = spawnSync(
+    process.execPath,
+    [path.join(GATEWAY_DIST, 'cli', 'releases.js'), 'publish-all'],
+    {
+      env,
+      encoding: 'utf8',
+    },
+  );
   if (published.status !== 0) throw new Error(`publishing the remotes failed:\n${published.stderr}`);
   const child = await startProcess(
     process.execPath,
@@ -142,7 +147,10 @@ export interface Portal {
  * Registers a public PKCE client for a portal on a free port (exact redirect, post-logout and back-channel URIs)
  * with the admin CLI, then starts the portal against `issuer`.
  */
-export async function startPortal(options: { issuer: string; gatewayEnv: NodeJS.ProcessEnv }): Promise<Portal> {
+export async function startPortal(options: {
+  issuer: string;
+  gatewayEnv: NodeJS.ProcessEnv;
+}): Promise<Portal> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
   const clientId = `portal-e2e-${randomBytes(4).toString('hex')}`;
@@ -166,7 +174,8 @@ export async function startPortal(options: { issuer: string; gatewayEnv: NodeJS.
     ],
     { env: options.gatewayEnv, encoding: 'utf8' },
   );
-  if (added.status !== 0) throw new Error(`registering the portal client failed:\n${added.stderr}${added.stdout}`);
+  if (added.status !== 0)
+    throw new Error(`registering the portal client failed:\n${added.stderr}${added.stdout}`);
   const child = await startProcess(
     process.execPath,
     [PORTAL_SERVER],
