@@ -91,7 +91,8 @@ export async function seedDemoData(store: Store, now: () => number = Date.now): 
 export function demoSignInHelp(publicUrl: string): string[] {
   return [
     `Sign-in site: ${publicUrl}/account/login`,
-    `Demo portal:  ${DEMO_PORTAL_URL}/ (npm start -w payroll-portal)`,
+    // The portal's ISSUER defaults to http://localhost:8080; say it when this gateway is elsewhere.
+    `Demo portal:  ${DEMO_PORTAL_URL}/ (in another terminal: ${publicUrl === 'http://localhost:8080' ? '' : `ISSUER=${publicUrl} `}npm start -w payroll-portal)`,
     `Demo users (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => `${u.username}${u.expired ? ' (expired password)' : ''}${u.requiresTwoFactor ? ' (2FA required)' : ''}${u.disabled ? ' (disabled)' : ''}`).join(', ')}`,
     `E-mail works as username too, e.g. employee@demo.test`,
   ];
