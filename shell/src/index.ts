@@ -1,3 +1,10 @@
+// zod 4 decides whether to compile object parsers by probing `Function("")` when a schema is built, i.e. when
+// shared-contracts loads. The site's CSP has no 'unsafe-eval' (S33), so that probe is refused and reported as a
+// violation on every page. zod reads its global config from globalThis.__zod_globalConfig; setting `jitless`
+// here, before the async boundary loads any shared module, makes it parse without code generation (no probe).
+const zodGlobal = globalThis as { __zod_globalConfig?: Record<string, unknown> };
+zodGlobal.__zod_globalConfig = { ...zodGlobal.__zod_globalConfig, jitless: true };
+
 // The async boundary the federation runtime needs: shared singletons are negotiated before any app code runs.
 import('./bootstrap').catch((error: unknown) => {
   // Nothing rendered yet: show a plain message rather than a blank page.
