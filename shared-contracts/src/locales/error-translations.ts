@@ -82,11 +82,11 @@ export interface LocaleHints {
 }
 
 /**
- * The locale to answer in: the culture cookie's `c=` (an explicit choice), then Accept-Language (the shell puts its
- * current locale there), then `x-default-locale` (the client's fallback), then the partner's default, then
- * {@link DEFAULT_LOCALE}. Each hint counts only when it names a supported locale.
+ * The first hint that names a supported locale, in the order the gateway trusts them: the culture cookie's `c=` (an
+ * explicit choice), Accept-Language (the shell puts its current locale there), `x-default-locale` (the client's
+ * fallback), the partner's default. Undefined when none does.
  */
-export function resolveLocale(hints: LocaleHints): SupportedLocale {
+export function pickLocale(hints: LocaleHints): SupportedLocale | undefined {
   const candidates = [
     cultureCookieLocale(hints.cultureCookie),
     ...parseAcceptLanguage(hints.acceptLanguage),
@@ -97,7 +97,12 @@ export function resolveLocale(hints: LocaleHints): SupportedLocale {
     const match = matchSupportedLocale(candidate);
     if (match) return match;
   }
-  return DEFAULT_LOCALE;
+  return undefined;
+}
+
+/** {@link pickLocale}, or {@link DEFAULT_LOCALE} when no hint names a supported locale. */
+export function resolveLocale(hints: LocaleHints): SupportedLocale {
+  return pickLocale(hints) ?? DEFAULT_LOCALE;
 }
 
 /** Text of an encoded error code (`code` or `code|{json}`) in `locale`, values interpolated; unknown text unchanged. */
