@@ -1,11 +1,33 @@
 /** Release helpers: publish deliberately broken remote versions through the gateway's releases CLI. */
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO, runReleases, systemUnderTest } from './system.js';
 
 /** How a published copy of a remote is broken. */
-export type Breakage = 'missing-chunks' | 'throws-at-import';
+export type Breakage = 'missing-chunks' | 'throws-at-import' | 'throws-in-render';
+
+/** What a page of a `throws-in-render` copy throws while rendering. */
+export const RENDER_ERROR_MESSAGE = 'deliberately broken page (e2e render)';
+
+/**
+ * Makes every page component of a built remote throw while rendering: each chunk's export getter of a
+ * `…Page` component (`SelectCustomerPage:()=>l`) returns a component that throws instead. The remote itself
+ * loads and starts normally, so only the error boundary can catch it.
+ */
+function breakPageRendering(dir: string): void {
+  let replaced = 0;
+  for (const file of readdirSync(dir)) {
+    if (!file.endsWith('.js') || file === 'remoteEntry.js') continue;
+    const source = readFileSync(path.join(dir, file), 'utf8');
+    const broken = source.replace(/\b([A-Z][A-Za-z0-9]*Page):\(\)=>[A-Za-z_$][\w$]*/g, (_match, name: string) => {
+      replaced += 1;
+      return `${name}:()=>function(){throw new Error(${JSON.stringify(RENDER_ERROR_MESSAGE)})}`;
+    });
+    if (broken !== source) writeFileSync(path.join(dir, file), broken);
+  }
+  if (replaced === 0) throw new Error(`no page component export found in ${dir}: the build output changed shape`);
+}
 
 /**
  * Publishes a broken copy of a remote's build and makes it active (promote). Returns the version; call
@@ -19,6 +41,8 @@ export function publishBrokenRemote(remoteId: string, breakage: Breakage): strin
     const entry = path.join(copy, 'remoteEntry.js');
     if (breakage === 'throws-at-import') {
       writeFileSync(entry, `throw new Error('deliberately broken ${remoteId} (e2e)');\n`);
+    } else if (breakage === 'throws-in-render') {
+      breakPageRendering(copy);
     } else {
       // The entry is intact but every chunk it loads is gone (a half-copied release).
       for (const file of readdirSync(copy)) if (file !== 'remoteEntry.js') rmSync(path.join(copy, file), { recursive: true });

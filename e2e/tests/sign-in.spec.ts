@@ -115,3 +115,15 @@ test('axe-core finds no violations on the sign-in page', async ({ page }) => {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
+
+test('the sign-in page load asks GetPartnerMetaData exactly once (one shared cache entry)', async ({ page }) => {
+  const partnerCalls: string[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/Account\/GetPartnerMetaData/i.test(request.url())) partnerCalls.push(request.url());
+  });
+  await openSignIn(page);
+  // The platform, the header and mfe-login's provider switch have all read the partner by now.
+  await expect(page).toHaveTitle('Acme Payroll Identity');
+  await page.waitForTimeout(500);
+  expect(partnerCalls).toHaveLength(1);
+});

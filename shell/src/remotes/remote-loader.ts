@@ -162,6 +162,10 @@ export async function retryRemote(id: RemoteId): Promise<void> {
   modules.delete(id);
   registered.delete(id);
   for (const [path, page] of pages) if (page.remoteId === id) pages.delete(path);
+  // A remote's chunks register on the global `webpackChunk<uniqueName>` (its rspack output.uniqueName is its
+  // federation name). A new remoteEntry replays whatever that array holds, so chunks of the version that loaded
+  // but failed (a page throwing in render) would shadow the same chunk ids of the version now published.
+  delete (globalThis as Record<string, unknown>)[`webpackChunk${federationName(id)}`];
   try {
     await registerManifestRemotes(true);
   } catch {

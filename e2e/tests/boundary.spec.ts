@@ -1,0 +1,116 @@
+/**
+ * Error boundaries around remote pages (issues 2 and 4): a remote whose page throws while rendering shows the
+ * translated "unavailable" fallback with Retry in place of the page, is reported to the client-error endpoint
+ * with kind `boundary`, and every other route keeps working; Retry after a rollback shows the page again. Also a
+ * manifest entry pointing at a version folder that does not exist.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { publishBrokenRemote, RENDER_ERROR_MESSAGE, rollbackRemote } from '../helpers/releases.js';
+import { expectPage, remoteUnavailable } from '../helpers/shell.js';
+import { systemUnderTest } from '../helpers/system.js';
+
+interface Report {
+  kind: string;
+  origin?: string;
+  message: string;
+  url: string;
+}
+
+/** Collects the client-error reports the page sends, and checks the gateway accepted them. */
+function recordReports(page: Page): { reports: Report[]; statuses: number[] } {
+  const out = { reports: [] as Report[], statuses: [] as number[] };
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/ops/client-errors') && request.method() === 'POST') {
+      out.reports.push(request.postDataJSON() as Report);
+    }
+  });
+  page.on('response', (response) => {
+    if (response.url().endsWith('/api/ops/client-errors')) out.statuses.push(response.status());
+  });
+  return out;
+}
+
+test('a remote page that throws while rendering shows the fallback with Retry, is reported, and the rest works', async ({
+  page,
+}) => {
+  publishBrokenRemote('mfe-recovery', 'throws-in-render');
+  let rolledBack = false;
+  try {
+    const { reports, statuses } = recordReports(page);
+    await page.goto('/account/recover');
+    const fallback = remoteUnavailable(page);
+    await expect(fallback.message).toBeVisible();
+    await expect(fallback.retry).toBeVisible();
+    // Only the page is replaced: the fallback is a titled page of its own.
+    await expectPage(page, 'Temporarily unavailable');
+    await expect
+      .poll(() => reports)
+      .toContainEqual(
+        expect.objectContaining({ kind: 'boundary', origin: 'mfe-recovery', message: RENDER_ERROR_MESSAGE }),
+      );
+    await expect.poll(() => statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s >= 200 && s < 300)).toBe(true);
+
+    // Other routes keep working in the same page: another remote, a shell page, and back again.
+    await page.goto('/account/login');
+    await expectPage(page, 'Sign in');
+    await page.getByRole('link', { name: 'Forgotten your password?' }).click();
+    await expect(fallback.message).toBeVisible();
+    await page.goBack();
+    await expectPage(page, 'Sign in');
+    await page.goto('/error');
+    await expectPage(page, 'Error');
+
+    // The translated fallback: German through the language cookie.
+    await page.context().addCookies([{ name: '.AspNetCore.Culture', value: 'c=de|uic=de', url: page.url() }]);
+    await page.evaluate(() => localStorage.setItem('locale', 'de'));
+    await page.goto('/account/recover');
+    await expect(page.getByRole('button', { name: 'Erneut versuchen' })).toBeVisible();
+    await page.evaluate(() => localStorage.setItem('locale', 'en-GB'));
+    await page.context().clearCookies({ name: '.AspNetCore.Culture' });
+
+    // Rolled back, Retry (no reload) loads the good version's page.
+    await page.goto('/account/recover');
+    await expect(fallback.message).toBeVisible();
+    rollbackRemote('mfe-recovery');
+    rolledBack = true;
+    await fallback.retry.click();
+    await expectPage(page, 'Recover your account');
+  } finally {
+    if (!rolledBack) rollbackRemote('mfe-recovery');
+  }
+});
+
+test('a manifest entry pointing at a version folder that does not exist is skipped with the fallback', async ({ page }) => {
+  const registryFile = path.join(systemUnderTest().dataDir, 'releases', 'registry.json');
+  const original = readFileSync(registryFile, 'utf8');
+  // The releases CLI refuses unknown versions, so the registry is edited directly (then restored).
+  const registry = JSON.parse(original) as { remotes: Record<string, { active: string }> };
+  registry.remotes['mfe-recovery']!.active = '0.0.0-does-not-exist';
+  const write = (text: string) => {
+    writeFileSync(`${registryFile}.e2e.tmp`, text);
+    renameSync(`${registryFile}.e2e.tmp`, registryFile);
+  };
+  write(`${JSON.stringify(registry, null, 2)}\n`);
+  try {
+    const { reports } = recordReports(page);
+    const manifest = (await (await page.request.get('/remotes/manifest.json')).json()) as {
+      remotes: Record<string, { entry: string }>;
+    };
+    expect(manifest.remotes['mfe-recovery']?.entry).toBe('/remotes/mfe-recovery/0.0.0-does-not-exist/remoteEntry.js');
+    await page.goto('/account/recover');
+    const fallback = remoteUnavailable(page);
+    await expect(fallback.message).toBeVisible();
+    await expect(fallback.retry).toBeVisible();
+    await expect.poll(() => reports).toContainEqual(expect.objectContaining({ kind: 'remote-load', origin: 'mfe-recovery' }));
+
+    // Restored, Retry (no reload) picks the real version up.
+    write(original);
+    await fallback.retry.click();
+    await expectPage(page, 'Recover your account');
+  } finally {
+    write(original);
+  }
+});
