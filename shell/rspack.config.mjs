@@ -6,29 +6,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import { cssRule, federationShared, gatewayProxy, typescriptRule } from 'shared-contracts/build/federation';
 import { withShellPlatform } from './rspack.platform.mjs';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-const contractsVersion = JSON.parse(readFileSync(path.join(dir, '../shared-contracts/package.json'), 'utf8')).version;
 
-const singleton = (name, version = pkg.dependencies[name]) => ({ singleton: true, requiredVersion: version });
-// The same list as every remote's rspack.config.mjs (ARCHITECTURE.md "The remote contract").
-const shared = {
-  react: singleton('react'),
-  'react/jsx-runtime': singleton('react', pkg.dependencies.react),
-  'react-dom': singleton('react-dom'),
-  'react-router': singleton('react-router'),
-  '@reduxjs/toolkit': singleton('@reduxjs/toolkit'),
-  '@reduxjs/toolkit/query': singleton('@reduxjs/toolkit', pkg.dependencies['@reduxjs/toolkit']),
-  '@reduxjs/toolkit/query/react': singleton('@reduxjs/toolkit', pkg.dependencies['@reduxjs/toolkit']),
-  'react-redux': singleton('react-redux'),
-  i18next: singleton('i18next'),
-  'react-i18next': singleton('react-i18next'),
-  'shared-contracts': { singleton: true, requiredVersion: contractsVersion, version: contractsVersion },
-  'shared-contracts/api': { singleton: true, requiredVersion: contractsVersion, version: contractsVersion },
-  'shared-contracts/ui': { singleton: true, requiredVersion: contractsVersion, version: contractsVersion },
-};
+// The same singletons as every remote (ARCHITECTURE.md "The remote contract"), from one list.
+const shared = federationShared(pkg);
 
 export default async (_env, argv = {}) => {
   const dev = argv.mode === 'development';
@@ -58,21 +43,8 @@ function shellConfig(dev) {
     resolve: { extensions: ['.tsx', '.ts', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } },
     module: {
       rules: [
-        {
-          test: /\.tsx?$/,
-          exclude: /node_modules/,
-          loader: 'builtin:swc-loader',
-          options: {
-            jsc: {
-              parser: { syntax: 'typescript', tsx: true },
-              transform: { react: { runtime: 'automatic' } },
-              target: 'es2022',
-            },
-          },
-          type: 'javascript/auto',
-        },
-        // Native CSS: extracted .css files linked from the page; never JS-injected <style> (CSP).
-        { test: /\.css$/, type: 'css' },
+        typescriptRule,
+        cssRule,
         // sonner injects its stylesheet as a <style> at module load, which a strict style-src refuses; the loader
         // removes that call and platform-toaster.tsx imports sonner/dist/styles.css as an extracted file instead.
         {
@@ -98,7 +70,7 @@ function shellConfig(dev) {
     devServer: {
       port: 3000,
       historyApiFallback: true,
-      proxy: [{ context: ['/api', '/remotes', '/connect', '/.well-known'], target: process.env.GATEWAY_URL ?? 'http://localhost:8080' }],
+      proxy: gatewayProxy(),
     },
   };
 }

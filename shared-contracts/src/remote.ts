@@ -1,4 +1,6 @@
 import type { ComponentType } from 'react';
+import { DEFAULT_LOCALE, type SupportedLocale } from './constants.js';
+import { matchSupportedLocale } from './locales/error-translations.js';
 
 /** The five remotes, each owned by one flow team (ARCHITECTURE.md "Packages"). */
 export const REMOTE_IDS = ['mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-devices', 'mfe-tenant'] as const;
@@ -50,4 +52,20 @@ export interface RemoteModule {
 /** The remotes manifest served at `/remotes/manifest.json`: remote id → URL of its published `remoteEntry.js`. */
 export interface RemotesManifest {
   remotes: Partial<Record<RemoteId, { entry: string; version: string }>>;
+}
+
+/** Loaders of a remote's translation files, one per shipped locale (each becomes its own chunk). */
+export type RemoteLocaleLoaders = Record<SupportedLocale, () => Promise<{ default: RemoteTranslations }>>;
+
+/**
+ * Builds a remote's `./remote` export. Translations load for the shipped locale that fits the requested one
+ * (exact, then the same language: `de-AT` → `de`), and en-GB text for a locale not shipped (e.g. `ar`, which
+ * still gets its right-to-left layout from the shell).
+ */
+export function defineRemote(id: RemoteId, routes: readonly RemoteRoute[], locales: RemoteLocaleLoaders): RemoteModule {
+  return {
+    id,
+    routes,
+    loadTranslations: async (locale) => (await locales[matchSupportedLocale(locale) ?? DEFAULT_LOCALE]()).default,
+  };
 }

@@ -1,25 +1,27 @@
-// The standalone dev host (`npm run dev`): this remote's pages with the shared store, API client and i18n, but
-// without the shell, so the flow team can work alone against a running gateway (proxied at /api).
+// The standalone dev host of a remote (`npm run dev -w <remote>`): the remote's pages with the shared store, API
+// client and i18n, but without the shell, so the flow team can work alone against a running gateway (its dev
+// server proxies the gateway's paths). Not part of any production bundle.
 import i18next from 'i18next';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, Link, Outlet, RouterProvider } from 'react-router';
-import { DEFAULT_LOCALE, ERROR_MESSAGES } from 'shared-contracts';
-import { createAppStore, registerNavigator } from 'shared-contracts/api';
-import 'shared-contracts/ui/tokens.css';
-import { remote } from '../remote';
+import { DEFAULT_LOCALE } from '../constants.js';
+import { ERROR_TRANSLATIONS } from '../locales/error-translations.js';
+import type { RemoteModule } from '../remote.js';
+import { createAppStore, registerNavigator } from '../api/index.js';
+import '../ui/tokens.css';
 
-async function start() {
+/** Renders a remote's routes in a minimal page with a link list, the shared store and en-GB i18n. */
+export async function startDevHost(remote: RemoteModule): Promise<void> {
   const translations = await remote.loadTranslations(DEFAULT_LOCALE);
   await i18next.use(initReactI18next).init({
     lng: DEFAULT_LOCALE,
     fallbackLng: DEFAULT_LOCALE,
     ns: ['common', 'errors', remote.id],
     defaultNS: remote.id,
-    // The shell's `errors` namespace is the en-GB text of the codes; enough for a dev host.
-    resources: { [DEFAULT_LOCALE]: { errors: ERROR_MESSAGES, [remote.id]: translations } },
+    resources: { [DEFAULT_LOCALE]: { errors: ERROR_TRANSLATIONS[DEFAULT_LOCALE], [remote.id]: translations } },
     interpolation: { escapeValue: false },
   });
   const store = createAppStore();
@@ -55,5 +57,3 @@ async function start() {
     </StrictMode>,
   );
 }
-
-void start();

@@ -1,0 +1,45 @@
+// Test helpers every remote shares (import from `shared-contracts/testing` in a remote's vitest suite).
+import { describe, expect, it } from 'vitest';
+import { SUPPORTED_LOCALES } from '../constants.js';
+import type { RemoteId, RemoteModule } from '../remote.js';
+import { ROUTES } from '../routes.js';
+
+/** Reads a dotted key of a nested translation object. */
+function lookup(translations: Record<string, unknown>, key: string): unknown {
+  return key
+    .split('.')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], translations);
+}
+
+/**
+ * The remote contract (ARCHITECTURE.md): the remote is `id`, renders exactly the routes the route table gives
+ * it, loads a page component for each, and has a title for every page in every shipped locale (en-GB equal to
+ * the route table's title).
+ */
+export function describeRemoteContract(remote: RemoteModule, id: RemoteId): void {
+  describe(`the ${id} remote contract`, () => {
+    const owned = ROUTES.filter((route) => route.owner === id);
+
+    it(`is ${id} and renders exactly the routes the route table gives it`, () => {
+      expect(remote.id).toBe(id);
+      expect(remote.routes.map((route) => route.path).sort()).toEqual(owned.map((route) => route.path).sort());
+    });
+
+    it('loads a page component for every route', async () => {
+      for (const route of remote.routes) {
+        const page = await route.lazy();
+        expect(typeof page.Component, route.path).toBe('function');
+      }
+    });
+
+    it.each(SUPPORTED_LOCALES)('%s has a title for every page', async (locale) => {
+      const translations = await remote.loadTranslations(locale);
+      for (const route of owned) expect(typeof lookup(translations, route.titleKey), route.titleKey).toBe('string');
+    });
+
+    it('en-GB titles are the route table titles', async () => {
+      const translations = await remote.loadTranslations('en-GB');
+      for (const route of owned) expect(lookup(translations, route.titleKey)).toBe(route.title);
+    });
+  });
+}
