@@ -1,49 +1,9 @@
+import { ERROR_MESSAGES } from '../../error-codes.js';
 import type { ErrorTranslation } from '../error-translations.js';
 
-/** The `errors` namespace in en: one text per {@link ErrorCode}, i18next `{{name}}` interpolation. */
-export const errorsEn = {
-  required: 'This field is required.',
-  fieldRequired: '{{field}} is required.',
-  currentPasswordRequired: 'Current password is required.',
-  newPasswordRequired: 'New password is required.',
-  passwordRequirements: 'Password does not meet the requirements.',
-  passwordsMustMatch: 'Passwords must match.',
-  passwordTooShort: 'Password must be at least {{n}} characters.',
-  passwordTooLong: 'Password must be at most {{n}} characters.',
-  passwordCharacterClasses:
-    'Must have at least one upper case character, one lower case character, one number and one special character.',
-  passwordConsecutive: 'Must not contain more than {{n}} consecutive characters.',
-  passwordInvalidCharacters: 'Must not contain invalid characters.',
-  passwordCommon: 'This password is too common or has appeared in a data breach. Choose another.',
-  invalidEmail: 'Must be a valid email address.',
-  emailRequired: 'Email is a required field.',
-  invalidValue: 'This value is not valid.',
-  validationProblem: 'One or more validation errors occurred.',
-  validationFailed: 'One or more validations errors occurred.',
-  sessionTimedOut: 'Your session had timed out. Please try again.',
-  deviceRegistrationError: 'There was a problem registering your device. Please try again later.',
-  passwordExpired:
-    'Your password has expired and you are not allowed to login. Change your password to continue.',
-  loggedOutInactivity: 'You have been logged out due to inactivity.',
-  loggedOut: 'You are logged out.',
-  capsLockOn: 'Warning: CAPS LOCK is on!',
-  secureSignInFailed:
-    'We could not verify you or the key you used. Try again, or sign in with your username.',
-  invalidCredentials: 'The username or password is incorrect.',
-  tooManyAttempts: 'Too many attempts. Please wait a moment and try again.',
-  accountDisabled: 'The username or password is incorrect.',
-  antiforgeryInvalid: 'Your request could not be verified. Please reload the page and try again.',
-  invalidReturnUrl: 'The return address is not allowed.',
-  localLoginNotAllowed: 'Signing in with a password is not allowed here.',
-  notAuthenticated: 'You need to sign in first.',
-  stepNotAllowed: 'This step is not available now. Please start signing in again.',
-  badRequest: 'Bad Request',
-  unauthorized: 'Unauthorized',
-  forbidden: 'Forbidden',
-  notFound: 'Not Found',
-  internalServerError: 'Internal Server Error',
-  badGateway: 'Bad Gateway',
-  serviceUnavailable: 'Service Unavailable',
-  genericError: 'Generic Error',
-  offline: 'You are offline. This needs a network connection.',
-} as const satisfies ErrorTranslation;
+/**
+ * The `errors` namespace in en (American English). Every message of the catalogue reads the same in British and
+ * American English (no -our/-ise words), so en is the en-GB source itself; a code whose spelling differs gets an
+ * override here.
+ */
+export const errorsEn = { ...ERROR_MESSAGES } as const satisfies ErrorTranslation;
