@@ -1,5 +1,4 @@
-import { defineConfig } from 'vitest/config';
+// Component tests in jsdom with the settings every browser package shares.
+import { componentTestConfig } from 'shared-contracts/build/vitest';
 
-export default defineConfig({
-  test: { include: ['src/**/*.test.{ts,tsx}'], environment: 'jsdom' },
-});
+export default componentTestConfig;
