@@ -234,7 +234,14 @@ export async function runAdminCommand(
       case 'users disable': {
         const user = await findUser(store, required(values, 'username'));
         await store.users.update(user.id, { disabled: !values.enable });
-        out(`${user.username} ${values.enable ? 'enabled' : 'disabled'}`);
+        if (values.enable) {
+          out(`${user.username} enabled`);
+          return;
+        }
+        // S29: disabling ends every session and token of the account at once, on every replica.
+        await store.users.rotateSecurityStamp(user.id);
+        const revoked = await revokeOidcArtefactsOfAccount({ db: oidcDb, ...oidc }, user.id);
+        out(`${user.username} disabled; every sign-in session ended; ${revoked.sessions} OIDC session(s) and ${revoked.grants} grant(s) with their tokens revoked`);
         return;
       }
       case 'users roles': {

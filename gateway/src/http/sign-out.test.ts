@@ -283,6 +283,36 @@ for (const backend of BACKENDS) {
         expect(new URL(silent.url).searchParams.get('error')).toBe('login_required');
       });
 
+      it('S29 disabling an account ends all its sessions and tokens at once', async () => {
+        const browser = new TestBrowser(issuer);
+        const a = await signInWithCodeFlow(browser);
+        const username = a.user.username;
+        expect(
+          (await fetch(`${issuer}/api/Account/ProfileImage`, { headers: { cookie: a.cookie } })).status,
+        ).toBe(200);
+
+        const lines: string[] = [];
+        await runAdminCommand(gw.store, ['users', 'disable', '--username', username], (line) => lines.push(line), {
+          redis: gw.redis,
+        });
+        expect(lines.join('\n')).toMatch(/disabled; every sign-in session ended; 1 OIDC session\(s\) and 1 grant\(s\)/);
+
+        expect((await fetch(`${issuer}/api/Account/ProfileImage`, { headers: { cookie: a.cookie } })).status).toBe(
+          401,
+        );
+        const userinfo = await fetch(`${issuer}/connect/userinfo`, {
+          headers: { authorization: `Bearer ${a.tokens.access_token}` },
+        });
+        expect(userinfo.status).toBe(401);
+        // The password no longer signs in either, with the same answer as a wrong password (S10).
+        const anti = (await (await browser.request('/api/Account/Antiforgery')).json()) as { token: string };
+        const again = await json(browser, '/api/Account/Login', { username, password: TEST_PASSWORD }, anti.token);
+        expect(again.status).toBe(400);
+        await runAdminCommand(gw.store, ['users', 'disable', '--username', username, '--enable'], () => undefined, {
+          redis: gw.redis,
+        });
+      });
+
       it('a sign-out started on the site itself lands on the plain logged-out page', async () => {
         const browser = new TestBrowser(issuer);
         const { token } = await signInWithCodeFlow(browser);
