@@ -4,40 +4,21 @@
  * die, back-channel logout reaches the client's listener, and the browser lands on the logged-out page whose
  * "Return to <client>" link comes from the server's record, once.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../cli/admin.js';
-import { pkcePair, TestBrowser, verifyJwt, decodeJwt } from '../oidc/testing/oidc-harness.js';
+import {
+  pkcePair,
+  startBackchannelListener,
+  TestBrowser,
+  verifyJwt,
+  decodeJwt,
+  type BackchannelListener,
+} from '../oidc/testing/oidc-harness.js';
 import { BACKENDS, TEST_PASSWORD, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 const CLIENT_ID = 'portal-s27';
 const REDIRECT_URI = 'http://localhost:4000/callback';
 const POST_LOGOUT_URI = 'http://localhost:4000/';
-
-interface Listener {
-  url: string;
-  received: URLSearchParams[];
-  close(): Promise<void>;
-}
-
-async function backchannelListener(): Promise<Listener> {
-  const received: URLSearchParams[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push(new URLSearchParams(body));
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel-logout`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 function json(browser: TestBrowser, url: string, body: unknown, token?: string): Promise<Response> {
   return browser.request(url, {
@@ -73,11 +54,11 @@ for (const backend of BACKENDS) {
     `sign-out with a live OIDC session (${backend.name})${backend.skip ? ` — skipped: ${backend.skip}` : ''}`,
     () => {
       let gw: TestGateway;
-      let listener: Listener;
+      let listener: BackchannelListener;
       let issuer: string;
 
       beforeAll(async () => {
-        listener = await backchannelListener();
+        listener = await startBackchannelListener();
         gw = await startTestGateway({ backend: backend.name, oidc: true, realClock: true });
         issuer = gw.url!;
         await gw.store.clients.create({

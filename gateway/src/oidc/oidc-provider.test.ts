@@ -1,12 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rotateSigningKeys } from './signing-keys.js';
 import {
   decodeJwt,
   pkcePair,
+  startBackchannelListener,
   startOidcHarness,
   verifyJwt,
+  type BackchannelListener,
   type OidcHarness,
   type OidcVariant,
   type TestBrowser,
@@ -24,29 +24,6 @@ const variants: Array<{ variant: OidcVariant; skip: string | undefined }> = [
   { variant: 'redis', skip: process.env.TEST_REDIS_URL ? undefined : 'TEST_REDIS_URL is not set' },
 ];
 
-interface BackchannelListener {
-  url: string;
-  received: URLSearchParams[];
-  close(): Promise<void>;
-}
-
-async function startBackchannelListener(): Promise<BackchannelListener> {
-  const received: URLSearchParams[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push(new URLSearchParams(body));
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel-logout`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 for (const { variant, skip } of variants) {
   describe.skipIf(skip !== undefined)(

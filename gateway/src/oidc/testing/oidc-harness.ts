@@ -270,3 +270,29 @@ export async function startOidcHarness(options: OidcHarnessOptions): Promise<Oid
     },
   };
 }
+
+/** A local HTTP listener that records back-channel logout requests. */
+export interface BackchannelListener {
+  url: string;
+  received: URLSearchParams[];
+  close(): Promise<void>;
+}
+
+/** Starts a {@link BackchannelListener} on a free loopback port. */
+export async function startBackchannelListener(): Promise<BackchannelListener> {
+  const received: URLSearchParams[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      received.push(new URLSearchParams(body));
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel-logout`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
