@@ -8,28 +8,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { E2E_ENV, gatewayEnv } from './system.js';
+import { E2E_ENV, freePort, gatewayEnv } from './system.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY_DIST = path.join(REPO, 'gateway', 'dist');
 const PORTAL_SERVER = path.join(REPO, 'examples', 'payroll-portal', 'dist', 'server.js');
-
-/** A free TCP port on localhost (closed again before use; good enough for a test machine). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts a process and resolves when a line of its output matches `ready`; rejects when it exits first. */
 function startProcess(
