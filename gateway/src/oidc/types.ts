@@ -4,22 +4,10 @@
  * store). The gateway's `createApp` passes the real implementations; tests pass in-process ones.
  */
 import type { Request } from 'express';
+import type { OidcPayloadTable } from '../store/schema.js';
 
-/** Row of the `oidc_payloads` table (created by the store's migrations). Epoch milliseconds, as every store time. */
-export interface OidcPayloadsTable {
-  id: string;
-  /** oidc-provider model name (`AuthorizationCode`, `Session`, …) or `SigningKeySet` for our persisted keys. */
-  kind: string;
-  /** The model's payload as JSON text. */
-  payload: string;
-  grant_id: string | null;
-  user_code: string | null;
-  uid: string | null;
-  /** Epoch milliseconds after which the row is dead; null = never expires. */
-  expires_at: number | null;
-  /** Epoch milliseconds of the single allowed consumption (codes, rotated refresh tokens); null = not consumed. */
-  consumed_at: number | null;
-}
+/** Row of the `oidc_payloads` table, as the store's migrations create it (epoch milliseconds, as every store time). */
+export type OidcPayloadsTable = OidcPayloadTable;
 
 /** The slice of the store's Kysely database that this module reads and writes. */
 export interface OidcDatabase {

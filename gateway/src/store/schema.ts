@@ -135,12 +135,16 @@ export interface AuditEventTable {
 /** oidc_payloads: oidc-provider adapter storage, primary key (kind, id). */
 export interface OidcPayloadTable {
   id: string;
+  /** oidc-provider model name (`AuthorizationCode`, `Session`, …) or `SigningKeySet` for the persisted keys. */
   kind: string;
+  /** The model's payload as JSON text. */
   payload: string;
   grant_id: string | null;
   user_code: string | null;
   uid: string | null;
+  /** Epoch milliseconds after which the row is dead; null = never expires. */
   expires_at: number | null;
+  /** Epoch milliseconds of the single allowed consumption (codes, rotated refresh tokens); null = not consumed. */
   consumed_at: number | null;
 }
 
