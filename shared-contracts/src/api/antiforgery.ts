@@ -40,10 +40,13 @@ export async function ensureAntiforgeryToken(fetchImpl: typeof fetch = globalThi
         credentials: 'same-origin',
         headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
       });
-      // The cookie is the source of truth; the body is a fallback for a cookie the browser refused.
+      // The cookie is the source of truth; the body is a fallback for a cookie the browser refused. A body left
+      // unread keeps its connection busy in Chromium, so it is always either read or cancelled.
       const fromCookie = readAntiforgeryToken();
-      if (fromCookie) return fromCookie;
-      if (!response.ok) return undefined;
+      if (fromCookie || !response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        return fromCookie;
+      }
       const body = (await response.json()) as { token?: unknown };
       return typeof body.token === 'string' ? body.token : undefined;
     } catch {
