@@ -14,6 +14,9 @@ import { openStore, type Store } from '../store/store.js';
 import type { Partner } from '../store/partner.repository.js';
 import { UsageError, runCli } from './cli-support.js';
 
+/** Commands that revoke a user's OIDC sessions and grants, and so need Redis when it holds them. */
+const REVOKING_COMMANDS = ['sessions revoke', 'users disable'];
+
 const USAGE = `usage: admin <area> <command> [options]
   users add --username U --email E --password P [--display-name N] [--phone P] [--roles EMPLOYEE,2]
             [--partner ID] [--require-2fa] [--expired]
@@ -343,6 +346,11 @@ export async function runAdminCommand(
 
 if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(process.argv[1])}`).href) {
   runCli(async () => {
+    const [first] = process.argv.slice(2);
+    if (first === undefined || ['help', '--help', '-h'].includes(first)) {
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    }
     let config;
     try {
       config = loadConfig();
@@ -355,9 +363,9 @@ if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(proces
       sqliteFile: path.join(config.dataDir, 'identity.db'),
       dataEncryptionKey: config.dataEncryptionKey,
     });
-    // Only `sessions revoke` touches Redis (OIDC artefacts live there when REDIS_URL is set).
+    // Only the commands that end a user's OIDC artefacts touch Redis (they live there when REDIS_URL is set).
     const redis =
-      config.redisUrl && process.argv.slice(2, 4).join(' ') === 'sessions revoke'
+      config.redisUrl && REVOKING_COMMANDS.includes(process.argv.slice(2, 4).join(' '))
         ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 })
         : undefined;
     try {
