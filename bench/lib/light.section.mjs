@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { CSRF_SUFFIX, newSession } from './account-client.mjs';
 import { runLoad } from './load.mjs';
 import { summarize } from './stats.mjs';
-import { row, textRow } from './table.mjs';
+import { row } from './table.mjs';
 
 const S = '2';
 const BARE = fileURLToPath(new URL('../bare-express.mjs', import.meta.url));
@@ -18,14 +18,14 @@ function startBare() {
   });
 }
 
-/** Finds the method the gateway accepts for a call: the spec's POST or the brief's GET. */
-async function probe(base, headers, path, methods) {
-  for (const method of methods) {
-    const res = await fetch(base + path, { method, headers: method === 'GET' ? { cookie: headers.cookie, accept: 'application/json' } : headers, body: method === 'GET' ? undefined : '{}' });
-    await res.arrayBuffer();
-    if (res.status !== 404 && res.status !== 405) return { method, status: res.status };
+/** Checks once that a call answers 2xx, so a broken endpoint fails the bench instead of being measured. */
+async function check(base, request, name) {
+  const res = await fetch(base + request.path, { method: request.method, headers: request.headers, body: request.body });
+  await res.arrayBuffer();
+  if (res.status < 200 || res.status >= 300) {
+    throw new Error(`${request.method} ${name} answered ${res.status}; the light-endpoint section needs a 2xx answer`);
   }
-  return undefined;
+  return res.status;
 }
 
 /**
@@ -44,20 +44,19 @@ export async function runLight(ctx) {
     'content-type': 'application/json',
     'x-requested-with': 'XMLHttpRequest',
   };
+  const getHeaders = { cookie: headers.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  // SPEC.md §7: calls are POST unless marked GET; User also answers GET, the cheaper form a page uses.
   const calls = [
-    { name: 'User', path: '/api/Account/User?returnUrl=%2F', methods: ['GET', 'POST'] },
-    { name: 'GetPartnerMetaData', path: '/api/Account/GetPartnerMetaData', methods: ['POST'] },
-    { name: 'LoginView', path: '/api/Account/LoginView?returnUrl=%2F', methods: ['POST'] },
+    { name: 'User', method: 'GET', path: '/api/Account/User?returnUrl=%2F' },
+    { name: 'GetPartnerMetaData', method: 'POST', path: '/api/Account/GetPartnerMetaData' },
+    { name: 'LoginView', method: 'POST', path: '/api/Account/LoginView?returnUrl=%2F' },
   ];
   const targets = [];
   for (const c of calls) {
-    const found = await probe(ctx.base, headers, c.path, c.methods);
-    if (!found) {
-      data.endpoints[c.name] = { implemented: false };
-      continue;
-    }
-    const request = { method: found.method, path: c.path, headers: found.method === 'GET' ? { cookie: headers.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' } : headers, body: found.method === 'GET' ? undefined : '{}' };
-    targets.push({ ...c, method: found.method, probeStatus: found.status, request });
+    const request = c.method === 'GET'
+      ? { method: 'GET', path: c.path, headers: getHeaders, body: undefined }
+      : { method: c.method, path: c.path, headers, body: '{}' };
+    targets.push({ ...c, probeStatus: await check(ctx.base, request, c.name), request });
   }
 
   const bare = await startBare();
@@ -84,12 +83,7 @@ export async function runLight(ctx) {
   data.bare = { rps: bareRps, p99: bareP99 };
   rows.push(row(S, `bare Express 5 hello (${settings.connections} connections, ${settings.duration} s, pipelining 1)`, 'req/s', bareRps));
   rows.push(row(S, '    bare Express p99', 'ms', bareP99));
-  for (const c of calls) {
-    const t = targets.find((x) => x.name === c.name);
-    if (!t) {
-      rows.push(textRow(S, `${c.name}`, 'n/a (not implemented)', 'gateway answers 404/405'));
-      continue;
-    }
+  for (const t of targets) {
     const runs = results[t.name];
     const r = rps(runs);
     const p = p99(runs);

@@ -10,7 +10,7 @@ export function row(section, label, unit, summary, note = '', decimals) {
   return { section, label, unit, median: summary.median, min: summary.min, max: summary.max, rounds: summary.rounds, note, decimals };
 }
 
-/** A row without a number (e.g. "n/a (not implemented)"). */
+/** A row without a number (e.g. a section that could not run here, with the reason). */
 export function textRow(section, label, text, note = '') {
   return { section, label, unit: '', text, note };
 }
