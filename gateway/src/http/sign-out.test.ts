@@ -42,6 +42,15 @@ function authorizeUrl(issuer: string, extra: Record<string, string> = {}): strin
   return url.href;
 }
 
+/** The browser's OIDC session is gone: a silent authorize answers login_required to the client. */
+async function expectOidcSessionEnded(issuer: string, browser: TestBrowser): Promise<void> {
+  const silent = await browser.follow(
+    authorizeUrl(issuer, { prompt: 'none', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
+    ['/account/login'],
+  );
+  expect(new URL(silent.url).searchParams.get('error')).toBe('login_required');
+}
+
 function sessionCookie(response: Response): string | undefined {
   return response.headers
     .getSetCookie()
@@ -205,15 +214,7 @@ for (const backend of BACKENDS) {
         expect(((await again.json()) as Record<string, unknown>).loggedOut).toBeUndefined();
 
         // The OIDC session is gone: a silent authorize answers login_required to the client.
-        const silent = await browser.follow(
-          authorizeUrl(issuer, {
-            prompt: 'none',
-            code_challenge: pkcePair().challenge,
-            code_challenge_method: 'S256',
-          }),
-          ['/account/login'],
-        );
-        expect(new URL(silent.url).searchParams.get('error')).toBe('login_required');
+        await expectOidcSessionEnded(issuer, browser);
       });
 
       it('admin sessions revoke ends every session, OIDC session and token of the user at once', async () => {
@@ -253,15 +254,7 @@ for (const backend of BACKENDS) {
           headers: { authorization: `Bearer ${a.tokens.access_token}` },
         });
         expect(userinfo.status).toBe(401);
-        const silent = await first.follow(
-          authorizeUrl(issuer, {
-            prompt: 'none',
-            code_challenge: pkcePair().challenge,
-            code_challenge_method: 'S256',
-          }),
-          ['/account/login'],
-        );
-        expect(new URL(silent.url).searchParams.get('error')).toBe('login_required');
+        await expectOidcSessionEnded(issuer, first);
       });
 
       it('S29 disabling an account ends all its sessions and tokens at once', async () => {
@@ -285,6 +278,7 @@ for (const backend of BACKENDS) {
           headers: { authorization: `Bearer ${a.tokens.access_token}` },
         });
         expect(userinfo.status).toBe(401);
+        await expectOidcSessionEnded(issuer, browser);
         // The password no longer signs in either, with the same answer as a wrong password (S10).
         const anti = (await (await browser.request('/api/Account/Antiforgery')).json()) as { token: string };
         const again = await json(browser, '/api/Account/Login', { username, password: TEST_PASSWORD }, anti.token);

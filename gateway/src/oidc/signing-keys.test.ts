@@ -1,30 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../store/store.js';
 import { loadSigningKeys, nextKeyActivation, publicJwks, rotateSigningKeys } from './signing-keys.js';
+import { openTempOidcStore, type TempOidcStore } from './testing/oidc-harness.js';
 import type { OidcDatabase } from './types.js';
 
 describe('signing keys', () => {
-  let dir: string;
-  let store: Store;
+  let temp: TempOidcStore;
   let db: Kysely<OidcDatabase>;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'oidc-keys-'));
-    store = await openStore({
-      sqliteFile: path.join(dir, 'identity.db'),
-      dataEncryptionKey: randomBytes(32),
-    });
-    db = store.database.db as unknown as Kysely<OidcDatabase>;
+    temp = await openTempOidcStore('oidc-keys-');
+    db = temp.db;
   });
 
   afterAll(async () => {
-    await store.database.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.close();
   });
 
   it('generates one RS256 and one ES256 key once, and every replica reads the same ones', async () => {

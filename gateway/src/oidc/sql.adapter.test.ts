@@ -1,33 +1,23 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { errors } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../store/store.js';
 import { createSqlAdapterFactory, purgeExpiredOidcPayloads } from './sql.adapter.js';
+import { openTempOidcStore, type TempOidcStore } from './testing/oidc-harness.js';
 import type { OidcDatabase } from './types.js';
 
 describe('SQL adapter', () => {
-  let dir: string;
-  let store: Store;
+  let temp: TempOidcStore;
   let db: Kysely<OidcDatabase>;
   let now = 1_700_000_000_000;
   const clock = () => now;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'oidc-sql-'));
-    store = await openStore({
-      sqliteFile: path.join(dir, 'identity.db'),
-      dataEncryptionKey: randomBytes(32),
-    });
-    db = store.database.db as unknown as Kysely<OidcDatabase>;
+    temp = await openTempOidcStore('oidc-sql-');
+    db = temp.db;
   });
 
   afterAll(async () => {
-    await store.database.close();
-    rmSync(dir, { recursive: true, force: true });
+    await temp.close();
   });
 
   it('S36 consumes exactly once under 50 parallel calls; losers get invalid_grant and the grant is revoked', async () => {

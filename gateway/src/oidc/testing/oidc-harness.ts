@@ -296,3 +296,24 @@ export async function startBackchannelListener(): Promise<BackchannelListener> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A SQLite store in a temporary folder, for OIDC unit suites that need only the database. */
+export interface TempOidcStore {
+  store: Store;
+  db: Kysely<OidcDatabase>;
+  close(): Promise<void>;
+}
+
+/** Opens a migrated SQLite store in a fresh temporary folder; `close` removes it. */
+export async function openTempOidcStore(prefix: string): Promise<TempOidcStore> {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const store = await openStore({ sqliteFile: path.join(dir, 'identity.db'), dataEncryptionKey: randomBytes(32) });
+  return {
+    store,
+    db: store.database.db as unknown as Kysely<OidcDatabase>,
+    close: async () => {
+      await store.database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
