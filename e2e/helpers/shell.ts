@@ -32,6 +32,21 @@ export function remoteUnavailable(page: Page) {
 }
 
 /** Records every response of a page (URL, status, body for scripts), for network-log assertions. */
+/**
+ * With one remote unavailable, every other route keeps working in the same page: another remote, the broken
+ * remote's link showing its fallback, back again, and a shell page.
+ */
+export async function expectOtherRoutesWork(page: Page) {
+  await page.goto('/account/login');
+  await expectPage(page, 'Sign in');
+  await page.getByRole('link', { name: 'Forgotten your password?' }).click();
+  await expect(remoteUnavailable(page).message).toBeVisible();
+  await page.goBack();
+  await expectPage(page, 'Sign in');
+  await page.goto('/error');
+  await expectPage(page, 'Error');
+}
+
 export function recordScripts(page: Page) {
   const scripts: { url: string; body: Promise<string> }[] = [];
   page.on('response', (response) => {

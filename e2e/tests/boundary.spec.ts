@@ -8,7 +8,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { publishBrokenRemote, RENDER_ERROR_MESSAGE, rollbackRemote } from '../helpers/releases.js';
-import { expectPage, remoteUnavailable } from '../helpers/shell.js';
+import { expectOtherRoutesWork, expectPage, remoteUnavailable } from '../helpers/shell.js';
 import { systemUnderTest } from '../helpers/system.js';
 
 interface Report {
@@ -54,14 +54,7 @@ test('a remote page that throws while rendering shows the fallback with Retry, i
     expect(statuses.every((s) => s >= 200 && s < 300)).toBe(true);
 
     // Other routes keep working in the same page: another remote, a shell page, and back again.
-    await page.goto('/account/login');
-    await expectPage(page, 'Sign in');
-    await page.getByRole('link', { name: 'Forgotten your password?' }).click();
-    await expect(fallback.message).toBeVisible();
-    await page.goBack();
-    await expectPage(page, 'Sign in');
-    await page.goto('/error');
-    await expectPage(page, 'Error');
+    await expectOtherRoutesWork(page);
 
     // The translated fallback: German through the language cookie.
     await page.context().addCookies([{ name: '.AspNetCore.Culture', value: 'c=de|uic=de', url: page.url() }]);

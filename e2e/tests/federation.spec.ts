@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { publishBrokenRemote, rollbackRemote, type Breakage } from '../helpers/releases.js';
-import { expectPage, openPage, recordScripts, remoteUnavailable } from '../helpers/shell.js';
+import { expectOtherRoutesWork, expectPage, openPage, recordScripts, remoteUnavailable } from '../helpers/shell.js';
 
 // Markers of code that must exist once per page: React's element symbol and the federation runtime core.
 const REACT_MARKER = 'react.transitional.element';
@@ -66,14 +66,7 @@ for (const breakage of ['throws-at-import', 'missing-chunks'] as Breakage[]) {
       await expect.poll(() => reports).toContainEqual(expect.objectContaining({ kind: 'remote-load', origin: 'mfe-recovery' }));
 
       // Every other route keeps working in the same page.
-      await page.goto('/account/login');
-      await expectPage(page, 'Sign in');
-      await page.getByRole('link', { name: 'Forgotten your password?' }).click();
-      await expect(fallback.message).toBeVisible();
-      await page.goBack();
-      await expectPage(page, 'Sign in');
-      await page.goto('/error');
-      await expectPage(page, 'Error');
+      await expectOtherRoutesWork(page);
 
       // The release manager rolls back; Retry picks up the good version without a reload.
       await page.goto('/account/recover');
