@@ -52,7 +52,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/only-throw-error': 'error',
       // Express handlers and React event handlers return promises by design.
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
       '@typescript-eslint/ban-ts-comment': ['error', { 'ts-expect-error': 'allow-with-description' }],
     },
   },
@@ -66,7 +69,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['shell', 'gateway', ...REMOTES], message: 'shared-contracts depends on nothing of ours.' }] },
+        {
+          patterns: [
+            {
+              group: ['shell', 'gateway', ...REMOTES],
+              message: 'shared-contracts depends on nothing of ours.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -75,7 +85,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['shell', ...REMOTES, 'shared-contracts/ui', 'shared-contracts/api'], message: 'The gateway uses the DOM-free shared-contracts entry only.' }] },
+        {
+          patterns: [
+            {
+              group: ['shell', ...REMOTES, 'shared-contracts/ui', 'shared-contracts/api'],
+              message: 'The gateway uses the DOM-free shared-contracts entry only.',
+            },
+          ],
+        },
       ],
     },
   },

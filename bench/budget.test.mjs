@@ -30,17 +30,25 @@ describe('/account/login byte budget (gzip -9 of the build output)', () => {
   it('ships exactly one React DOM and one Module Federation runtime for the route', () => {
     const read = (f) => readFileSync(path.join(REPO, f.pkg, 'dist', f.file), 'utf8');
     const js = bill.files.filter((f) => f.file.endsWith('.js'));
-    expect(js.filter((f) => read(f).includes(SIGNATURES.reactDom)).map((f) => `${f.pkg}/${f.file}`)).toHaveLength(1);
-    expect(js.filter((f) => read(f).includes(SIGNATURES.mfRuntime)).map((f) => `${f.pkg}/${f.file}`)).toHaveLength(1);
+    expect(
+      js.filter((f) => read(f).includes(SIGNATURES.reactDom)).map((f) => `${f.pkg}/${f.file}`),
+    ).toHaveLength(1);
+    expect(
+      js.filter((f) => read(f).includes(SIGNATURES.mfRuntime)).map((f) => `${f.pkg}/${f.file}`),
+    ).toHaveLength(1);
   });
 
   it(`stays within the JS budget (${budget.signInRouteJsGzipBytes} B gzip)`, () => {
-    expect(budget.signInRouteJsGzipBytes, 'set signInRouteJsGzipBytes in bench/budget.json').toBeTypeOf('number');
+    expect(budget.signInRouteJsGzipBytes, 'set signInRouteJsGzipBytes in bench/budget.json').toBeTypeOf(
+      'number',
+    );
     expect(bill.jsGzip).toBeLessThanOrEqual(budget.signInRouteJsGzipBytes);
   });
 
   it(`stays within the CSS budget (${budget.signInRouteCssGzipBytes} B gzip)`, () => {
-    expect(budget.signInRouteCssGzipBytes, 'set signInRouteCssGzipBytes in bench/budget.json').toBeTypeOf('number');
+    expect(budget.signInRouteCssGzipBytes, 'set signInRouteCssGzipBytes in bench/budget.json').toBeTypeOf(
+      'number',
+    );
     expect(bill.cssGzip).toBeLessThanOrEqual(budget.signInRouteCssGzipBytes);
   });
 });

@@ -100,7 +100,10 @@ try {
       log(`remote rebuild failed: ${rebuild.stack}`);
     }
     rows.push(...buildRows(cold, rebuild));
-    data.build = { cold: cold instanceof Error ? { error: cold.message } : cold, rebuild: rebuild instanceof Error ? { error: rebuild.message } : rebuild };
+    data.build = {
+      cold: cold instanceof Error ? { error: cold.message } : cold,
+      rebuild: rebuild instanceof Error ? { error: rebuild.message } : rebuild,
+    };
   }
 } finally {
   await gw.stop();
@@ -125,8 +128,23 @@ const file = path.join(resultsDir, `${day}${quick ? '-quick' : ''}.json`);
 const result = {
   date: new Date().toISOString(),
   gitCommit,
-  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1), node: process.version, platform: `${os.platform()} ${os.release()}`, loadAverageAtEnd: os.loadavg() },
-  settings: { rounds, quick, sections: [...only], users: ctx.users, coldBuildRounds, gatewayLogLevel: opts['log-level'], build: !opts['no-build'] },
+  machine: {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverageAtEnd: os.loadavg(),
+  },
+  settings: {
+    rounds,
+    quick,
+    sections: [...only],
+    users: ctx.users,
+    coldBuildRounds,
+    gatewayLogLevel: opts['log-level'],
+    build: !opts['no-build'],
+  },
   durationSeconds: Math.round((Date.now() - started) / 1000),
   rows,
   data,

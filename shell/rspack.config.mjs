@@ -40,7 +40,10 @@ function shellConfig(dev) {
       clean: true,
     },
     // The platform's sources import with .js suffixes (NodeNext style); they resolve to the .ts/.tsx files.
-    resolve: { extensions: ['.tsx', '.ts', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js', '.json'],
+      extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+    },
     module: {
       rules: [
         typescriptRule,

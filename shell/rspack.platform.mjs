@@ -57,13 +57,18 @@ class NoFlashScriptPlugin {
 
   apply(compiler) {
     compiler.hooks.compilation.tap('NoFlashScriptPlugin', (compilation) => {
-      rspack.HtmlRspackPlugin.getCompilationHooks(compilation).beforeEmit.tap('NoFlashScriptPlugin', (data) => {
-        if (data.html.includes('data-no-flash')) return data;
-        // The gateway replaces __CSP_NONCE__ per response and sends the same nonce in its CSP (S33).
-        const tag = `<script nonce="__CSP_NONCE__" data-no-flash>${this.script}</script>`;
-        data.html = data.html.includes('</head>') ? data.html.replace('</head>', `${tag}</head>`) : tag + data.html;
-        return data;
-      });
+      rspack.HtmlRspackPlugin.getCompilationHooks(compilation).beforeEmit.tap(
+        'NoFlashScriptPlugin',
+        (data) => {
+          if (data.html.includes('data-no-flash')) return data;
+          // The gateway replaces __CSP_NONCE__ per response and sends the same nonce in its CSP (S33).
+          const tag = `<script nonce="__CSP_NONCE__" data-no-flash>${this.script}</script>`;
+          data.html = data.html.includes('</head>')
+            ? data.html.replace('</head>', `${tag}</head>`)
+            : tag + data.html;
+          return data;
+        },
+      );
     });
   }
 }

@@ -18,7 +18,8 @@ export class CookieJar {
       const name = pair.slice(0, eq).trim();
       const value = pair.slice(eq + 1).trim();
       // Max-Age=0 / expired cookies clear the entry, as a browser would.
-      if (value === '' || /;\s*max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      if (value === '' || /;\s*max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line))
+        this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
   }
@@ -77,7 +78,9 @@ export async function newSession(base) {
   const res = await call(base, jar, 'GET', '/api/Account/Antiforgery');
   const csrf = jar.csrf() ?? res.json?.token;
   if (res.status !== 200 || !csrf) {
-    throw new Error(`GET /api/Account/Antiforgery answered ${res.status} without an anti-forgery cookie: ${res.text.slice(0, 200)}`);
+    throw new Error(
+      `GET /api/Account/Antiforgery answered ${res.status} without an anti-forgery cookie: ${res.text.slice(0, 200)}`,
+    );
   }
   return { jar, cookie: jar.header(), csrf };
 }

@@ -25,9 +25,15 @@ export async function turboBuild({ force = false, filter } = {}) {
   if (force) args.push('--force');
   if (filter) args.push(`--filter=${filter}`);
   try {
-    await execFileP(TURBO, args, { cwd: REPO, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' } });
+    await execFileP(TURBO, args, {
+      cwd: REPO,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+    });
   } catch (e) {
-    throw new Error(`turbo ${args.join(' ')} failed:\n${(e.stdout ?? '').slice(-4000)}${(e.stderr ?? '').slice(-2000)}`);
+    throw new Error(
+      `turbo ${args.join(' ')} failed:\n${(e.stdout ?? '').slice(-4000)}${(e.stderr ?? '').slice(-2000)}`,
+    );
   }
 }
 
@@ -57,7 +63,11 @@ export async function measureRemoteRebuild(gw, rounds, log) {
       build.push(await timed(() => turboBuild({ filter: TOUCHED_REMOTE })));
       publish.push(
         await timed(async () => {
-          const { stdout } = await runGatewayCli(gw, 'releases', ['publish', TOUCHED_REMOTE, path.join(REPO, TOUCHED_REMOTE, 'dist')]);
+          const { stdout } = await runGatewayCli(gw, 'releases', [
+            'publish',
+            TOUCHED_REMOTE,
+            path.join(REPO, TOUCHED_REMOTE, 'dist'),
+          ]);
           outputs.push(stdout.trim());
         }),
       );
@@ -65,24 +75,48 @@ export async function measureRemoteRebuild(gw, rounds, log) {
       const now = readFileSync(TOUCHED_FILE, 'utf8');
       writeFileSync(TOUCHED_FILE, now.replace(`${marker}\n`, ''));
     }
-    log(`${TOUCHED_REMOTE} rebuild round ${i + 1}: build ${build[i].toFixed(1)} s, publish ${publish[i].toFixed(2)} s`);
+    log(
+      `${TOUCHED_REMOTE} rebuild round ${i + 1}: build ${build[i].toFixed(1)} s, publish ${publish[i].toFixed(2)} s`,
+    );
   }
   // A comment leaves the minified output unchanged, so the release store may answer "already published" (same
   // content hash): the publish figure then is the hash-and-compare path. Kept in the data for the reader.
-  return { build: summarize(build), publish: summarize(publish), total: summarize(build.map((b, i) => b + publish[i])), outputs };
+  return {
+    build: summarize(build),
+    publish: summarize(publish),
+    total: summarize(build.map((b, i) => b + publish[i])),
+    outputs,
+  };
 }
 
 /** Rows for section 5 from the measurements above (cold build measured before the gateway starts). */
 export function buildRows(cold, rebuild) {
   const rows = [];
-  if (cold instanceof Error) rows.push(textRow(S, 'cold build, all packages', 'n/a', cold.message.split('\n')[0]));
+  if (cold instanceof Error)
+    rows.push(textRow(S, 'cold build, all packages', 'n/a', cold.message.split('\n')[0]));
   else if (cold) rows.push(row(S, 'cold build, all packages (turbo run build --force)', 's', cold));
   else rows.push(textRow(S, 'cold build, all packages', 'skipped', '--no-build'));
-  if (rebuild instanceof Error) rows.push(textRow(S, `${TOUCHED_REMOTE} rebuild + publish`, 'n/a', rebuild.message.split('\n')[0]));
+  if (rebuild instanceof Error)
+    rows.push(textRow(S, `${TOUCHED_REMOTE} rebuild + publish`, 'n/a', rebuild.message.split('\n')[0]));
   else if (rebuild) {
-    rows.push(row(S, `${TOUCHED_REMOTE} rebuild after a one-line change (turbo, cache hit for the rest)`, 's', rebuild.build));
+    rows.push(
+      row(
+        S,
+        `${TOUCHED_REMOTE} rebuild after a one-line change (turbo, cache hit for the rest)`,
+        's',
+        rebuild.build,
+      ),
+    );
     const already = rebuild.outputs.some((o) => /already published/.test(o));
-    rows.push(row(S, `    publish to the release store (releases.js publish)`, 's', rebuild.publish, already ? 'output unchanged by a comment: "already published"' : ''));
+    rows.push(
+      row(
+        S,
+        `    publish to the release store (releases.js publish)`,
+        's',
+        rebuild.publish,
+        already ? 'output unchanged by a comment: "already published"' : '',
+      ),
+    );
     rows.push(row(S, '    change → published', 's', rebuild.total));
   }
   return rows;

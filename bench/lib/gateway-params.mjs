@@ -26,12 +26,17 @@ export async function loadGatewayArgon2Options() {
     const mod = await import(pathToFileURL(file).href);
     for (const [name, value] of Object.entries(mod)) {
       if (value && typeof value === 'object' && 'memoryCost' in value && 'timeCost' in value) {
-        found.push({ options: /** @type {Record<string, unknown>} */ (value), source: `gateway/dist/${rel.split(path.sep).join('/')}#${name}` });
+        found.push({
+          options: /** @type {Record<string, unknown>} */ (value),
+          source: `gateway/dist/${rel.split(path.sep).join('/')}#${name}`,
+        });
       }
     }
   }
   if (found.length === 0) {
-    throw new Error('no exported argon2 options object (with memoryCost and timeCost) found in gateway/dist; export it from the password module');
+    throw new Error(
+      'no exported argon2 options object (with memoryCost and timeCost) found in gateway/dist; export it from the password module',
+    );
   }
   return found[0];
 }

@@ -52,16 +52,28 @@ export async function runGatewayCli(gw, cli, args, input) {
   const file = path.join(GATEWAY_DIST, 'cli', `${cli}.js`);
   if (input !== undefined) {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [file, ...args], { cwd: REPO, env: gw.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [file, ...args], {
+        cwd: REPO,
+        env: gw.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (err += d));
-      child.on('exit', (code) => (code === 0 ? resolve({ stdout: out, stderr: err }) : reject(new Error(`${cli} ${args.join(' ')} exited ${code}: ${err || out}`))));
+      child.on('exit', (code) =>
+        code === 0
+          ? resolve({ stdout: out, stderr: err })
+          : reject(new Error(`${cli} ${args.join(' ')} exited ${code}: ${err || out}`)),
+      );
       child.stdin.end(input);
     });
   }
-  return execFileP(process.execPath, [file, ...args], { cwd: REPO, env: gw.env, maxBuffer: 64 * 1024 * 1024 });
+  return execFileP(process.execPath, [file, ...args], {
+    cwd: REPO,
+    env: gw.env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /**

@@ -20,10 +20,16 @@ function startBare() {
 
 /** Checks once that a call answers 2xx, so a broken endpoint fails the bench instead of being measured. */
 async function check(base, request, name) {
-  const res = await fetch(base + request.path, { method: request.method, headers: request.headers, body: request.body });
+  const res = await fetch(base + request.path, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
   await res.arrayBuffer();
   if (res.status < 200 || res.status >= 300) {
-    throw new Error(`${request.method} ${name} answered ${res.status}; the light-endpoint section needs a 2xx answer`);
+    throw new Error(
+      `${request.method} ${name} answered ${res.status}; the light-endpoint section needs a 2xx answer`,
+    );
   }
   return res.status;
 }
@@ -44,7 +50,11 @@ export async function runLight(ctx) {
     'content-type': 'application/json',
     'x-requested-with': 'XMLHttpRequest',
   };
-  const getHeaders = { cookie: headers.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  const getHeaders = {
+    cookie: headers.cookie,
+    accept: 'application/json',
+    'x-requested-with': 'XMLHttpRequest',
+  };
   // SPEC.md §7: calls are POST unless marked GET; User also answers GET, the cheaper form a page uses.
   const calls = [
     { name: 'User', method: 'GET', path: '/api/Account/User?returnUrl=%2F' },
@@ -53,9 +63,10 @@ export async function runLight(ctx) {
   ];
   const targets = [];
   for (const c of calls) {
-    const request = c.method === 'GET'
-      ? { method: 'GET', path: c.path, headers: getHeaders, body: undefined }
-      : { method: c.method, path: c.path, headers, body: '{}' };
+    const request =
+      c.method === 'GET'
+        ? { method: 'GET', path: c.path, headers: getHeaders, body: undefined }
+        : { method: c.method, path: c.path, headers, body: '{}' };
     targets.push({ ...c, probeStatus: await check(ctx.base, request, c.name), request });
   }
 
@@ -66,22 +77,41 @@ export async function runLight(ctx) {
   try {
     // Interleaved rounds (bare, then each endpoint) so a noisy moment hurts all of them alike.
     for (let round = 0; round < ctx.rounds; round += 1) {
-      results.bare.push(await runLoad({ kind: 'fixed', url: bareUrl, ...settings, request: { method: 'GET', path: '/', headers: { accept: 'application/json' } } }));
+      results.bare.push(
+        await runLoad({
+          kind: 'fixed',
+          url: bareUrl,
+          ...settings,
+          request: { method: 'GET', path: '/', headers: { accept: 'application/json' } },
+        }),
+      );
       for (const t of targets) {
-        results[t.name].push(await runLoad({ kind: 'fixed', url: ctx.base, ...settings, request: t.request }));
+        results[t.name].push(
+          await runLoad({ kind: 'fixed', url: ctx.base, ...settings, request: t.request }),
+        );
       }
     }
   } finally {
     bare.stop();
   }
 
-  const ok = (r) => Object.entries(r.statuses).filter(([s]) => Number(s) >= 200 && Number(s) < 300).reduce((n, [, c]) => n + c, 0);
+  const ok = (r) =>
+    Object.entries(r.statuses)
+      .filter(([s]) => Number(s) >= 200 && Number(s) < 300)
+      .reduce((n, [, c]) => n + c, 0);
   const rps = (runs) => summarize(runs.map((r) => ok(r) / (r.elapsedMs / 1000)));
   const p99 = (runs) => summarize(runs.map((r) => r.p99));
   const bareRps = rps(results.bare);
   const bareP99 = p99(results.bare);
   data.bare = { rps: bareRps, p99: bareP99 };
-  rows.push(row(S, `bare Express 5 hello (${settings.connections} connections, ${settings.duration} s, pipelining 1)`, 'req/s', bareRps));
+  rows.push(
+    row(
+      S,
+      `bare Express 5 hello (${settings.connections} connections, ${settings.duration} s, pipelining 1)`,
+      'req/s',
+      bareRps,
+    ),
+  );
   rows.push(row(S, '    bare Express p99', 'ms', bareP99));
   for (const t of targets) {
     const runs = results[t.name];
@@ -92,9 +122,37 @@ export async function runLight(ctx) {
     const non2xx = runs.reduce((n, x) => n + (x.total - ok(x)), 0);
     const note = non2xx ? `${non2xx} non-2xx answers not counted: ${JSON.stringify(statuses[0])}` : '';
     rows.push(row(S, `${t.method} ${t.name}`, 'req/s', r, note));
-    rows.push(row(S, '    ÷ bare Express req/s', '×', { median: r.median / bareRps.median, min: r.min / bareRps.max, max: r.max / bareRps.min, rounds: r.rounds }, 'bound 1.0', 3));
+    rows.push(
+      row(
+        S,
+        '    ÷ bare Express req/s',
+        '×',
+        {
+          median: r.median / bareRps.median,
+          min: r.min / bareRps.max,
+          max: r.max / bareRps.min,
+          rounds: r.rounds,
+        },
+        'bound 1.0',
+        3,
+      ),
+    );
     rows.push(row(S, `    ${t.name} p99`, 'ms', p));
-    rows.push(row(S, '    p99 ÷ bare Express p99', '×', { median: p.median / bareP99.median, min: p.min / bareP99.max, max: p.max / bareP99.min, rounds: p.rounds }, 'bound 1.0', 2));
+    rows.push(
+      row(
+        S,
+        '    p99 ÷ bare Express p99',
+        '×',
+        {
+          median: p.median / bareP99.median,
+          min: p.min / bareP99.max,
+          max: p.max / bareP99.min,
+          rounds: p.rounds,
+        },
+        'bound 1.0',
+        2,
+      ),
+    );
   }
   return { rows, data };
 }

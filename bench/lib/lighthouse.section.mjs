@@ -11,7 +11,14 @@ export async function runLighthouseSection(ctx) {
   const pick = (k) => summarize(runs.map((r) => r[k]));
   const data = { runs };
   const rows = [
-    row(S, 'Lighthouse /account/login (mobile): performance score', '/100', pick('score'), 'higher is better', 0),
+    row(
+      S,
+      'Lighthouse /account/login (mobile): performance score',
+      '/100',
+      pick('score'),
+      'higher is better',
+      0,
+    ),
     row(S, '    LCP (simulated slow 4G, 4× CPU slowdown)', 'ms', pick('lcpMs'), 'good ≤ 2500 ms', 0),
     row(S, '    TBT', 'ms', pick('tbtMs'), 'good ≤ 200 ms', 0),
     row(S, '    CLS', '', pick('cls'), 'good ≤ 0.1', 3),

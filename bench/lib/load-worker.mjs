@@ -16,7 +16,9 @@ import { authorizationCodeRoundTrip, signedInJar, tokenRequest } from './oidc-cl
 /** Runs one autocannon instance and collects raw latencies (fractional ms) and status counts. */
 function runInstance(opts, samples, statuses, statusFilter) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ pipelining: 1, timeout: 30, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon({ pipelining: 1, timeout: 30, ...opts }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
       if (statusFilter === undefined || statusCode === statusFilter) samples.push(responseTime);
@@ -26,7 +28,10 @@ function runInstance(opts, samples, statuses, statusFilter) {
 
 function summary(samples, statuses, elapsedMs, errors, countStatus) {
   const sorted = Float64Array.from(samples).sort();
-  const pick = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : NaN);
+  const pick = (p) =>
+    sorted.length
+      ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+      : NaN;
   const total = Object.values(statuses).reduce((a, b) => a + b, 0);
   const counted = countStatus === undefined ? total : (statuses[countStatus] ?? 0);
   return {
@@ -103,7 +108,14 @@ async function runLogin(job) {
     for (let i = 0; i < rate; i += 1) {
       runs.push(
         runInstance(
-          { url: job.url, connections: 1, connectionRate: 1, maxOverallRequests: job.duration, duration: job.duration + 2, requests },
+          {
+            url: job.url,
+            connections: 1,
+            connectionRate: 1,
+            maxOverallRequests: job.duration,
+            duration: job.duration + 2,
+            requests,
+          },
           samples,
           statuses,
           job.expectStatus,
@@ -115,7 +127,13 @@ async function runLogin(job) {
   } else {
     // Bounded in time (duration) and in count (never more requests than fresh sessions).
     const r = await runInstance(
-      { url: job.url, connections: job.connections, duration: job.duration, maxOverallRequests: job.poolSize, requests },
+      {
+        url: job.url,
+        connections: job.connections,
+        duration: job.duration,
+        maxOverallRequests: job.poolSize,
+        requests,
+      },
       samples,
       statuses,
       job.expectStatus,
@@ -139,8 +157,13 @@ async function runOidc(job) {
   const users = await mapLimit(Array.from({ length: job.connections }), 4, async (_, i) => {
     const jar = await signedInJar(job.url, job.usernames[i % job.usernames.length], job.password);
     // First round trip (not timed) sets up the OIDC session and grant; the refresh flow needs its refresh token.
-    const first = await authorizationCodeRoundTrip(job.url, jar, job.flow === 'refresh' ? { scope: 'openid profile offline_access', prompt: 'consent' } : {});
-    if (job.flow === 'refresh' && !first.tokens.refresh_token) throw new Error('no refresh_token issued for offline_access');
+    const first = await authorizationCodeRoundTrip(
+      job.url,
+      jar,
+      job.flow === 'refresh' ? { scope: 'openid profile offline_access', prompt: 'consent' } : {},
+    );
+    if (job.flow === 'refresh' && !first.tokens.refresh_token)
+      throw new Error('no refresh_token issued for offline_access');
     return { jar, refreshToken: first.tokens.refresh_token, firstHops: first.hops };
   });
   const samples = [];
@@ -156,7 +179,10 @@ async function runOidc(job) {
         const t = performance.now();
         try {
           if (job.flow === 'refresh') {
-            const tokens = await tokenRequest(job.url, { grant_type: 'refresh_token', refresh_token: u.refreshToken });
+            const tokens = await tokenRequest(job.url, {
+              grant_type: 'refresh_token',
+              refresh_token: u.refreshToken,
+            });
             u.refreshToken = tokens.refresh_token ?? u.refreshToken;
           } else {
             const r = await authorizationCodeRoundTrip(job.url, u.jar);
@@ -182,6 +208,9 @@ process.once('message', (msg) => {
   const work = job.kind === 'login' ? runLogin(job) : job.kind === 'oidc' ? runOidc(job) : runFixed(job);
   work.then(
     (result) => process.send({ type: 'result', result }, () => process.exit(0)),
-    (err) => process.send({ type: 'error', message: err instanceof Error ? err.stack : String(err) }, () => process.exit(1)),
+    (err) =>
+      process.send({ type: 'error', message: err instanceof Error ? err.stack : String(err) }, () =>
+        process.exit(1),
+      ),
   );
 });

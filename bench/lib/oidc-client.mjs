@@ -9,7 +9,10 @@ const b64url = (buf) => buf.toString('base64url');
 
 /** GET with the jar, no automatic redirects. */
 async function get(base, jar, url) {
-  const res = await fetch(new URL(url, base), { headers: { cookie: jar.header(), accept: 'text/html' }, redirect: 'manual' });
+  const res = await fetch(new URL(url, base), {
+    headers: { cookie: jar.header(), accept: 'text/html' },
+    redirect: 'manual',
+  });
   jar.store(res.headers);
   await res.arrayBuffer();
   return res;
@@ -18,8 +21,14 @@ async function get(base, jar, url) {
 /** A signed-in browser: fresh session, anti-forgery token, Login answered 209. */
 export async function signedInJar(base, username, password) {
   const { jar } = await newSession(base);
-  const res = await call(base, jar, 'POST', '/api/Account/Login', { username, password, rememberMe: false, returnUrl: '/' });
-  if (res.status !== 209) throw new Error(`Login for ${username} answered ${res.status}: ${res.text.slice(0, 200)}`);
+  const res = await call(base, jar, 'POST', '/api/Account/Login', {
+    username,
+    password,
+    rememberMe: false,
+    returnUrl: '/',
+  });
+  if (res.status !== 209)
+    throw new Error(`Login for ${username} answered ${res.status}: ${res.text.slice(0, 200)}`);
   return jar;
 }
 
@@ -55,14 +64,23 @@ export async function authorizationCodeRoundTrip(base, jar, { scope = 'openid pr
       const cb = new URL(location);
       if (cb.searchParams.get('state') !== state) throw new Error('state mismatch');
       const code = cb.searchParams.get('code');
-      if (!code) throw new Error(`no code: ${cb.searchParams.get('error')} ${cb.searchParams.get('error_description')}`);
-      const tokens = await tokenRequest(base, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: DEMO_CLIENT.redirectUri });
+      if (!code)
+        throw new Error(
+          `no code: ${cb.searchParams.get('error')} ${cb.searchParams.get('error_description')}`,
+        );
+      const tokens = await tokenRequest(base, {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: DEMO_CLIENT.redirectUri,
+      });
       hops += 1;
       return { hops, tokens };
     }
     const next = new URL(location, base);
     if (next.origin !== new URL(base).origin) throw new Error(`left the origin: ${location}`);
-    if (next.pathname.startsWith('/account/')) throw new Error(`sent to the sign-in site (${next.pathname}): no signed-in session`);
+    if (next.pathname.startsWith('/account/'))
+      throw new Error(`sent to the sign-in site (${next.pathname}): no signed-in session`);
     url = next.pathname + next.search;
     if (hops > 10) throw new Error('too many redirects');
   }

@@ -37,7 +37,9 @@ export async function recordNetwork(page) {
     r.type = e.type ?? r.type;
     r.mime = e.response.mimeType;
     r.status = e.response.status;
-    r.fromCache = Boolean(e.response.fromDiskCache || e.response.fromServiceWorker || e.response.fromPrefetchCache);
+    r.fromCache = Boolean(
+      e.response.fromDiskCache || e.response.fromServiceWorker || e.response.fromPrefetchCache,
+    );
     // Bytes so far (headers); loadingFinished replaces it with the full count. A fetch whose body the page never
     // reads (the shell's Antiforgery call when the cookie already holds the token) never finishes.
     r.headerBytes = e.response.encodedDataLength ?? 0;
@@ -69,7 +71,17 @@ export async function recordNetwork(page) {
     async take() {
       const list = [...requests.entries()];
       requests.clear();
-      const totals = { jsBytes: 0, cssBytes: 0, otherBytes: 0, totalBytes: 0, requests: 0, reactDomFetches: 0, mfRuntimeFetches: 0, failed: 0, fromCache: 0 };
+      const totals = {
+        jsBytes: 0,
+        cssBytes: 0,
+        otherBytes: 0,
+        totalBytes: 0,
+        requests: 0,
+        reactDomFetches: 0,
+        mfRuntimeFetches: 0,
+        failed: 0,
+        fromCache: 0,
+      };
       const files = [];
       for (const [id, r] of list) {
         totals.requests += 1;
@@ -94,7 +106,13 @@ export async function recordNetwork(page) {
             marks += ' mf-runtime';
           }
         }
-        files.push({ url: new URL(r.url).pathname, type: r.type, status: r.status, bytes: r.bytes, marks: marks.trim() });
+        files.push({
+          url: new URL(r.url).pathname,
+          type: r.type,
+          status: r.status,
+          bytes: r.bytes,
+          marks: marks.trim(),
+        });
       }
       return { ...totals, files };
     },
@@ -112,7 +130,10 @@ async function settle(page, recorder, quietMs = 500, maxMs = 15_000) {
     // In flight = no answer yet, or a document/script/stylesheet still downloading. An API fetch that has its
     // answer but whose body the page never consumes would otherwise hold the settle for its whole bound.
     const pending = [...recorder.requests.values()].some(
-      (r) => !r.done && !r.failed && (r.status === 0 || r.type === 'Document' || r.type === 'Script' || r.type === 'Stylesheet'),
+      (r) =>
+        !r.done &&
+        !r.failed &&
+        (r.status === 0 || r.type === 'Document' || r.type === 'Script' || r.type === 'Stylesheet'),
     );
     if (pending) lastBusy = Date.now();
     else if (Date.now() - lastBusy >= quietMs) return;
@@ -140,7 +161,12 @@ export async function measurePageWeight(base, plan, shared) {
         const response = await page.goto(base + route, { waitUntil: 'load' }).catch(() => null);
         await settle(page, rec);
         const finalPath = new URL(page.url()).pathname;
-        routes[route] = { ...(await rec.take()), finalPath, documentStatus: response?.status() ?? 0, retries: attempt };
+        routes[route] = {
+          ...(await rec.take()),
+          finalPath,
+          documentStatus: response?.status() ?? 0,
+          retries: attempt,
+        };
         await context.close();
         if (routes[route].jsBytes > 0) break;
         await new Promise((r) => setTimeout(r, 2000));
@@ -161,7 +187,14 @@ export async function measurePageWeight(base, plan, shared) {
       window.dispatchEvent(new PopStateEvent('popstate', { state: {} }));
     }, plan.navigateTo);
     await settle(page, rec);
-    const navigation = { ...(await rec.take()), from: plan.navigateFrom, to: plan.navigateTo, finalPath: new URL(page.url()).pathname, textBefore: before, textAfter: await page.evaluate(() => document.body.innerText.length) };
+    const navigation = {
+      ...(await rec.take()),
+      from: plan.navigateFrom,
+      to: plan.navigateTo,
+      finalPath: new URL(page.url()).pathname,
+      textBefore: before,
+      textAfter: await page.evaluate(() => document.body.innerText.length),
+    };
     await context.close();
     return { routes, navigation };
   } finally {

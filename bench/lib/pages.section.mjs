@@ -14,7 +14,13 @@ const BUDGET = JSON.parse(readFileSync(new URL('../budget.json', import.meta.url
 export const TARGETS = BUDGET.wireTargets;
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
-export const ROUTES = ['/account/login', '/account/login/twofactor', '/account/recover', '/account/login/secure', '/account/select'];
+export const ROUTES = [
+  '/account/login',
+  '/account/login/twofactor',
+  '/account/recover',
+  '/account/login/secure',
+  '/account/select',
+];
 export const NAVIGATION = { navigateFrom: '/account/login', navigateTo: '/account/recover' };
 
 /**
@@ -25,7 +31,9 @@ export async function runPages(ctx) {
   const browser = await launchChromium();
   let runs;
   try {
-    runs = await repeat(ctx.rounds, () => measurePageWeight(ctx.base, { routes: ROUTES, ...NAVIGATION }, browser));
+    runs = await repeat(ctx.rounds, () =>
+      measurePageWeight(ctx.base, { routes: ROUTES, ...NAVIGATION }, browser),
+    );
   } finally {
     await browser.close();
   }
@@ -36,20 +44,47 @@ export async function runPages(ctx) {
     const js = summarize(per.map((p) => p.jsBytes / KIB));
     const css = summarize(per.map((p) => p.cssBytes / KIB));
     const finalPath = per[per.length - 1].finalPath;
-    data.routes[route] = { js, css, requests: pick('requests'), reactDom: pick('reactDomFetches'), mfRuntime: pick('mfRuntimeFetches'), total: summarize(per.map((p) => p.totalBytes / KIB)), finalPath };
+    data.routes[route] = {
+      js,
+      css,
+      requests: pick('requests'),
+      reactDom: pick('reactDomFetches'),
+      mfRuntime: pick('mfRuntimeFetches'),
+      total: summarize(per.map((p) => p.totalBytes / KIB)),
+      finalPath,
+    };
     const landed = finalPath !== route ? ` → ${finalPath}` : '';
     const isLogin = route === '/account/login';
-    rows.push(row(S, `${route}${landed}: JS transferred`, 'KiB', js, isLogin ? `target ≤ ${TARGETS.jsKiB} KiB` : ''));
+    rows.push(
+      row(S, `${route}${landed}: JS transferred`, 'KiB', js, isLogin ? `target ≤ ${TARGETS.jsKiB} KiB` : ''),
+    );
     rows.push(row(S, '    CSS transferred', 'KiB', css, isLogin ? `target ≤ ${TARGETS.cssKiB} KiB` : ''));
     rows.push(row(S, '    requests', '', data.routes[route].requests, '', 0));
     rows.push(row(S, '    react-dom fetched', 'times', data.routes[route].reactDom, 'bound 1', 0));
-    rows.push(row(S, '    MF runtime fetched', 'times', data.routes[route].mfRuntime, 'bound 1 (one runtime per page)', 0));
+    rows.push(
+      row(
+        S,
+        '    MF runtime fetched',
+        'times',
+        data.routes[route].mfRuntime,
+        'bound 1 (one runtime per page)',
+        0,
+      ),
+    );
   }
   // The same route read from the build output, as the CI budget test sees it (deterministic, gzip -9).
   try {
     const bill = signInRouteBytes(REPO);
     data.fromDist = bill;
-    rows.push(row(S, '/account/login JS from the build output (gzip -9, budget test)', 'KiB', { median: bill.jsGzip / KIB, min: bill.jsGzip / KIB, max: bill.jsGzip / KIB, rounds: 1 }, `budget ${(BUDGET.signInRouteJsGzipBytes / KIB).toFixed(1)} KiB (first + 10 %)`));
+    rows.push(
+      row(
+        S,
+        '/account/login JS from the build output (gzip -9, budget test)',
+        'KiB',
+        { median: bill.jsGzip / KIB, min: bill.jsGzip / KIB, max: bill.jsGzip / KIB, rounds: 1 },
+        `budget ${(BUDGET.signInRouteJsGzipBytes / KIB).toFixed(1)} KiB (first + 10 %)`,
+      ),
+    );
   } catch (e) {
     data.fromDist = { error: e instanceof Error ? e.message : String(e) };
   }
@@ -62,7 +97,15 @@ export async function runPages(ctx) {
     finalPath: nav[nav.length - 1].finalPath,
     files: nav[nav.length - 1].files,
   };
-  rows.push(row(S, `in-app ${NAVIGATION.navigateFrom} → ${NAVIGATION.navigateTo}: extra bytes`, 'KiB', data.navigation.bytes, `${data.navigation.js.median.toFixed(1)} KiB of it JS`));
+  rows.push(
+    row(
+      S,
+      `in-app ${NAVIGATION.navigateFrom} → ${NAVIGATION.navigateTo}: extra bytes`,
+      'KiB',
+      data.navigation.bytes,
+      `${data.navigation.js.median.toFixed(1)} KiB of it JS`,
+    ),
+  );
   rows.push(row(S, '    extra requests', '', data.navigation.requests, '', 0));
   return { rows, data };
 }

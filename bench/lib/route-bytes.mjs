@@ -74,8 +74,12 @@ export function remoteRouteFiles(dist, route, { exposed = './remote', locale = '
   const exposedSeg = importSegment(entryCode, `"${exposed}":`);
   if (!exposedSeg) throw new Error(`${dist}/${entry}: exposed module ${exposed} not found`);
   const remoteFiles = chunkIdsIn(exposedSeg).flatMap(filesOf);
-  const remoteCode = remoteFiles.filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(dist, f), 'utf8')).join('\n');
-  const routeSeg = importSegment(remoteCode, `"${route}",lazy:`) ?? importSegment(remoteCode, `path:"${route}",lazy:`);
+  const remoteCode = remoteFiles
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(path.join(dist, f), 'utf8'))
+    .join('\n');
+  const routeSeg =
+    importSegment(remoteCode, `"${route}",lazy:`) ?? importSegment(remoteCode, `path:"${route}",lazy:`);
   if (!routeSeg) throw new Error(`${dist}: no lazy route ${route} in the exposed module's chunks`);
   const localeSeg = importSegment(remoteCode, `"${locale}":`);
   const pageFiles = chunkIdsIn(routeSeg).flatMap(filesOf);
@@ -92,18 +96,27 @@ export function shellInitialFiles(dist) {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const refs = [
     ...[...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]),
-    ...[...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*rel="stylesheet"/g)].map((m) => m[1] ?? m[2]),
+    ...[
+      ...html.matchAll(
+        /<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*rel="stylesheet"/g,
+      ),
+    ].map((m) => m[1] ?? m[2]),
   ]
     .map((u) => u.replace(/^\//, '').split('?')[0])
     .filter((u) => !/^[a-z]+:/i.test(u) && existsSync(path.join(dist, u)));
-  const runtimeFile = refs.find((f) => f.endsWith('.js') && /\.u=/.test(readFileSync(path.join(dist, f), 'utf8')));
+  const runtimeFile = refs.find(
+    (f) => f.endsWith('.js') && /\.u=/.test(readFileSync(path.join(dist, f), 'utf8')),
+  );
   if (!runtimeFile) return unique(refs);
   const filesOf = chunkFiles(dist, runtimeFile);
   const seen = new Set(refs);
   const queue = refs.filter((f) => f.endsWith('.js'));
   while (queue.length) {
     const file = queue.shift();
-    const code = readFileSync(path.join(dist, file), 'utf8').replace(/lazy:\s*(?:async\s*)?\(\)\s*=>[^]*?\.then\(/g, 'lazy:(');
+    const code = readFileSync(path.join(dist, file), 'utf8').replace(
+      /lazy:\s*(?:async\s*)?\(\)\s*=>[^]*?\.then\(/g,
+      'lazy:(',
+    );
     for (const id of chunkIdsIn(code)) {
       for (const f of filesOf(id)) {
         if (seen.has(f)) continue;
@@ -133,7 +146,11 @@ export function signInRouteBytes(repo) {
   const loginDist = path.join(repo, 'mfe-login', 'dist');
   const files = [
     ...shellInitialFiles(shellDist).map((f) => ({ pkg: 'shell', file: f, abs: path.join(shellDist, f) })),
-    ...remoteRouteFiles(loginDist, '/account/login').map((f) => ({ pkg: 'mfe-login', file: f, abs: path.join(loginDist, f) })),
+    ...remoteRouteFiles(loginDist, '/account/login').map((f) => ({
+      pkg: 'mfe-login',
+      file: f,
+      abs: path.join(loginDist, f),
+    })),
   ].map((f) => ({ ...f, raw: readFileSync(f.abs).length, gzip: gzipBytes(f.abs) }));
   const sum = (ext, key) => files.filter((f) => f.file.endsWith(ext)).reduce((n, f) => n + f[key], 0);
   return {

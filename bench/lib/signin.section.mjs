@@ -22,7 +22,9 @@ export async function runSignIn(ctx) {
   const verifyMs = ctx.quick ? 1000 : 2000;
   let best = { concurrency: 1, summary: summarize([0]) };
   for (const concurrency of [1, 2, 4, 8]) {
-    const runs = await repeat(ctx.rounds, () => measureVerifies({ hash, password: BENCH_PASSWORD, concurrency, durationMs: verifyMs }));
+    const runs = await repeat(ctx.rounds, () =>
+      measureVerifies({ hash, password: BENCH_PASSWORD, concurrency, durationMs: verifyMs }),
+    );
     const summary = summarize(runs.map((r) => r.perSecond));
     data.argon2.byConcurrency[concurrency] = { summary, meanMs: summarize(runs.map((r) => r.meanMs)) };
     ctx.log(`argon2id verify, ${concurrency} in flight: ${summary.median.toFixed(1)}/s`);
@@ -32,8 +34,18 @@ export async function runSignIn(ctx) {
   data.argon2.best = best;
   data.argon2.oneHashMs = oneHashMs;
   const params = `m=${options.memoryCost},t=${options.timeCost},p=${options.parallelism ?? 1}`;
-  rows.push(row(S, `(a) argon2id verifies/s alone (${params}, best of 1/2/4/8 in flight: ${best.concurrency})`, '/s', best.summary, `from ${source}`));
-  rows.push(row(S, '    one argon2id verify (1 in flight)', 'ms', oneHashMs, 'the latency floor of a sign-in'));
+  rows.push(
+    row(
+      S,
+      `(a) argon2id verifies/s alone (${params}, best of 1/2/4/8 in flight: ${best.concurrency})`,
+      '/s',
+      best.summary,
+      `from ${source}`,
+    ),
+  );
+  rows.push(
+    row(S, '    one argon2id verify (1 in flight)', 'ms', oneHashMs, 'the latency floor of a sign-in'),
+  );
 
   // (b) full sign-ins through the gateway.
   const userSetup = await createBenchUsers(ctx.gw, ctx.users);
@@ -63,11 +75,22 @@ export async function runSignIn(ctx) {
   const levels = ctx.quick ? [1, 4, 16] : [1, 2, 4, 8, 16, 32];
   let flat = 0;
   for (const connections of levels) {
-    const runs = await repeat(ctx.rounds, () => runLoad(loginJob({ connections, poolSize: poolSize(best.summary.median) })));
+    const runs = await repeat(ctx.rounds, () =>
+      runLoad(loginJob({ connections, poolSize: poolSize(best.summary.median) })),
+    );
     const summary = summarize(runs.map((r) => r.perSecond));
     const other = runs.reduce((n, r) => n + (r.total - r.counted), 0);
-    data.sweep[connections] = { summary, p50: summarize(runs.map((r) => r.p50)), p99: summarize(runs.map((r) => r.p99)), statuses: runs.map((r) => r.statuses), errors: runs.map((r) => r.errors), poolExhausted: runs.some((r) => r.poolExhausted) };
-    ctx.log(`sign-in, ${connections} connections: ${summary.median.toFixed(1)}/s (p99 ${data.sweep[connections].p99.median.toFixed(0)} ms${other ? `, ${other} non-209` : ''})`);
+    data.sweep[connections] = {
+      summary,
+      p50: summarize(runs.map((r) => r.p50)),
+      p99: summarize(runs.map((r) => r.p99)),
+      statuses: runs.map((r) => r.statuses),
+      errors: runs.map((r) => r.errors),
+      poolExhausted: runs.some((r) => r.poolExhausted),
+    };
+    ctx.log(
+      `sign-in, ${connections} connections: ${summary.median.toFixed(1)}/s (p99 ${data.sweep[connections].p99.median.toFixed(0)} ms${other ? `, ${other} non-209` : ''})`,
+    );
     const gain = summary.median / saturated.summary.median;
     if (summary.median > saturated.summary.median) saturated = { connections, summary };
     // Saturated: doubling the connections no longer adds 5 %, twice in a row (once can be a noisy round on a
@@ -76,32 +99,77 @@ export async function runSignIn(ctx) {
     if (connections >= 4 && flat >= 2) break;
   }
   data.saturated = saturated;
-  rows.push(row(S, `(b) sign-ins/s through the gateway (saturated at ${saturated.connections} connections)`, '/s', saturated.summary, `${ctx.users} bench users rotated (per-account throttling kept out; made via ${userSetup.how.startsWith('admin') ? 'admin CLI' : 'store module'})`));
+  rows.push(
+    row(
+      S,
+      `(b) sign-ins/s through the gateway (saturated at ${saturated.connections} connections)`,
+      '/s',
+      saturated.summary,
+      `${ctx.users} bench users rotated (per-account throttling kept out; made via ${userSetup.how.startsWith('admin') ? 'admin CLI' : 'store module'})`,
+    ),
+  );
   // b ÷ a side by side: one round of the bound, then one of sign-ins at the saturated concurrency, alternating, so
   // both see the same background load (other processes on a shared 2-core machine move both); the ratio is the
   // median of the per-round ratios.
   const pairs = await repeat(ctx.rounds, async () => {
-    const a = await measureVerifies({ hash, password: BENCH_PASSWORD, concurrency: best.concurrency, durationMs: duration * 1000 });
-    const b = await runLoad(loginJob({ connections: saturated.connections, poolSize: poolSize(saturated.summary.median) }));
+    const a = await measureVerifies({
+      hash,
+      password: BENCH_PASSWORD,
+      concurrency: best.concurrency,
+      durationMs: duration * 1000,
+    });
+    const b = await runLoad(
+      loginJob({ connections: saturated.connections, poolSize: poolSize(saturated.summary.median) }),
+    );
     return { a: a.perSecond, b: b.perSecond, ratio: b.perSecond / a.perSecond };
   });
   data.pairs = pairs;
-  rows.push(row(S, '    b ÷ a (alternating rounds)', '×', summarize(pairs.map((p) => p.ratio)), `bound 1.0: a sign-in costs at least one verify (a ${summarize(pairs.map((p) => p.a)).median.toFixed(1)}/s, b ${summarize(pairs.map((p) => p.b)).median.toFixed(1)}/s in these rounds)`, 2));
+  rows.push(
+    row(
+      S,
+      '    b ÷ a (alternating rounds)',
+      '×',
+      summarize(pairs.map((p) => p.ratio)),
+      `bound 1.0: a sign-in costs at least one verify (a ${summarize(pairs.map((p) => p.a)).median.toFixed(1)}/s, b ${summarize(pairs.map((p) => p.b)).median.toFixed(1)}/s in these rounds)`,
+      2,
+    ),
+  );
 
   // Latency at 70 % of the saturated rate, paced evenly (open loop); each round is preceded by one hash-time
   // measurement (1 in flight) so the ratio compares like with like.
   const rate = Math.max(1, Math.round(saturated.summary.median * 0.7));
   const paced = await repeat(ctx.rounds, async () => {
-    const hashRun = await measureVerifies({ hash, password: BENCH_PASSWORD, concurrency: 1, durationMs: verifyMs / 2 });
+    const hashRun = await measureVerifies({
+      hash,
+      password: BENCH_PASSWORD,
+      concurrency: 1,
+      durationMs: verifyMs / 2,
+    });
     const r = await runLoad(loginJob({ rate, poolSize: poolSize(rate) }));
     return { ...r, hashMs: hashRun.meanMs };
   });
   const p50 = summarize(paced.map((r) => r.p50));
   const p99 = summarize(paced.map((r) => r.p99));
-  data.paced = { rate, achieved: summarize(paced.map((r) => r.perSecond)), p50, p99, hashMs: paced.map((r) => r.hashMs), statuses: paced.map((r) => r.statuses) };
+  data.paced = {
+    rate,
+    achieved: summarize(paced.map((r) => r.perSecond)),
+    p50,
+    p99,
+    hashMs: paced.map((r) => r.hashMs),
+    statuses: paced.map((r) => r.statuses),
+  };
   rows.push(row(S, `    sign-in p50 at 70 % load (${rate}/s fixed rate)`, 'ms', p50));
   rows.push(row(S, `    sign-in p99 at 70 % load (${rate}/s fixed rate)`, 'ms', p99));
-  rows.push(row(S, '    p50 ÷ one hash', '×', summarize(paced.map((r) => r.p50 / r.hashMs)), 'bound 1.0 (hash timed just before each round)', 2));
+  rows.push(
+    row(
+      S,
+      '    p50 ÷ one hash',
+      '×',
+      summarize(paced.map((r) => r.p50 / r.hashMs)),
+      'bound 1.0 (hash timed just before each round)',
+      2,
+    ),
+  );
   rows.push(row(S, '    p99 ÷ one hash', '×', summarize(paced.map((r) => r.p99 / r.hashMs)), 'bound 1.0', 2));
   return { rows, data };
 }

@@ -17,7 +17,20 @@ const dist = (rel) => pathToFileURL(path.join(GATEWAY_DIST, rel)).href;
 async function viaCli(gw, usernames) {
   // Three CLIs at a time: each is a node start (mostly waiting on module loading) + one argon2 hash.
   await mapLimit(usernames, 3, (username) =>
-    runGatewayCli(gw, 'admin', ['users', 'add', '--username', username, '--email', `${username}@bench.test`, '--password', BENCH_PASSWORD, '--display-name', username, '--roles', 'EMPLOYEE']),
+    runGatewayCli(gw, 'admin', [
+      'users',
+      'add',
+      '--username',
+      username,
+      '--email',
+      `${username}@bench.test`,
+      '--password',
+      BENCH_PASSWORD,
+      '--display-name',
+      username,
+      '--roles',
+      'EMPLOYEE',
+    ]),
   );
 }
 
@@ -26,12 +39,22 @@ async function viaStore(gw, usernames) {
   const { openStore } = await import(dist('store/store.js'));
   const { hashPassword } = await import(dist('identity/passwords.service.js'));
   const config = loadConfig(gw.env);
-  const store = await openStore({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'identity.db'), dataEncryptionKey: config.dataEncryptionKey });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'identity.db'),
+    dataEncryptionKey: config.dataEncryptionKey,
+  });
   try {
     const passwordHash = await hashPassword(BENCH_PASSWORD);
     for (const username of usernames) {
       if (await store.users.findByLogin(username)) continue;
-      await store.users.create({ username, email: `${username}@bench.test`, displayName: username, passwordHash, roles: ['EMPLOYEE'] });
+      await store.users.create({
+        username,
+        email: `${username}@bench.test`,
+        displayName: username,
+        passwordHash,
+        roles: ['EMPLOYEE'],
+      });
     }
   } finally {
     await store.database.close();

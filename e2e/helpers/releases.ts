@@ -20,13 +20,17 @@ function breakPageRendering(dir: string): void {
   for (const file of readdirSync(dir)) {
     if (!file.endsWith('.js') || file === 'remoteEntry.js') continue;
     const source = readFileSync(path.join(dir, file), 'utf8');
-    const broken = source.replace(/\b([A-Z][A-Za-z0-9]*Page):\(\)=>[A-Za-z_$][\w$]*/g, (_match, name: string) => {
-      replaced += 1;
-      return `${name}:()=>function(){throw new Error(${JSON.stringify(RENDER_ERROR_MESSAGE)})}`;
-    });
+    const broken = source.replace(
+      /\b([A-Z][A-Za-z0-9]*Page):\(\)=>[A-Za-z_$][\w$]*/g,
+      (_match, name: string) => {
+        replaced += 1;
+        return `${name}:()=>function(){throw new Error(${JSON.stringify(RENDER_ERROR_MESSAGE)})}`;
+      },
+    );
     if (broken !== source) writeFileSync(path.join(dir, file), broken);
   }
-  if (replaced === 0) throw new Error(`no page component export found in ${dir}: the build output changed shape`);
+  if (replaced === 0)
+    throw new Error(`no page component export found in ${dir}: the build output changed shape`);
 }
 
 /**
@@ -45,7 +49,8 @@ export function publishBrokenRemote(remoteId: string, breakage: Breakage): strin
       breakPageRendering(copy);
     } else {
       // The entry is intact but every chunk it loads is gone (a half-copied release).
-      for (const file of readdirSync(copy)) if (file !== 'remoteEntry.js') rmSync(path.join(copy, file), { recursive: true });
+      for (const file of readdirSync(copy))
+        if (file !== 'remoteEntry.js') rmSync(path.join(copy, file), { recursive: true });
     }
     const output = runReleases(['publish', remoteId, copy], dataDir);
     const version = new RegExp(`${remoteId} (\\S+)`).exec(output)?.[1];

@@ -51,7 +51,8 @@ export function recordScripts(page: Page) {
   const scripts: { url: string; body: Promise<string> }[] = [];
   page.on('response', (response) => {
     const type = response.headers()['content-type'] ?? '';
-    if (type.includes('javascript')) scripts.push({ url: response.url(), body: response.text().catch(() => '') });
+    if (type.includes('javascript'))
+      scripts.push({ url: response.url(), body: response.text().catch(() => '') });
   });
   return scripts;
 }

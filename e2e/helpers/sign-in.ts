@@ -15,7 +15,9 @@ export function signInPage(page: Page) {
     timedOut: page.getByText('Your session had timed out. Please try again.'),
     formError: page.getByRole('alert'),
     fieldErrors: (name: 'Username or email' | 'Password') =>
-      page.locator('.hr-field', { has: page.getByLabel(name, { exact: true }) }).locator('.hr-field__errors li'),
+      page
+        .locator('.hr-field', { has: page.getByLabel(name, { exact: true }) })
+        .locator('.hr-field__errors li'),
   };
 }
 

@@ -47,13 +47,15 @@ export function gatewayEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
 
 /** Runs the gateway's releases CLI on a DATA_DIR; returns its output, throws with it on failure. */
 export function runReleases(args: string[], dataDir: string): string {
-  if (!existsSync(RELEASES_CLI)) throw new Error(`${RELEASES_CLI} is missing: build the gateway first (npm run build)`);
+  if (!existsSync(RELEASES_CLI))
+    throw new Error(`${RELEASES_CLI} is missing: build the gateway first (npm run build)`);
   const result = spawnSync(process.execPath, [RELEASES_CLI, ...args], {
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',
   });
   const output = `${result.stdout}${result.stderr}`;
-  if (result.status !== 0) throw new Error(`releases ${args.join(' ')} failed (${String(result.status)}):\n${output}`);
+  if (result.status !== 0)
+    throw new Error(`releases ${args.join(' ')} failed (${String(result.status)}):\n${output}`);
   return output;
 }
 
@@ -66,7 +68,8 @@ export interface RunningGateway {
 
 /** Starts `node gateway/dist/server.js` and resolves once /readyz answers 200. */
 export async function startGateway(dataDir: string, port: number): Promise<RunningGateway> {
-  if (!existsSync(GATEWAY_SERVER)) throw new Error(`${GATEWAY_SERVER} is missing: build the gateway first (npm run build)`);
+  if (!existsSync(GATEWAY_SERVER))
+    throw new Error(`${GATEWAY_SERVER} is missing: build the gateway first (npm run build)`);
   const child = spawn(process.execPath, [GATEWAY_SERVER], {
     env: gatewayEnv(dataDir, port),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -107,6 +110,7 @@ export async function startGateway(dataDir: string, port: number): Promise<Runni
 export function systemUnderTest(): { baseUrl: string; dataDir: string } {
   const baseUrl = process.env[E2E_ENV.baseUrl];
   const dataDir = process.env[E2E_ENV.dataDir];
-  if (!baseUrl || !dataDir) throw new Error('the e2e global setup did not run (E2E_BASE_URL / E2E_DATA_DIR unset)');
+  if (!baseUrl || !dataDir)
+    throw new Error('the e2e global setup did not run (E2E_BASE_URL / E2E_DATA_DIR unset)');
   return { baseUrl, dataDir };
 }

@@ -76,7 +76,9 @@ test('a remote page that throws while rendering shows the fallback with Retry, i
   }
 });
 
-test('a manifest entry pointing at a version folder that does not exist is skipped with the fallback', async ({ page }) => {
+test('a manifest entry pointing at a version folder that does not exist is skipped with the fallback', async ({
+  page,
+}) => {
   const registryFile = path.join(systemUnderTest().dataDir, 'releases', 'registry.json');
   const original = readFileSync(registryFile, 'utf8');
   // The releases CLI refuses unknown versions, so the registry is edited directly (then restored).
@@ -92,12 +94,16 @@ test('a manifest entry pointing at a version folder that does not exist is skipp
     const manifest = (await (await page.request.get('/remotes/manifest.json')).json()) as {
       remotes: Record<string, { entry: string }>;
     };
-    expect(manifest.remotes['mfe-recovery']?.entry).toBe('/remotes/mfe-recovery/0.0.0-does-not-exist/remoteEntry.js');
+    expect(manifest.remotes['mfe-recovery']?.entry).toBe(
+      '/remotes/mfe-recovery/0.0.0-does-not-exist/remoteEntry.js',
+    );
     await page.goto('/account/recover');
     const fallback = remoteUnavailable(page);
     await expect(fallback.message).toBeVisible();
     await expect(fallback.retry).toBeVisible();
-    await expect.poll(() => reports).toContainEqual(expect.objectContaining({ kind: 'remote-load', origin: 'mfe-recovery' }));
+    await expect
+      .poll(() => reports)
+      .toContainEqual(expect.objectContaining({ kind: 'remote-load', origin: 'mfe-recovery' }));
 
     // Restored, Retry (no reload) picks the real version up.
     write(original);

@@ -21,7 +21,12 @@ async function watch(page: Page) {
     const w = window as unknown as { __csp: Violation[] };
     w.__csp = [];
     document.addEventListener('securitypolicyviolation', (e) => {
-      w.__csp.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample, source: `${e.sourceFile}:${e.lineNumber}:${e.columnNumber}` });
+      w.__csp.push({
+        directive: e.violatedDirective,
+        blocked: e.blockedURI,
+        sample: e.sample,
+        source: `${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`,
+      });
     });
   });
   const consoleErrors: string[] = [];
@@ -78,7 +83,11 @@ for (const { path, heading, owner } of PAGES) {
     await expectPage(page, heading);
     // The partner colour (first HTML <style nonce> and the CSSOM) is applied.
     await expect
-      .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--partner-background').trim()))
+      .poll(() =>
+        page.evaluate(() =>
+          getComputedStyle(document.documentElement).getPropertyValue('--partner-background').trim(),
+        ),
+      )
       .toBe('#1f4e79');
     await expectClean(page, watcher);
   });
@@ -99,7 +108,9 @@ test('the toast outlet loads on demand and keeps its look without inline styles'
   // sonner is not part of the sign-in page until a toast is asked for.
   expect(await page.locator('[data-sonner-toaster]').count()).toBe(0);
   await page.evaluate(() =>
-    window.dispatchEvent(new CustomEvent('hr-identity:toast', { detail: { kind: 'success', message: 'Device registered' } })),
+    window.dispatchEvent(
+      new CustomEvent('hr-identity:toast', { detail: { kind: 'success', message: 'Device registered' } }),
+    ),
   );
   const toast = page.locator('[data-sonner-toast]', { hasText: 'Device registered' });
   await expect(toast).toBeVisible();
@@ -113,7 +124,12 @@ test('the toast outlet loads on demand and keeps its look without inline styles'
   expect(outlet.bottom).not.toBe('auto');
   const look = await toast.evaluate((el) => {
     const s = getComputedStyle(el);
-    return { display: s.display, borderStyle: s.borderTopStyle, radius: s.borderTopLeftRadius, padding: s.paddingTop };
+    return {
+      display: s.display,
+      borderStyle: s.borderTopStyle,
+      radius: s.borderTopLeftRadius,
+      padding: s.paddingTop,
+    };
   });
   expect(look).toEqual({ display: 'flex', borderStyle: 'solid', radius: '8px', padding: '16px' });
   const box = await toast.boundingBox();

@@ -5,7 +5,13 @@
  */
 import { expect, test } from '@playwright/test';
 import { publishBrokenRemote, rollbackRemote, type Breakage } from '../helpers/releases.js';
-import { expectOtherRoutesWork, expectPage, openPage, recordScripts, remoteUnavailable } from '../helpers/shell.js';
+import {
+  expectOtherRoutesWork,
+  expectPage,
+  openPage,
+  recordScripts,
+  remoteUnavailable,
+} from '../helpers/shell.js';
 
 // Markers of code that must exist once per page: React's element symbol and the federation runtime core.
 const REACT_MARKER = 'react.transitional.element';
@@ -40,7 +46,13 @@ test('the manifest names every remote by its published version', async ({ reques
   const response = await request.get('/remotes/manifest.json');
   expect(response.ok()).toBe(true);
   const manifest = (await response.json()) as { remotes: Record<string, { entry: string; version: string }> };
-  expect(Object.keys(manifest.remotes).sort()).toEqual(['mfe-devices', 'mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-tenant']);
+  expect(Object.keys(manifest.remotes).sort()).toEqual([
+    'mfe-devices',
+    'mfe-login',
+    'mfe-mfa',
+    'mfe-recovery',
+    'mfe-tenant',
+  ]);
   for (const [id, entry] of Object.entries(manifest.remotes)) {
     expect(entry.entry).toBe(`/remotes/${id}/${entry.version}/remoteEntry.js`);
   }
@@ -63,7 +75,9 @@ for (const breakage of ['throws-at-import', 'missing-chunks'] as Breakage[]) {
       const fallback = remoteUnavailable(page);
       await expect(fallback.message).toBeVisible();
       await expect(fallback.retry).toBeVisible();
-      await expect.poll(() => reports).toContainEqual(expect.objectContaining({ kind: 'remote-load', origin: 'mfe-recovery' }));
+      await expect
+        .poll(() => reports)
+        .toContainEqual(expect.objectContaining({ kind: 'remote-load', origin: 'mfe-recovery' }));
 
       // Every other route keeps working in the same page.
       await expectOtherRoutesWork(page);

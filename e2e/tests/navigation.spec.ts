@@ -2,7 +2,9 @@
 import { expect, test } from '@playwright/test';
 import { expectPage, openPage, progressBar } from '../helpers/shell.js';
 
-test('a progress bar without spinner runs while a navigation loads, and goes away after', async ({ page }) => {
+test('a progress bar without spinner runs while a navigation loads, and goes away after', async ({
+  page,
+}) => {
   await openPage(page, '/');
   // Slow the guard's User call down so the navigation is visibly in progress.
   let release: () => void = () => undefined;

@@ -41,13 +41,18 @@ function solidPng(size: number, [r, g, b]: [number, number, number]): Buffer {
 }
 
 function admin(args: string[], dataDir: string): void {
-  const result = spawnSync(process.execPath, [ADMIN_CLI, ...args], { env: gatewayEnv(dataDir, 0), encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`admin ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
+  const result = spawnSync(process.execPath, [ADMIN_CLI, ...args], {
+    env: gatewayEnv(dataDir, 0),
+    encoding: 'utf8',
+  });
+  if (result.status !== 0)
+    throw new Error(`admin ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
 }
 
 const ACME = { name: 'Acme Payroll', colour: '#1f4e79', rgb: 'rgb(31, 78, 121)' };
 const GLOBEX = { name: 'Globex HR', colour: '#7a1f3d', rgb: 'rgb(122, 31, 61)' };
-const ACME_LANGUAGES = 'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español,ar:العربية';
+const ACME_LANGUAGES =
+  'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español,ar:العربية';
 
 let system: { baseUrl: string; dataDir: string };
 let otherHostUrl: string;
@@ -61,14 +66,45 @@ test.beforeAll(() => {
   writeFileSync(path.join(logos, 'globex.png'), solidPng(48, [122, 31, 61]));
   // Partners are configuration: made with the admin CLI on the running system's store, read per request.
   admin(
-    ['partners', 'update', '--id', 'demo', '--domains', 'localhost', '--background-color', ACME.colour, '--logo',
-      path.join(logos, 'acme.png'), '--languages', ACME_LANGUAGES, '--show-language-options', 'true'],
+    [
+      'partners',
+      'update',
+      '--id',
+      'demo',
+      '--domains',
+      'localhost',
+      '--background-color',
+      ACME.colour,
+      '--logo',
+      path.join(logos, 'acme.png'),
+      '--languages',
+      ACME_LANGUAGES,
+      '--show-language-options',
+      'true',
+    ],
     system.dataDir,
   );
   // add, or update when an earlier worker of this run already added it (a retry re-runs beforeAll).
-  const globexArgs = ['--id', 'globex', '--name', GLOBEX.name, '--domains', '127.0.0.1', '--background-color',
-      GLOBEX.colour, '--logo', path.join(logos, 'globex.png'), '--privacy-url', 'https://globex.example/privacy',
-      '--default-language', 'es', '--languages', 'es:Español,en-GB:English,he:עברית', '--show-language-options', 'true'];
+  const globexArgs = [
+    '--id',
+    'globex',
+    '--name',
+    GLOBEX.name,
+    '--domains',
+    '127.0.0.1',
+    '--background-color',
+    GLOBEX.colour,
+    '--logo',
+    path.join(logos, 'globex.png'),
+    '--privacy-url',
+    'https://globex.example/privacy',
+    '--default-language',
+    'es',
+    '--languages',
+    'es:Español,en-GB:English,he:עברית',
+    '--show-language-options',
+    'true',
+  ];
   try {
     admin(['partners', 'add', ...globexArgs], system.dataDir);
   } catch {
@@ -80,8 +116,16 @@ test.afterAll(() => {
   // Other suites see the seeded demo partner (both hosts, its five languages) again.
   admin(['partners', 'update', '--id', 'globex', '--domains', 'globex.invalid'], system.dataDir);
   admin(
-    ['partners', 'update', '--id', 'demo', '--domains', 'localhost,127.0.0.1', '--languages',
-      'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español'],
+    [
+      'partners',
+      'update',
+      '--id',
+      'demo',
+      '--domains',
+      'localhost,127.0.0.1',
+      '--languages',
+      'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español',
+    ],
     system.dataDir,
   );
   rmSync(logos, { recursive: true, force: true });
@@ -101,7 +145,10 @@ async function rootVariable(page: Page, name: string) {
 }
 
 test.describe('partner branding per host', () => {
-  test('localhost shows Acme: title, colour, logo, languages — already in the first HTML', async ({ page, request }) => {
+  test('localhost shows Acme: title, colour, logo, languages — already in the first HTML', async ({
+    page,
+    request,
+  }) => {
     const html = await (await request.get(`${system.baseUrl}/account/login`)).text();
     expect(html).toContain(`<title>${ACME.name} Identity</title>`);
     expect(html).toContain(`--partner-background:${ACME.colour}`);
@@ -115,11 +162,18 @@ test.describe('partner branding per host', () => {
     await expect(logo).toHaveAttribute('alt', `${ACME.name} logo`);
     await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
     await expect(header(page).language.locator('option')).toHaveText([
-      'English (UK)', 'English', 'Deutsch', 'Français (Canada)', 'Español', 'العربية',
+      'English (UK)',
+      'English',
+      'Deutsch',
+      'Français (Canada)',
+      'Español',
+      'العربية',
     ]);
   });
 
-  test('127.0.0.1 shows Globex: its own title, colour, logo, languages and default language', async ({ page }) => {
+  test('127.0.0.1 shows Globex: its own title, colour, logo, languages and default language', async ({
+    page,
+  }) => {
     await page.goto(`${otherHostUrl}/account/login`);
     await expect(page).toHaveTitle(`${GLOBEX.name} Identity`);
     await expect(header(page).root).toHaveCSS('background-color', GLOBEX.rgb);
@@ -138,7 +192,10 @@ test.describe('partner branding per host', () => {
 });
 
 test.describe('languages', () => {
-  test('a locale chosen in the picker is sent, kept in the cookie and storage, and survives a reload', async ({ page, context }) => {
+  test('a locale chosen in the picker is sent, kept in the cookie and storage, and survives a reload', async ({
+    page,
+    context,
+  }) => {
     await openSignIn(page);
     const setLanguage = page.waitForResponse((r) => r.url().includes('/api/Account/SetLanguage?language=de'));
     await header(page).language.selectOption('de');
@@ -156,7 +213,9 @@ test.describe('languages', () => {
     await expect(page.getByText('Sprache', { exact: true })).toBeVisible();
   });
 
-  test('Arabic (no translation yet) gives dir="rtl", mirrors the layout and falls back to en-GB text', async ({ page }) => {
+  test('Arabic (no translation yet) gives dir="rtl", mirrors the layout and falls back to en-GB text', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1200, height: 800 });
     await openSignIn(page);
     const ltrLogo = (await header(page).logo.boundingBox())!;
@@ -167,10 +226,12 @@ test.describe('languages', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
     await expect(page.getByText('Language', { exact: true })).toBeVisible();
     // Mirrored: the logo now sits at the right edge, the controls at the left.
-    await expect.poll(async () => {
-      const box = (await header(page).logo.boundingBox())!;
-      return box.x + box.width / 2;
-    }).toBeGreaterThan(600);
+    await expect
+      .poll(async () => {
+        const box = (await header(page).logo.boundingBox())!;
+        return box.x + box.width / 2;
+      })
+      .toBeGreaterThan(600);
     const controls = (await header(page).theme.boundingBox())!;
     expect(controls.x).toBeLessThan(600);
 
@@ -216,7 +277,9 @@ test.describe('theme', () => {
 
 test('a thrown error in a page arrives at the gateway report endpoint', async ({ page }) => {
   await openSignIn(page);
-  const report = page.waitForRequest((r) => r.url().endsWith('/api/ops/client-errors') && r.method() === 'POST');
+  const report = page.waitForRequest(
+    (r) => r.url().endsWith('/api/ops/client-errors') && r.method() === 'POST',
+  );
   await page.evaluate(() => {
     setTimeout(() => {
       throw new Error('platform-e2e: thrown in a page');
@@ -241,7 +304,9 @@ test.describe('accessibility of the sign-in page (axe-core)', () => {
       if (variant === 'rtl') await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
       await expect(page.locator('html')).toHaveAttribute('data-theme', variant === 'dark' ? 'dark' : 'light');
       const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
     });
   }
 });

@@ -12,7 +12,8 @@ import { freePort, REPO, runReleases, startGateway, type RunningGateway } from '
 
 test.use({ serviceWorkers: 'allow' });
 
-const UPDATE_MESSAGE = 'A new version of Acme Payroll Identity is available, click on reload button to update.';
+const UPDATE_MESSAGE =
+  'A new version of Acme Payroll Identity is available, click on reload button to update.';
 
 let gateway: RunningGateway;
 let dataDir: string;
@@ -41,7 +42,9 @@ test.afterAll(async () => {
 /** Opens the sign-in page and waits until the offline worker controls it (clients.claim on first install). */
 async function openControlled(page: Page) {
   await page.goto(`${gateway.url}/account/login`);
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+    timeout: 20_000,
+  });
 }
 
 /** Publishes a "new build": a changed worker (as a rebuild with changed assets gives) and a marked index.html. */
@@ -49,10 +52,15 @@ function publishNewShellBuild(marker: string) {
   const worker = path.join(shellDist, 'sw.js');
   writeFileSync(worker, `${readFileSync(worker, 'utf8')}\n// build ${marker}\n`);
   const index = path.join(shellDist, 'index.html');
-  writeFileSync(index, readFileSync(index, 'utf8').replace('</head>', `<meta name="shell-build" content="${marker}"></head>`));
+  writeFileSync(
+    index,
+    readFileSync(index, 'utf8').replace('</head>', `<meta name="shell-build" content="${marker}"></head>`),
+  );
 }
 
-test('a new shell build while the page is open: update toast until acted on, Reload loads it', async ({ page }) => {
+test('a new shell build while the page is open: update toast until acted on, Reload loads it', async ({
+  page,
+}) => {
   await openControlled(page);
   await expect(page.locator('meta[name="shell-build"]')).toHaveCount(0);
 
@@ -73,10 +81,15 @@ test('a new shell build while the page is open: update toast until acted on, Rel
   await expect(page.locator('meta[name="shell-build"]')).toHaveAttribute('content', '2');
   await expect(page.getByText(UPDATE_MESSAGE)).toHaveCount(0);
   // The new worker is the one in control now.
-  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null)).toBeNull();
+  expect(
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null),
+  ).toBeNull();
 });
 
-test('the site opens offline from the worker cache and says the network is needed', async ({ page, context }) => {
+test('the site opens offline from the worker cache and says the network is needed', async ({
+  page,
+  context,
+}) => {
   await openControlled(page);
   await context.setOffline(true);
   try {

@@ -8,7 +8,7 @@ import { expectPage, openPage } from '../helpers/shell.js';
 
 const pages = ROUTES.filter((route) => route.path !== '*' && route.anonymous && route.path !== '/redirect');
 
-test.describe('every route renders its owner\'s page', () => {
+test.describe("every route renders its owner's page", () => {
   for (const route of pages) {
     test(`${route.path} → "${route.title}" (${route.owner})`, async ({ page }) => {
       const remoteEntries: string[] = [];
@@ -57,9 +57,13 @@ test('an unknown path shows the not-found page with HTTP 404', async ({ page }) 
 });
 
 for (const route of ROUTES.filter((r) => !r.anonymous)) {
-  test(`${route.path} without a session → access-denied with the full path as returnUrl`, async ({ page }) => {
+  test(`${route.path} without a session → access-denied with the full path as returnUrl`, async ({
+    page,
+  }) => {
     await page.goto(`${route.path}?cid=7`);
-    await expect(page).toHaveURL(`/error/access-denied?returnUrl=${encodeURIComponent(`${route.path}?cid=7`)}`);
+    await expect(page).toHaveURL(
+      `/error/access-denied?returnUrl=${encodeURIComponent(`${route.path}?cid=7`)}`,
+    );
     await expectPage(page, 'Access denied');
     // The sign-in link brings the visitor back where they were going.
     await expect(page.getByTestId('access-denied-sign-in')).toHaveAttribute(
@@ -69,7 +73,9 @@ for (const route of ROUTES.filter((r) => !r.anonymous)) {
   });
 }
 
-test('layout flags: / has no sidebar, /devops neither sidebar nor navbar, pages have both', async ({ page }) => {
+test('layout flags: / has no sidebar, /devops neither sidebar nor navbar, pages have both', async ({
+  page,
+}) => {
   await openPage(page, '/');
   await expect(page.locator('.shell')).toHaveAttribute('data-sidebar', 'false');
   await expect(page.locator('.shell__sidebar')).toHaveCount(0);

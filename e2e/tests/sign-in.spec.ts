@@ -13,14 +13,25 @@ test('signs in as the demo employee and lands on the returnUrl', async ({ page }
   await expect(page.getByText('You are signed in as')).toBeVisible();
 });
 
-test('shows every part of the page: labels, remember me, forgotten password, reCAPTCHA notice', async ({ page }) => {
+test('shows every part of the page: labels, remember me, forgotten password, reCAPTCHA notice', async ({
+  page,
+}) => {
   await openSignIn(page, '/account/select');
   const form = signInPage(page);
   await expect(form.username).toBeVisible();
   await expect(form.rememberMe).not.toBeChecked();
-  await expect(form.forgotPassword).toHaveAttribute('href', `/account/recover?returnUrl=${encodeURIComponent('/account/select')}`);
-  await expect(page.getByRole('link', { name: 'Privacy Policy', exact: true })).toHaveAttribute('href', 'https://policies.google.com/privacy');
-  await expect(page.getByRole('link', { name: 'Terms of Service', exact: true })).toHaveAttribute('href', 'https://policies.google.com/terms');
+  await expect(form.forgotPassword).toHaveAttribute(
+    'href',
+    `/account/recover?returnUrl=${encodeURIComponent('/account/select')}`,
+  );
+  await expect(page.getByRole('link', { name: 'Privacy Policy', exact: true })).toHaveAttribute(
+    'href',
+    'https://policies.google.com/privacy',
+  );
+  await expect(page.getByRole('link', { name: 'Terms of Service', exact: true })).toHaveAttribute(
+    'href',
+    'https://policies.google.com/terms',
+  );
 });
 
 test('warns when caps lock is on, and stops warning when it is off', async ({ page }) => {
@@ -112,11 +123,17 @@ test('sign-out: /account/logout signs out and /account/loggedout says so', async
 
 test('axe-core finds no violations on the sign-in page', async ({ page }) => {
   await openSignIn(page);
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 });
 
-test('the sign-in page load asks GetPartnerMetaData exactly once (one shared cache entry)', async ({ page }) => {
+test('the sign-in page load asks GetPartnerMetaData exactly once (one shared cache entry)', async ({
+  page,
+}) => {
   const partnerCalls: string[] = [];
   page.on('request', (request) => {
     if (/\/api\/Account\/GetPartnerMetaData/i.test(request.url())) partnerCalls.push(request.url());

@@ -95,9 +95,16 @@ export function createApp(deps: AppDeps): Express {
   );
   const sessions = new RequestSessions(manager, config);
   const antiforgery = new Antiforgery(config, sessions, now);
-  const signIn = new SignInService(store, sessions, deps.throttle, deps.signInSteps ?? defaultSignInSteps(), clock, {
-    signIn: (result) => metrics.inc('sign_ins_total', { result }),
-  });
+  const signIn = new SignInService(
+    store,
+    sessions,
+    deps.throttle,
+    deps.signInSteps ?? defaultSignInSteps(),
+    clock,
+    {
+      signIn: (result) => metrics.inc('sign_ins_total', { result }),
+    },
+  );
   const auth = createSessionAuthService(store, sessions);
   const accounts = createAccountsService(store);
   const partners = new PartnerService(store.partners);
@@ -132,7 +139,9 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use((_req, res, next) => {
-    res.on('finish', () => metrics.inc('http_requests_total', { status: `${Math.floor(res.statusCode / 100)}xx` }));
+    res.on('finish', () =>
+      metrics.inc('http_requests_total', { status: `${Math.floor(res.statusCode / 100)}xx` }),
+    );
     next();
   });
   app.use(compression());
@@ -148,20 +157,28 @@ export function createApp(deps: AppDeps): Express {
       deps.oidc?.ping ? deps.oidc.ping().catch(() => false) : Promise.resolve(true),
     ]);
     const ready = database && sessionStore && oidc;
-    res.status(ready ? 200 : 503).set('Cache-Control', 'no-store').json({ status: ready ? 'ready' : 'unavailable', database, sessionStore, oidc });
+    res
+      .status(ready ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json({ status: ready ? 'ready' : 'unavailable', database, sessionStore, oidc });
   });
   app.get('/metrics', (_req, res) => {
     res.set('Cache-Control', 'no-store').type('text/plain; version=0.0.4').send(metrics.render());
   });
 
   // Messages of the API in the visitor's language (issue 4); the errors map itself keeps the codes.
-  app.use('/api', requestLocale(async (host) => (await partners.forHost(host))?.defaultLanguage));
+  app.use(
+    '/api',
+    requestLocale(async (host) => (await partners.forHost(host))?.defaultLanguage),
+  );
   app.use('/api/ops', opsRouter(logger, metrics, deps.clientErrorLimits));
   app.use(
     '/api/Account',
     express.json({ limit: '64kb' }),
     // Exchange proves itself with the 209 state (or the header); see the handler.
-    antiforgery.middleware((req) => req.method === 'POST' && req.path.toLowerCase().replace(/\/$/, '') === '/exchange'),
+    antiforgery.middleware(
+      (req) => req.method === 'POST' && req.path.toLowerCase().replace(/\/$/, '') === '/exchange',
+    ),
     ...(deps.accountRouters ?? []),
     partnerRouter({ partners, config }),
     accountRouter({ store, sessions, antiforgery, signIn, auth, oidc: deps.oidc, now }),
@@ -184,14 +201,20 @@ export function createApp(deps: AppDeps): Express {
 
   // Bad input is a 4xx with the errors map, never a 500 (issue 3); only real faults reach the 500 branch.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+    const status =
+      (error as { status?: unknown; statusCode?: unknown }).status ??
+      (error as { statusCode?: unknown }).statusCode;
     if (res.headersSent) {
       req.log.error({ err: error }, 'error after the response started');
       res.end();
       return;
     }
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      sendFormError(res, status === 401 ? 'unauthorized' : status === 404 ? 'notFound' : 'invalidValue', status);
+      sendFormError(
+        res,
+        status === 401 ? 'unauthorized' : status === 404 ? 'notFound' : 'invalidValue',
+        status,
+      );
       return;
     }
     req.log.error({ err: error }, 'request failed');

@@ -29,18 +29,34 @@ describe('config', () => {
   });
 
   it('https PUBLIC_URL makes cookies secure', () => {
-    expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://id.example/' })).toMatchObject({ publicUrl: 'https://id.example', secure: true });
+    expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://id.example/' })).toMatchObject({
+      publicUrl: 'https://id.example',
+      secure: true,
+    });
   });
 
   it('reports one clear line per bad variable', () => {
     try {
-      loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty', DATABASE_URL: 'mysql://x', SEED_DEMO_DATA: 'maybe', SECRET_KEY: 'short', LOG_LEVEL: 'loud' });
+      loadConfig({
+        DATA_DIR: dataDir(),
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        SEED_DEMO_DATA: 'maybe',
+        SECRET_KEY: 'short',
+        LOG_LEVEL: 'loud',
+      });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       const problems = (error as ConfigError).problems;
       expect(problems).toHaveLength(5);
-      expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT', 'SECRET_KEY', 'SEED_DEMO_DATA']);
+      expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+        'DATABASE_URL',
+        'LOG_LEVEL',
+        'PORT',
+        'SECRET_KEY',
+        'SEED_DEMO_DATA',
+      ]);
     }
   });
 });

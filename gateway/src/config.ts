@@ -43,8 +43,18 @@ const envSchema = z.object({
   SMTP_URL: urlText(['smtp:', 'smtps:']).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: z.string().optional(),
-  SESSION_IDLE_MINUTES: z.coerce.number({ message: 'must be a number' }).int().min(1).max(24 * 60).default(30),
-  SESSION_ABSOLUTE_HOURS: z.coerce.number({ message: 'must be a number' }).int().min(1).max(24 * 7).default(12),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number({ message: 'must be a number' })
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  SESSION_ABSOLUTE_HOURS: z.coerce
+    .number({ message: 'must be a number' })
+    .int()
+    .min(1)
+    .max(24 * 7)
+    .default(12),
 });
 
 /** The gateway's configuration after validation, with defaults and generated keys applied. */
@@ -91,7 +101,8 @@ function persistedKey(dataDir: string, fileName: string): Buffer {
   const file = path.join(dataDir, fileName);
   if (existsSync(file)) {
     const key = decodeKey(readFileSync(file, 'utf8').trim());
-    if (!key || key.length !== 32) throw new ConfigError([`${file}: not a 32-byte key; remove it to generate a new one`]);
+    if (!key || key.length !== 32)
+      throw new ConfigError([`${file}: not a 32-byte key; remove it to generate a new one`]);
     return key;
   }
   mkdirSync(dataDir, { recursive: true });

@@ -40,7 +40,9 @@ export async function createOidcMount(
     async describeLogout(logoutId: string | undefined, req: Request, res: Response) {
       if (!logoutId) return undefined;
       const described = await service.describeLogout(logoutId, req, res);
-      return described ? { showLogoutPrompt: described.showLogoutPrompt, clientName: described.clientName } : undefined;
+      return described
+        ? { showLogoutPrompt: described.showLogoutPrompt, clientName: described.clientName }
+        : undefined;
     },
     async endSession(logoutId: string | undefined, req: Request, res: Response) {
       const ended = await service.endOidcSession(logoutId, req, res);

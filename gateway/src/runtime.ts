@@ -39,7 +39,9 @@ export async function openRuntime(config: GatewayConfig, logger: Logger): Promis
     dataEncryptionKey: config.dataEncryptionKey,
   });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-  const sessionStore: SessionStore = redis ? new RedisSessionStore(redis) : new SqlSessionStore(store.database.db);
+  const sessionStore: SessionStore = redis
+    ? new RedisSessionStore(redis)
+    : new SqlSessionStore(store.database.db);
   const throttle = new LoginThrottle(redis ? { kind: 'redis', client: redis } : { kind: 'memory' });
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, `no-reply@${new URL(config.publicUrl).hostname}`)

@@ -23,7 +23,9 @@ async function start(): Promise<void> {
   });
   const server: Server = app.listen(config.port, () => {
     logger.info({ port: config.port, publicUrl: config.publicUrl }, 'gateway listening');
-    process.stdout.write(`Identity service at ${config.publicUrl}/ (sign in: ${config.publicUrl}/account/login)\n`);
+    process.stdout.write(
+      `Identity service at ${config.publicUrl}/ (sign in: ${config.publicUrl}/account/login)\n`,
+    );
   });
   server.on('error', (error) => {
     process.stderr.write(`cannot listen on port ${config.port}: ${error.message}\n`);

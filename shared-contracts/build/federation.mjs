@@ -20,7 +20,10 @@ export function readPackage(dir) {
  * dependencies, so a remote built against an incompatible major is refused at runtime instead of running twice.
  */
 export function federationShared(pkg) {
-  const singleton = (name, version = pkg.dependencies[name]) => ({ singleton: true, requiredVersion: version });
+  const singleton = (name, version = pkg.dependencies[name]) => ({
+    singleton: true,
+    requiredVersion: version,
+  });
   const contracts = { singleton: true, requiredVersion: contractsVersion, version: contractsVersion };
   return {
     react: singleton('react'),

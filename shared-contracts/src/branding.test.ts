@@ -10,8 +10,18 @@ import {
 } from './branding.js';
 
 describe('partner branding values (S34)', () => {
-  it.each(['#fff', '#FFFFFF', '#11223344', 'rebeccapurple', 'Transparent', 'rgb(10, 20, 30)', 'rgba(10,20,30,0.5)',
-    'rgb(10 20 30 / 50%)', 'hsl(210deg 40% 20%)', ' #0a0b0c '])('S34 accepts the colour %s', (value) => {
+  it.each([
+    '#fff',
+    '#FFFFFF',
+    '#11223344',
+    'rebeccapurple',
+    'Transparent',
+    'rgb(10, 20, 30)',
+    'rgba(10,20,30,0.5)',
+    'rgb(10 20 30 / 50%)',
+    'hsl(210deg 40% 20%)',
+    ' #0a0b0c ',
+  ])('S34 accepts the colour %s', (value) => {
     expect(isSafeCssColour(value)).toBe(true);
   });
 

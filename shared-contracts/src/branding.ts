@@ -90,7 +90,10 @@ export const MAX_PARTNER_NAME_LENGTH = 100;
 export function partnerDisplayName(value: unknown, fallback = 'Partner'): string {
   if (typeof value !== 'string') return fallback;
   // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
-  const text = value.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = value
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length === 0 ? fallback : text.slice(0, MAX_PARTNER_NAME_LENGTH);
 }
 

@@ -12,7 +12,20 @@ export const SUPPORTED_LOCALES = ['en-GB', 'en', 'de', 'fr-CA', 'es'] as const;
 export type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
 
 /** Language codes written right to left (SPEC.md §1). A locale such as `ar-EG` is RTL when its language is listed. */
-export const RTL_LANGUAGES = ['ar', 'arc', 'dv', 'fa', 'ha', 'he', 'khw', 'ks', 'ku', 'ps', 'ur', 'yi'] as const;
+export const RTL_LANGUAGES = [
+  'ar',
+  'arc',
+  'dv',
+  'fa',
+  'ha',
+  'he',
+  'khw',
+  'ks',
+  'ku',
+  'ps',
+  'ur',
+  'yi',
+] as const;
 
 /** True when the locale's primary language subtag is written right to left. */
 export function isRtlLocale(locale: string): boolean {

@@ -35,7 +35,8 @@ export const ERROR_MESSAGES = {
   loggedOutInactivity: 'You have been logged out due to inactivity.',
   loggedOut: 'You are logged out.',
   capsLockOn: 'Warning: CAPS LOCK is on!',
-  secureSignInFailed: 'We could not verify you or the key you used. Try again, or sign in with your username.',
+  secureSignInFailed:
+    'We could not verify you or the key you used. Try again, or sign in with your username.',
   // sign-in
   invalidCredentials: 'The username or password is incorrect.',
   tooManyAttempts: 'Too many attempts. Please wait a moment and try again.',

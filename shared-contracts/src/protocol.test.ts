@@ -26,7 +26,10 @@ describe('classifyResponse (SPEC.md §4, §8)', () => {
 
   it('reads a 400 with an errors map as field errors with lower-cased keys and lists', () => {
     expect(
-      classifyResponse(400, { title: 't', errors: { UserName: 'required', Password: ['a', 'b'], '': ['form'] } }),
+      classifyResponse(400, {
+        title: 't',
+        errors: { UserName: 'required', Password: ['a', 'b'], '': ['form'] },
+      }),
     ).toEqual({ kind: 'validation', errors: { userName: ['required'], password: ['a', 'b'], '': ['form'] } });
   });
 

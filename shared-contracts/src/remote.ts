@@ -62,10 +62,15 @@ export type RemoteLocaleLoaders = Record<SupportedLocale, () => Promise<{ defaul
  * (exact, then the same language: `de-AT` → `de`), and en-GB text for a locale not shipped (e.g. `ar`, which
  * still gets its right-to-left layout from the shell).
  */
-export function defineRemote(id: RemoteId, routes: readonly RemoteRoute[], locales: RemoteLocaleLoaders): RemoteModule {
+export function defineRemote(
+  id: RemoteId,
+  routes: readonly RemoteRoute[],
+  locales: RemoteLocaleLoaders,
+): RemoteModule {
   return {
     id,
     routes,
-    loadTranslations: async (locale) => (await locales[matchSupportedLocale(locale) ?? DEFAULT_LOCALE]()).default,
+    loadTranslations: async (locale) =>
+      (await locales[matchSupportedLocale(locale) ?? DEFAULT_LOCALE]()).default,
   };
 }

@@ -77,7 +77,10 @@ export function isRegisteredClientUrl(value: string, registeredUrls: readonly st
     }
     if (allowed.origin !== parsed.origin) return false;
     const allowedPath = allowed.pathname.endsWith('/') ? allowed.pathname : `${allowed.pathname}`;
-    return parsed.pathname === allowed.pathname || parsed.pathname.startsWith(allowedPath.endsWith('/') ? allowedPath : `${allowedPath}/`);
+    return (
+      parsed.pathname === allowed.pathname ||
+      parsed.pathname.startsWith(allowedPath.endsWith('/') ? allowedPath : `${allowedPath}/`)
+    );
   });
 }
 

@@ -33,7 +33,14 @@ function route(
   title: string,
   options: { anonymous?: boolean; layout?: RouteLayout } = {},
 ): RouteDefinition {
-  return { path, owner, anonymous: options.anonymous ?? true, layout: options.layout ?? full, titleKey, title };
+  return {
+    path,
+    owner,
+    anonymous: options.anonymous ?? true,
+    layout: options.layout ?? full,
+    titleKey,
+    title,
+  };
 }
 
 /**
@@ -45,7 +52,12 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('*', 'shell', 'routes.notFound', 'Page not found'),
   route('/account', 'shell', 'routes.account', 'Account'),
   route('/account/', 'shell', 'routes.accountIndex', 'Account'),
-  route('/account/change-expired-password', 'mfe-recovery', 'routes.changeExpiredPassword', 'Change password'),
+  route(
+    '/account/change-expired-password',
+    'mfe-recovery',
+    'routes.changeExpiredPassword',
+    'Change password',
+  ),
   route('/account/link', 'mfe-login', 'routes.link', 'Link your account'),
   route('/account/loggedout', 'mfe-login', 'routes.loggedOut', 'Signed out'),
   route('/account/login', 'mfe-login', 'routes.login', 'Sign in'),

@@ -15,7 +15,9 @@ module.exports = function noInsertedCss(source) {
     return '/* sonner styles come from sonner/dist/styles.css (CSP) */';
   });
   if (calls === 0) {
-    throw new Error(`no-inserted-css.loader: no __insertCSS("…") call found in ${this.resourcePath}; check the sonner version`);
+    throw new Error(
+      `no-inserted-css.loader: no __insertCSS("…") call found in ${this.resourcePath}; check the sonner version`,
+    );
   }
   return out;
 };

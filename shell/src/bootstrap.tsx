@@ -4,7 +4,14 @@ import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES } from 'shared-contracts';
-import { configureApiClient, createAppStore, ensureAntiforgeryToken, FALLBACK_PARTNER, partnerApi, registerNavigator } from 'shared-contracts/api';
+import {
+  configureApiClient,
+  createAppStore,
+  ensureAntiforgeryToken,
+  FALLBACK_PARTNER,
+  partnerApi,
+  registerNavigator,
+} from 'shared-contracts/api';
 import { installGlobalErrorReporting } from './errors/error-reporting';
 import { initI18n } from './i18n/i18n';
 import { chooseLocale, PlatformRoot, readCultureCookie, readSavedLocale } from './platform';
@@ -38,7 +45,9 @@ async function bootstrap() {
   });
   connectI18n(i18n);
   // A manifest failure is not fatal: the shell's pages work and remote routes show the unavailable page.
-  await registerManifestRemotes().catch((error: unknown) => console.error('[shell] remotes manifest:', error));
+  await registerManifestRemotes().catch((error: unknown) =>
+    console.error('[shell] remotes manifest:', error),
+  );
 
   const router = createBrowserRouter(buildRoutes(store));
   registerNavigator((path, options) => router.navigate(path, options));

@@ -33,7 +33,16 @@ const REMOTE_MANIFESTS_CACHE = 'remote-manifests';
 const REMOTE_ASSETS_CACHE = 'remote-assets';
 
 /** Paths that are never shell pages: the API, OIDC, ops and the remotes store. */
-const NOT_A_PAGE = [/^\/api\//, /^\/connect\//, /^\/\.well-known\//, /^\/interaction\//, /^\/remotes\//, /^\/metrics/, /^\/healthz/, /^\/readyz/];
+const NOT_A_PAGE = [
+  /^\/api\//,
+  /^\/connect\//,
+  /^\/\.well-known\//,
+  /^\/interaction\//,
+  /^\/remotes\//,
+  /^\/metrics/,
+  /^\/healthz/,
+  /^\/readyz/,
+];
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
@@ -53,7 +62,9 @@ registerRoute(
   ({ url, sameOrigin }) => sameOrigin && /^\/remotes\/[^/]+\/[^/]+\/.+/.test(url.pathname),
   new CacheFirst({
     cacheName: REMOTE_ASSETS_CACHE,
-    plugins: [new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true })],
+    plugins: [
+      new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true }),
+    ],
   }),
 );
 

@@ -83,13 +83,19 @@ function required(values: Values, name: keyof Values): string {
 
 function list(value: string | string[] | undefined): string[] {
   const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return items.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return items
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 function roles(value: string | undefined): RoleName[] {
   return list(value).map((text) => {
     const role = parseRole(text);
-    if (!role) throw new UsageError(`unknown role "${text}" (1–7 or EMPLOYEE, MANAGER, VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER, ADMIN, HR_ADMIN)`);
+    if (!role)
+      throw new UsageError(
+        `unknown role "${text}" (1–7 or EMPLOYEE, MANAGER, VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER, ADMIN, HR_ADMIN)`,
+      );
     return role;
   });
 }
@@ -119,7 +125,8 @@ function password(text: string): string {
 }
 
 function email(text: string): string {
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) throw new UsageError(`--email: "${text}" is not an e-mail address`);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text))
+    throw new UsageError(`--email: "${text}" is not an e-mail address`);
   return text;
 }
 
@@ -137,13 +144,17 @@ function partnerFields(values: Values): Partial<Omit<Partner, 'id'>> {
   // The same checks the shell applies before using a value (S34, shared-contracts/src/branding.ts).
   if (colour !== undefined) {
     const safe = safeCssColour(colour);
-    if (!safe) throw new UsageError(`--background-color: "${colour}" is not a colour (#rgb, #rrggbb, rgb(), hsl() or a name)`);
+    if (!safe)
+      throw new UsageError(
+        `--background-color: "${colour}" is not a colour (#rgb, #rrggbb, rgb(), hsl() or a name)`,
+      );
     fields.backgroundColor = safe;
   }
   const privacy = values['privacy-url'];
   if (privacy !== undefined) {
     const safe = safeHttpUrl(privacy);
-    if (!safe) throw new UsageError(`--privacy-url: "${privacy}" is not an absolute http(s) URL without user info`);
+    if (!safe)
+      throw new UsageError(`--privacy-url: "${privacy}" is not an absolute http(s) URL without user info`);
     fields.privacyPolicyUrl = safe;
   }
   if (values['default-language'] !== undefined) fields.defaultLanguage = values['default-language'];
@@ -156,7 +167,13 @@ function partnerFields(values: Values): Partial<Omit<Partner, 'id'>> {
   }
   if (values.logo !== undefined) {
     const file = path.resolve(values.logo);
-    const types: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.svg': 'image/svg+xml', '.webp': 'image/webp' };
+    const types: Record<string, string> = {
+      '.png': 'image/png',
+      '.jpg': 'image/jpeg',
+      '.jpeg': 'image/jpeg',
+      '.svg': 'image/svg+xml',
+      '.webp': 'image/webp',
+    };
     const type = types[path.extname(file).toLowerCase()];
     if (!type) throw new UsageError('--logo must be a .png, .jpg, .svg or .webp file');
     let bytes: Buffer;
@@ -181,7 +198,12 @@ function partnerFields(values: Values): Partial<Omit<Partner, 'id'>> {
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown };
-  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || /UNIQUE constraint/.test(String(e.message));
+  return (
+    e.code === '23505' ||
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    /UNIQUE constraint/.test(String(e.message))
+  );
 }
 
 /**
@@ -218,7 +240,10 @@ export async function runAdminCommand(
       }
       case 'users set-password': {
         const user = await findUser(store, required(values, 'username'));
-        await store.users.update(user.id, { passwordHash: await hashPassword(password(required(values, 'password'))), passwordExpiresAt: null });
+        await store.users.update(user.id, {
+          passwordHash: await hashPassword(password(required(values, 'password'))),
+          passwordExpiresAt: null,
+        });
         out(`password of ${user.username} set`);
         return;
       }
@@ -244,7 +269,9 @@ export async function runAdminCommand(
         // S29: disabling ends every session and token of the account at once, on every replica.
         await store.users.rotateSecurityStamp(user.id);
         const revoked = await revokeOidcArtefactsOfAccount({ db: oidcDb, ...oidc }, user.id);
-        out(`${user.username} disabled; every sign-in session ended; ${revoked.sessions} OIDC session(s) and ${revoked.grants} grant(s) with their tokens revoked`);
+        out(
+          `${user.username} disabled; every sign-in session ended; ${revoked.sessions} OIDC session(s) and ${revoked.grants} grant(s) with their tokens revoked`,
+        );
         return;
       }
       case 'users roles': {
@@ -256,12 +283,20 @@ export async function runAdminCommand(
       }
       case 'users list':
         for (const u of await store.users.list()) {
-          const state = [u.disabled && 'disabled', u.requiresTwoFactor && '2fa', u.passwordExpiresAt !== null && u.passwordExpiresAt <= Date.now() && 'expired'].filter(Boolean);
+          const state = [
+            u.disabled && 'disabled',
+            u.requiresTwoFactor && '2fa',
+            u.passwordExpiresAt !== null && u.passwordExpiresAt <= Date.now() && 'expired',
+          ].filter(Boolean);
           out(`${u.username}\t${u.email ?? '-'}\t${u.roles.join(',')}\t${state.join(',') || 'active'}`);
         }
         return;
       case 'partners add': {
-        const partner = await store.partners.create({ id: required(values, 'id'), name: required(values, 'name'), ...partnerFields(values) });
+        const partner = await store.partners.create({
+          id: required(values, 'id'),
+          name: required(values, 'name'),
+          ...partnerFields(values),
+        });
         out(`partner ${partner.id} added`);
         return;
       }
@@ -273,12 +308,18 @@ export async function runAdminCommand(
         return;
       }
       case 'partners list':
-        for (const p of await store.partners.list()) out(`${p.id}\t${p.name}\t${p.domains.join(',') || '-'}${p.isDefault ? '\tdefault' : ''}`);
+        for (const p of await store.partners.list())
+          out(`${p.id}\t${p.name}\t${p.domains.join(',') || '-'}${p.isDefault ? '\tdefault' : ''}`);
         return;
       case 'customers add': {
         const partnerId = values.partner ?? null;
-        if (partnerId && !(await store.partners.findById(partnerId))) throw new UsageError(`no partner "${partnerId}"`);
-        await store.customers.create({ id: required(values, 'id'), name: required(values, 'name'), partnerId });
+        if (partnerId && !(await store.partners.findById(partnerId)))
+          throw new UsageError(`no partner "${partnerId}"`);
+        await store.customers.create({
+          id: required(values, 'id'),
+          name: required(values, 'name'),
+          partnerId,
+        });
         out(`customer ${values.id} added`);
         return;
       }
@@ -288,20 +329,29 @@ export async function runAdminCommand(
       case 'memberships add': {
         const user = await findUser(store, required(values, 'username'));
         const customerId = required(values, 'customer');
-        if (!(await store.customers.findById(customerId))) throw new UsageError(`no customer "${customerId}"`);
-        await store.customers.addMembership({ userId: user.id, customerId, roles: values.roles ? roles(values.roles) : user.roles });
+        if (!(await store.customers.findById(customerId)))
+          throw new UsageError(`no customer "${customerId}"`);
+        await store.customers.addMembership({
+          userId: user.id,
+          customerId,
+          roles: values.roles ? roles(values.roles) : user.roles,
+        });
         out(`${user.username} is a member of ${customerId}`);
         return;
       }
       case 'memberships list':
-        for (const m of await store.customers.listMemberships()) out(`${m.userId}\t${m.customerId}\t${m.roles.join(',')}`);
+        for (const m of await store.customers.listMemberships())
+          out(`${m.userId}\t${m.customerId}\t${m.roles.join(',')}`);
         return;
       case 'clients add': {
         const redirectUris = list(values['redirect-uri']).map((u) => url(u, 'redirect-uri'));
         if (redirectUris.length === 0) throw new UsageError('--redirect-uri is required');
-        if (values.secret !== undefined && values.public) throw new UsageError('give either --secret or --public');
-        if (values.secret === undefined && !values.public) throw new UsageError('give --secret S for a confidential client or --public for a PKCE-only one');
-        if (values.secret !== undefined && values.secret.length < 16) throw new UsageError('--secret must have at least 16 characters');
+        if (values.secret !== undefined && values.public)
+          throw new UsageError('give either --secret or --public');
+        if (values.secret === undefined && !values.public)
+          throw new UsageError('give --secret S for a confidential client or --public for a PKCE-only one');
+        if (values.secret !== undefined && values.secret.length < 16)
+          throw new UsageError('--secret must have at least 16 characters');
         const backchannel = values['backchannel-logout-uri'];
         const client = await store.clients.create({
           clientId: required(values, 'id'),
@@ -316,7 +366,10 @@ export async function runAdminCommand(
         return;
       }
       case 'clients list':
-        for (const c of await store.clients.list()) out(`${c.clientId}\t${c.name}\t${c.clientSecret ? 'confidential' : 'public'}\t${c.redirectUris.join(',')}`);
+        for (const c of await store.clients.list())
+          out(
+            `${c.clientId}\t${c.name}\t${c.clientSecret ? 'confidential' : 'public'}\t${c.redirectUris.join(',')}`,
+          );
         return;
       case 'keys rotate': {
         // Published everywhere before anything is signed with them (S41): two poll intervals of grace.
@@ -324,15 +377,21 @@ export async function runAdminCommand(
         const before = new Set((await loadSigningKeys(oidcDb)).map((k) => k.kid));
         const keys = await rotateSigningKeys(oidcDb, { activateAfterMs });
         const fresh = keys.filter((k) => !before.has(k.kid)).map((k) => k.kid);
-        out(`new signing keys ${fresh.join(', ')} published; they sign ${activateAfterMs > 0 ? `from ${new Date(Date.now() + activateAfterMs).toISOString()}` : 'from the next key check'}`);
-        out(`running gateways re-read the keys every ${DEFAULT_KEY_POLL_INTERVAL_MS / 1000} s; ${keys.length / 2} generations kept for verification`);
+        out(
+          `new signing keys ${fresh.join(', ')} published; they sign ${activateAfterMs > 0 ? `from ${new Date(Date.now() + activateAfterMs).toISOString()}` : 'from the next key check'}`,
+        );
+        out(
+          `running gateways re-read the keys every ${DEFAULT_KEY_POLL_INTERVAL_MS / 1000} s; ${keys.length / 2} generations kept for verification`,
+        );
         return;
       }
       case 'sessions revoke': {
         const user = await findUser(store, required(values, 'user'));
         await store.users.rotateSecurityStamp(user.id);
         const revoked = await revokeOidcArtefactsOfAccount({ db: oidcDb, ...oidc }, user.id);
-        out(`${user.username}: every sign-in session ended; ${revoked.sessions} OIDC session(s) and ${revoked.grants} grant(s) with their tokens revoked`);
+        out(
+          `${user.username}: every sign-in session ended; ${revoked.sessions} OIDC session(s) and ${revoked.grants} grant(s) with their tokens revoked`,
+        );
         return;
       }
       default:
@@ -369,7 +428,9 @@ if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(proces
         ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 })
         : undefined;
     try {
-      await runAdminCommand(store, process.argv.slice(2), (line) => process.stdout.write(`${line}\n`), { redis });
+      await runAdminCommand(store, process.argv.slice(2), (line) => process.stdout.write(`${line}\n`), {
+        redis,
+      });
     } finally {
       redis?.disconnect();
       await store.database.close();

@@ -7,7 +7,10 @@ export class UsageError extends Error {
 }
 
 /** Runs a CLI's main: user mistakes (UsageError and the `userErrors` classes) print one line; faults print more. */
-export function runCli(main: () => Promise<void>, userErrors: (new (...args: never[]) => Error)[] = []): void {
+export function runCli(
+  main: () => Promise<void>,
+  userErrors: (new (...args: never[]) => Error)[] = [],
+): void {
   main().then(
     () => process.exit(0),
     (error: unknown) => {

@@ -49,7 +49,15 @@ const RAW_BODIES: [contentType: string, body: string][] = [
   ['application/xml', '<a/>'],
 ];
 
-const QUERIES = ['', '?returnUrl=a&returnUrl=b', `?returnUrl=${'%2F'.repeat(3000)}`, '?returnUrl[a]=1', '?logoutId[]=1&logoutId[]=2', '?returnUrl=%E0%A4%A', '?ReturnUrl=javascript:alert(1)'];
+const QUERIES = [
+  '',
+  '?returnUrl=a&returnUrl=b',
+  `?returnUrl=${'%2F'.repeat(3000)}`,
+  '?returnUrl[a]=1',
+  '?logoutId[]=1&logoutId[]=2',
+  '?returnUrl=%E0%A4%A',
+  '?ReturnUrl=javascript:alert(1)',
+];
 
 describe('fuzz: malformed input never gives a 5xx', () => {
   let gw: TestGateway;
@@ -84,7 +92,11 @@ describe('fuzz: malformed input never gives a 5xx', () => {
         }
       }
       for (const [contentType, body] of RAW_BODIES) {
-        const res = await b.agent.post(path).set('x-csrf-token-value', b.token).set('Content-Type', contentType).send(body);
+        const res = await b.agent
+          .post(path)
+          .set('x-csrf-token-value', b.token)
+          .set('Content-Type', contentType)
+          .send(body);
         check(`${path} ${contentType} ${body.slice(0, 30)}`, res.status);
         if (res.status === 400 && contentType === 'application/json' && path.startsWith('/api/Account')) {
           expect(res.body.errors, `${path} ${body.slice(0, 20)}`).toBeTypeOf('object');

@@ -13,7 +13,10 @@ export interface ClientErrorLimits {
 }
 
 /** Defaults: 20 per source and 300 overall per minute; at most ~10 KB each, so a flood is bounded. */
-export const DEFAULT_CLIENT_ERROR_LIMITS: ClientErrorLimits = { perSourcePerMinute: 20, globalPerMinute: 300 };
+export const DEFAULT_CLIENT_ERROR_LIMITS: ClientErrorLimits = {
+  perSourcePerMinute: 20,
+  globalPerMinute: 300,
+};
 
 /**
  * `POST /api/ops/client-errors`: the shell's error reports (SPEC.md §1), validated by the shared schema, logged
@@ -30,7 +33,9 @@ export function opsRouter(logger: Logger, metrics: Metrics, limits = DEFAULT_CLI
       metrics.inc('client_error_reports_total', { kind: 'invalid', outcome: 'rejected' });
       res.status(400).json({
         title: 'One or more validation errors occurred.',
-        errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? ''), ['invalidValue']])),
+        errors: Object.fromEntries(
+          parsed.error.issues.map((i) => [String(i.path[0] ?? ''), ['invalidValue']]),
+        ),
       });
       return;
     }
@@ -40,7 +45,10 @@ export function opsRouter(logger: Logger, metrics: Metrics, limits = DEFAULT_CLI
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       metrics.inc('client_error_reports_total', { kind: parsed.data.kind, outcome: 'dropped' });
-      res.status(429).set('Retry-After', String(Math.ceil(error.msBeforeNext / 1000))).end();
+      res
+        .status(429)
+        .set('Retry-After', String(Math.ceil(error.msBeforeNext / 1000)))
+        .end();
       return;
     }
     metrics.inc('client_error_reports_total', { kind: parsed.data.kind, outcome: 'accepted' });

@@ -30,7 +30,10 @@ beforeAll(async () => {
     '<!doctype html><html><head><title>Identity</title><script nonce="__CSP_NONCE__"></script></head><body></body></html>',
   );
   const config = loadConfig({ DATA_DIR: dir, SHELL_DIST: shellDist, PORT: '8080', SEED_DEMO_DATA: 'false' });
-  store = await openStore({ sqliteFile: path.join(dir, 'identity.db'), dataEncryptionKey: config.dataEncryptionKey });
+  store = await openStore({
+    sqliteFile: path.join(dir, 'identity.db'),
+    dataEncryptionKey: config.dataEncryptionKey,
+  });
   await store.partners.create({
     id: 'acme',
     name: 'Acme Payroll',
@@ -84,7 +87,10 @@ async function client(host: string) {
 describe('GetPartnerMetaData (SPEC.md §3, §7)', () => {
   it('answers the partner of the request host, in both readings', async () => {
     const { agent, token } = await client('acme.example');
-    const res = await agent.post('/api/Account/GetPartnerMetaData').set('Host', 'acme.example').set('x-csrf-token-value', token);
+    const res = await agent
+      .post('/api/Account/GetPartnerMetaData')
+      .set('Host', 'acme.example')
+      .set('x-csrf-token-value', token);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       partnerId: 'acme',
@@ -100,7 +106,10 @@ describe('GetPartnerMetaData (SPEC.md §3, §7)', () => {
 
   it('answers the default partner for an unknown host', async () => {
     const { agent, token } = await client('unknown.example');
-    const res = await agent.post('/api/account/getpartnermetadata').set('Host', 'unknown.example').set('x-csrf-token-value', token);
+    const res = await agent
+      .post('/api/account/getpartnermetadata')
+      .set('Host', 'unknown.example')
+      .set('x-csrf-token-value', token);
     expect((res.body as { partnerId: string }).partnerId).toBe('acme');
   });
 
@@ -111,7 +120,10 @@ describe('GetPartnerMetaData (SPEC.md §3, §7)', () => {
 
   it('S34 drops a stored colour payload and javascript: link, keeps the name as text', async () => {
     const { agent, token } = await client('evil.example');
-    const res = await agent.post('/api/Account/GetPartnerMetaData').set('Host', 'evil.example').set('x-csrf-token-value', token);
+    const res = await agent
+      .post('/api/Account/GetPartnerMetaData')
+      .set('Host', 'evil.example')
+      .set('x-csrf-token-value', token);
     expect(res.body).toMatchObject({
       partnerName: '<script>alert(1)</script>',
       backgroundColor: null,
@@ -163,7 +175,9 @@ describe('SetLanguage (SPEC.md §7, §9 culture cookie)', () => {
       .set('Host', 'acme.example')
       .set('x-csrf-token-value', token);
     expect(res.status).toBe(200);
-    const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('.AspNetCore.Culture='));
+    const cookie = ([] as string[])
+      .concat(res.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('.AspNetCore.Culture='));
     expect(cookie).toContain(`.AspNetCore.Culture=c=${canonical}|uic=${canonical};`);
     expect(cookie).not.toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
@@ -171,13 +185,19 @@ describe('SetLanguage (SPEC.md §7, §9 culture cookie)', () => {
 
   it('accepts a language of the default partner on an unknown host (the default partner serves it)', async () => {
     const { agent, token } = await client('unknown.example');
-    const res = await agent.post('/api/Account/SetLanguage?language=ar').set('Host', 'unknown.example').set('x-csrf-token-value', token);
+    const res = await agent
+      .post('/api/Account/SetLanguage?language=ar')
+      .set('Host', 'unknown.example')
+      .set('x-csrf-token-value', token);
     expect(res.status).toBe(200);
   });
 
   it('refuses a language another partner offers but the host partner does not', async () => {
     const { agent, token } = await client('evil.example');
-    const res = await agent.post('/api/Account/SetLanguage?language=ar').set('Host', 'evil.example').set('x-csrf-token-value', token);
+    const res = await agent
+      .post('/api/Account/SetLanguage?language=ar')
+      .set('Host', 'evil.example')
+      .set('x-csrf-token-value', token);
     expect(res.status).toBe(400);
   });
 
@@ -189,9 +209,15 @@ describe('SetLanguage (SPEC.md §7, §9 culture cookie)', () => {
   ])('refuses %s with a 400 errors map (%s)', async (query, code) => {
     const host = 'acme.example';
     const { agent, token } = await client(host);
-    const res = await agent.post(`/api/Account/SetLanguage?${query}`).set('Host', host).set('x-csrf-token-value', token);
+    const res = await agent
+      .post(`/api/Account/SetLanguage?${query}`)
+      .set('Host', host)
+      .set('x-csrf-token-value', token);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ title: 'One or more validation errors occurred.', errors: { language: [code] } });
+    expect(res.body).toMatchObject({
+      title: 'One or more validation errors occurred.',
+      errors: { language: [code] },
+    });
     expect(Object.keys(res.body as object).sort()).toEqual(['detail', 'errors', 'title']);
   });
 });

@@ -63,7 +63,8 @@ export function partnerRouter(deps: PartnerRouterDeps): Router {
 async function sendLogo(req: Request, res: Response, partners: PartnerService): Promise<void> {
   const partnerId = queryValue(req, 'partnerId');
   if (partnerId === undefined) return sendValidationProblem(res, { partnerId: ['required'] });
-  if (partnerId === null || !PARTNER_ID.test(partnerId)) return sendValidationProblem(res, { partnerId: ['invalidValue'] });
+  if (partnerId === null || !PARTNER_ID.test(partnerId))
+    return sendValidationProblem(res, { partnerId: ['invalidValue'] });
   const logo = await partners.logo(partnerId);
   if (!logo) return sendFormError(res, 'notFound', 404);
   res.set({
@@ -74,13 +75,15 @@ async function sendLogo(req: Request, res: Response, partners: PartnerService): 
     'Cache-Control': 'public, max-age=300',
   });
   // An SVG opened directly is a document: the sandbox keeps any script in it from running in our origin (S34).
-  if (logo.sandboxed) res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  if (logo.sandboxed)
+    res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
   res.status(200).end(req.method === 'HEAD' ? undefined : logo.bytes);
 }
 
 async function setLanguage(req: Request, res: Response, deps: PartnerRouterDeps): Promise<void> {
   const fromQuery = queryValue(req, 'language');
-  const requested = fromQuery === undefined ? (req.body as { language?: unknown } | undefined)?.language : fromQuery;
+  const requested =
+    fromQuery === undefined ? (req.body as { language?: unknown } | undefined)?.language : fromQuery;
   if (requested === undefined || requested === '') {
     return sendValidationProblem(res, { language: ['required'] });
   }

@@ -13,11 +13,21 @@ export function sendValidationProblem(res: Response, errors: Record<string, stri
   const locale = localeOf(res) ?? DEFAULT_LOCALE;
   const normalised: Record<string, string[]> = {};
   for (const [key, messages] of Object.entries(errors)) normalised[fieldKey(key)] = messages;
-  const texts = [...new Set(Object.values(normalised).flat().map((code) => translateErrorCode(code, locale)))];
+  const texts = [
+    ...new Set(
+      Object.values(normalised)
+        .flat()
+        .map((code) => translateErrorCode(code, locale)),
+    ),
+  ];
   res
     .status(status)
     .set('Content-Language', locale)
-    .json({ title: translateErrorCode('validationProblem', locale), detail: texts.join(' '), errors: normalised });
+    .json({
+      title: translateErrorCode('validationProblem', locale),
+      detail: texts.join(' '),
+      errors: normalised,
+    });
 }
 
 /** A form-level error (the empty key). */
@@ -40,7 +50,8 @@ export function zodErrorsMap(error: ZodError, isCode: (text: string) => boolean)
     const field = issue.path.length > 0 ? String(issue.path[0]) : '';
     let code: string;
     if (isCode(issue.message)) code = issue.message;
-    else if (issue.code === 'invalid_type' && /received undefined|received null/.test(issue.message)) code = 'required';
+    else if (issue.code === 'invalid_type' && /received undefined|received null/.test(issue.message))
+      code = 'required';
     else code = 'invalidValue';
     const list = (errors[field] ??= []);
     if (!list.includes(code)) list.push(code);

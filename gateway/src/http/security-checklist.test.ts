@@ -18,219 +18,301 @@ const median = (xs: number[]) => {
 };
 
 for (const backend of BACKENDS) {
-  describe.skipIf(backend.skip)(`security checklist (${backend.name})${backend.skip ? ` — skipped: ${backend.skip}` : ''}`, () => {
-    let gw: TestGateway;
-    beforeAll(async () => {
-      gw = await startTestGateway({ backend: backend.name, sqlSessions: true });
-    });
-    afterAll(async () => {
-      await gw.close();
-    });
+  describe.skipIf(backend.skip)(
+    `security checklist (${backend.name})${backend.skip ? ` — skipped: ${backend.skip}` : ''}`,
+    () => {
+      let gw: TestGateway;
+      beforeAll(async () => {
+        gw = await startTestGateway({ backend: backend.name, sqlSessions: true });
+      });
+      afterAll(async () => {
+        await gw.close();
+      });
 
-    it('S4 throttles per account with growing delays and at most 100 consecutive failures per hour', async () => {
-      const user = await gw.addUser();
-      // Growing delay from one source: three free failures, then 1 s, then 2 s.
-      const b = await browser(gw.app, '10.4.0.1');
-      for (let i = 0; i < 4; i += 1) expect((await b.signIn(user.username, 'wrong')).body.errors['']).toEqual(['invalidCredentials']);
-      const delayed = await b.signIn(user.username, 'wrong');
-      expect(delayed.body.errors['']).toEqual(['tooManyAttempts']);
-      expect(delayed.headers['retry-after']).toBe('1');
-      await sleep(1100);
-      expect((await b.signIn(user.username, 'wrong')).body.errors['']).toEqual(['invalidCredentials']);
-      expect((await b.signIn(user.username, 'wrong')).headers['retry-after']).toBe('2');
+      it('S4 throttles per account with growing delays and at most 100 consecutive failures per hour', async () => {
+        const user = await gw.addUser();
+        // Growing delay from one source: three free failures, then 1 s, then 2 s.
+        const b = await browser(gw.app, '10.4.0.1');
+        for (let i = 0; i < 4; i += 1)
+          expect((await b.signIn(user.username, 'wrong')).body.errors['']).toEqual(['invalidCredentials']);
+        const delayed = await b.signIn(user.username, 'wrong');
+        expect(delayed.body.errors['']).toEqual(['tooManyAttempts']);
+        expect(delayed.headers['retry-after']).toBe('1');
+        await sleep(1100);
+        expect((await b.signIn(user.username, 'wrong')).body.errors['']).toEqual(['invalidCredentials']);
+        expect((await b.signIn(user.username, 'wrong')).headers['retry-after']).toBe('2');
 
-      // Account-wide bound: 100 failures per hour over all sources, then refused (time-bounded: Retry-After ≤ 1 h).
-      const other = await gw.addUser();
-      let evaluated = 0;
-      let refused: request.Response | undefined;
-      for (let i = 0; i < 105; i += 1) {
-        const agentBrowser = await browser(gw.app, `10.44.${Math.floor(i / 200)}.${i % 200}`);
-        const res = await agentBrowser.signIn(other.username, 'wrong');
-        if (res.body.errors[''][0] === 'invalidCredentials') evaluated += 1;
-        else refused = res;
-      }
-      expect(evaluated).toBe(100);
-      expect(refused?.body.errors['']).toEqual(['tooManyAttempts']);
-      expect(Number(refused?.headers['retry-after'])).toBeLessThanOrEqual(3600);
-    });
+        // Account-wide bound: 100 failures per hour over all sources, then refused (time-bounded: Retry-After ≤ 1 h).
+        const other = await gw.addUser();
+        let evaluated = 0;
+        let refused: request.Response | undefined;
+        for (let i = 0; i < 105; i += 1) {
+          const agentBrowser = await browser(gw.app, `10.44.${Math.floor(i / 200)}.${i % 200}`);
+          const res = await agentBrowser.signIn(other.username, 'wrong');
+          if (res.body.errors[''][0] === 'invalidCredentials') evaluated += 1;
+          else refused = res;
+        }
+        expect(evaluated).toBe(100);
+        expect(refused?.body.errors['']).toEqual(['tooManyAttempts']);
+        expect(Number(refused?.headers['retry-after'])).toBeLessThanOrEqual(3600);
+      });
 
-    it('S5 parallel wrong passwords evaluate at most the limit', async () => {
-      const user = await gw.addUser();
-      const b = await browser(gw.app, '10.5.0.1');
-      const results = await Promise.all(Array.from({ length: 40 }, () => b.signIn(user.username, 'wrong')));
-      const evaluated = results.filter((r) => r.body.errors?.['']?.[0] === 'invalidCredentials').length;
-      expect(evaluated).toBeGreaterThan(0);
-      expect(evaluated).toBeLessThanOrEqual(10);
-      expect(results.every((r) => r.status === 400)).toBe(true);
-    });
+      it('S5 parallel wrong passwords evaluate at most the limit', async () => {
+        const user = await gw.addUser();
+        const b = await browser(gw.app, '10.5.0.1');
+        const results = await Promise.all(Array.from({ length: 40 }, () => b.signIn(user.username, 'wrong')));
+        const evaluated = results.filter((r) => r.body.errors?.['']?.[0] === 'invalidCredentials').length;
+        expect(evaluated).toBeGreaterThan(0);
+        expect(evaluated).toBeLessThanOrEqual(10);
+        expect(results.every((r) => r.status === 400)).toBe(true);
+      });
 
-    it('S7 a stranger locking one source out does not lock the victim out elsewhere', async () => {
-      const soft = await startTestGateway({ backend: backend.name, throttleLimits: { perAccountSource: 5, freeFailures: 100 } });
-      try {
-        const victim = await soft.addUser();
-        const attacker = await browser(soft.app, '10.7.0.66');
-        for (let i = 0; i < 5; i += 1) await attacker.signIn(victim.username, 'guess');
-        const locked = await attacker.signIn(victim.username, TEST_PASSWORD);
-        expect(locked.body.errors['']).toEqual(['tooManyAttempts']);
-        expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(3600);
-        const own = await browser(soft.app, '10.7.0.1');
-        expect((await own.signIn(victim.username)).status).toBe(209);
-      } finally {
-        await soft.close();
-      }
-    });
+      it('S7 a stranger locking one source out does not lock the victim out elsewhere', async () => {
+        const soft = await startTestGateway({
+          backend: backend.name,
+          throttleLimits: { perAccountSource: 5, freeFailures: 100 },
+        });
+        try {
+          const victim = await soft.addUser();
+          const attacker = await browser(soft.app, '10.7.0.66');
+          for (let i = 0; i < 5; i += 1) await attacker.signIn(victim.username, 'guess');
+          const locked = await attacker.signIn(victim.username, TEST_PASSWORD);
+          expect(locked.body.errors['']).toEqual(['tooManyAttempts']);
+          expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(3600);
+          const own = await browser(soft.app, '10.7.0.1');
+          expect((await own.signIn(victim.username)).status).toBe(209);
+        } finally {
+          await soft.close();
+        }
+      });
 
-    it('S10 unknown user and wrong password answer the same status, body and headers', async () => {
-      const user = await gw.addUser();
-      const b1 = await browser(gw.app, '10.10.0.1');
-      const b2 = await browser(gw.app, '10.10.0.2');
-      const wrong = await b1.signIn(user.username, 'not-the-password');
-      const unknown = await b2.signIn('nobody-at-all', 'not-the-password');
-      expect(unknown.status).toBe(wrong.status);
-      expect(unknown.body).toEqual(wrong.body);
-      const varying = new Set(['date', 'x-request-id', 'content-security-policy']);
-      const headers = (r: request.Response) =>
-        Object.fromEntries(Object.entries(r.headers).filter(([k]) => !varying.has(k)));
-      expect(headers(unknown)).toEqual(headers(wrong));
-    });
+      it('S10 unknown user and wrong password answer the same status, body and headers', async () => {
+        const user = await gw.addUser();
+        const b1 = await browser(gw.app, '10.10.0.1');
+        const b2 = await browser(gw.app, '10.10.0.2');
+        const wrong = await b1.signIn(user.username, 'not-the-password');
+        const unknown = await b2.signIn('nobody-at-all', 'not-the-password');
+        expect(unknown.status).toBe(wrong.status);
+        expect(unknown.body).toEqual(wrong.body);
+        const varying = new Set(['date', 'x-request-id', 'content-security-policy']);
+        const headers = (r: request.Response) =>
+          Object.fromEntries(Object.entries(r.headers).filter(([k]) => !varying.has(k)));
+        expect(headers(unknown)).toEqual(headers(wrong));
+      });
 
-    it('S24 sign-in issues a new session id and the old cookie is dead', async () => {
-      const user = await gw.addUser();
-      const b = await browser(gw.app);
-      const before = (await b.agent.get('/api/Account/Antiforgery')).headers;
-      const anon = sessionCookieOf({ headers: before }) ?? '';
-      const first = await request(gw.app).get('/api/Account/Antiforgery');
-      const oldId = sessionCookieOf(first)!;
-      const planted = await browser(gw.app);
-      const res = await planted.signIn(user.username);
-      const newId = sessionCookieOf(res)!;
-      expect(newId).toBeTruthy();
-      expect(newId).not.toBe(oldId);
-      expect(anon).not.toBe(newId);
-      const plantedOld = sessionCookieOf((await planted.agent.get('/api/Account/Antiforgery')));
-      expect(plantedOld).toBeUndefined(); // the agent already holds the new id: nothing new issued
-      const stale = await request(gw.app).get('/api/Account/ProfileImage').set('Cookie', `idp.session=${oldId}`);
-      expect(stale.status).toBe(401);
-      expect((await planted.agent.get('/api/Account/ProfileImage')).status).toBe(200);
-    });
+      it('S24 sign-in issues a new session id and the old cookie is dead', async () => {
+        const user = await gw.addUser();
+        const b = await browser(gw.app);
+        const before = (await b.agent.get('/api/Account/Antiforgery')).headers;
+        const anon = sessionCookieOf({ headers: before }) ?? '';
+        const first = await request(gw.app).get('/api/Account/Antiforgery');
+        const oldId = sessionCookieOf(first)!;
+        const planted = await browser(gw.app);
+        const res = await planted.signIn(user.username);
+        const newId = sessionCookieOf(res)!;
+        expect(newId).toBeTruthy();
+        expect(newId).not.toBe(oldId);
+        expect(anon).not.toBe(newId);
+        const plantedOld = sessionCookieOf(await planted.agent.get('/api/Account/Antiforgery'));
+        expect(plantedOld).toBeUndefined(); // the agent already holds the new id: nothing new issued
+        const stale = await request(gw.app)
+          .get('/api/Account/ProfileImage')
+          .set('Cookie', `idp.session=${oldId}`);
+        expect(stale.status).toBe(401);
+        expect((await planted.agent.get('/api/Account/ProfileImage')).status).toBe(200);
+      });
 
-    it('S25 session ids carry at least 128 random bits', async () => {
-      const ids = new Set<string>();
-      for (let i = 0; i < 50; i += 1) ids.add(sessionCookieOf(await request(gw.app).get('/api/Account/Antiforgery'))!);
-      expect(ids.size).toBe(50);
-      for (const id of ids) expect(Buffer.from(id, 'base64url').length).toBeGreaterThanOrEqual(16);
-    });
+      it('S25 session ids carry at least 128 random bits', async () => {
+        const ids = new Set<string>();
+        for (let i = 0; i < 50; i += 1)
+          ids.add(sessionCookieOf(await request(gw.app).get('/api/Account/Antiforgery'))!);
+        expect(ids.size).toBe(50);
+        for (const id of ids) expect(Buffer.from(id, 'base64url').length).toBeGreaterThanOrEqual(16);
+      });
 
-    it('S27 sign-out ends the server session: the old cookie gets 401', async () => {
-      const user = await gw.addUser();
-      const b = await browser(gw.app);
-      const signedIn = await b.signIn(user.username);
-      const id = sessionCookieOf(signedIn)!;
-      expect((await request(gw.app).get('/api/Account/ProfileImage').set('Cookie', `idp.session=${id}`)).status).toBe(200);
-      const out = await b.post('/api/Account/Logout', {});
-      expect(out.status).toBe(209);
-      expect((await request(gw.app).get('/api/Account/ProfileImage').set('Cookie', `idp.session=${id}`)).status).toBe(401);
-      const me = await request(gw.app).get('/api/Account/User').set('Cookie', `idp.session=${id}`);
-      expect(me.body.isAuthenticated).toBe(false);
-    });
+      it('S27 sign-out ends the server session: the old cookie gets 401', async () => {
+        const user = await gw.addUser();
+        const b = await browser(gw.app);
+        const signedIn = await b.signIn(user.username);
+        const id = sessionCookieOf(signedIn)!;
+        expect(
+          (await request(gw.app).get('/api/Account/ProfileImage').set('Cookie', `idp.session=${id}`)).status,
+        ).toBe(200);
+        const out = await b.post('/api/Account/Logout', {});
+        expect(out.status).toBe(209);
+        expect(
+          (await request(gw.app).get('/api/Account/ProfileImage').set('Cookie', `idp.session=${id}`)).status,
+        ).toBe(401);
+        const me = await request(gw.app).get('/api/Account/User').set('Cookie', `idp.session=${id}`);
+        expect(me.body.isAuthenticated).toBe(false);
+      });
 
-    it('S28 idle and absolute timeouts are enforced by the server; remember-me lasts at most 30 days', async () => {
-      const user = await gw.addUser();
-      const idle = await browser(gw.app);
-      await idle.signIn(user.username);
-      gw.clock.advance(gw.config.sessionIdleMs + 1000);
-      expect((await idle.agent.get('/api/Account/User')).body.isAuthenticated).toBe(false);
-      // A call on the timed-out session answers 400 without errors: the client shows "session timed out".
-      const timedOut = await idle.post('/api/Account/Login', { username: user.username, password: TEST_PASSWORD });
-      expect(timedOut.status).toBe(400);
-      expect(timedOut.body).toEqual({});
+      it('S28 idle and absolute timeouts are enforced by the server; remember-me lasts at most 30 days', async () => {
+        const user = await gw.addUser();
+        const idle = await browser(gw.app);
+        await idle.signIn(user.username);
+        gw.clock.advance(gw.config.sessionIdleMs + 1000);
+        expect((await idle.agent.get('/api/Account/User')).body.isAuthenticated).toBe(false);
+        // A call on the timed-out session answers 400 without errors: the client shows "session timed out".
+        const timedOut = await idle.post('/api/Account/Login', {
+          username: user.username,
+          password: TEST_PASSWORD,
+        });
+        expect(timedOut.status).toBe(400);
+        expect(timedOut.body).toEqual({});
 
-      const busy = await browser(gw.app);
-      await busy.signIn(user.username);
-      for (let t = 0; t < gw.config.sessionAbsoluteMs; t += 20 * 60_000) {
-        gw.clock.advance(20 * 60_000);
-        if (t + 20 * 60_000 < gw.config.sessionAbsoluteMs) expect((await busy.agent.get('/api/Account/User')).body.isAuthenticated).toBe(true);
-      }
-      gw.clock.advance(1000);
-      expect((await busy.agent.get('/api/Account/User')).body.isAuthenticated).toBe(false);
+        const busy = await browser(gw.app);
+        await busy.signIn(user.username);
+        for (let t = 0; t < gw.config.sessionAbsoluteMs; t += 20 * 60_000) {
+          gw.clock.advance(20 * 60_000);
+          if (t + 20 * 60_000 < gw.config.sessionAbsoluteMs)
+            expect((await busy.agent.get('/api/Account/User')).body.isAuthenticated).toBe(true);
+        }
+        gw.clock.advance(1000);
+        expect((await busy.agent.get('/api/Account/User')).body.isAuthenticated).toBe(false);
 
-      const remember = await browser(gw.app);
-      const res = await remember.signIn(user.username, TEST_PASSWORD, { rememberMe: true });
-      const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('idp.session='))!;
-      const maxAge = Number(/Max-Age=(\d+)/.exec(cookie)?.[1]);
-      expect(maxAge).toBeGreaterThan(0);
-      expect(maxAge).toBeLessThanOrEqual(30 * 24 * 3600);
-      for (let day = 0; day < 30; day += 1) {
-        gw.clock.advance(24 * 3_600_000);
-        const me = (await remember.agent.get('/api/Account/User')).body as { isAuthenticated: boolean };
-        if (day < 29) expect(me.isAuthenticated).toBe(true);
-      }
-      gw.clock.advance(60_000);
-      expect((await remember.agent.get('/api/Account/User')).body.isAuthenticated).toBe(false);
-    });
+        const remember = await browser(gw.app);
+        const res = await remember.signIn(user.username, TEST_PASSWORD, { rememberMe: true });
+        const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) =>
+          c.startsWith('idp.session='),
+        )!;
+        const maxAge = Number(/Max-Age=(\d+)/.exec(cookie)?.[1]);
+        expect(maxAge).toBeGreaterThan(0);
+        expect(maxAge).toBeLessThanOrEqual(30 * 24 * 3600);
+        for (let day = 0; day < 30; day += 1) {
+          gw.clock.advance(24 * 3_600_000);
+          const me = (await remember.agent.get('/api/Account/User')).body as { isAuthenticated: boolean };
+          if (day < 29) expect(me.isAuthenticated).toBe(true);
+        }
+        gw.clock.advance(60_000);
+        expect((await remember.agent.get('/api/Account/User')).body.isAuthenticated).toBe(false);
+      });
 
-    it('S30 every non-GET account call without a matching anti-forgery header fails before anything changes', async () => {
-      const user = await gw.addUser();
-      const b = await browser(gw.app);
-      const calls = ['Login', 'Logout', 'User', 'LoginView', 'LocalAllowed', 'IsRemoteAuthentication', 'LogoutView', 'ChangeExpiredPassword', 'Anything'];
-      for (const call of calls) {
-        const res = await b.agent.post(`/api/Account/${call}`).send({ username: user.username, password: TEST_PASSWORD });
-        expect(res.status, call).toBe(400);
-        expect(res.body.errors[''], call).toEqual(['antiforgeryInvalid']);
-      }
-      // A token of another session, even echoed in the header and cookie, is refused.
-      const other = await browser(gw.app);
-      const res = await b.agent
-        .post('/api/Account/Login')
-        .set('x-csrf-token-value', other.token)
-        .set('Cookie', `idp.x-csrf-token-value=${other.token}`)
-        .send({ username: user.username, password: TEST_PASSWORD });
-      expect(res.body.errors['']).toEqual(['antiforgeryInvalid']);
-      // Header different from the cookie: refused.
-      const mismatch = await b.agent.post('/api/Account/Login').set('x-csrf-token-value', `${b.token}x`).send({ username: user.username, password: TEST_PASSWORD });
-      expect(mismatch.body.errors['']).toEqual(['antiforgeryInvalid']);
-      // Nothing changed: no sign-in happened, and no audit event was written for the user.
-      expect((await b.agent.get('/api/Account/User')).body.isAuthenticated).toBe(false);
-      expect(await gw.store.audit.listForUser(user.id)).toEqual([]);
-    });
+      it('S30 every non-GET account call without a matching anti-forgery header fails before anything changes', async () => {
+        const user = await gw.addUser();
+        const b = await browser(gw.app);
+        const calls = [
+          'Login',
+          'Logout',
+          'User',
+          'LoginView',
+          'LocalAllowed',
+          'IsRemoteAuthentication',
+          'LogoutView',
+          'ChangeExpiredPassword',
+          'Anything',
+        ];
+        for (const call of calls) {
+          const res = await b.agent
+            .post(`/api/Account/${call}`)
+            .send({ username: user.username, password: TEST_PASSWORD });
+          expect(res.status, call).toBe(400);
+          expect(res.body.errors[''], call).toEqual(['antiforgeryInvalid']);
+        }
+        // A token of another session, even echoed in the header and cookie, is refused.
+        const other = await browser(gw.app);
+        const res = await b.agent
+          .post('/api/Account/Login')
+          .set('x-csrf-token-value', other.token)
+          .set('Cookie', `idp.x-csrf-token-value=${other.token}`)
+          .send({ username: user.username, password: TEST_PASSWORD });
+        expect(res.body.errors['']).toEqual(['antiforgeryInvalid']);
+        // Header different from the cookie: refused.
+        const mismatch = await b.agent
+          .post('/api/Account/Login')
+          .set('x-csrf-token-value', `${b.token}x`)
+          .send({ username: user.username, password: TEST_PASSWORD });
+        expect(mismatch.body.errors['']).toEqual(['antiforgeryInvalid']);
+        // Nothing changed: no sign-in happened, and no audit event was written for the user.
+        expect((await b.agent.get('/api/Account/User')).body.isAuthenticated).toBe(false);
+        expect(await gw.store.audit.listForUser(user.id)).toEqual([]);
+      });
 
-    it('S31 returnUrl accepts only same-origin paths or registered client URLs (whole corpus, via the API)', async () => {
-      await gw.store.clients.create({ clientId: `c-${backend.name}`, name: 'Portal', redirectUris: ['https://portal.example/callback'], postLogoutRedirectUris: ['https://portal.example/'] });
-      const refused = [
-        '//evil.example', '/\\evil.example', '/%09/evil.example', '/%2F/evil.example', '/%5Cevil.example', '/%252F%252Fevil.example',
-        '/ok\r\nLocation: https://evil.example', '/ok\nx', '/ok\tx', 'https://ok@evil.example', 'https://portal.example@evil.example/',
-        'javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<script>alert(1)</script>', '\\\\evil.example', '\\/evil.example',
-        'https://evil.example/', 'http://portal.example/callback', 'https://portal.example.evil.example/', 'evil.example', ' /ok', '/ok ',
-        '%2F%2Fevil.example', '/%0d%0aSet-Cookie:x=1',
-      ];
-      const accepted = ['/', '/account/', '/interaction/abc123', '/account/select?cid=1', 'https://portal.example/callback?code=1', 'https://portal.example/'];
-      const b = await browser(gw.app);
-      for (const url of refused) {
-        const view = await b.agent.get(`/api/Account/LoginView?returnUrl=${encodeURIComponent(url)}`).expect(200);
-        expect(view.body.returnUrl, url).toBe('/');
-      }
-      for (const url of accepted) {
-        const view = await b.agent.get(`/api/Account/LoginView?returnUrl=${encodeURIComponent(url)}`).expect(200);
-        expect(view.body.returnUrl, url).toBe(url);
-      }
-      // The same check guards where Login sends the browser.
-      const user = await gw.addUser();
-      for (const url of ['//evil.example', 'https://ok@evil.example', '/%09/evil.example']) {
-        const fresh = await browser(gw.app);
-        const res = await fresh.signIn(user.username, TEST_PASSWORD, { returnUrl: url });
-        expect(res.body.redirect, url).toBe('/');
-      }
-      const good = await browser(gw.app);
-      expect((await good.signIn(user.username, TEST_PASSWORD, { returnUrl: 'https://portal.example/callback?x=1' })).body.redirect).toBe('https://portal.example/callback?x=1');
-    });
-  });
+      it('S31 returnUrl accepts only same-origin paths or registered client URLs (whole corpus, via the API)', async () => {
+        await gw.store.clients.create({
+          clientId: `c-${backend.name}`,
+          name: 'Portal',
+          redirectUris: ['https://portal.example/callback'],
+          postLogoutRedirectUris: ['https://portal.example/'],
+        });
+        const refused = [
+          '//evil.example',
+          '/\\evil.example',
+          '/%09/evil.example',
+          '/%2F/evil.example',
+          '/%5Cevil.example',
+          '/%252F%252Fevil.example',
+          '/ok\r\nLocation: https://evil.example',
+          '/ok\nx',
+          '/ok\tx',
+          'https://ok@evil.example',
+          'https://portal.example@evil.example/',
+          'javascript:alert(1)',
+          'JaVaScRiPt:alert(1)',
+          'data:text/html,<script>alert(1)</script>',
+          '\\\\evil.example',
+          '\\/evil.example',
+          'https://evil.example/',
+          'http://portal.example/callback',
+          'https://portal.example.evil.example/',
+          'evil.example',
+          ' /ok',
+          '/ok ',
+          '%2F%2Fevil.example',
+          '/%0d%0aSet-Cookie:x=1',
+        ];
+        const accepted = [
+          '/',
+          '/account/',
+          '/interaction/abc123',
+          '/account/select?cid=1',
+          'https://portal.example/callback?code=1',
+          'https://portal.example/',
+        ];
+        const b = await browser(gw.app);
+        for (const url of refused) {
+          const view = await b.agent
+            .get(`/api/Account/LoginView?returnUrl=${encodeURIComponent(url)}`)
+            .expect(200);
+          expect(view.body.returnUrl, url).toBe('/');
+        }
+        for (const url of accepted) {
+          const view = await b.agent
+            .get(`/api/Account/LoginView?returnUrl=${encodeURIComponent(url)}`)
+            .expect(200);
+          expect(view.body.returnUrl, url).toBe(url);
+        }
+        // The same check guards where Login sends the browser.
+        const user = await gw.addUser();
+        for (const url of ['//evil.example', 'https://ok@evil.example', '/%09/evil.example']) {
+          const fresh = await browser(gw.app);
+          const res = await fresh.signIn(user.username, TEST_PASSWORD, { returnUrl: url });
+          expect(res.body.redirect, url).toBe('/');
+        }
+        const good = await browser(gw.app);
+        expect(
+          (
+            await good.signIn(user.username, TEST_PASSWORD, {
+              returnUrl: 'https://portal.example/callback?x=1',
+            })
+          ).body.redirect,
+        ).toBe('https://portal.example/callback?x=1');
+      });
+    },
+  );
 }
 
 describe('throttle store down', () => {
   it('S8 sign-in fails closed when the throttle store does not answer', async () => {
-    const dead = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, lazyConnect: true, maxRetriesPerRequest: 0 });
+    const dead = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+    });
     dead.on('error', () => undefined);
-    const gw = await startTestGateway({ overrides: { throttle: new LoginThrottle({ kind: 'redis', client: dead }) } });
+    const gw = await startTestGateway({
+      overrides: { throttle: new LoginThrottle({ kind: 'redis', client: dead }) },
+    });
     try {
       const user = await gw.addUser();
       const b = await browser(gw.app);
@@ -249,7 +331,12 @@ describe('timing', () => {
   it('S11 unknown user and wrong password cannot be told apart by timing (200 samples, medians < 5 ms apart)', async () => {
     const gw = await startTestGateway({
       realClock: true,
-      throttleLimits: { perAccountSource: 100_000, perAccount: 100_000, perSource: 100_000, freeFailures: 100_000 },
+      throttleLimits: {
+        perAccountSource: 100_000,
+        perAccount: 100_000,
+        perSource: 100_000,
+        freeFailures: 100_000,
+      },
     });
     try {
       const user = await gw.addUser();

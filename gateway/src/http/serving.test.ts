@@ -9,7 +9,9 @@ import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 describe('headers, shell serving, releases and ops', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway({ overrides: { clientErrorLimits: { perSourcePerMinute: 3, globalPerMinute: 100 } } });
+    gw = await startTestGateway({
+      overrides: { clientErrorLimits: { perSourcePerMinute: 3, globalPerMinute: 100 } },
+    });
   });
   afterAll(async () => {
     await gw.close();
@@ -54,7 +56,9 @@ describe('headers, shell serving, releases and ops', () => {
 
   it('S26 the session cookie over http: HttpOnly, SameSite, Path=/, no Domain', async () => {
     const res = await request(gw.app).get('/api/Account/Antiforgery');
-    const session = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('idp.session='))!;
+    const session = (res.headers['set-cookie'] as unknown as string[]).find((c) =>
+      c.startsWith('idp.session='),
+    )!;
     expect(session).toMatch(/Path=\//);
     expect(session).toMatch(/HttpOnly/);
     expect(session).toMatch(/SameSite=Lax/);
@@ -64,8 +68,16 @@ describe('headers, shell serving, releases and ops', () => {
   it('echoes x-request-id and serves /healthz, /readyz and /metrics', async () => {
     const res = await request(gw.app).get('/healthz').set('x-request-id', 'abc-123').expect(200);
     expect(res.headers['x-request-id']).toBe('abc-123');
-    expect((await request(gw.app).get('/healthz').set('x-request-id', 'bad id with spaces')).headers['x-request-id']).not.toContain(' ');
-    expect((await request(gw.app).get('/readyz').expect(200)).body).toMatchObject({ status: 'ready', database: true, sessionStore: true });
+    expect(
+      (await request(gw.app).get('/healthz').set('x-request-id', 'bad id with spaces')).headers[
+        'x-request-id'
+      ],
+    ).not.toContain(' ');
+    expect((await request(gw.app).get('/readyz').expect(200)).body).toMatchObject({
+      status: 'ready',
+      database: true,
+      sessionStore: true,
+    });
     const metrics = await request(gw.app).get('/metrics').expect(200);
     expect(metrics.text).toContain('http_requests_total{status="2xx"}');
     expect(metrics.text).toContain('# TYPE sign_ins_total counter');
@@ -95,7 +107,10 @@ describe('headers, shell serving, releases and ops', () => {
   });
 
   it('caches hashed assets for a year and compresses with gzip and brotli', async () => {
-    const asset = await request(gw.app).get('/assets/main.0123abcd.js').set('Accept-Encoding', 'gzip').expect(200);
+    const asset = await request(gw.app)
+      .get('/assets/main.0123abcd.js')
+      .set('Accept-Encoding', 'gzip')
+      .expect(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(asset.headers['content-encoding']).toBe('gzip');
     const br = await request(gw.app).get('/assets/main.0123abcd.js').set('Accept-Encoding', 'br').expect(200);
@@ -119,9 +134,15 @@ describe('headers, shell serving, releases and ops', () => {
     runReleasesCommand(['publish', 'mfe-login', dist('one')], gw.dataDir, (l) => out.push(l));
     expect(out.at(-1)).toContain('already published');
 
-    const manifest = await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=5').expect(200);
+    const manifest = await request(gw.app)
+      .get('/remotes/manifest.json')
+      .set('Cookie', 'idp.bucket=5')
+      .expect(200);
     expect(manifest.headers['cache-control']).toBe('no-store');
-    expect(manifest.body.remotes['mfe-login']).toEqual({ entry: `/remotes/mfe-login/${v1}/remoteEntry.js`, version: v1 });
+    expect(manifest.body.remotes['mfe-login']).toEqual({
+      entry: `/remotes/mfe-login/${v1}/remoteEntry.js`,
+      version: v1,
+    });
     const file = await request(gw.app).get(`/remotes/mfe-login/${v1}/remoteEntry.js`).expect(200);
     expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await request(gw.app).get('/remotes/registry.json')).status).toBe(404);
@@ -138,11 +159,23 @@ describe('headers, shell serving, releases and ops', () => {
     expect(outside.body.remotes['mfe-login'].version).toBe(v1);
 
     runReleasesCommand(['promote', 'mfe-login', v2], gw.dataDir, (l) => out.push(l));
-    expect((await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=50')).body.remotes['mfe-login'].version).toBe(v2);
+    expect(
+      (await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=50')).body.remotes[
+        'mfe-login'
+      ].version,
+    ).toBe(v2);
     runReleasesCommand(['rollback', 'mfe-login'], gw.dataDir, (l) => out.push(l));
-    expect((await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=50')).body.remotes['mfe-login'].version).toBe(v1);
-    expect(() => runReleasesCommand(['promote', 'mfe-login', '9.9.9-unknown'], gw.dataDir, () => undefined)).toThrow(/no published version/);
-    expect(() => runReleasesCommand(['publish', 'mfe-evil', dist('one')], gw.dataDir, () => undefined)).toThrow(/unknown remote/);
+    expect(
+      (await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=50')).body.remotes[
+        'mfe-login'
+      ].version,
+    ).toBe(v1);
+    expect(() =>
+      runReleasesCommand(['promote', 'mfe-login', '9.9.9-unknown'], gw.dataDir, () => undefined),
+    ).toThrow(/no published version/);
+    expect(() =>
+      runReleasesCommand(['publish', 'mfe-evil', dist('one')], gw.dataDir, () => undefined),
+    ).toThrow(/unknown remote/);
   });
 
   it('refuses to overwrite a published version with a different build', () => {
@@ -153,19 +186,44 @@ describe('headers, shell serving, releases and ops', () => {
     runReleasesCommand(['publish', 'mfe-mfa', dir], gw.dataDir, (l) => lines.push(l));
     const version = /mfe-mfa (\S+)/.exec(lines[0]!)![1]!;
     writeFileSync(path.join(gw.dataDir, 'releases', 'mfe-mfa', version, 'remoteEntry.js'), 'tampered');
-    expect(() => runReleasesCommand(['publish', 'mfe-mfa', dir], gw.dataDir, () => undefined)).toThrow(/different content/);
+    expect(() => runReleasesCommand(['publish', 'mfe-mfa', dir], gw.dataDir, () => undefined)).toThrow(
+      /different content/,
+    );
   });
 
   it('accepts client error reports (202), validates them, counts them and rate-limits per source', async () => {
     const report = { message: 'boom', url: 'http://localhost/account/login', kind: 'error' };
-    await request(gw.app).post('/api/ops/client-errors').set('X-Forwarded-For', '10.9.9.9').send(report).expect(202);
-    const bad = await request(gw.app).post('/api/ops/client-errors').send({ message: 'x'.repeat(5000), url: 1, kind: 'nope' }).expect(400);
+    await request(gw.app)
+      .post('/api/ops/client-errors')
+      .set('X-Forwarded-For', '10.9.9.9')
+      .send(report)
+      .expect(202);
+    const bad = await request(gw.app)
+      .post('/api/ops/client-errors')
+      .send({ message: 'x'.repeat(5000), url: 1, kind: 'nope' })
+      .expect(400);
     expect(Object.keys(bad.body.errors)).toEqual(expect.arrayContaining(['message', 'url', 'kind']));
-    await request(gw.app).post('/api/ops/client-errors').set('X-Forwarded-For', '10.9.9.9').send(report).expect(202);
-    await request(gw.app).post('/api/ops/client-errors').set('X-Forwarded-For', '10.9.9.9').send(report).expect(202);
-    const limited = await request(gw.app).post('/api/ops/client-errors').set('X-Forwarded-For', '10.9.9.9').send(report).expect(429);
+    await request(gw.app)
+      .post('/api/ops/client-errors')
+      .set('X-Forwarded-For', '10.9.9.9')
+      .send(report)
+      .expect(202);
+    await request(gw.app)
+      .post('/api/ops/client-errors')
+      .set('X-Forwarded-For', '10.9.9.9')
+      .send(report)
+      .expect(202);
+    const limited = await request(gw.app)
+      .post('/api/ops/client-errors')
+      .set('X-Forwarded-For', '10.9.9.9')
+      .send(report)
+      .expect(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    await request(gw.app).post('/api/ops/client-errors').set('Content-Type', 'application/json').send('{"message": "x"'.padEnd(20_000, ' ')).expect(413);
+    await request(gw.app)
+      .post('/api/ops/client-errors')
+      .set('Content-Type', 'application/json')
+      .send('{"message": "x"'.padEnd(20_000, ' '))
+      .expect(413);
     const metrics = await request(gw.app).get('/metrics');
     expect(metrics.text).toContain('client_error_reports_total{kind="error",outcome="accepted"} 3');
     expect(metrics.text).toContain('client_error_reports_total{kind="error",outcome="dropped"} 1');

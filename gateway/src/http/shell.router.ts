@@ -74,7 +74,11 @@ export function shellRouter(options: ShellRouterOptions): Router {
     }
     const html = readIndex();
     if (html === undefined) {
-      res.status(503).type('text/plain').set('Cache-Control', 'no-store').send('The sign-in site is not built yet.');
+      res
+        .status(503)
+        .type('text/plain')
+        .set('Cache-Control', 'no-store')
+        .send('The sign-in site is not built yet.');
       return;
     }
     try {

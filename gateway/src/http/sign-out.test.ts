@@ -45,7 +45,11 @@ function authorizeUrl(issuer: string, extra: Record<string, string> = {}): strin
 /** The browser's OIDC session is gone: a silent authorize answers login_required to the client. */
 async function expectOidcSessionEnded(issuer: string, browser: TestBrowser): Promise<void> {
   const silent = await browser.follow(
-    authorizeUrl(issuer, { prompt: 'none', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
+    authorizeUrl(issuer, {
+      prompt: 'none',
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+    }),
     ['/account/login'],
   );
   expect(new URL(silent.url).searchParams.get('error')).toBe('login_required');
@@ -266,14 +270,21 @@ for (const backend of BACKENDS) {
         ).toBe(200);
 
         const lines: string[] = [];
-        await runAdminCommand(gw.store, ['users', 'disable', '--username', username], (line) => lines.push(line), {
-          redis: gw.redis,
-        });
-        expect(lines.join('\n')).toMatch(/disabled; every sign-in session ended; 1 OIDC session\(s\) and 1 grant\(s\)/);
-
-        expect((await fetch(`${issuer}/api/Account/ProfileImage`, { headers: { cookie: a.cookie } })).status).toBe(
-          401,
+        await runAdminCommand(
+          gw.store,
+          ['users', 'disable', '--username', username],
+          (line) => lines.push(line),
+          {
+            redis: gw.redis,
+          },
         );
+        expect(lines.join('\n')).toMatch(
+          /disabled; every sign-in session ended; 1 OIDC session\(s\) and 1 grant\(s\)/,
+        );
+
+        expect(
+          (await fetch(`${issuer}/api/Account/ProfileImage`, { headers: { cookie: a.cookie } })).status,
+        ).toBe(401);
         const userinfo = await fetch(`${issuer}/connect/userinfo`, {
           headers: { authorization: `Bearer ${a.tokens.access_token}` },
         });
@@ -281,11 +292,21 @@ for (const backend of BACKENDS) {
         await expectOidcSessionEnded(issuer, browser);
         // The password no longer signs in either, with the same answer as a wrong password (S10).
         const anti = (await (await browser.request('/api/Account/Antiforgery')).json()) as { token: string };
-        const again = await json(browser, '/api/Account/Login', { username, password: TEST_PASSWORD }, anti.token);
+        const again = await json(
+          browser,
+          '/api/Account/Login',
+          { username, password: TEST_PASSWORD },
+          anti.token,
+        );
         expect(again.status).toBe(400);
-        await runAdminCommand(gw.store, ['users', 'disable', '--username', username, '--enable'], () => undefined, {
-          redis: gw.redis,
-        });
+        await runAdminCommand(
+          gw.store,
+          ['users', 'disable', '--username', username, '--enable'],
+          () => undefined,
+          {
+            redis: gw.redis,
+          },
+        );
       });
 
       it('a sign-out started on the site itself lands on the plain logged-out page', async () => {

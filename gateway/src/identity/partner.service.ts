@@ -134,6 +134,7 @@ export class PartnerService {
     const shipped = SUPPORTED_LOCALES.find((l) => l.toLowerCase() === wanted);
     if (shipped) return shipped;
     const partner = await this.forHost(host);
-    return validLanguages(partner?.availableLanguages ?? []).find((l) => l.name.toLowerCase() === wanted)?.name;
+    return validLanguages(partner?.availableLanguages ?? []).find((l) => l.name.toLowerCase() === wanted)
+      ?.name;
   }
 }

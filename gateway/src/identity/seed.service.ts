@@ -71,7 +71,11 @@ export async function seedDemoData(store: Store, now: () => number = Date.now): 
     });
     await store.customers.addMembership({ userId: user.id, customerId: 'acme-retail', roles: demo.roles });
     if (demo.username === 'manager' || demo.username === 'hradmin') {
-      await store.customers.addMembership({ userId: user.id, customerId: 'acme-logistics', roles: demo.roles });
+      await store.customers.addMembership({
+        userId: user.id,
+        customerId: 'acme-logistics',
+        roles: demo.roles,
+      });
     }
   }
   if (!(await store.clients.findById('payroll-portal'))) {

@@ -19,7 +19,9 @@ export interface SignedInAccountInfo {
  * S20); a session whose user was disabled or changed credentials since is not either (S15, S29).
  */
 export function createSessionAuthService(store: Pick<Store, 'users'>, sessions: RequestSessions) {
-  async function signedInUser(req: IncomingMessage): Promise<{ user: User; info: SignedInAccountInfo } | undefined> {
+  async function signedInUser(
+    req: IncomingMessage,
+  ): Promise<{ user: User; info: SignedInAccountInfo } | undefined> {
     const session = await sessions.current(req);
     const account = session?.record.data.account;
     if (!account) return undefined;

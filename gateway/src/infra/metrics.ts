@@ -30,7 +30,10 @@ export class Metrics {
       if (values.size === 0) lines.push(`${name} 0`);
       for (const [labels, value] of values) lines.push(`${name}${labels ? `{${labels}}` : ''} ${value}`);
     }
-    lines.push(`# HELP process_uptime_seconds Seconds since the process started.`, `# TYPE process_uptime_seconds gauge`);
+    lines.push(
+      `# HELP process_uptime_seconds Seconds since the process started.`,
+      `# TYPE process_uptime_seconds gauge`,
+    );
     lines.push(`process_uptime_seconds ${Math.round(process.uptime())}`);
     return `${lines.join('\n')}\n`;
   }

@@ -24,7 +24,6 @@ const variants: Array<{ variant: OidcVariant; skip: string | undefined }> = [
   { variant: 'redis', skip: process.env.TEST_REDIS_URL ? undefined : 'TEST_REDIS_URL is not set' },
 ];
 
-
 for (const { variant, skip } of variants) {
   describe.skipIf(skip !== undefined)(
     `OIDC provider on ${variant}${skip ? ` (skipped: ${skip})` : ''}`,
@@ -447,7 +446,9 @@ describe('signing keys across replicas', () => {
   });
 
   const publishedKids = async () =>
-    ((await (await fetch(`${h.issuer}/connect/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+    ((await (await fetch(`${h.issuer}/connect/jwks`)).json()) as { keys: { kid: string }[] }).keys.map(
+      (k) => k.kid,
+    );
 
   it('S41 a running provider publishes keys rotated elsewhere (admin CLI, another replica) without a reload', async () => {
     const db = h.store.database.db as unknown as Kysely<OidcDatabase>;

@@ -124,7 +124,6 @@ export interface OidcProviderOptions {
   keyPollIntervalMs?: number | undefined;
 }
 
-
 /** What LogoutView needs to know about a pending RP-initiated logout. */
 export interface LogoutDescription {
   logoutId: string;
@@ -368,7 +367,8 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
   const expiredPath = options.expiredPath ?? '/error/expired';
   const loginPath = options.loginPath ?? '/account/login';
 
-  const fingerprint = (keys: readonly { kid?: string | undefined }[]) => keys.map((k) => k.kid ?? '').join(',');
+  const fingerprint = (keys: readonly { kid?: string | undefined }[]) =>
+    keys.map((k) => k.kid ?? '').join(',');
   const build = async (): Promise<{ provider: Provider; handler: RequestHandler; keys: string }> => {
     const keys = await loadSigningKeys(options.db);
     const provider = new Provider(options.issuer, buildOidcConfiguration(options, adapter, { keys }));

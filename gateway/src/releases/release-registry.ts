@@ -56,7 +56,11 @@ function listFiles(dir: string, base = dir): string[] {
 export function contentHash(dir: string): string {
   const hash = createHash('sha256');
   for (const file of listFiles(dir)) {
-    hash.update(file).update('\0').update(readFileSync(path.join(dir, file))).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(path.join(dir, file)))
+      .update('\0');
   }
   return hash.digest('hex');
 }
@@ -109,7 +113,11 @@ export class ReleaseRegistry {
    * Copies a built `dist/` into the store as `<package version>-<content hash>`. Publishing the same build again
    * changes nothing; a different build under an existing version is refused (builds are immutable).
    */
-  publish(id: string, distDir: string, options: { activate?: boolean } = {}): { version: string; created: boolean } {
+  publish(
+    id: string,
+    distDir: string,
+    options: { activate?: boolean } = {},
+  ): { version: string; created: boolean } {
     if (!isRemoteId(id)) throw new ReleaseError(`unknown remote "${id}" (one of ${REMOTE_IDS.join(', ')})`);
     if (!existsSync(distDir) || !statSync(distDir).isDirectory())
       throw new ReleaseError(`${distDir} is not a directory; build the remote first`);
@@ -117,13 +125,16 @@ export class ReleaseRegistry {
       throw new ReleaseError(`${distDir} has no remoteEntry.js; is it a remote's build?`);
     let packageVersion = '0.0.0';
     const pkgFile = path.join(distDir, '..', 'package.json');
-    if (existsSync(pkgFile)) packageVersion = (JSON.parse(readFileSync(pkgFile, 'utf8')) as { version?: string }).version ?? packageVersion;
+    if (existsSync(pkgFile))
+      packageVersion =
+        (JSON.parse(readFileSync(pkgFile, 'utf8')) as { version?: string }).version ?? packageVersion;
     const hash = contentHash(distDir);
     const version = `${packageVersion}-${hash.slice(0, 10)}`;
     const target = this.versionDir(id, version);
     let created = false;
     if (existsSync(target)) {
-      if (contentHash(target) !== hash) throw new ReleaseError(`${id} ${version} exists with different content; refusing to overwrite`);
+      if (contentHash(target) !== hash)
+        throw new ReleaseError(`${id} ${version} exists with different content; refusing to overwrite`);
     } else {
       const tmp = `${target}.tmp-${process.pid}`;
       rmSync(tmp, { recursive: true, force: true });
@@ -165,7 +176,8 @@ export class ReleaseRegistry {
 
   /** Serves `version` to `percent` % of browsers (by bucket cookie); 0 ends the canary. */
   canary(id: string, version: string, percent: number): void {
-    if (!Number.isInteger(percent) || percent < 0 || percent > 100) throw new ReleaseError('percent must be 0–100');
+    if (!Number.isInteger(percent) || percent < 0 || percent > 100)
+      throw new ReleaseError('percent must be 0–100');
     const { data, release } = this.known(id, version);
     release.canary = percent === 0 ? undefined : { version, percent };
     this.write(data);
@@ -190,7 +202,8 @@ export class ReleaseRegistry {
     for (const id of REMOTE_IDS) {
       const release = this.read().remotes[id];
       if (!release?.active) continue;
-      const version = release.canary && bucket < release.canary.percent ? release.canary.version : release.active;
+      const version =
+        release.canary && bucket < release.canary.percent ? release.canary.version : release.active;
       remotes[id] = { entry: `/remotes/${id}/${version}/remoteEntry.js`, version };
     }
     return { remotes };

@@ -17,7 +17,13 @@ export class AuditRepository {
   async record(event: AuditEvent): Promise<void> {
     await this.db
       .insertInto('audit_events')
-      .values({ at: event.at, kind: event.kind, user_id: event.userId, ip: event.ip, data: JSON.stringify(event.data) })
+      .values({
+        at: event.at,
+        kind: event.kind,
+        user_id: event.userId,
+        ip: event.ip,
+        data: JSON.stringify(event.data),
+      })
       .execute();
   }
 
@@ -29,7 +35,13 @@ export class AuditRepository {
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ at: r.at, kind: r.kind, userId: r.user_id, ip: r.ip, data: JSON.parse(r.data) as Record<string, unknown> }));
+    return rows.map((r) => ({
+      at: r.at,
+      kind: r.kind,
+      userId: r.user_id,
+      ip: r.ip,
+      data: JSON.parse(r.data) as Record<string, unknown>,
+    }));
   }
 
   async countByKind(kind: string): Promise<number> {

@@ -55,14 +55,19 @@ export class ClientRepository {
     return (await this.findById(input.clientId))!;
   }
 
-  async update(clientId: string, changes: Partial<Omit<OidcClient, 'clientId'>>): Promise<OidcClient | undefined> {
+  async update(
+    clientId: string,
+    changes: Partial<Omit<OidcClient, 'clientId'>>,
+  ): Promise<OidcClient | undefined> {
     const set: Partial<Selectable<OidcClientTable>> = {};
-    if (changes.clientSecret !== undefined) set.client_secret_enc = this.secrets.encrypt(changes.clientSecret);
+    if (changes.clientSecret !== undefined)
+      set.client_secret_enc = this.secrets.encrypt(changes.clientSecret);
     if (changes.name !== undefined) set.name = changes.name;
     if (changes.redirectUris !== undefined) set.redirect_uris = JSON.stringify(changes.redirectUris);
     if (changes.postLogoutRedirectUris !== undefined)
       set.post_logout_redirect_uris = JSON.stringify(changes.postLogoutRedirectUris);
-    if (changes.backchannelLogoutUri !== undefined) set.backchannel_logout_uri = changes.backchannelLogoutUri ?? null;
+    if (changes.backchannelLogoutUri !== undefined)
+      set.backchannel_logout_uri = changes.backchannelLogoutUri ?? null;
     if (changes.firstParty !== undefined) set.first_party = changes.firstParty ? 1 : 0;
     if (Object.keys(set).length > 0) {
       await this.db.updateTable('oidc_clients').set(set).where('client_id', '=', clientId).execute();

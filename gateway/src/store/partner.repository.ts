@@ -95,7 +95,8 @@ export class PartnerRepository {
     const row = toRow(changes);
     await this.db.transaction().execute(async (trx) => {
       if (row.is_default === 1) await trx.updateTable('partners').set({ is_default: 0 }).execute();
-      if (Object.keys(row).length > 0) await trx.updateTable('partners').set(row).where('id', '=', id).execute();
+      if (Object.keys(row).length > 0)
+        await trx.updateTable('partners').set(row).where('id', '=', id).execute();
     });
     return this.findById(id);
   }

@@ -20,7 +20,11 @@ export interface Store {
 }
 
 /** Builds the repositories over an open database. */
-export function createStore(database: StoreDatabase, dataEncryptionKey: Buffer, now: () => number = Date.now): Store {
+export function createStore(
+  database: StoreDatabase,
+  dataEncryptionKey: Buffer,
+  now: () => number = Date.now,
+): Store {
   const secrets = new SecretBox(dataEncryptionKey);
   return {
     database,

@@ -122,7 +122,11 @@ export class UserRepository {
    * session keeps the stamp it was signed in with; session-auth.service.ts compares them).
    */
   async rotateSecurityStamp(id: string): Promise<void> {
-    await this.db.updateTable('users').set({ security_stamp: randomUUID(), updated_at: this.now() }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('users')
+      .set({ security_stamp: randomUUID(), updated_at: this.now() })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Applies the changes; a new password hash also sets password_changed_at and a new security stamp. */

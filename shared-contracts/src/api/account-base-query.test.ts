@@ -26,7 +26,12 @@ function stubServer(routes: Record<string, Reply>) {
     const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
     const method = init.method ?? 'GET';
     const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>));
-    calls.push({ url, method, headers, body: typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : undefined });
+    calls.push({
+      url,
+      method,
+      headers,
+      body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    });
     const reply = routes[`${method} ${url.split('?')[0]}`] ?? { status: 404, body: { title: 'Not Found' } };
     if (reply.setCookie) document.cookie = reply.setCookie;
     const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
@@ -76,16 +81,27 @@ async function run(routes: Record<string, Reply>, call: AccountCall) {
 }
 
 const antiforgery: Record<string, Reply> = {
-  'GET /api/Account/Antiforgery': { status: 200, body: { token: 'tok-1' }, setCookie: 'idp.x-csrf-token-value=tok-1' },
-  'POST /api/Account/Exchange': { status: 200, body: { token: 'tok-2' }, setCookie: 'idp.x-csrf-token-value=tok-2' },
+  'GET /api/Account/Antiforgery': {
+    status: 200,
+    body: { token: 'tok-1' },
+    setCookie: 'idp.x-csrf-token-value=tok-1',
+  },
+  'POST /api/Account/Exchange': {
+    status: 200,
+    body: { token: 'tok-2' },
+    setCookie: 'idp.x-csrf-token-value=tok-2',
+  },
 };
 
 describe('account base query: headers (SPEC.md §7)', () => {
   it('sends Accept, X-Requested-With and the locale headers on every call, GET or not', async () => {
-    const { calls } = await run({ ...antiforgery, 'GET /api/Account/SystemStatus': { status: 200, body: {} } }, {
-      url: 'SystemStatus',
-      method: 'GET',
-    });
+    const { calls } = await run(
+      { ...antiforgery, 'GET /api/Account/SystemStatus': { status: 200, body: {} } },
+      {
+        url: 'SystemStatus',
+        method: 'GET',
+      },
+    );
     const call = calls.find((c) => c.url.includes('SystemStatus'))!;
     expect(call.headers).toMatchObject({
       Accept: 'application/json',
@@ -98,11 +114,17 @@ describe('account base query: headers (SPEC.md §7)', () => {
   });
 
   it('fetches an anti-forgery token first when the cookie is absent, then sends it on the POST', async () => {
-    const { calls } = await run({ ...antiforgery, 'POST /api/Account/Login': { status: 200, body: {} } }, {
-      url: 'Login',
-      body: { username: 'a' },
-    });
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/Account/Antiforgery', 'POST /api/Account/Login']);
+    const { calls } = await run(
+      { ...antiforgery, 'POST /api/Account/Login': { status: 200, body: {} } },
+      {
+        url: 'Login',
+        body: { username: 'a' },
+      },
+    );
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET /api/Account/Antiforgery',
+      'POST /api/Account/Login',
+    ]);
     expect(calls[1]!.headers['x-csrf-token-value']).toBe('tok-1');
     expect(calls[1]!.headers['Content-Type']).toBe('application/json');
     expect(calls[1]!.body).toEqual({ username: 'a' });
@@ -120,10 +142,13 @@ describe('account base query: headers (SPEC.md §7)', () => {
 
   it('builds the query string and leaves out undefined values', async () => {
     document.cookie = 'idp.x-csrf-token-value=t';
-    const { calls } = await run({ 'POST /api/Account/User': { status: 200, body: {} } }, {
-      url: 'User',
-      params: { returnUrl: '/a b', vendorId: undefined },
-    });
+    const { calls } = await run(
+      { 'POST /api/Account/User': { status: 200, body: {} } },
+      {
+        url: 'User',
+        params: { returnUrl: '/a b', vendorId: undefined },
+      },
+    );
     expect(calls[0]!.url).toBe('/api/Account/User?returnUrl=%2Fa+b');
   });
 });
@@ -131,9 +156,12 @@ describe('account base query: headers (SPEC.md §7)', () => {
 describe('account base query: statuses (SPEC.md §4, §8)', () => {
   it.each([200, 201, 204, 208])('%i is success and resolves the body', async (status) => {
     document.cookie = 'idp.x-csrf-token-value=t';
-    const { result } = await run({ 'POST /api/Account/Probe': { status, body: status === 204 ? undefined : { ok: 1 } } }, {
-      url: 'Probe',
-    });
+    const { result } = await run(
+      { 'POST /api/Account/Probe': { status, body: status === 204 ? undefined : { ok: 1 } } },
+      {
+        url: 'Probe',
+      },
+    );
     expect('data' in result).toBe(true);
   });
 
@@ -163,7 +191,10 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
   });
 
   it('400 without errors: sets the timed-out flag and goes to the login page keeping its returnUrl', async () => {
-    const { result, store } = await run({ ...antiforgery, 'POST /api/Account/Login': { status: 400 } }, { url: 'Login' });
+    const { result, store } = await run(
+      { ...antiforgery, 'POST /api/Account/Login': { status: 400 } },
+      { url: 'Login' },
+    );
     expect(selectTimedOut(store.getState())).toBe(true);
     expect(navigations).toEqual(['/account/login?returnUrl=%2Fconnect%2Fauth%3Fx%3D1']);
     expect((result as { error: ApiError }).error.status).toBe(400);
@@ -171,9 +202,12 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
 
   it('400 without errors on another page: login page with that page as returnUrl', async () => {
     window.history.replaceState({}, '', '/account/setup-twofactor?step=2');
-    await run({ ...antiforgery, 'POST /api/Account/Setup2FAView': { status: 400, body: { title: 'x' } } }, {
-      url: 'Setup2FAView',
-    });
+    await run(
+      { ...antiforgery, 'POST /api/Account/Setup2FAView': { status: 400, body: { title: 'x' } } },
+      {
+        url: 'Setup2FAView',
+      },
+    );
     expect(navigations).toEqual(['/account/login?returnUrl=%2Faccount%2Fsetup-twofactor%3Fstep%3D2']);
   });
 
@@ -202,20 +236,29 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
 
   it('401: goes home with the current page as returnUrl', async () => {
     window.history.replaceState({}, '', '/account/select?cid=4');
-    await run({ ...antiforgery, 'POST /api/Account/SelectCustomer': { status: 401 } }, { url: 'SelectCustomer' });
+    await run(
+      { ...antiforgery, 'POST /api/Account/SelectCustomer': { status: 401 } },
+      { url: 'SelectCustomer' },
+    );
     expect(navigations).toEqual(['/?returnUrl=%2Faccount%2Fselect%3Fcid%3D4']);
   });
 
   it('401 and 403 are normal responses where the call accepts them', async () => {
-    const { result } = await run({ ...antiforgery, 'POST /api/Account/A': { status: 401, body: { x: 1 } } }, {
-      url: 'A',
-      acceptUnauthorized: true,
-    });
+    const { result } = await run(
+      { ...antiforgery, 'POST /api/Account/A': { status: 401, body: { x: 1 } } },
+      {
+        url: 'A',
+        acceptUnauthorized: true,
+      },
+    );
     expect(result).toMatchObject({ data: { x: 1 } });
-    const forbidden = await run({ ...antiforgery, 'POST /api/Account/B': { status: 403, body: { y: 2 } } }, {
-      url: 'B',
-      acceptForbidden: true,
-    });
+    const forbidden = await run(
+      { ...antiforgery, 'POST /api/Account/B': { status: 403, body: { y: 2 } } },
+      {
+        url: 'B',
+        acceptForbidden: true,
+      },
+    );
     expect(forbidden.result).toMatchObject({ data: { y: 2 } });
     expect(navigations).toEqual([]);
   });
@@ -229,15 +272,23 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
     [418, 'Generic Error'],
     [302, 'Generic Error'],
   ])('%i maps through the status catalogue to "%s" with status and body', async (status, message) => {
-    const { result } = await run({ ...antiforgery, 'POST /api/Account/X': { status, body: { detail: 'd' } } }, {
-      url: 'X',
+    const { result } = await run(
+      { ...antiforgery, 'POST /api/Account/X': { status, body: { detail: 'd' } } },
+      {
+        url: 'X',
+      },
+    );
+    expect((result as { error: ApiError }).error).toMatchObject({
+      status,
+      message,
+      body: { detail: 'd' },
+      errors: {},
     });
-    expect((result as { error: ApiError }).error).toMatchObject({ status, message, body: { detail: 'd' }, errors: {} });
     expect(navigations).toEqual([]);
   });
 
   it('a network failure is an error with the offline message, not a throw', async () => {
-    configureApiClient({ fetch: (() => Promise.reject(new TypeError('Failed to fetch'))) });
+    configureApiClient({ fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
     const store = createAppStore();
     document.cookie = 'idp.x-csrf-token-value=t';
     const result = await store.dispatch(probeApi.endpoints.probe.initiate({ url: 'Y' }));

@@ -96,11 +96,19 @@ function currentPath(): string {
 export function timedOutLoginPath(path: string = currentPath()): string {
   const url = new URL(path, 'http://local.invalid');
   const onSignIn = url.pathname.toLowerCase().startsWith(LOGIN_PATH);
-  const returnUrl = onSignIn ? (url.searchParams.get('returnUrl') ?? url.searchParams.get('ReturnUrl') ?? '/') : path;
+  const returnUrl = onSignIn
+    ? (url.searchParams.get('returnUrl') ?? url.searchParams.get('ReturnUrl') ?? '/')
+    : path;
   return `${LOGIN_PATH}?returnUrl=${encodeURIComponent(returnUrl)}`;
 }
 
-function apiError(url: string, response: Response | undefined, body: unknown, message: string, errors = {}): ApiError {
+function apiError(
+  url: string,
+  response: Response | undefined,
+  body: unknown,
+  message: string,
+  errors = {},
+): ApiError {
   return {
     url,
     status: response?.status ?? 0,
@@ -119,7 +127,11 @@ async function followRedirect(redirect: string, state: string): Promise<void> {
     await config.fetch(`${ACCOUNT_API_BASE}Exchange`, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { ...baseHeaders(), 'Content-Type': 'application/json', ...(token ? { [ANTIFORGERY_HEADER]: token } : {}) },
+      headers: {
+        ...baseHeaders(),
+        'Content-Type': 'application/json',
+        ...(token ? { [ANTIFORGERY_HEADER]: token } : {}),
+      },
       body: JSON.stringify({ state }),
     });
   } catch {

@@ -4,7 +4,9 @@ import { ACCOUNT_API_BASE, ANTIFORGERY_COOKIE_SUFFIX } from '../constants.js';
  * Reads the anti-forgery token from the cookie whose name ends with `x-csrf-token-value` (SPEC.md §9). The name
  * differs by transport (`__Host-` prefix over TLS), so the suffix is what the client matches.
  */
-export function readAntiforgeryToken(cookieString: string = globalThis.document?.cookie ?? ''): string | undefined {
+export function readAntiforgeryToken(
+  cookieString: string = globalThis.document?.cookie ?? '',
+): string | undefined {
   for (const part of cookieString.split(';')) {
     const eq = part.indexOf('=');
     if (eq === -1) continue;
@@ -30,7 +32,9 @@ let pending: Promise<string | undefined> | undefined;
  * Returns the anti-forgery token, fetching one first when the cookie is absent (SPEC.md §4 "Start-up"). Parallel
  * callers share one request.
  */
-export async function ensureAntiforgeryToken(fetchImpl: typeof fetch = globalThis.fetch): Promise<string | undefined> {
+export async function ensureAntiforgeryToken(
+  fetchImpl: typeof fetch = globalThis.fetch,
+): Promise<string | undefined> {
   const existing = readAntiforgeryToken();
   if (existing) return existing;
   pending ??= (async () => {

@@ -25,9 +25,19 @@ describe('readPartnerMetadata', () => {
   });
 
   it.each([
-    ['a colour that would end the declaration', { backgroundColor: 'red;background:url(https://evil.test/x)' }, 'backgroundColor', undefined],
+    [
+      'a colour that would end the declaration',
+      { backgroundColor: 'red;background:url(https://evil.test/x)' },
+      'backgroundColor',
+      undefined,
+    ],
     ['a javascript: privacy link', { privacyPolicyUrl: 'javascript:alert(1)' }, 'privacyPolicyUrl', ''],
-    ['a name with control characters', { partnerName: 'Ac\u0000me\n<script>' }, 'partnerName', 'Ac me <script>'],
+    [
+      'a name with control characters',
+      { partnerName: 'Ac\u0000me\n<script>' },
+      'partnerName',
+      'Ac me <script>',
+    ],
   ])('refuses %s (S34)', (_name, extra, field, expected) => {
     const partner = readPartnerMetadata({ partnerId: 'p', partnerName: 'P', ...extra });
     expect(partner[field as keyof typeof partner]).toEqual(expected);

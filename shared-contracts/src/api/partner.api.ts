@@ -1,12 +1,19 @@
 import { partnerDisplayName, safeCssColour, safeHttpUrl } from '../branding.js';
-import { normalisePartnerMetadata, partnerMetadataWireSchema, type PartnerMetadata } from '../partner.schema.js';
+import {
+  normalisePartnerMetadata,
+  partnerMetadataWireSchema,
+  type PartnerMetadata,
+} from '../partner.schema.js';
 import { baseApi } from './base-api.js';
 
 /**
  * Partner metadata used when `GetPartnerMetaData` fails or answers something unreadable: the SPEC.md §3
  * defaults under a neutral name.
  */
-export const FALLBACK_PARTNER: PartnerMetadata = normalisePartnerMetadata({ partnerId: 'default', partnerName: 'Partner' });
+export const FALLBACK_PARTNER: PartnerMetadata = normalisePartnerMetadata({
+  partnerId: 'default',
+  partnerName: 'Partner',
+});
 
 /**
  * Reads a `GetPartnerMetaData` answer: both wire readings folded into {@link PartnerMetadata} (SPEC.md §3

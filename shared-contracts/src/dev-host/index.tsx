@@ -21,7 +21,9 @@ export async function startDevHost(remote: RemoteModule): Promise<void> {
     fallbackLng: DEFAULT_LOCALE,
     ns: ['common', 'errors', remote.id],
     defaultNS: remote.id,
-    resources: { [DEFAULT_LOCALE]: { errors: ERROR_TRANSLATIONS[DEFAULT_LOCALE], [remote.id]: translations } },
+    resources: {
+      [DEFAULT_LOCALE]: { errors: ERROR_TRANSLATIONS[DEFAULT_LOCALE], [remote.id]: translations },
+    },
     interpolation: { escapeValue: false },
   });
   const store = createAppStore();

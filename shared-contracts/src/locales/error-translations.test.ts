@@ -12,16 +12,21 @@ import {
 } from './error-translations.js';
 
 describe('ERROR_TRANSLATIONS', () => {
-  it.each(SUPPORTED_LOCALES)('%s has exactly the codes of ERROR_MESSAGES, each a non-empty text', (locale) => {
-    const table = ERROR_TRANSLATIONS[locale];
-    expect(Object.keys(table).sort()).toEqual(Object.keys(ERROR_MESSAGES).sort());
-    for (const text of Object.values(table)) expect(text.trim()).not.toBe('');
-  });
+  it.each(SUPPORTED_LOCALES)(
+    '%s has exactly the codes of ERROR_MESSAGES, each a non-empty text',
+    (locale) => {
+      const table = ERROR_TRANSLATIONS[locale];
+      expect(Object.keys(table).sort()).toEqual(Object.keys(ERROR_MESSAGES).sort());
+      for (const text of Object.values(table)) expect(text.trim()).not.toBe('');
+    },
+  );
 
   it.each(SUPPORTED_LOCALES)('%s keeps the interpolation placeholders of en-GB', (locale) => {
     for (const [code, text] of Object.entries(ERROR_MESSAGES)) {
       const names = (value: string) => [...value.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
-      expect(names(ERROR_TRANSLATIONS[locale][code as keyof typeof ERROR_MESSAGES]), code).toEqual(names(text));
+      expect(names(ERROR_TRANSLATIONS[locale][code as keyof typeof ERROR_MESSAGES]), code).toEqual(
+        names(text),
+      );
     }
   });
 
@@ -57,7 +62,12 @@ describe('locale resolution', () => {
   });
 
   it('prefers the cookie, then Accept-Language, then x-default-locale, then the partner, then en-GB', () => {
-    const all = { cultureCookie: 'c=es|uic=es', acceptLanguage: 'de', defaultLocaleHeader: 'en', partnerDefault: 'fr-CA' };
+    const all = {
+      cultureCookie: 'c=es|uic=es',
+      acceptLanguage: 'de',
+      defaultLocaleHeader: 'en',
+      partnerDefault: 'fr-CA',
+    };
     expect(resolveLocale(all)).toBe('es');
     expect(resolveLocale({ ...all, cultureCookie: 'c=xx|uic=xx' })).toBe('de');
     expect(resolveLocale({ ...all, cultureCookie: undefined, acceptLanguage: 'ar, he' })).toBe('en');

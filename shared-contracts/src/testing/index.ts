@@ -22,7 +22,9 @@ export function describeRemoteContract(remote: RemoteModule, id: RemoteId): void
 
     it(`is ${id} and renders exactly the routes the route table gives it`, () => {
       expect(remote.id).toBe(id);
-      expect(remote.routes.map((route) => route.path).sort()).toEqual(owned.map((route) => route.path).sort());
+      expect(remote.routes.map((route) => route.path).sort()).toEqual(
+        owned.map((route) => route.path).sort(),
+      );
     });
 
     it('loads a page component for every route', async () => {
@@ -34,7 +36,8 @@ export function describeRemoteContract(remote: RemoteModule, id: RemoteId): void
 
     it.each(SUPPORTED_LOCALES)('%s has a title for every page', async (locale) => {
       const translations = await remote.loadTranslations(locale);
-      for (const route of owned) expect(typeof lookup(translations, route.titleKey), route.titleKey).toBe('string');
+      for (const route of owned)
+        expect(typeof lookup(translations, route.titleKey), route.titleKey).toBe('string');
     });
 
     it('en-GB titles are the route table titles', async () => {

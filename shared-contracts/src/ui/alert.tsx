@@ -12,7 +12,10 @@ export interface AlertProps {
 export function Alert({ kind, children, className }: AlertProps) {
   const urgent = kind === 'error' || kind === 'warning';
   return (
-    <div role={urgent ? 'alert' : 'status'} className={['hr-alert', `hr-alert--${kind}`, className].filter(Boolean).join(' ')}>
+    <div
+      role={urgent ? 'alert' : 'status'}
+      className={['hr-alert', `hr-alert--${kind}`, className].filter(Boolean).join(' ')}
+    >
       {children}
     </div>
   );

@@ -10,7 +10,15 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 /** The kit's button. `type` defaults to "button" so only an explicit submit submits a form. */
-export function Button({ variant = 'primary', loading = false, className, type, disabled, children, ...rest }: ButtonProps) {
+export function Button({
+  variant = 'primary',
+  loading = false,
+  className,
+  type,
+  disabled,
+  children,
+  ...rest
+}: ButtonProps) {
   return (
     <button
       {...rest}

@@ -21,7 +21,9 @@ export function TextField({ label, errors = [], hint, id, className, ...input }:
   const inputId = id ?? generated;
   const errorId = `${inputId}-errors`;
   const hintId = `${inputId}-hint`;
-  const describedBy = [hint ? hintId : undefined, errors.length > 0 ? errorId : undefined].filter(Boolean).join(' ');
+  const describedBy = [hint ? hintId : undefined, errors.length > 0 ? errorId : undefined]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div className={['hr-field', className].filter(Boolean).join(' ')}>
       <label className="hr-field__label" htmlFor={inputId}>

@@ -45,6 +45,8 @@ describe('UI kit', () => {
   it('tokens.css uses logical properties only, so right-to-left mirrors', async () => {
     // @ts-expect-error -- vite's `?raw` import has no type declaration in this DOM-only package
     const css = ((await import('./tokens.css?raw')) as { default: string }).default;
-    expect(css).not.toMatch(/(margin|padding|border)-(left|right)\b|[^-]\b(left|right)\s*:|text-align:\s*(left|right)/);
+    expect(css).not.toMatch(
+      /(margin|padding|border)-(left|right)\b|[^-]\b(left|right)\s*:|text-align:\s*(left|right)/,
+    );
   });
 });

@@ -1,4 +1,10 @@
-import { ANTIFORGERY_HEADER, CLIENT_ERROR_REPORT_PATH, REPORT_ERROR_EVENT, type ClientErrorReport, type ReportErrorEventDetail } from 'shared-contracts';
+import {
+  ANTIFORGERY_HEADER,
+  CLIENT_ERROR_REPORT_PATH,
+  REPORT_ERROR_EVENT,
+  type ClientErrorReport,
+  type ReportErrorEventDetail,
+} from 'shared-contracts';
 import { readAntiforgeryToken } from 'shared-contracts/api';
 
 /** At most this many reports per page load, so a render loop cannot flood the endpoint. */
@@ -59,6 +65,11 @@ export function installGlobalErrorReporting(): void {
   });
   window.addEventListener(REPORT_ERROR_EVENT, (event) => {
     const detail = (event as CustomEvent<ReportErrorEventDetail>).detail;
-    reportClientError({ kind: 'boundary', message: detail.message, stack: detail.stack, source: detail.source });
+    reportClientError({
+      kind: 'boundary',
+      message: detail.message,
+      stack: detail.stack,
+      source: detail.source,
+    });
   });
 }

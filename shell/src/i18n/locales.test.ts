@@ -3,7 +3,10 @@ import { DEFAULT_LOCALE, ERROR_MESSAGES, ERROR_TRANSLATIONS, SUPPORTED_LOCALES }
 
 // Every locale file of the shell and of every remote, found by pattern so a new remote is checked too; the `errors`
 // namespace comes from shared-contracts (one source with the gateway).
-const shellFiles = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
+const shellFiles = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', {
+  eager: true,
+  import: 'default',
+});
 const remoteFiles = import.meta.glob<Record<string, unknown>>('../../../mfe-*/src/locales/*.json', {
   eager: true,
   import: 'default',
@@ -35,7 +38,15 @@ const all = bundles();
 describe('translations', () => {
   it('finds the shell namespaces and every remote', () => {
     expect(Object.keys(all).sort()).toEqual(
-      ['mfe-devices', 'mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-tenant', 'shell:common', 'shell:errors'].sort(),
+      [
+        'mfe-devices',
+        'mfe-login',
+        'mfe-mfa',
+        'mfe-recovery',
+        'mfe-tenant',
+        'shell:common',
+        'shell:errors',
+      ].sort(),
     );
   });
 
@@ -44,22 +55,32 @@ describe('translations', () => {
       expect(Object.keys(locales).sort()).toEqual([...SUPPORTED_LOCALES].sort());
     });
 
-    it.each(SUPPORTED_LOCALES.filter((l) => l !== DEFAULT_LOCALE))('%s has exactly the keys of en-GB', (locale) => {
-      const reference = keyPaths(locales[DEFAULT_LOCALE]).sort();
-      expect(keyPaths(locales[locale]).sort()).toEqual(reference);
-    });
+    it.each(SUPPORTED_LOCALES.filter((l) => l !== DEFAULT_LOCALE))(
+      '%s has exactly the keys of en-GB',
+      (locale) => {
+        const reference = keyPaths(locales[DEFAULT_LOCALE]).sort();
+        expect(keyPaths(locales[locale]).sort()).toEqual(reference);
+      },
+    );
 
-    it.each(SUPPORTED_LOCALES.filter((l) => !l.startsWith('en')))('%s is a translation, not an English copy', (locale) => {
-      const reference = keyPaths(locales[DEFAULT_LOCALE]);
-      const get = (obj: unknown, path: string) =>
-        path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], obj);
-      const same = reference.filter((path) => get(locales[locale], path) === get(locales[DEFAULT_LOCALE], path));
-      // A few words are the same in every language (DevOps, Partner); most text must differ.
-      expect(same.length / reference.length).toBeLessThan(0.25);
-    });
+    it.each(SUPPORTED_LOCALES.filter((l) => !l.startsWith('en')))(
+      '%s is a translation, not an English copy',
+      (locale) => {
+        const reference = keyPaths(locales[DEFAULT_LOCALE]);
+        const get = (obj: unknown, path: string) =>
+          path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], obj);
+        const same = reference.filter(
+          (path) => get(locales[locale], path) === get(locales[DEFAULT_LOCALE], path),
+        );
+        // A few words are the same in every language (DevOps, Partner); most text must differ.
+        expect(same.length / reference.length).toBeLessThan(0.25);
+      },
+    );
   });
 
   it('the errors namespace has one key per ERROR_MESSAGES code', () => {
-    expect(Object.keys(all['shell:errors']![DEFAULT_LOCALE] as object).sort()).toEqual(Object.keys(ERROR_MESSAGES).sort());
+    expect(Object.keys(all['shell:errors']![DEFAULT_LOCALE] as object).sort()).toEqual(
+      Object.keys(ERROR_MESSAGES).sort(),
+    );
   });
 });

@@ -26,7 +26,8 @@ export function ScrollManager() {
 
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey)
+        return;
       const anchor = (event.target as Element | null)?.closest?.('a[href]');
       const href = anchor?.getAttribute('href');
       if (href === '#') {

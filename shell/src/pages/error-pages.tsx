@@ -3,7 +3,15 @@ import { Link, useSearchParams } from 'react-router';
 import { LOGIN_PATH, safeReturnUrl } from 'shared-contracts';
 import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
 
-function ErrorPage({ pageKey, pageId, children }: { pageKey: string; pageId: string; children?: React.ReactNode }) {
+function ErrorPage({
+  pageKey,
+  pageId,
+  children,
+}: {
+  pageKey: string;
+  pageId: string;
+  children?: React.ReactNode;
+}) {
   const { t } = useTranslation('common');
   return (
     <Page title={t(`routes.${pageKey}`)} pageId={pageId}>
@@ -25,7 +33,10 @@ export function AccessDeniedPage() {
   const returnUrl = safeReturnUrl(search.get('returnUrl') ?? search.get('ReturnUrl'));
   return (
     <ErrorPage pageKey="accessDenied" pageId="access-denied">
-      <Link to={`${LOGIN_PATH}?returnUrl=${encodeURIComponent(returnUrl)}`} data-testid="access-denied-sign-in">
+      <Link
+        to={`${LOGIN_PATH}?returnUrl=${encodeURIComponent(returnUrl)}`}
+        data-testid="access-denied-sign-in"
+      >
         {t('errorPages.signIn')}
       </Link>
     </ErrorPage>

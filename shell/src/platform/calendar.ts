@@ -17,7 +17,8 @@ export function parseIsoDate(text: string): CalendarDate | undefined {
   if (!match) return undefined;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    return undefined;
   return { year, month, day };
 }
 
@@ -35,7 +36,10 @@ export function mondayFirstWeekday(date: CalendarDate): number {
 /** The weeks of a month, Monday first; days outside the month are null. */
 export function monthWeeks(year: number, month: number): (number | null)[][] {
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const cells: (number | null)[] = Array.from({ length: mondayFirstWeekday({ year, month, day: 1 }) }, () => null);
+  const cells: (number | null)[] = Array.from(
+    { length: mondayFirstWeekday({ year, month, day: 1 }) },
+    () => null,
+  );
   for (let day = 1; day <= daysInMonth; day += 1) cells.push(day);
   while (cells.length % 7 !== 0) cells.push(null);
   const weeks: (number | null)[][] = [];

@@ -38,7 +38,9 @@ describe('date picker (SPEC.md §5)', () => {
     expect(headers[0]).toBe('Mon');
     expect(headers[6]).toBe('Sun');
     vi.useFakeTimers();
-    fireEvent.change(screen.getByLabelText('Birth date', { selector: 'input' }), { target: { value: '1900-12-31' } });
+    fireEvent.change(screen.getByLabelText('Birth date', { selector: 'input' }), {
+      target: { value: '1900-12-31' },
+    });
     await act(async () => {
       await vi.advanceTimersByTimeAsync(400);
     });

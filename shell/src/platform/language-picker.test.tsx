@@ -20,7 +20,11 @@ afterEach(cleanup);
 
 describe('language picker (SPEC.md §1, §3, §7 SetLanguage)', () => {
   it('is hidden when the partner does not show language options', async () => {
-    const partner = normalisePartnerMetadata({ partnerId: 'p', partnerName: 'P', availableLanguages: languages });
+    const partner = normalisePartnerMetadata({
+      partnerId: 'p',
+      partnerName: 'P',
+      availableLanguages: languages,
+    });
     const { container } = await renderWithPlatform(<LanguagePicker partner={partner} />);
     expect(container.querySelector('select')).toBeNull();
   });
@@ -50,7 +54,9 @@ describe('language picker (SPEC.md §1, §3, §7 SetLanguage)', () => {
     await waitFor(() => expect(screen.getByText('Sprache')).toBeTruthy());
     expect(localStorage.getItem('locale')).toBe('de');
     expect(document.cookie).toContain('.AspNetCore.Culture=c=de|uic=de');
-    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/SetLanguage?language=de'))).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/SetLanguage?language=de'))).toBe(true),
+    );
 
     fireEvent.change(screen.getByTestId('language-picker'), { target: { value: 'ar' } });
     await waitFor(() => expect(document.documentElement.dir).toBe('rtl'));

@@ -29,7 +29,12 @@ export function LanguagePicker({ partner }: { partner: PartnerMetadata }) {
   return (
     <div className="platform-control platform-language-picker">
       <label htmlFor={id}>{t('platform.language.label')}</label>
-      <select id={id} data-testid="language-picker" value={current} onChange={(event) => onChange(event.target.value)}>
+      <select
+        id={id}
+        data-testid="language-picker"
+        value={current}
+        onChange={(event) => onChange(event.target.value)}
+      >
         {partner.availableLanguages.map((language) => (
           <option key={language.name} value={language.name} lang={language.name}>
             {language.description || language.name}

@@ -55,7 +55,9 @@ describe('choosing the locale', () => {
     [{ saved: 'es', cookie: undefined }, 'en-GB'], // es is not one of this partner's languages
     [{ saved: 'AR', cookie: undefined }, 'ar'],
   ])('%j with the partner languages gives %s', (input, expected) => {
-    expect(chooseLocale({ ...input, availableLanguages: partnerLanguages, defaultLanguage: 'en-GB' })).toBe(expected);
+    expect(chooseLocale({ ...input, availableLanguages: partnerLanguages, defaultLanguage: 'en-GB' })).toBe(
+      expected,
+    );
   });
 
   it('falls back to the partner default, then en-GB', () => {

@@ -24,7 +24,9 @@ export function cultureCookieValue(locale: string): string {
  * The `c=` part of the `.AspNetCore.Culture` cookie, or undefined. Both the raw form (`c=de|uic=de`) and the
  * URL-encoded form ASP.NET Core itself writes (`c%3Dde%7Cuic%3Dde`) are read.
  */
-export function readCultureCookie(cookieString: string = globalThis.document?.cookie ?? ''): string | undefined {
+export function readCultureCookie(
+  cookieString: string = globalThis.document?.cookie ?? '',
+): string | undefined {
   for (const part of cookieString.split(';')) {
     const eq = part.indexOf('=');
     if (eq === -1 || part.slice(0, eq).trim() !== CULTURE_COOKIE) continue;
@@ -48,7 +50,9 @@ export function writeCultureCookie(locale: string, doc: Document = document): vo
 }
 
 /** The locale saved in local storage, when it is a language tag. */
-export function readSavedLocale(storage: Pick<Storage, 'getItem'> | undefined = safeLocalStorage()): string | undefined {
+export function readSavedLocale(
+  storage: Pick<Storage, 'getItem'> | undefined = safeLocalStorage(),
+): string | undefined {
   try {
     const saved = storage?.getItem(LOCALE_STORAGE_KEY);
     return isLanguageTag(saved) ? saved : undefined;
@@ -96,9 +100,11 @@ export interface LocaleChoiceInput {
 export function chooseLocale(input: LocaleChoiceInput): string {
   const offered = input.availableLanguages;
   const allowed = (locale: string | undefined) =>
-    isLanguageTag(locale) && (!offered || offered.length === 0 ? true : Boolean(findPartnerLanguage(offered, locale)));
+    isLanguageTag(locale) &&
+    (!offered || offered.length === 0 ? true : Boolean(findPartnerLanguage(offered, locale)));
   for (const candidate of [input.saved, input.cookie]) {
-    if (allowed(candidate)) return offered ? (findPartnerLanguage(offered, candidate)?.name ?? candidate!) : candidate!;
+    if (allowed(candidate))
+      return offered ? (findPartnerLanguage(offered, candidate)?.name ?? candidate!) : candidate!;
   }
   if (isLanguageTag(input.defaultLanguage)) return input.defaultLanguage;
   return DEFAULT_LOCALE;

@@ -22,7 +22,9 @@ export function useOnlineStatus(): boolean {
 /** True for a fetch that never reached the server (RTK Query's `FETCH_ERROR`, or a TypeError from fetch). */
 export function isNetworkFailure(error: unknown): boolean {
   if (error instanceof TypeError) return true;
-  return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 'FETCH_ERROR';
+  return (
+    typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 'FETCH_ERROR'
+  );
 }
 
 /**

@@ -18,7 +18,11 @@ describe('update toast (SPEC.md §1, §9)', () => {
     const onReload = vi.fn();
     act(() => {
       withToast((toast) => toast('Saved'));
-      showUpdateToast('A new version of Acme Identity is available, click on reload button to update.', 'Reload', onReload);
+      showUpdateToast(
+        'A new version of Acme Identity is available, click on reload button to update.',
+        'Reload',
+        onReload,
+      );
     });
     expect(await screen.findByText(/A new version of Acme Identity is available/)).toBeTruthy();
     expect(screen.getByText('Saved')).toBeTruthy();

@@ -38,7 +38,8 @@ export function registerOfflineWorker(options: OfflineWorkerOptions): Workbox | 
   const reload = options.reload ?? (() => window.location.reload());
   const workbox = new Workbox(options.url ?? SERVICE_WORKER_URL, { scope: '/' });
   registered = workbox;
-  const t = (key: string, values?: Record<string, string>) => options.i18n.t(key, { ns: 'common', ...values });
+  const t = (key: string, values?: Record<string, string>) =>
+    options.i18n.t(key, { ns: 'common', ...values });
 
   workbox.addEventListener('installed', (event) => {
     // First install only: an update (or a worker installed by another tab, "external") is not "offline ready".
@@ -49,10 +50,14 @@ export function registerOfflineWorker(options: OfflineWorkerOptions): Workbox | 
 
   let updateAccepted = false;
   workbox.addEventListener('waiting', () => {
-    showUpdateToast(t('platform.update.available', { product: options.productName() }), t('platform.update.reload'), () => {
-      updateAccepted = true;
-      workbox.messageSkipWaiting();
-    });
+    showUpdateToast(
+      t('platform.update.available', { product: options.productName() }),
+      t('platform.update.reload'),
+      () => {
+        updateAccepted = true;
+        workbox.messageSkipWaiting();
+      },
+    );
   });
 
   // Reload when an update takes control, never for the first install claiming the page (clients.claim changes

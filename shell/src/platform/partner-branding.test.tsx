@@ -54,19 +54,27 @@ describe('S34 branding payloads execute nothing', () => {
     expect(screen.getByTestId('partner-logo').getAttribute('alt')).toBe(
       '<img src=x onerror=alert(1)><script>alert(2)</script> logo',
     );
-    expect(screen.getByTestId('partner-logo').getAttribute('src')).toBe('/api/Account/GetPartnerLogo?partnerId=acme');
+    expect(screen.getByTestId('partner-logo').getAttribute('src')).toBe(
+      '/api/Account/GetPartnerLogo?partnerId=acme',
+    );
   });
 
-  it.each(['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<script>alert(1)</script>', '//evil.example'])(
-    'S34 renders no privacy link for %s',
-    async (privacyPolicyUrl) => {
-      const { container } = await renderWithPlatform(<PrivacyPolicyLink partner={partner({ privacyPolicyUrl })} />);
-      expect(container.querySelector('a')).toBeNull();
-    },
-  );
+  it.each([
+    'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    '//evil.example',
+  ])('S34 renders no privacy link for %s', async (privacyPolicyUrl) => {
+    const { container } = await renderWithPlatform(
+      <PrivacyPolicyLink partner={partner({ privacyPolicyUrl })} />,
+    );
+    expect(container.querySelector('a')).toBeNull();
+  });
 
   it('S34 renders a valid https privacy link with noopener', async () => {
-    await renderWithPlatform(<PrivacyPolicyLink partner={partner({ privacyPolicyUrl: 'https://acme.example/privacy' })} />);
+    await renderWithPlatform(
+      <PrivacyPolicyLink partner={partner({ privacyPolicyUrl: 'https://acme.example/privacy' })} />,
+    );
     const link = screen.getByRole('link', { name: 'Privacy policy' });
     expect(link.getAttribute('href')).toBe('https://acme.example/privacy');
     expect(link.getAttribute('rel')).toContain('noopener');

@@ -34,7 +34,13 @@ export function PrivacyPolicyLink({ partner }: { partner: PartnerMetadata }) {
   const url = useMemo(() => partnerBranding(partner).privacyPolicyUrl, [partner]);
   if (!url) return null;
   return (
-    <a className="platform-privacy-link" data-testid="privacy-policy-link" href={url} rel="noopener noreferrer" target="_blank">
+    <a
+      className="platform-privacy-link"
+      data-testid="privacy-policy-link"
+      href={url}
+      rel="noopener noreferrer"
+      target="_blank"
+    >
       {t('platform.branding.privacyPolicy')}
     </a>
   );

@@ -45,7 +45,9 @@ export function PlatformRoot({ children, offlineWorker = true }: PlatformRootPro
   }, [partner]);
 
   const productName = useRef('');
-  productName.current = partnerDisplayName(partner?.partnerName ?? (document.title.replace(/ Identity$/, '') || undefined));
+  productName.current = partnerDisplayName(
+    partner?.partnerName ?? (document.title.replace(/ Identity$/, '') || undefined),
+  );
 
   useEffect(() => {
     if (!offlineWorker) return;

@@ -7,7 +7,9 @@ export type ResolvedTheme = 'dark' | 'light';
 export const PREFERS_DARK_QUERY = '(prefers-color-scheme: dark)';
 
 /** Reads the saved colour-scheme choice (SPEC.md §9); anything unknown or unreadable counts as `auto`. */
-export function readColorScheme(storage: Pick<Storage, 'getItem'> | undefined = safeLocalStorage()): ColorScheme {
+export function readColorScheme(
+  storage: Pick<Storage, 'getItem'> | undefined = safeLocalStorage(),
+): ColorScheme {
   let saved: string | null = null;
   try {
     saved = storage?.getItem(COLOR_SCHEME_STORAGE_KEY) ?? null;

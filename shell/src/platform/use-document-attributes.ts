@@ -2,7 +2,10 @@ import { useSyncExternalStore } from 'react';
 
 function subscribe(onChange: () => void): () => void {
   const observer = new MutationObserver(onChange);
-  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['dir', 'data-theme', 'lang'] });
+  observer.observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ['dir', 'data-theme', 'lang'],
+  });
   return () => observer.disconnect();
 }
 

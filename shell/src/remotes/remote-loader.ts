@@ -90,12 +90,19 @@ async function importRemote(id: RemoteId): Promise<RemoteModule> {
   if (!registered.has(id)) throw new RemoteLoadError(id, `${id} is not in the remotes manifest`);
   let exposed: unknown;
   try {
-    exposed = await loadRemote<{ remote?: unknown }>(`${federationName(id)}/${REMOTE_EXPOSED_MODULE.slice(2)}`);
+    exposed = await loadRemote<{ remote?: unknown }>(
+      `${federationName(id)}/${REMOTE_EXPOSED_MODULE.slice(2)}`,
+    );
   } catch (cause) {
-    throw new RemoteLoadError(id, `${id} failed to load: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
+    throw new RemoteLoadError(
+      id,
+      `${id} failed to load: ${cause instanceof Error ? cause.message : String(cause)}`,
+      cause,
+    );
   }
   const remote = (exposed as { remote?: unknown } | null | undefined)?.remote;
-  if (!isRemoteModule(remote, id)) throw new RemoteLoadError(id, `${id} does not export a valid remote module`);
+  if (!isRemoteModule(remote, id))
+    throw new RemoteLoadError(id, `${id} does not export a valid remote module`);
   if (i18nInstance) await addTranslations(remote, i18nInstance.language);
   return remote;
 }

@@ -23,7 +23,11 @@ async function navigate(path: string, isAuthenticated: boolean) {
   const userQueries = gateway(isAuthenticated);
   const loader = createGuardLoader(createAppStore());
   try {
-    const args = { request: new Request(`http://localhost${path}`), params: {}, context: undefined } as unknown as LoaderFunctionArgs;
+    const args = {
+      request: new Request(`http://localhost${path}`),
+      params: {},
+      context: undefined,
+    } as unknown as LoaderFunctionArgs;
     const data = await loader(args);
     return { data, userQueries };
   } catch (thrown) {
@@ -38,7 +42,9 @@ describe('navigation guard (SPEC.md §2)', () => {
     expect((await navigate('/account/login?returnUrl=%2Fconnect%2Fx', false)).userQueries).toEqual([
       '/api/Account/User?returnUrl=%2Fconnect%2Fx',
     ]);
-    expect((await navigate('/account/recover', false)).userQueries).toEqual(['/api/Account/User?returnUrl=%2F']);
+    expect((await navigate('/account/recover', false)).userQueries).toEqual([
+      '/api/Account/User?returnUrl=%2F',
+    ]);
     expect((await navigate('/account/recover?ReturnUrl=%2Fa', false)).userQueries).toEqual([
       '/api/Account/User?returnUrl=%2Fa',
     ]);
@@ -49,7 +55,9 @@ describe('navigation guard (SPEC.md §2)', () => {
     async (path) => {
       const { redirect } = await navigate(path, false);
       const full = new URL(path, 'http://localhost');
-      expect(redirect).toBe(`/error/access-denied?returnUrl=${encodeURIComponent(full.pathname + full.search)}`);
+      expect(redirect).toBe(
+        `/error/access-denied?returnUrl=${encodeURIComponent(full.pathname + full.search)}`,
+      );
     },
   );
 
@@ -58,9 +66,12 @@ describe('navigation guard (SPEC.md §2)', () => {
     expect(data?.user.isAuthenticated).toBe(true);
   });
 
-  it.each(['/', '/account/login', '/error/access-denied', '/no/such/page'])('lets anyone open %s', async (path) => {
-    const { data, redirect } = await navigate(path, false);
-    expect(redirect).toBeUndefined();
-    expect(data?.user.isAuthenticated).toBe(false);
-  });
+  it.each(['/', '/account/login', '/error/access-denied', '/no/such/page'])(
+    'lets anyone open %s',
+    async (path) => {
+      const { data, redirect } = await navigate(path, false);
+      expect(redirect).toBeUndefined();
+      expect(data?.user.isAuthenticated).toBe(false);
+    },
+  );
 });

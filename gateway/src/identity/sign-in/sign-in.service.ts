@@ -119,7 +119,13 @@ export class SignInService {
       startedAt: this.clock.now(),
     };
     // New id once the password passed (S24): whatever an attacker planted before is worthless now.
-    const next = await this.sessions.regenerate(req, res, session, { pending, username: input.login }, input.rememberMe);
+    const next = await this.sessions.regenerate(
+      req,
+      res,
+      session,
+      { pending, username: input.login },
+      input.rememberMe,
+    );
     return this.advance(req, res, next, user, pending);
   }
 
@@ -127,7 +133,13 @@ export class SignInService {
    * Marks the current step passed (called by that step's own call once it verified its input) and moves on.
    * Refused unless `stepId` is the pending step.
    */
-  async completeStep(req: Req, res: Res, session: Session, stepId: string, amr: string[] = []): Promise<SignInOutcome> {
+  async completeStep(
+    req: Req,
+    res: Res,
+    session: Session,
+    stepId: string,
+    amr: string[] = [],
+  ): Promise<SignInOutcome> {
     const pending = session.record.data.pending;
     if (!pending || pending.current !== stepId) return { kind: 'stepNotAllowed' };
     const user = await this.store.users.findById(pending.userId);
@@ -185,7 +197,13 @@ export class SignInService {
       session.record.data = data;
       await this.sessions.save(session);
     }
-    await this.store.audit.record({ at: now, kind: 'sign-in.completed', userId: user.id, ip: null, data: { amr: pending.amr } });
+    await this.store.audit.record({
+      at: now,
+      kind: 'sign-in.completed',
+      userId: user.id,
+      ip: null,
+      data: { amr: pending.amr },
+    });
     this.metrics.signIn('success');
     return { kind: 'redirect', redirect: pending.returnUrl, session: finished };
   }

@@ -30,7 +30,8 @@ export class SignInStepRegistry {
 
   /** Adds a step at the end, or before/after the step with the given id. */
   register(step: SignInStep, position: { before?: string; after?: string } = {}): this {
-    if (this.steps.some((s) => s.id === step.id)) throw new Error(`sign-in step ${step.id} is already registered`);
+    if (this.steps.some((s) => s.id === step.id))
+      throw new Error(`sign-in step ${step.id} is already registered`);
     const anchor = position.before ?? position.after;
     const index = anchor === undefined ? -1 : this.steps.findIndex((s) => s.id === anchor);
     if (anchor !== undefined && index === -1) throw new Error(`sign-in step ${anchor} is not registered`);

@@ -26,7 +26,12 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+    await this.transport.sendMail({
+      from: this.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+    });
   }
 }
 
@@ -40,7 +45,13 @@ export class OutboxMailer implements Mailer {
   async send(message: MailMessage): Promise<void> {
     await this.db
       .insertInto('outbox')
-      .values({ channel: 'email', recipient: message.to, subject: message.subject, body: message.text, created_at: this.now() })
+      .values({
+        channel: 'email',
+        recipient: message.to,
+        subject: message.subject,
+        body: message.text,
+        created_at: this.now(),
+      })
       .execute();
   }
 }

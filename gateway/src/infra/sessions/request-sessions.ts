@@ -69,7 +69,9 @@ export class RequestSessions {
       'SameSite=Lax',
       ...(this.config.secure ? ['Secure'] : []),
       ...(session.record.persistent
-        ? [`Max-Age=${Math.floor(Math.min(session.record.absoluteExpiresAt - session.record.createdAt, REMEMBER_ME_MAX_MS) / 1000)}`]
+        ? [
+            `Max-Age=${Math.floor(Math.min(session.record.absoluteExpiresAt - session.record.createdAt, REMEMBER_ME_MAX_MS) / 1000)}`,
+          ]
         : []),
     ];
     appendSetCookie(res, parts.join('; '));
@@ -85,7 +87,13 @@ export class RequestSessions {
   }
 
   /** Replaces the session with a new id carrying `data` (S24); the old id is dead from now on. */
-  async regenerate(req: Req, res: Res, session: Session, data: SessionData, persistent?: boolean): Promise<Session> {
+  async regenerate(
+    req: Req,
+    res: Res,
+    session: Session,
+    data: SessionData,
+    persistent?: boolean,
+  ): Promise<Session> {
     const next = await this.manager.regenerate(session, data, persistent);
     this.use(req, res, next);
     return next;

@@ -21,10 +21,7 @@ export interface Session {
 }
 
 /** Result of looking up a cookie's id. */
-export type SessionLookup =
-  | { kind: 'none' }
-  | { kind: 'expired' }
-  | { kind: 'active'; session: Session };
+export type SessionLookup = { kind: 'none' } | { kind: 'expired' } | { kind: 'active'; session: Session };
 
 // Only touch the store for activity when the last write is this old, so GET-heavy pages do not write each time.
 const TOUCH_INTERVAL_MS = 30_000;
@@ -97,7 +94,11 @@ export class SessionManager {
    * Issues a new id for the session's data and destroys the old id (S24). `persistent` switches remember-me on
    * or off; the absolute timeout restarts because this is a fresh authentication.
    */
-  async regenerate(session: Session, data: SessionData, persistent = session.record.persistent): Promise<Session> {
+  async regenerate(
+    session: Session,
+    data: SessionData,
+    persistent = session.record.persistent,
+  ): Promise<Session> {
     await this.store.destroy(this.key(session.id));
     return this.create(data, persistent);
   }

@@ -33,12 +33,15 @@ export class SqlSessionStore implements SessionStore {
       .insertInto('sessions')
       .values(values)
       .onConflict((oc) =>
-        oc.column('id_hash').doUpdateSet({ data: values.data, last_seen_at: values.last_seen_at, expires_at: expiresAt }),
+        oc
+          .column('id_hash')
+          .doUpdateSet({ data: values.data, last_seen_at: values.last_seen_at, expires_at: expiresAt }),
       )
       .execute();
     // Expired rows are swept now and then rather than on every write.
     this.writes += 1;
-    if (this.writes % 500 === 0) await this.db.deleteFrom('sessions').where('expires_at', '<=', this.now()).execute();
+    if (this.writes % 500 === 0)
+      await this.db.deleteFrom('sessions').where('expires_at', '<=', this.now()).execute();
   }
 
   async destroy(key: string): Promise<void> {

@@ -44,8 +44,7 @@ export class ThrottleUnavailableError extends Error {
 
 /** Outcome of {@link LoginThrottle.begin}. */
 export type ThrottleDecision =
-  | { allowed: true; failuresBefore: number }
-  | { allowed: false; retryAfterSeconds: number };
+  { allowed: true; failuresBefore: number } | { allowed: false; retryAfterSeconds: number };
 
 /** Which backend holds the counters. */
 export type ThrottleBackend = { kind: 'memory' } | { kind: 'redis'; client: Redis };
@@ -74,7 +73,11 @@ export class LoginThrottle {
     prefix = 'idp:throttle',
   ) {
     const duration = limits.windowSeconds;
-    this.accountSource = limiter(backend, { keyPrefix: `${prefix}:as`, points: limits.perAccountSource, duration });
+    this.accountSource = limiter(backend, {
+      keyPrefix: `${prefix}:as`,
+      points: limits.perAccountSource,
+      duration,
+    });
     this.account = limiter(backend, { keyPrefix: `${prefix}:a`, points: limits.perAccount, duration });
     this.source = limiter(backend, { keyPrefix: `${prefix}:s`, points: limits.perSource, duration });
     this.delay = limiter(backend, { keyPrefix: `${prefix}:d`, points: 1, duration: 1 });

@@ -307,7 +307,10 @@ export interface TempOidcStore {
 /** Opens a migrated SQLite store in a fresh temporary folder; `close` removes it. */
 export async function openTempOidcStore(prefix: string): Promise<TempOidcStore> {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  const store = await openStore({ sqliteFile: path.join(dir, 'identity.db'), dataEncryptionKey: randomBytes(32) });
+  const store = await openStore({
+    sqliteFile: path.join(dir, 'identity.db'),
+    dataEncryptionKey: randomBytes(32),
+  });
   return {
     store,
     db: store.database.db as unknown as Kysely<OidcDatabase>,

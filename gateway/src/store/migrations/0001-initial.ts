@@ -100,7 +100,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('last_used_at', 'bigint')
     .execute();
-  await db.schema.createIndex('webauthn_credentials_user').on('webauthn_credentials').column('user_id').execute();
+  await db.schema
+    .createIndex('webauthn_credentials_user')
+    .on('webauthn_credentials')
+    .column('user_id')
+    .execute();
 
   await db.schema
     .createTable('second_factors')

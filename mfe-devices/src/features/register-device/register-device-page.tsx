@@ -15,7 +15,9 @@ export function RegisterDevicePage() {
       <Card>
         <Stack>
           <p>{t('pages.registerDevice')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
+            {t('common.backToSignIn')}
+          </Link>
         </Stack>
       </Card>
     </Page>

@@ -15,7 +15,9 @@ export function SecureLoginPage() {
       <Card>
         <Stack>
           <p>{t('pages.loginSecure')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
+            {t('common.backToSignIn')}
+          </Link>
         </Stack>
       </Card>
     </Page>

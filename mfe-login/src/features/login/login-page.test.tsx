@@ -22,11 +22,18 @@ function gateway(input: RequestInfo | URL): Promise<Response> {
   const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
   calls.push(url);
   if (url.startsWith('/api/Account/GetPartnerMetaData')) {
-    return Promise.resolve(Response.json({ partnerId: 'demo', partnerName: 'Acme', showLoginProviders: partnerAllows }));
+    return Promise.resolve(
+      Response.json({ partnerId: 'demo', partnerName: 'Acme', showLoginProviders: partnerAllows }),
+    );
   }
   if (url.startsWith('/api/Account/LoginView')) {
     return Promise.resolve(
-      Response.json({ allowLocal: true, showLoginProviders: true, providers: PROVIDERS, returnUrl: '/account/select' }),
+      Response.json({
+        allowLocal: true,
+        showLoginProviders: true,
+        providers: PROVIDERS,
+        returnUrl: '/account/select',
+      }),
     );
   }
   return Promise.resolve(Response.json({ isAuthenticated: false }));
@@ -64,9 +71,13 @@ describe('LoginPage external providers', () => {
   it('shows a translated link per provider to the vendor sign-in when the partner allows them', async () => {
     renderPage(LoginPage);
     const microsoft = await screen.findByRole('link', { name: 'Sign in with Microsoft' });
-    expect(microsoft.getAttribute('href')).toBe('/account/login/vendor?vendorId=azure-ad&returnUrl=%2Faccount%2Fselect');
+    expect(microsoft.getAttribute('href')).toBe(
+      '/account/login/vendor?vendorId=azure-ad&returnUrl=%2Faccount%2Fselect',
+    );
     const okta = screen.getByRole('link', { name: 'Sign in with Okta' });
-    expect(okta.getAttribute('href')).toBe('/account/login/vendor?vendorId=okta+%26+co&returnUrl=%2Faccount%2Fselect');
+    expect(okta.getAttribute('href')).toBe(
+      '/account/login/vendor?vendorId=okta+%26+co&returnUrl=%2Faccount%2Fselect',
+    );
     expect(calls.filter((url) => url.includes('GetPartnerMetaData'))).toHaveLength(1);
   });
 

@@ -44,7 +44,10 @@ function SignInBody({ local }: { local: boolean }) {
           <ul className="hr-stack hr-list-plain">
             {providers.map((provider) => (
               <li key={provider.vendorId}>
-                <Link className="hr-button hr-button--secondary" to={vendorSignInPath(provider.vendorId, returnUrl)}>
+                <Link
+                  className="hr-button hr-button--secondary"
+                  to={vendorSignInPath(provider.vendorId, returnUrl)}
+                >
                   {t('login.signInWith', { name: provider.displayName })}
                 </Link>
               </li>

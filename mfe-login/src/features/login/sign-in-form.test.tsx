@@ -21,7 +21,10 @@ function gateway(input: RequestInfo | URL, init: RequestInit = {}): Promise<Resp
   if (url.startsWith('/api/Account/Login')) {
     return Promise.resolve(
       Response.json(
-        { title: 'One or more validation errors occurred.', errors: { Password: ['required'], '': ['invalidCredentials'] } },
+        {
+          title: 'One or more validation errors occurred.',
+          errors: { Password: ['required'], '': ['invalidCredentials'] },
+        },
         { status: 400 },
       ),
     );

@@ -119,13 +119,17 @@ export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
         <Button type="submit" loading={isLoading}>
           {isLoading ? t('login.signingIn') : t('login.submit')}
         </Button>
-        <Link to={`/account/recover?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('login.forgotPassword')}</Link>
+        <Link to={`/account/recover?returnUrl=${encodeURIComponent(returnUrl)}`}>
+          {t('login.forgotPassword')}
+        </Link>
         <FinePrint>
           <Trans
             t={t}
             i18nKey="login.recaptchaNotice"
             components={{
-              privacy: <a href="https://policies.google.com/privacy" target="_blank" rel="noopener noreferrer" />,
+              privacy: (
+                <a href="https://policies.google.com/privacy" target="_blank" rel="noopener noreferrer" />
+              ),
               terms: <a href="https://policies.google.com/terms" target="_blank" rel="noopener noreferrer" />,
             }}
           />

@@ -36,7 +36,9 @@ export function LogoutPage() {
       <Card>
         <Stack>
           {errors.form.length > 0 ? <Alert kind="error">{errors.form.join(' ')}</Alert> : null}
-          {viewLoading || (!prompt && !errors.any) ? <p aria-live="polite">{t('logout.signingOut')}</p> : null}
+          {viewLoading || (!prompt && !errors.any) ? (
+            <p aria-live="polite">{t('logout.signingOut')}</p>
+          ) : null}
           {prompt ? (
             <>
               {view.clientName ? <p>{t('logout.clientAsked', { client: view.clientName })}</p> : null}

@@ -14,7 +14,9 @@ function FlowPage({ pageKey, pageId }: { pageKey: string; pageId: string }) {
       <Card>
         <Stack>
           <p>{t(`pages.${pageKey}`)}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
+            {t('common.backToSignIn')}
+          </Link>
         </Stack>
       </Card>
     </Page>

@@ -15,7 +15,9 @@ export function RecoveryCodeLoginPage() {
       <Card>
         <Stack>
           <p>{t('pages.loginRecoveryCode')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
+            {t('common.backToSignIn')}
+          </Link>
         </Stack>
       </Card>
     </Page>

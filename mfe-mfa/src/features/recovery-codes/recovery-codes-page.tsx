@@ -15,7 +15,9 @@ export function RedeemRecoveryCodesPage() {
       <Card>
         <Stack>
           <p>{t('pages.redeemRecoveryCodes')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
+            {t('common.backToSignIn')}
+          </Link>
         </Stack>
       </Card>
     </Page>

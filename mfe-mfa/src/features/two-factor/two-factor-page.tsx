@@ -15,7 +15,9 @@ export function TwoFactorLoginPage() {
       <Card>
         <Stack>
           <p>{t('pages.loginTwoFactor')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
+            {t('common.backToSignIn')}
+          </Link>
         </Stack>
       </Card>
     </Page>

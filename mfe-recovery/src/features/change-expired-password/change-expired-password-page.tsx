@@ -15,7 +15,9 @@ export function ChangeExpiredPasswordPage() {
       <Card>
         <Stack>
           <p>{t('pages.changeExpiredPassword')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
+            {t('common.backToSignIn')}
+          </Link>
         </Stack>
       </Card>
     </Page>

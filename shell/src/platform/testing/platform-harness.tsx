@@ -12,7 +12,13 @@ import esCommon from '../../locales/es/common.json';
 import frCACommon from '../../locales/fr-CA/common.json';
 
 /** The shell's real `common` namespace (the platform's strings live under its `platform` key). */
-const COMMON: Record<string, Record<string, unknown>> = { 'en-GB': enGBCommon, en: enCommon, de: deCommon, 'fr-CA': frCACommon, es: esCommon };
+const COMMON: Record<string, Record<string, unknown>> = {
+  'en-GB': enGBCommon,
+  en: enCommon,
+  de: deCommon,
+  'fr-CA': frCACommon,
+  es: esCommon,
+};
 
 /** One recorded request of {@link renderWithPlatform}'s fetch stub. */
 export interface RecordedCall {
@@ -29,7 +35,9 @@ export async function createTestI18n(lng = DEFAULT_LOCALE): Promise<I18n> {
     ns: ['common'],
     defaultNS: 'common',
     interpolation: { escapeValue: false },
-    resources: Object.fromEntries(Object.entries(COMMON).map(([locale, strings]) => [locale, { common: strings }])),
+    resources: Object.fromEntries(
+      Object.entries(COMMON).map(([locale, strings]) => [locale, { common: strings }]),
+    ),
   });
   return instance;
 }
@@ -38,14 +46,16 @@ export async function createTestI18n(lng = DEFAULT_LOCALE): Promise<I18n> {
 export async function renderWithPlatform(ui: ReactElement, replies: Record<string, unknown> = {}) {
   const calls: RecordedCall[] = [];
   configureApiClient({
-    fetch: ((input: RequestInfo | URL, init: RequestInit = {}) => {
+    fetch: (input: RequestInfo | URL, init: RequestInit = {}) => {
       const url = input instanceof Request ? input.url : input.toString();
       const method = init.method ?? 'GET';
       calls.push({ method, url });
       const key = `${method} ${url.split('?')[0]}`;
       const body = key in replies ? replies[key] : key.endsWith('/Antiforgery') ? { token: 't' } : {};
-      return Promise.resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }));
-    }),
+      return Promise.resolve(
+        new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
+      );
+    },
   });
   document.cookie = 'idp.x-csrf-token-value=t; Path=/';
   const i18n = await createTestI18n();
