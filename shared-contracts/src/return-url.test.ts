@@ -64,3 +64,14 @@ describe('returnUrl safety', () => {
     expect(safeReturnUrl(42)).toBe('/');
   });
 });
+
+describe('returnUrlOf', () => {
+  it('reads returnUrl, then ReturnUrl, else "/", from search params and parsed queries', async () => {
+    const { returnUrlOf } = await import('./return-url.js');
+    expect(returnUrlOf(new URLSearchParams('returnUrl=/a&ReturnUrl=/b'))).toBe('/a');
+    expect(returnUrlOf(new URLSearchParams('ReturnUrl=/b'))).toBe('/b');
+    expect(returnUrlOf(new URLSearchParams(''))).toBe('/');
+    expect(returnUrlOf({ returnUrl: '', ReturnUrl: '/b' })).toBe('/b');
+    expect(returnUrlOf({ returnUrl: ['/x'] })).toBe('/');
+  });
+});

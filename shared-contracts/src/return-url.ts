@@ -99,3 +99,16 @@ export function safeReturnUrl(value: unknown, registeredUrls: readonly string[] 
 export function isAcceptableReturnUrl(value: string, registeredUrls: readonly string[] = []): boolean {
   return isSafeLocalPath(value) || isRegisteredClientUrl(value, registeredUrls);
 }
+
+/**
+ * The returnUrl a page or call was given (SPEC.md §2: also spelled `ReturnUrl`; default "/"), not yet checked:
+ * pass it through {@link safeReturnUrl} before following it. Takes a page's search params or a parsed query.
+ */
+export function returnUrlOf(query: URLSearchParams | Readonly<Record<string, unknown>>): string {
+  const read = (name: string): unknown => (query instanceof URLSearchParams ? query.get(name) : query[name]);
+  for (const name of ['returnUrl', 'ReturnUrl']) {
+    const value = read(name);
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return DEFAULT_RETURN_URL;
+}

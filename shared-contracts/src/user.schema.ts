@@ -1,3 +1,4 @@
+import { returnUrlOf } from './return-url.js';
 import { z } from 'zod';
 
 /** Answer of the `User` call (SPEC.md §3 "current user"). */
@@ -21,6 +22,6 @@ export const ANONYMOUS_USER: CurrentUser = { isAuthenticated: false };
 /** Query of calls that take a returnUrl (SPEC.md §2: also spelled ReturnUrl; default "/"). */
 export const returnUrlQuerySchema = z
   .object({ returnUrl: z.string().max(2048).optional(), ReturnUrl: z.string().max(2048).optional() })
-  .transform((q) => ({ returnUrl: q.returnUrl ?? q.ReturnUrl ?? '/' }));
+  .transform((q) => ({ returnUrl: returnUrlOf(q) }));
 /** Query of calls that take a returnUrl. */
 export type ReturnUrlQuery = z.infer<typeof returnUrlQuerySchema>;

@@ -301,6 +301,9 @@ describe('timedOutLoginPath', () => {
     ['/account/login?returnUrl=%2Fx', '/account/login?returnUrl=%2Fx'],
     ['/account/login/local', '/account/login?returnUrl=%2F'],
     ['/account/recover?a=1', '/account/login?returnUrl=%2Faccount%2Frecover%3Fa%3D1'],
+    // A step page of a pending sign-in carries the whole sign-in's target: the restart keeps it.
+    ['/account/select?returnUrl=%2Finteraction%2Fabc', '/account/login?returnUrl=%2Finteraction%2Fabc'],
+    ['/account/change-expired-password?ReturnUrl=%2Fx', '/account/login?returnUrl=%2Fx'],
   ])('%s → %s', (from, to) => {
     expect(timedOutLoginPath(from)).toBe(to);
   });

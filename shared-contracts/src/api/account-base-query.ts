@@ -7,6 +7,7 @@ import {
   SUPPORTED_LOCALES_HEADER,
 } from '../constants.js';
 import { ERROR_MESSAGES } from '../error-codes.js';
+import { returnUrlOf } from '../return-url.js';
 import { classifyResponse, resolveRedirectTarget, statusMessage, type ApiError } from '../protocol.js';
 import { isKnownPage, LOCAL_LOGIN_PATH, LOGIN_PATH, HOME_PATH } from '../routes.js';
 import { ensureAntiforgeryToken, readAntiforgeryToken } from './antiforgery.js';
@@ -95,10 +96,12 @@ function currentPath(): string {
  */
 export function timedOutLoginPath(path: string = currentPath()): string {
   const url = new URL(path, 'http://local.invalid');
-  const onSignIn = url.pathname.toLowerCase().startsWith(LOGIN_PATH);
-  const returnUrl = onSignIn
-    ? (url.searchParams.get('returnUrl') ?? url.searchParams.get('ReturnUrl') ?? '/')
-    : path;
+  // Sign-in pages and the steps of a pending sign-in carry the target of the whole sign-in: keep it.
+  const carriesTarget =
+    url.pathname.toLowerCase().startsWith(LOGIN_PATH) ||
+    url.searchParams.has('returnUrl') ||
+    url.searchParams.has('ReturnUrl');
+  const returnUrl = carriesTarget ? returnUrlOf(url.searchParams) : path;
   return `${LOGIN_PATH}?returnUrl=${encodeURIComponent(returnUrl)}`;
 }
 

@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { returnUrlOf } from 'shared-contracts';
 import { usePartnerMetadataQuery } from 'shared-contracts/api';
 import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
 import { useLoginViewQuery } from './login.api';
-import { returnUrlOf } from './return-url';
+
 import { SignInForm } from './sign-in-form';
 
 const NS = 'mfe-login';

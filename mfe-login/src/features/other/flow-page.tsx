@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { returnUrlOf } from 'shared-contracts';
 import { Card, Page, Stack } from 'shared-contracts/ui';
 
 const NS = 'mfe-login';
@@ -8,7 +9,7 @@ const NS = 'mfe-login';
 function FlowPage({ pageKey, pageId }: { pageKey: string; pageId: string }) {
   const { t } = useTranslation(NS);
   const [search] = useSearchParams();
-  const returnUrl = search.get('returnUrl') ?? search.get('ReturnUrl') ?? '/';
+  const returnUrl = returnUrlOf(search);
   return (
     <Page title={t(`routes.${pageKey}`)} pageId={pageId}>
       <Card>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { returnUrlOf } from 'shared-contracts';
 import { Card, Page, Stack } from 'shared-contracts/ui';
 
 /**
@@ -9,7 +10,7 @@ import { Card, Page, Stack } from 'shared-contracts/ui';
 export function RecoveryCodeLoginPage() {
   const { t } = useTranslation('mfe-mfa');
   const [search] = useSearchParams();
-  const returnUrl = search.get('returnUrl') ?? search.get('ReturnUrl') ?? '/';
+  const returnUrl = returnUrlOf(search);
   return (
     <Page title={t('routes.loginRecoveryCode')} pageId="login-recoverycode">
       <Card>
