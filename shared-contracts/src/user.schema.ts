@@ -12,6 +12,11 @@ export const currentUserSchema = z.object({
   roles: z.array(z.string()).optional(),
   /** The selected customer (tenant), once chosen. */
   customerId: z.string().optional(),
+  /**
+   * While a sign-in is pending (not authenticated yet): the route path of the step it waits at, e.g.
+   * `/account/select`. The guard lets the user reach that page and no other non-anonymous one.
+   */
+  signInStep: z.string().optional(),
 });
 /** Answer of the `User` call. */
 export type CurrentUser = z.infer<typeof currentUserSchema>;
