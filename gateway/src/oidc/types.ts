@@ -23,7 +23,7 @@ export interface OidcAccountClaims {
   email_verified?: boolean | undefined;
   /** Role names of SPEC.md §3 (EMPLOYEE, MANAGER, …). */
   roles?: readonly string[] | undefined;
-  /** The customer selected at sign-in (issue 4+), if any. */
+  /** The customer selected at sign-in, if any. */
   customer?: string | undefined;
 }
 
