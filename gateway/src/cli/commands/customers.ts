@@ -1,0 +1,29 @@
+import { defineCommand } from '../admin-command.js';
+import { UsageError } from '../cli-support.js';
+
+export const customersCommands = [
+  defineCommand({
+    area: 'customers',
+    name: 'add',
+    options: {
+      id: { type: 'string', value: 'ID', required: true },
+      name: { type: 'string', value: 'N', required: true },
+      partner: { type: 'string', value: 'ID' },
+    },
+    async run({ store, out }, values) {
+      const partnerId = values.partner ?? null;
+      if (partnerId && !(await store.partners.findById(partnerId)))
+        throw new UsageError(`no partner "${partnerId}"`);
+      await store.customers.create({ id: values.id, name: values.name, partnerId });
+      out(`customer ${values.id} added`);
+    },
+  }),
+  defineCommand({
+    area: 'customers',
+    name: 'list',
+    options: {},
+    async run({ store, out }) {
+      for (const c of await store.customers.list()) out(`${c.id}\t${c.name}\t${c.partnerId ?? '-'}`);
+    },
+  }),
+];
