@@ -1,6 +1,7 @@
 // ESLint flat config for every package: type-aware rules, no floating promises, and the import boundaries of
 // ARCHITECTURE.md (a remote may import shared-contracts and libraries, never another remote or the shell).
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -57,6 +58,16 @@ export default tseslint.config(
         { checksVoidReturn: { arguments: false, attributes: false } },
       ],
       '@typescript-eslint/ban-ts-comment': ['error', { 'ts-expect-error': 'allow-with-description' }],
+    },
+  },
+  {
+    // React components and hook modules (house naming: `use-x.ts`). A hook called conditionally or an effect
+    // reading a value it does not list breaks at runtime without a type error, so both fail the lint.
+    files: ['**/*.tsx', '**/use-*.ts'],
+    extends: [reactHooks.configs.flat.recommended],
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   {

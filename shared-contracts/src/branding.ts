@@ -89,8 +89,8 @@ export const MAX_PARTNER_NAME_LENGTH = 100;
  */
 export function partnerDisplayName(value: unknown, fallback = 'Partner'): string {
   if (typeof value !== 'string') return fallback;
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
   const text = value
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

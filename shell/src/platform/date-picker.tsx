@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   DATE_FLOOR,
@@ -28,15 +28,19 @@ export function DatePicker({ label, value, onChange, min = DATE_FLOOR }: DatePic
   const { t, i18n } = useTranslation('common');
   const id = useId();
   const [text, setText] = useState(value);
+  // A new value from the parent replaces what was typed (React's "adjust state when a prop changes").
+  const [shownValue, setShownValue] = useState(value);
+  if (value !== shownValue) {
+    setShownValue(value);
+    setText(value);
+  }
   const debounced = useDebouncedValue(text);
-  const latestOnChange = useRef(onChange);
-  latestOnChange.current = onChange;
-
-  useEffect(() => setText(value), [value]);
+  // The debounce fires with the onChange of the latest render; a new handler alone does not fire it again.
+  const emitChange = useEffectEvent((next: string) => onChange(next));
 
   useEffect(() => {
     const parsed = parseIsoDate(debounced);
-    if (parsed && debounced !== value && debounced >= min) latestOnChange.current(debounced);
+    if (parsed && debounced !== value && debounced >= min) emitChange(debounced);
   }, [debounced, value, min]);
 
   const shown: CalendarDate = useMemo(() => {

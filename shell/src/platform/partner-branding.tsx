@@ -14,16 +14,16 @@ export function usePartnerBranding(partner: PartnerMetadata) {
 export function PartnerLogo({ partner }: { partner: PartnerMetadata }) {
   const { t } = useTranslation('common');
   const branding = useMemo(() => partnerBranding(partner), [partner]);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => setFailed(false), [branding.logoUrl]);
-  if (failed) return null;
+  // Remembers which logo failed, so a partner with another logo URL gets its logo tried again.
+  const [failedUrl, setFailedUrl] = useState<string>();
+  if (failedUrl === branding.logoUrl) return null;
   return (
     <img
       className="platform-partner-logo"
       data-testid="partner-logo"
       src={branding.logoUrl}
       alt={t('platform.branding.logoAlt', { name: branding.name })}
-      onError={() => setFailed(true)}
+      onError={() => setFailedUrl(branding.logoUrl)}
     />
   );
 }

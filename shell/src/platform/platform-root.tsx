@@ -44,15 +44,18 @@ export function PlatformRoot({ children, offlineWorker = true }: PlatformRootPro
     if (partner) applyPartnerBranding(partnerBranding(partner));
   }, [partner]);
 
-  const productName = useRef('');
-  productName.current = partnerDisplayName(
+  const displayName = partnerDisplayName(
     partner?.partnerName ?? (document.title.replace(/ Identity$/, '') || undefined),
   );
+  // The worker is registered once per page, but its update toast names the partner known when it shows.
+  const productName = useRef(displayName);
+  useEffect(() => {
+    productName.current = displayName;
+  }, [displayName]);
 
   useEffect(() => {
     if (!offlineWorker) return;
     registerOfflineWorker({ i18n, productName: () => productName.current });
-    // Registered once per page: i18n is the one instance and the name is read through the ref.
   }, [offlineWorker, i18n]);
 
   return (

@@ -66,18 +66,24 @@ function RemoteErrorBoundary({ remoteId }: { remoteId: RemoteId }) {
   return <RemoteUnavailablePage remoteId={remoteId} />;
 }
 
+/** What a remote route's loader hands its page: the remote's page component, or none when it is unavailable. */
+interface RemoteRouteData {
+  Page: ComponentType | undefined;
+}
+
 function remoteRoute(definition: RouteDefinition & { owner: RemoteId }): RouteObject {
   const { path, owner } = definition;
   function RemoteRoutePage() {
-    const { available } = useLoaderData<{ available: boolean }>();
-    const Page = available ? remotePage(path) : undefined;
+    const { Page } = useLoaderData<RemoteRouteData>();
     return Page ? <Page /> : <RemoteUnavailablePage remoteId={owner} />;
   }
   return {
     path,
     // The loader makes the router wait for the remote (progress bar) and never fails: a remote that cannot
     // load gives the fallback page, not a broken router.
-    loader: async () => ({ available: await prepareRemotePage(owner, path) }),
+    loader: async (): Promise<RemoteRouteData> => ({
+      Page: (await prepareRemotePage(owner, path)) ? remotePage(path) : undefined,
+    }),
     Component: RemoteRoutePage,
     ErrorBoundary: () => <RemoteErrorBoundary remoteId={owner} />,
   };

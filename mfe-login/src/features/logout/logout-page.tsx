@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useFormErrors } from 'shared-contracts/api';
@@ -20,15 +20,16 @@ export function LogoutPage() {
   const errors = useFormErrors(error ?? viewError);
   const started = useRef(false);
 
-  const signOut = () => {
+  const signOut = useCallback(() => {
     started.current = true;
     void logout({ logoutId });
-  };
+  }, [logout, logoutId]);
 
+  // Without a prompt the page signs out by itself, once: the ref keeps a re-run (a refetched view, Strict
+  // Mode's double effect) from sending Logout twice.
   useEffect(() => {
     if (view && !view.showLogoutPrompt && !started.current) signOut();
-    // signOut is stable enough: it only closes over logoutId, which is part of the view's query.
-  }, [view]);
+  }, [view, signOut]);
 
   const prompt = view?.showLogoutPrompt === true;
   return (
