@@ -1,11 +1,15 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import * as initial from './migrations/0001-initial.js';
+import * as outboxHtml from './migrations/0002-outbox-html.js';
+import * as kv from './migrations/0003-kv.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 function provider(store: StoreDatabase): MigrationProvider {
   const all: Record<string, Migration> = {
     '0001-initial': { up: (db) => initial.up(db, store.dialect) },
+    '0002-outbox-html': { up: (db) => outboxHtml.up(db, store.dialect) },
+    '0003-kv': { up: (db) => kv.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }

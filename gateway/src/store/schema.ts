@@ -162,9 +162,19 @@ export interface OutboxTable {
   id: Generated<number>;
   channel: string;
   recipient: string;
-  subject: string;
+  /** null for SMS (migration 0002 dropped NOT NULL). */
+  subject: string | null;
   body: string;
   created_at: number;
+  /** The HTML part of an e-mail (migration 0002); null for SMS and for mail kept before it. */
+  html: string | null;
+}
+
+/** kv: short-lived flow state (codes, attempt counters) for the SQL key-value store; rows past expires_at are dead. */
+export interface KvTable {
+  key: string;
+  value: string;
+  expires_at: number;
 }
 
 /** The database as Kysely sees it. */
@@ -183,4 +193,5 @@ export interface Database {
   oidc_payloads: OidcPayloadTable;
   sessions: SessionTable;
   outbox: OutboxTable;
+  kv: KvTable;
 }

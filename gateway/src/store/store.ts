@@ -4,6 +4,7 @@ import { ClientRepository } from './client.repository.js';
 import { CustomerRepository } from './customer.repository.js';
 import { openDatabase, type OpenDatabaseOptions, type StoreDatabase } from './database.js';
 import { migrateToLatest } from './migrator.js';
+import { OutboxRepository } from './outbox.repository.js';
 import { PartnerRepository } from './partner.repository.js';
 import { UserRepository } from './user.repository.js';
 
@@ -15,6 +16,8 @@ export interface Store {
   customers: CustomerRepository;
   clients: ClientRepository;
   audit: AuditRepository;
+  /** Mail and SMS kept when no provider is configured (dev outbox). */
+  outbox: OutboxRepository;
   /** The AES-256-GCM box for secrets at rest (TOTP secrets, client secrets). */
   secrets: SecretBox;
 }
@@ -33,6 +36,7 @@ export function createStore(
     customers: new CustomerRepository(database.db, now),
     clients: new ClientRepository(database.db, secrets, now),
     audit: new AuditRepository(database.db),
+    outbox: new OutboxRepository(database.db, now),
     secrets,
   };
 }
