@@ -41,6 +41,17 @@ const envSchema = z.object({
   SECRET_KEY: keyText.optional(),
   DATA_ENCRYPTION_KEY: keyText.optional(),
   SMTP_URL: urlText(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, {
+      message: 'must be an address (no-reply@example.com) or "Name <no-reply@example.com>" on one line',
+    })
+    .optional(),
+  SMS_WEBHOOK_URL: urlText(['http:', 'https:']).optional(),
+  SMS_WEBHOOK_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces (sent as a bearer token)' })
+    .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: z.string().optional(),
   SESSION_IDLE_MINUTES: z.coerce
@@ -74,6 +85,12 @@ export interface GatewayConfig {
   /** AES-256-GCM key for TOTP secrets and client secrets at rest. */
   dataEncryptionKey: Buffer;
   smtpUrl: string | undefined;
+  /** From address of mail; `no-reply@<PUBLIC_URL host>` unless MAIL_FROM is set ({@link defaultMailFrom}). */
+  mailFrom?: string | undefined;
+  /** SMS provider webhook; without it SMS goes to the dev outbox. */
+  smsWebhookUrl?: string | undefined;
+  /** Bearer token for the SMS webhook. */
+  smsWebhookToken?: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Express `trust proxy` setting; false unless configured. */
   trustProxy: boolean | number | string;
@@ -132,6 +149,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     );
   }
   const e = parsed.data;
+  if (e.SMS_WEBHOOK_TOKEN && !e.SMS_WEBHOOK_URL)
+    throw new ConfigError([
+      'SMS_WEBHOOK_TOKEN: set SMS_WEBHOOK_URL too (the token is only sent to the webhook)',
+    ]);
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -148,11 +169,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       ? decodeKey(e.DATA_ENCRYPTION_KEY)!
       : persistedKey(dataDir, 'data-encryption-key'),
     smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? defaultMailFrom(publicUrl),
+    smsWebhookUrl: e.SMS_WEBHOOK_URL,
+    smsWebhookToken: e.SMS_WEBHOOK_TOKEN,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_HOURS * 3_600_000,
   };
+}
+
+/** The From address when MAIL_FROM is unset: no-reply at the public host, whose mail domain the operator owns. */
+export function defaultMailFrom(publicUrl: string): string {
+  return `no-reply@${new URL(publicUrl).hostname}`;
 }
 
 /** Loads the config or prints one line per problem and exits 1 (no stack trace for a configuration mistake). */

@@ -1,0 +1,494 @@
+import {
+  DEFAULT_LOCALE,
+  escapeHtmlText,
+  matchSupportedLocale,
+  partnerDisplayName,
+  type SupportedLocale,
+} from 'shared-contracts';
+
+/** Said to everyone: who the mail is for and which partner's sign-in sent it. */
+interface CommonParams {
+  /** The partner whose sign-in the user is using; it names the sender in the subject and the text. */
+  partnerName: string;
+  /** The user's display name for the greeting; a neutral greeting without it. */
+  displayName?: string | undefined;
+}
+
+/** The parameters of each message kind the sign-in flows send. */
+export interface MailParams {
+  /** Password recovery: a reset link. */
+  recovery: CommonParams & { link: string; expiresInMinutes: number };
+  /** An e-mailed PIN as second factor. */
+  pin: CommonParams & { pin: string; expiresInMinutes: number };
+  /** One-time-token sign-in: a code to type and a link to follow. */
+  'one-time-token': CommonParams & { code: string; link: string; expiresInMinutes: number };
+  /** Notice after the password changed (reset, expired-password change or account page). */
+  'password-changed': CommonParams & { changedAt: Date | number };
+  /** A code that confirms the user owns the address. */
+  'email-verification': CommonParams & { code: string; expiresInMinutes: number };
+}
+
+/** The kinds of mail in the catalogue. */
+export type MailKind = keyof MailParams;
+
+/** Every kind, for tests and for listing. */
+export const MAIL_KINDS = [
+  'recovery',
+  'pin',
+  'one-time-token',
+  'password-changed',
+  'email-verification',
+] as const satisfies readonly MailKind[];
+
+/** A message ready for a {@link Mailer}: the same content as plain text and as HTML. */
+export interface RenderedMail {
+  /** The locale actually used (the asked one, its language, or en-GB). */
+  locale: SupportedLocale;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+// A message body is a list of blocks; one renderer turns them into text and (escaped) HTML, so the two parts never
+// say different things.
+type Block = string | { code: string } | { link: string; label: string };
+
+interface Values {
+  partner: string;
+  name: string | undefined;
+  minutes: string;
+  date: string;
+  code: string;
+  link: string;
+}
+
+interface LocaleText {
+  greeting(name: string | undefined): string;
+  signOff: string;
+  automated: string;
+  /** How a link is introduced in the plain-text part, where it cannot be a button. */
+  linkFallback: string;
+  /** The colon after a label: French puts a space before it. */
+  colon: string;
+  minutes(n: number): string;
+  messages: { [K in MailKind]: (v: Values) => { subject: string; body: Block[] } };
+}
+
+const EN_GB: LocaleText = {
+  greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
+  signOff: 'Kind regards,',
+  automated: 'This is an automated message – please don’t reply to it.',
+  linkFallback: 'If the button doesn’t work, copy this address into your browser:',
+  colon: ':',
+  minutes: (n) => (n === 1 ? '1 minute' : `${n} minutes`),
+  messages: {
+    recovery: (v) => ({
+      subject: `Reset your ${v.partner} password`,
+      body: [
+        `We received a request to reset the password for your ${v.partner} account.`,
+        { link: v.link, label: 'Reset password' },
+        `The link works once and expires in ${v.minutes}.`,
+        'If you didn’t ask for this, you can ignore this email – your password won’t change.',
+      ],
+    }),
+    pin: (v) => ({
+      subject: `Your ${v.partner} sign-in PIN`,
+      body: [
+        `Use this PIN to finish signing in to ${v.partner}:`,
+        { code: v.code },
+        `It expires in ${v.minutes} and works once.`,
+        'If you aren’t signing in right now, someone may know your password – please change it as soon as possible.',
+      ],
+    }),
+    'one-time-token': (v) => ({
+      subject: `Your ${v.partner} sign-in code`,
+      body: [
+        `Here is your one-time code for signing in to ${v.partner}:`,
+        { code: v.code },
+        'Or sign in directly with this link:',
+        { link: v.link, label: 'Sign in' },
+        `The code and the link expire in ${v.minutes} and work once.`,
+        'If you didn’t ask for this, you can ignore this email.',
+      ],
+    }),
+    'password-changed': (v) => ({
+      subject: `Your ${v.partner} password was changed`,
+      body: [
+        `The password for your ${v.partner} account was changed on ${v.date}.`,
+        'If this was you, there’s nothing more to do.',
+        'If it wasn’t, reset your password straight away and contact your organisation’s support team.',
+      ],
+    }),
+    'email-verification': (v) => ({
+      subject: `Confirm your email address for ${v.partner}`,
+      body: [
+        `Enter this code in ${v.partner} to confirm your email address:`,
+        { code: v.code },
+        `It expires in ${v.minutes}.`,
+        'If you didn’t ask for this, you can ignore this email.',
+      ],
+    }),
+  },
+};
+
+// American English: the same messages with US punctuation, spelling and tone.
+const EN: LocaleText = {
+  ...EN_GB,
+  greeting: (name) => (name ? `Hi ${name},` : 'Hi,'),
+  signOff: 'Best regards,',
+  automated: 'This is an automated message—please don’t reply to it.',
+  messages: {
+    ...EN_GB.messages,
+    recovery: (v) => ({
+      subject: `Reset your ${v.partner} password`,
+      body: [
+        `We received a request to reset the password for your ${v.partner} account.`,
+        { link: v.link, label: 'Reset password' },
+        `The link works once and expires in ${v.minutes}.`,
+        'If you didn’t ask for this, you can ignore this email—your password won’t change.',
+      ],
+    }),
+    pin: (v) => ({
+      subject: `Your ${v.partner} sign-in PIN`,
+      body: [
+        `Use this PIN to finish signing in to ${v.partner}:`,
+        { code: v.code },
+        `It expires in ${v.minutes} and works once.`,
+        'If you aren’t signing in right now, someone may know your password—please change it as soon as possible.',
+      ],
+    }),
+    'password-changed': (v) => ({
+      subject: `Your ${v.partner} password was changed`,
+      body: [
+        `The password for your ${v.partner} account was changed on ${v.date}.`,
+        'If this was you, there’s nothing more to do.',
+        'If it wasn’t, reset your password right away and contact your organization’s support team.',
+      ],
+    }),
+  },
+};
+
+// Formal "Sie", as German business mail is. After the greeting's comma the first sentence starts in lower case.
+const DE: LocaleText = {
+  greeting: (name) => (name ? `Hallo ${name},` : 'Guten Tag,'),
+  signOff: 'Freundliche Grüße',
+  automated: 'Dies ist eine automatisch erstellte Nachricht. Bitte antworten Sie nicht darauf.',
+  linkFallback: 'Falls die Schaltfläche nicht funktioniert, kopieren Sie diese Adresse in Ihren Browser:',
+  colon: ':',
+  minutes: (n) => (n === 1 ? '1 Minute' : `${n} Minuten`),
+  messages: {
+    recovery: (v) => ({
+      subject: `Passwort für ${v.partner} zurücksetzen`,
+      body: [
+        `wir haben eine Anfrage erhalten, das Passwort Ihres Kontos bei ${v.partner} zurückzusetzen.`,
+        { link: v.link, label: 'Passwort zurücksetzen' },
+        `Der Link kann nur einmal verwendet werden und läuft in ${v.minutes} ab.`,
+        'Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren – Ihr Passwort bleibt unverändert.',
+      ],
+    }),
+    pin: (v) => ({
+      subject: `Ihre Anmelde-PIN für ${v.partner}`,
+      body: [
+        `mit dieser PIN schließen Sie die Anmeldung bei ${v.partner} ab:`,
+        { code: v.code },
+        `Sie ist ${v.minutes} gültig und kann nur einmal verwendet werden.`,
+        'Falls Sie sich gerade nicht anmelden, kennt möglicherweise jemand Ihr Passwort. Bitte ändern Sie es so bald wie möglich.',
+      ],
+    }),
+    'one-time-token': (v) => ({
+      subject: `Ihr Anmeldecode für ${v.partner}`,
+      body: [
+        `hier ist Ihr Einmalcode für die Anmeldung bei ${v.partner}:`,
+        { code: v.code },
+        'Oder melden Sie sich direkt über diesen Link an:',
+        { link: v.link, label: 'Anmelden' },
+        `Code und Link sind ${v.minutes} gültig und funktionieren nur einmal.`,
+        'Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.',
+      ],
+    }),
+    'password-changed': (v) => ({
+      subject: `Ihr Passwort für ${v.partner} wurde geändert`,
+      body: [
+        `das Passwort Ihres Kontos bei ${v.partner} wurde am ${v.date} geändert.`,
+        'Wenn Sie das selbst waren, müssen Sie nichts weiter tun.',
+        'Andernfalls setzen Sie Ihr Passwort bitte sofort zurück und wenden Sie sich an den Support Ihrer Organisation.',
+      ],
+    }),
+    'email-verification': (v) => ({
+      subject: `Bestätigen Sie Ihre E-Mail-Adresse für ${v.partner}`,
+      body: [
+        `geben Sie diesen Code bei ${v.partner} ein, um Ihre E-Mail-Adresse zu bestätigen:`,
+        { code: v.code },
+        `Er ist ${v.minutes} gültig.`,
+        'Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.',
+      ],
+    }),
+  },
+};
+
+// Québec usage: "courriel", "NIP" for PIN, "communiquer avec"; a space before the colon, none before ! and ?.
+const FR_CA: LocaleText = {
+  greeting: (name) => (name ? `Bonjour ${name},` : 'Bonjour,'),
+  signOff: 'Cordialement,',
+  automated: 'Ce message a été envoyé automatiquement. Merci de ne pas y répondre.',
+  linkFallback: 'Si le bouton ne fonctionne pas, copiez cette adresse dans votre navigateur :',
+  colon: ' :',
+  minutes: (n) => (n === 1 ? '1 minute' : `${n} minutes`),
+  messages: {
+    recovery: (v) => ({
+      subject: `Réinitialisation de votre mot de passe ${v.partner}`,
+      body: [
+        `Nous avons reçu une demande de réinitialisation du mot de passe de votre compte ${v.partner}.`,
+        { link: v.link, label: 'Réinitialiser le mot de passe' },
+        `Ce lien ne peut être utilisé qu’une seule fois et expire dans ${v.minutes}.`,
+        'Si vous n’avez pas fait cette demande, vous pouvez ignorer ce courriel : votre mot de passe reste inchangé.',
+      ],
+    }),
+    pin: (v) => ({
+      subject: `Votre NIP de connexion ${v.partner}`,
+      body: [
+        `Utilisez ce NIP pour terminer votre connexion à ${v.partner} :`,
+        { code: v.code },
+        `Il expire dans ${v.minutes} et ne peut être utilisé qu’une seule fois.`,
+        'Si vous n’êtes pas en train de vous connecter, quelqu’un connaît peut-être votre mot de passe : changez-le dès que possible.',
+      ],
+    }),
+    'one-time-token': (v) => ({
+      subject: `Votre code de connexion ${v.partner}`,
+      body: [
+        `Voici votre code à usage unique pour vous connecter à ${v.partner} :`,
+        { code: v.code },
+        'Vous pouvez aussi vous connecter directement avec ce lien :',
+        { link: v.link, label: 'Se connecter' },
+        `Le code et le lien expirent dans ${v.minutes} et ne fonctionnent qu’une seule fois.`,
+        'Si vous n’avez pas fait cette demande, vous pouvez ignorer ce courriel.',
+      ],
+    }),
+    'password-changed': (v) => ({
+      subject: `Le mot de passe de votre compte ${v.partner} a été modifié`,
+      body: [
+        `Le mot de passe de votre compte ${v.partner} a été modifié le ${v.date}.`,
+        'Si c’était vous, vous n’avez rien d’autre à faire.',
+        'Sinon, réinitialisez votre mot de passe immédiatement et communiquez avec le soutien technique de votre organisation.',
+      ],
+    }),
+    'email-verification': (v) => ({
+      subject: `Confirmez votre adresse courriel pour ${v.partner}`,
+      body: [
+        `Entrez ce code dans ${v.partner} pour confirmer votre adresse courriel :`,
+        { code: v.code },
+        `Il expire dans ${v.minutes}.`,
+        'Si vous n’avez pas fait cette demande, vous pouvez ignorer ce courriel.',
+      ],
+    }),
+  },
+};
+
+// Formal "usted"; the Spanish letter greeting ends with a colon.
+const ES: LocaleText = {
+  greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),
+  signOff: 'Saludos cordiales,',
+  automated: 'Este es un mensaje automático. Por favor, no responda a este correo.',
+  linkFallback: 'Si el botón no funciona, copie esta dirección en su navegador:',
+  colon: ':',
+  minutes: (n) => (n === 1 ? '1 minuto' : `${n} minutos`),
+  messages: {
+    recovery: (v) => ({
+      subject: `Restablecer la contraseña de ${v.partner}`,
+      body: [
+        `Hemos recibido una solicitud para restablecer la contraseña de su cuenta de ${v.partner}.`,
+        { link: v.link, label: 'Restablecer contraseña' },
+        `El enlace solo puede usarse una vez y caduca en ${v.minutes}.`,
+        'Si no ha solicitado este cambio, puede ignorar este correo: su contraseña seguirá siendo la misma.',
+      ],
+    }),
+    pin: (v) => ({
+      subject: `Su PIN de inicio de sesión en ${v.partner}`,
+      body: [
+        `Use este PIN para completar el inicio de sesión en ${v.partner}:`,
+        { code: v.code },
+        `Caduca en ${v.minutes} y solo puede usarse una vez.`,
+        'Si no está intentando iniciar sesión, es posible que alguien conozca su contraseña: cámbiela lo antes posible.',
+      ],
+    }),
+    'one-time-token': (v) => ({
+      subject: `Su código de inicio de sesión en ${v.partner}`,
+      body: [
+        `Este es su código de un solo uso para iniciar sesión en ${v.partner}:`,
+        { code: v.code },
+        'También puede iniciar sesión directamente con este enlace:',
+        { link: v.link, label: 'Iniciar sesión' },
+        `El código y el enlace caducan en ${v.minutes} y solo funcionan una vez.`,
+        'Si no lo ha solicitado, puede ignorar este correo.',
+      ],
+    }),
+    'password-changed': (v) => ({
+      subject: `Se ha cambiado la contraseña de su cuenta de ${v.partner}`,
+      body: [
+        `La contraseña de su cuenta de ${v.partner} se cambió el ${v.date}.`,
+        'Si fue usted, no tiene que hacer nada más.',
+        'Si no fue usted, restablezca su contraseña de inmediato y póngase en contacto con el soporte de su organización.',
+      ],
+    }),
+    'email-verification': (v) => ({
+      subject: `Confirme su dirección de correo electrónico para ${v.partner}`,
+      body: [
+        `Introduzca este código en ${v.partner} para confirmar su dirección de correo electrónico:`,
+        { code: v.code },
+        `Caduca en ${v.minutes}.`,
+        'Si no lo ha solicitado, puede ignorar este correo.',
+      ],
+    }),
+  },
+};
+
+const CATALOGUE: Record<SupportedLocale, LocaleText> = {
+  'en-GB': EN_GB,
+  en: EN,
+  de: DE,
+  'fr-CA': FR_CA,
+  es: ES,
+};
+
+/**
+ * Renders one message of the catalogue in the asked locale (its language, else en-GB). Values are plain text: they
+ * are HTML-escaped in the HTML part. Throws a TypeError naming the bad parameter (a link that is not http(s), an
+ * empty code, a non-positive expiry).
+ */
+export function renderMail<K extends MailKind>(
+  kind: K,
+  locale: string | undefined,
+  params: MailParams[K],
+): RenderedMail {
+  const template = CATALOGUE[DEFAULT_LOCALE].messages[kind] as LocaleText['messages'][MailKind] | undefined;
+  if (!template) throw new TypeError(`unknown mail kind: ${String(kind)}`);
+  const used = matchSupportedLocale(locale) ?? DEFAULT_LOCALE;
+  const text = CATALOGUE[used];
+  const values = valuesOf(kind, used, text, params);
+  const message = text.messages[kind](values);
+  const subject = message.subject;
+  const signature = [text.signOff, values.partner];
+  return {
+    locale: used,
+    subject,
+    text: renderText(text, values.name, message.body, signature),
+    html: renderHtml(used, subject, text, values.name, message.body, signature),
+  };
+}
+
+function valuesOf(kind: MailKind, locale: SupportedLocale, text: LocaleText, params: unknown): Values {
+  if (typeof params !== 'object' || params === null) throw new TypeError(`mail ${kind}: parameters missing`);
+  const p = params as Record<string, unknown>;
+  if (typeof p.partnerName !== 'string' || p.partnerName.trim() === '')
+    throw new TypeError(`mail ${kind}: partnerName is required`);
+  const name = typeof p.displayName === 'string' ? partnerDisplayName(p.displayName, '') : '';
+  const values: Values = {
+    // One line, no control characters: the name goes into the Subject header too.
+    partner: partnerDisplayName(p.partnerName),
+    name: name === '' ? undefined : name,
+    minutes: '',
+    date: '',
+    code: '',
+    link: '',
+  };
+  if (kind !== 'password-changed') {
+    const n = p.expiresInMinutes;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
+      throw new TypeError(`mail ${kind}: expiresInMinutes must be a whole number of minutes, at least 1`);
+    values.minutes = text.minutes(n);
+  }
+  if (kind === 'pin') values.code = codeOf(kind, 'pin', p.pin);
+  if (kind === 'one-time-token' || kind === 'email-verification') values.code = codeOf(kind, 'code', p.code);
+  if (kind === 'recovery' || kind === 'one-time-token') values.link = linkOf(kind, p.link);
+  if (kind === 'password-changed') values.date = dateOf(kind, locale, p.changedAt);
+  return values;
+}
+
+function codeOf(kind: MailKind, field: string, value: unknown): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a code must not hold
+  if (typeof value !== 'string' || !/^[^\u0000-\u001f\u007f]{1,64}$/.test(value) || value.trim() === '')
+    throw new TypeError(`mail ${kind}: ${field} must be 1 to 64 printable characters`);
+  return value;
+}
+
+function linkOf(kind: MailKind, value: unknown): string {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  // Only web links: a javascript: or data: URL in a mail button would run in whatever opens it.
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new TypeError(`mail ${kind}: link must be an absolute http(s) URL`);
+  return url.href;
+}
+
+function dateOf(kind: MailKind, locale: SupportedLocale, value: unknown): string {
+  const date = value instanceof Date ? value : typeof value === 'number' ? new Date(value) : undefined;
+  if (!date || Number.isNaN(date.getTime()))
+    throw new TypeError(`mail ${kind}: changedAt must be a Date or epoch milliseconds`);
+  // The server does not know the reader's time zone; UTC, said out loud, is never silently wrong.
+  const formatted = new Intl.DateTimeFormat(locale, {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(date);
+  return `${formatted} UTC`;
+}
+
+function renderText(text: LocaleText, name: string | undefined, body: Block[], signature: string[]): string {
+  const parts = [text.greeting(name)];
+  for (const block of body) {
+    if (typeof block === 'string') parts.push(block);
+    else if ('code' in block) parts.push(`    ${block.code}`);
+    else parts.push(`${block.label}${text.colon}\n${block.link}`);
+  }
+  parts.push(signature.join('\n'), `--\n${text.automated}`);
+  return `${parts.join('\n\n')}\n`;
+}
+
+function renderHtml(
+  locale: SupportedLocale,
+  subject: string,
+  text: LocaleText,
+  name: string | undefined,
+  body: Block[],
+  signature: string[],
+): string {
+  const e = escapeHtmlText;
+  const paragraph = (inner: string, style = 'margin:0 0 16px') => `<p style="${style}">${inner}</p>`;
+  const rows = [paragraph(e(text.greeting(name)))];
+  for (const block of body) {
+    if (typeof block === 'string') rows.push(paragraph(e(block)));
+    else if ('code' in block)
+      rows.push(
+        paragraph(
+          e(block.code),
+          'margin:0 0 16px;font-family:Consolas,Menlo,monospace;font-size:24px;font-weight:bold;letter-spacing:4px',
+        ),
+      );
+    else
+      rows.push(
+        paragraph(
+          `<a href="${e(block.link)}" style="display:inline-block;padding:10px 20px;background:#1f4e9c;color:#ffffff;text-decoration:none;border-radius:4px">${e(block.label)}</a>`,
+        ),
+        paragraph(
+          `${e(text.linkFallback)}<br><a href="${e(block.link)}">${e(block.link)}</a>`,
+          'margin:0 0 16px;font-size:13px;color:#555555',
+        ),
+      );
+  }
+  rows.push(paragraph(signature.map(e).join('<br>')));
+  rows.push(paragraph(e(text.automated), 'margin:24px 0 0;font-size:12px;color:#777777'));
+  return [
+    '<!doctype html>',
+    `<html lang="${e(locale)}">`,
+    `<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(subject)}</title></head>`,
+    '<body style="margin:0;padding:24px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#222222">',
+    ...rows,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
