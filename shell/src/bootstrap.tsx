@@ -14,7 +14,8 @@ import {
 } from 'shared-contracts/api';
 import { installGlobalErrorReporting } from './errors/error-reporting';
 import { initI18n } from './i18n/i18n';
-import { chooseLocale, PlatformRoot, readCultureCookie, readSavedLocale } from './platform';
+import { chooseLocale, readCultureCookie, readSavedLocale } from './platform/language';
+import { PlatformRoot } from './platform/platform-root';
 import { connectI18n, registerManifestRemotes } from './remotes/remote-loader';
 import { buildRoutes } from './router/routes';
 import './shell.css';

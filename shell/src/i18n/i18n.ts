@@ -1,7 +1,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, ERROR_TRANSLATIONS } from 'shared-contracts';
-import { applyDocumentLanguage } from '../platform';
+import { applyDocumentLanguage } from '../platform/language';
 import deCommon from '../locales/de/common.json';
 import enGBCommon from '../locales/en-GB/common.json';
 import enCommon from '../locales/en/common.json';

@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { findRoute, ROUTES } from 'shared-contracts';
 import { ProgressBar } from 'shared-contracts/ui';
-import { PartnerFooter, PartnerHeader, usePartner } from '../platform';
+import { usePartner } from '../platform/partner-context';
+import { PartnerFooter, PartnerHeader } from '../platform/partner-header';
 import { ScrollManager } from './scroll-manager';
 
 const NOT_FOUND = ROUTES.find((r) => r.path === '*')!;
