@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CurrentUser } from 'shared-contracts';
 import { configureApiClient, createAppStore } from 'shared-contracts/api';
 import type { LoaderFunctionArgs } from 'react-router';
 import { createGuardLoader } from './guard';
 
 /** A gateway stub answering the anti-forgery and User calls; records the User queries. */
-function gateway(isAuthenticated: boolean) {
+function gateway(user: CurrentUser) {
   const userQueries: string[] = [];
   const fetchStub = (input: RequestInfo | URL): Promise<Response> => {
     const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
@@ -13,14 +14,14 @@ function gateway(isAuthenticated: boolean) {
       return Promise.resolve(Response.json({ token: 't' }));
     }
     userQueries.push(url);
-    return Promise.resolve(Response.json({ isAuthenticated }));
+    return Promise.resolve(Response.json(user));
   };
   configureApiClient({ fetch: fetchStub });
   return userQueries;
 }
 
-async function navigate(path: string, isAuthenticated: boolean) {
-  const userQueries = gateway(isAuthenticated);
+async function navigate(path: string, user: CurrentUser | boolean) {
+  const userQueries = gateway(typeof user === 'boolean' ? { isAuthenticated: user } : user);
   const loader = createGuardLoader(createAppStore());
   try {
     const args = {
@@ -74,4 +75,26 @@ describe('navigation guard (SPEC.md §2)', () => {
       expect(data?.user.isAuthenticated).toBe(false);
     },
   );
+
+  describe('a pending sign-in (User answers signInStep)', () => {
+    it.each([
+      ['/account/select?cid=3&returnUrl=%2Fconnect%2Fx', '/account/select'],
+      ['/account/registerdevice', '/account/registerdevice'],
+      ['/Account/Select', '/account/select'],
+    ])('lets the user open %s, the step it waits at', async (path, signInStep) => {
+      const { data, redirect } = await navigate(path, { isAuthenticated: false, signInStep });
+      expect(redirect).toBeUndefined();
+      expect(data?.user).toEqual({ isAuthenticated: false, signInStep });
+    });
+
+    it.each([
+      ['/account/registerdevice', '/account/select'],
+      ['/account/select', '/account/registerdevice'],
+      ['/account/select', '/account/login/twofactor'],
+      ['/account/select', '/account/select/other'],
+    ])('sends a user waiting at another step away from %s (step %s)', async (path, signInStep) => {
+      const { redirect } = await navigate(path, { isAuthenticated: false, signInStep });
+      expect(redirect).toBe(`/error/access-denied?returnUrl=${encodeURIComponent(path)}`);
+    });
+  });
 });

@@ -1,5 +1,12 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { ACCESS_DENIED_PATH, ANONYMOUS_USER, findRoute, type CurrentUser } from 'shared-contracts';
+import {
+  ACCESS_DENIED_PATH,
+  ANONYMOUS_USER,
+  findRoute,
+  returnUrlOf,
+  type CurrentUser,
+  type RouteDefinition,
+} from 'shared-contracts';
 import { baseApi, type AppStore } from 'shared-contracts/api';
 
 /** What the guard hands to every page: the user loaded for this navigation. */
@@ -8,20 +15,29 @@ export interface GuardData {
 }
 
 /**
+ * Whether the user may open a route. Anonymous routes are open to all; any other needs a signed-in user, or a
+ * pending sign-in waiting at exactly that route (the server's state machine sent the user to that step, e.g.
+ * `/account/select` before the sign-in completes), and no other non-anonymous route.
+ */
+export function mayOpen(route: RouteDefinition | undefined, user: CurrentUser): boolean {
+  if (!route || route.anonymous || user.isAuthenticated) return true;
+  return user.signInStep !== undefined && findRoute(user.signInStep) === route;
+}
+
+/**
  * The navigation guard (SPEC.md §2): before each navigation the current user is loaded with the target's
- * returnUrl (default "/"); a route that is not anonymous, reached without an authenticated user, goes to
- * /error/access-denied?returnUrl=<full path>.
+ * returnUrl (default "/"); a route that is not anonymous, reached without an authenticated user (and not the step
+ * a pending sign-in waits at, see {@link mayOpen}), goes to /error/access-denied?returnUrl=<full path>.
  */
 export function createGuardLoader(store: AppStore) {
   return async ({ request }: LoaderFunctionArgs): Promise<GuardData> => {
     const url = new URL(request.url);
-    const returnUrl = url.searchParams.get('returnUrl') ?? url.searchParams.get('ReturnUrl') ?? '/';
+    const returnUrl = returnUrlOf(url.searchParams);
     const result = await store.dispatch(
       baseApi.endpoints.user.initiate({ returnUrl }, { forceRefetch: true, subscribe: false }),
     );
     const user = result.data ?? ANONYMOUS_USER;
-    const route = findRoute(url.pathname);
-    if (route && !route.anonymous && !user.isAuthenticated) {
+    if (!mayOpen(findRoute(url.pathname), user)) {
       const fullPath = `${url.pathname}${url.search}`;
       // react-router's convention: a thrown Response redirects the navigation.
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Response is what the router expects
