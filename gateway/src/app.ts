@@ -1,27 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import compression from 'compression';
-import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
 import { Antiforgery } from './http/antiforgery.js';
-import { accountRouter, type OidcLogoutHooks } from './http/account.router.js';
+import { accountApi } from './http/account-api.js';
 import { requestLocale } from './http/locale.js';
 import { opsRouter, type ClientErrorLimits } from './http/ops.router.js';
-import { partnerRouter, partnerShellValues } from './http/partner.router.js';
+import { partnerShellValues } from './http/partner.router.js';
 import { sendFormError } from './http/problem.js';
-import type { ShellHtmlValues } from './http/render-shell-html.js';
 import { remotesRouter } from './http/remotes.router.js';
 import { securityHeaders } from './http/security-headers.js';
 import { shellRouter } from './http/shell.router.js';
-import { createAccountsService } from './identity/accounts.service.js';
-import { PartnerService } from './identity/partner.service.js';
-import { createSessionAuthService } from './identity/session-auth.service.js';
-import { SignInService } from './identity/sign-in/sign-in.service.js';
+import { createIdentity } from './identity/identity.js';
+import type { SignedInAccountInfo } from './identity/session-auth.service.js';
+import type { OidcLogoutHooks } from './identity/sign-out.service.js';
 import { defaultSignInSteps, type SignInStepRegistry } from './identity/sign-in/step-registry.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import { createLogger } from './infra/logger.js';
-import type { Mailer } from './infra/mail/mailer.js';
 import { Metrics } from './infra/metrics.js';
 import { RequestSessions } from './infra/sessions/request-sessions.js';
 import { SessionManager } from './infra/sessions/session-manager.js';
@@ -30,26 +28,17 @@ import type { LoginThrottle } from './infra/throttle/login-throttle.js';
 import { ReleaseRegistry } from './releases/release-registry.js';
 import type { Store } from './store/store.js';
 
-/** Services the OIDC mount (and later routers) use; also on `app.locals.identity`. */
+/** What the OIDC mount needs from the identity layer: who is signed in, and ending the site session. */
 export interface IdentityServices {
   /** `{ accountId, authTime, amr }` of the request's signed-in account, or undefined. */
-  getSignedInAccount: ReturnType<typeof createSessionAuthService>['getSignedInAccount'];
+  getSignedInAccount(req: IncomingMessage): Promise<SignedInAccountInfo | undefined>;
   /** Ends the gateway session (old cookie dead: S27) and starts an anonymous one. */
-  signOut: ReturnType<typeof createSessionAuthService>['signOut'];
-  /** Claims of an account for tokens: sub, name, email, roles, customer. */
-  findAccount: ReturnType<typeof createAccountsService>['findAccount'];
-  sessions: RequestSessions;
-  signIn: SignInService;
-  antiforgery: Antiforgery;
-  store: Store;
-  config: GatewayConfig;
-  clock: Clock;
-  logger: Logger;
+  signOut(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
 /**
  * The OIDC provider as the gateway sees it (implemented in `src/oidc/`): `mount` adds `/connect/*`,
- * `/.well-known/*` and `/interaction/*` before the shell fallback; the optional hooks serve `LogoutView`/`Logout`.
+ * `/.well-known/*` and `/interaction/*` before the shell fallback; the hooks serve `LogoutView`/`Logout`.
  */
 export interface OidcMount extends OidcLogoutHooks {
   mount(app: Express, services: IdentityServices): void;
@@ -64,17 +53,12 @@ export interface AppDeps {
   sessionStore: SessionStore;
   throttle: LoginThrottle;
   clock?: Clock;
-  mailer?: Mailer;
   logger?: Logger;
   oidc?: OidcMount;
   releases?: ReleaseRegistry;
   signInSteps?: SignInStepRegistry;
   metrics?: Metrics;
   clientErrorLimits?: ClientErrorLimits;
-  /** Extra account API routers (later issues, e.g. the partner router), mounted after the anti-forgery check. */
-  accountRouters?: Router[];
-  /** Hook for issue 4: partner title/colour for the shell's first HTML. */
-  shellValues?: (req: Request) => Promise<Omit<ShellHtmlValues, 'nonce'>>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -95,36 +79,19 @@ export function createApp(deps: AppDeps): Express {
   );
   const sessions = new RequestSessions(manager, config);
   const antiforgery = new Antiforgery(config, sessions, now);
-  const signIn = new SignInService(
+  const identity = createIdentity({
     store,
     sessions,
-    deps.throttle,
-    deps.signInSteps ?? defaultSignInSteps(),
+    throttle: deps.throttle,
+    steps: deps.signInSteps ?? defaultSignInSteps(),
     clock,
-    {
-      signIn: (result) => metrics.inc('sign_ins_total', { result }),
-    },
-  );
-  const auth = createSessionAuthService(store, sessions);
-  const accounts = createAccountsService(store);
-  const partners = new PartnerService(store.partners);
-  const services: IdentityServices = {
-    getSignedInAccount: auth.getSignedInAccount,
-    signOut: auth.signOut,
-    findAccount: accounts.findAccount,
-    sessions,
-    signIn,
-    antiforgery,
-    store,
-    config,
-    clock,
-    logger,
-  };
+    metrics: { signIn: (result) => metrics.inc('sign_ins_total', { result }) },
+    oidc: deps.oidc,
+  });
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
-  app.locals.identity = services;
 
   app.use(
     pinoHttp({
@@ -169,37 +136,30 @@ export function createApp(deps: AppDeps): Express {
   // Messages of the API in the visitor's language (issue 4); the errors map itself keeps the codes.
   app.use(
     '/api',
-    requestLocale(async (host) => (await partners.forHost(host))?.defaultLanguage),
+    requestLocale(async (host) => (await identity.partners.forHost(host))?.defaultLanguage),
   );
   app.use('/api/ops', opsRouter(logger, metrics, deps.clientErrorLimits));
-  app.use(
-    '/api/Account',
-    express.json({ limit: '64kb' }),
-    // Exchange proves itself with the 209 state (or the header); see the handler.
-    antiforgery.middleware(
-      (req) => req.method === 'POST' && req.path.toLowerCase().replace(/\/$/, '') === '/exchange',
-    ),
-    ...(deps.accountRouters ?? []),
-    partnerRouter({ partners, config }),
-    accountRouter({ store, sessions, antiforgery, signIn, auth, oidc: deps.oidc, now }),
-  );
+  app.use('/api/Account', accountApi({ config, sessions, antiforgery, identity }));
   app.use('/remotes', remotesRouter(config, releases));
 
-  deps.oidc?.mount(app, services);
+  deps.oidc?.mount(app, {
+    getSignedInAccount: identity.auth.getSignedInAccount,
+    signOut: identity.auth.signOut,
+  });
 
   app.use('/api', (_req, res) => sendFormError(res, 'notFound', 404));
   app.use(
     shellRouter({
       shellDist: config.shellDist,
       logger,
-      shellValues: deps.shellValues ?? partnerShellValues(partners),
+      shellValues: partnerShellValues(identity.partners),
     }),
   );
   app.use((_req, res) => {
     res.status(404).type('text/plain').send('Not Found');
   });
 
-  // Bad input is a 4xx with the errors map, never a 500 (issue 3); only real faults reach the 500 branch.
+  // Bad input is a 4xx with the errors map, never a 500; only real faults reach the 500 branch.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const status =
       (error as { status?: unknown; statusCode?: unknown }).status ??

@@ -17,7 +17,6 @@ async function start(): Promise<void> {
     sessionStore: runtime.sessionStore,
     throttle: runtime.throttle,
     clock: runtime.clock,
-    mailer: runtime.mailer,
     logger,
     oidc,
   });

@@ -7,6 +7,62 @@ import {
   startTestGateway,
   type TestGateway,
 } from '../testing/test-gateway.js';
+import { PENDING_SIGN_IN_MS } from '../identity/sign-in/sign-in.service.js';
+import { CALLS_OUTSIDE_SIGN_IN, twoFactorStep } from '../identity/sign-in/step-registry.js';
+
+/** Every call of SPEC.md §7. */
+const SPEC_CALLS = [
+  'LoginView',
+  'Login',
+  'Exchange',
+  'EexLink',
+  'VendorLogin',
+  'VendorLoginView',
+  'Link',
+  'IsRemoteAuthentication',
+  'ProfileImage',
+  'Next',
+  'User',
+  'ExternalUser',
+  'SelectCustomerView',
+  'Customers',
+  'SelectCustomer',
+  'LoginWith2FAView',
+  'LoginWith2FA',
+  'LoginWithRecoveryCodeView',
+  'LoginWithRecoveryCode',
+  'RedeemRecoveryCode',
+  'RedeemState',
+  'LoginWithOTT',
+  'SendOTP',
+  'PinReference',
+  'GeneratePin',
+  'GeneratePhoneVerification',
+  'Validate2faSetupCode',
+  'Setup2FAView',
+  'EnableTwoFactor',
+  'VerifyCaptcha',
+  'Recover',
+  'PasswordRules',
+  'ChangeExpiredPassword',
+  'ResetPassword',
+  'AssertionOptions',
+  'CredentialOptions',
+  'RegisterCredential',
+  'SecureLogin',
+  'LogoutView',
+  'Logout',
+  'SilentLogout',
+  'SilentLogin',
+  'SkipFido',
+  'UpstreamLogout',
+  'LocalAllowed',
+  'SetLanguage',
+  'SystemStatus',
+  'GetPartnerMetaData',
+  'GetPartnerLogo',
+  'Error',
+];
 
 for (const backend of BACKENDS) {
   describe.skipIf(backend.skip)(
@@ -71,22 +127,85 @@ for (const backend of BACKENDS) {
         const res = await b.signIn(user.username, TEST_PASSWORD, { returnUrl: '/interaction/abc' });
         expect(res.status).toBe(209);
         expect(res.body.redirect).toBe('/account/change-expired-password?returnUrl=%2Finteraction%2Fabc');
+        // Not signed in, but the guard learns which step page the user may reach.
         const me = await b.agent.get('/api/Account/User').expect(200);
-        expect(me.body.isAuthenticated).toBe(false);
+        expect(me.body).toEqual({ isAuthenticated: false, signInStep: '/account/change-expired-password' });
+        // A call of another step restarts the flow: the protocol's empty 400, and the pending sign-in is gone.
         const other = await b.post('/api/Account/LoginWith2FA', {}).expect(400);
-        expect(other.body.errors['']).toEqual(['stepNotAllowed']);
+        expect(other.body).toEqual({});
+        expect((await b.agent.get('/api/Account/User').expect(200)).body).toEqual({ isAuthenticated: false });
       });
 
-      it('routes a user who must use 2FA to the 2FA page without signing in (S20)', async () => {
+      it('S20 a session past the password but not the second factor reaches only the 2FA calls', async () => {
+        const user = await gw.addUser();
+        await gw.store.database.db
+          .insertInto('second_factors')
+          .values({
+            user_id: user.id,
+            totp_secret_enc: null,
+            totp_last_step: null,
+            enabled: 1,
+            preferred_method: 'pin',
+            updated_at: 0,
+          })
+          .execute();
+        const twoFactorCalls = new Set(twoFactorStep.calls.map((c) => c.toLowerCase()));
+        const outside = new Set(CALLS_OUTSIDE_SIGN_IN.map((c) => c.toLowerCase()));
+        const refused = SPEC_CALLS.filter(
+          (c) => !twoFactorCalls.has(c.toLowerCase()) && !outside.has(c.toLowerCase()),
+        );
+        expect(refused.length).toBeGreaterThan(25);
+        const b = await browser(gw.app);
+        for (const call of refused) {
+          const res = await b.signIn(user.username);
+          expect(res.body.redirect).toMatch(/^\/account\/login\/twofactor\?/);
+          expect((await b.agent.get('/api/Account/User')).body.signInStep).toBe('/account/login/twofactor');
+          const answer = await b.post(`/api/Account/${call}`, {});
+          expect({ call, status: answer.status, body: answer.body }).toEqual({ call, status: 400, body: {} });
+          // Refused and forgotten: the half-done sign-in cannot be resumed.
+          expect((await b.agent.get('/api/Account/User')).body).toEqual({ isAuthenticated: false });
+          b.token = (await b.agent.get('/api/Account/Antiforgery')).body.token;
+        }
+      });
+
+      it('sends a user who must use 2FA but has none yet to the set-up wizard, not signed in', async () => {
         const user = await gw.addUser({ requiresTwoFactor: true });
         const b = await browser(gw.app);
         const res = await b.signIn(user.username);
-        expect(res.body.redirect).toMatch(/^\/account\/login\/twofactor\?/);
+        expect(res.body.redirect).toMatch(/^\/account\/setup-twofactor\?returnUrl=/);
         const me = await b.agent.get('/api/Account/User').expect(200);
-        expect(me.body.isAuthenticated).toBe(false);
-        expect((await b.post('/api/Account/ChangeExpiredPassword', {})).body.errors['']).toEqual([
-          'stepNotAllowed',
-        ]);
+        expect(me.body).toEqual({ isAuthenticated: false, signInStep: '/account/setup-twofactor' });
+        expect((await b.post('/api/Account/ChangeExpiredPassword', {})).status).toBe(400);
+      });
+
+      it('a pending sign-in older than its limit restarts at the sign-in page', async () => {
+        const user = await gw.addUser({ passwordExpiresAt: gw.clock.now() - 1000 });
+        const b = await browser(gw.app);
+        await b.signIn(user.username);
+        gw.clock.advance(PENDING_SIGN_IN_MS + 1000);
+        // The step's own call no longer works, and User says plainly that nobody is signing in.
+        const late = await b.post('/api/Account/ChangeExpiredPassword', {});
+        expect(late.status).toBe(400);
+        expect(late.body).toEqual({});
+        expect((await b.agent.get('/api/Account/User').expect(200)).body).toEqual({ isAuthenticated: false });
+      });
+
+      it('a pending sign-in keeps a browser-session cookie even with remember-me', async () => {
+        const user = await gw.addUser({ passwordExpiresAt: gw.clock.now() - 1000 });
+        const b = await browser(gw.app);
+        const res = await b.signIn(user.username, TEST_PASSWORD, { rememberMe: true });
+        const cookie = ([] as string[])
+          .concat(res.headers['set-cookie'] ?? [])
+          .find((c) => c.startsWith('idp.session='));
+        expect(cookie).toBeDefined();
+        expect(cookie).not.toMatch(/Max-Age/i);
+        const plain = await gw.addUser();
+        const b2 = await browser(gw.app);
+        const done = await b2.signIn(plain.username, TEST_PASSWORD, { rememberMe: true });
+        const persistent = ([] as string[])
+          .concat(done.headers['set-cookie'] ?? [])
+          .find((c) => c.startsWith('idp.session='));
+        expect(persistent).toMatch(/Max-Age=\d+/);
       });
 
       it('LoginView keeps the username for the session and checks the returnUrl', async () => {

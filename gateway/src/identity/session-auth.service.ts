@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ANONYMOUS_USER, type CurrentUser } from 'shared-contracts';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { Session } from '../infra/sessions/session-manager.js';
 import type { Store } from '../store/store.js';
 import type { User } from '../store/user.repository.js';
 
@@ -18,7 +20,12 @@ export interface SignedInAccountInfo {
  * Reads who is signed in from the gateway session. A pending sign-in (steps still open) is not signed in (S3,
  * S20); a session whose user was disabled or changed credentials since is not either (S15, S29).
  */
-export function createSessionAuthService(store: Pick<Store, 'users'>, sessions: RequestSessions) {
+export function createSessionAuthService(
+  store: Pick<Store, 'users'>,
+  sessions: RequestSessions,
+  /** The page of the step a live pending sign-in waits at, if any (the sign-in state machine). */
+  pendingStepPath: (session: Session | undefined) => string | undefined = () => undefined,
+) {
   async function signedInUser(
     req: IncomingMessage,
   ): Promise<{ user: User; info: SignedInAccountInfo } | undefined> {
@@ -38,8 +45,31 @@ export function createSessionAuthService(store: Pick<Store, 'users'>, sessions: 
     };
   }
 
+  /**
+   * The `User` call's answer: who is signed in, or — while a sign-in is pending — not signed in, with the page of
+   * the step it waits at, so the shell's guard lets the user reach that page and nothing else.
+   */
+  async function currentUser(req: IncomingMessage): Promise<CurrentUser> {
+    const signedIn = await signedInUser(req);
+    if (!signedIn) {
+      const signInStep = pendingStepPath(await sessions.current(req));
+      return signInStep ? { isAuthenticated: false, signInStep } : ANONYMOUS_USER;
+    }
+    const { user, info } = signedIn;
+    return {
+      isAuthenticated: true,
+      subject: user.id,
+      userName: user.username,
+      displayName: user.displayName,
+      ...(user.email ? { email: user.email } : {}),
+      roles: user.roles,
+      ...(info.customerId ? { customerId: info.customerId } : {}),
+    };
+  }
+
   return {
     signedInUser,
+    currentUser,
     /** `{ accountId, authTime, amr }` of the request's signed-in account, or undefined. */
     getSignedInAccount: async (req: IncomingMessage): Promise<SignedInAccountInfo | undefined> =>
       (await signedInUser(req))?.info,

@@ -53,6 +53,16 @@ export class CustomerRepository {
       .execute();
   }
 
+  /** How many customers a user belongs to. */
+  async countCustomersOf(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('memberships')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Customers a user belongs to (S37: a user may select only these). */
   async customersOf(userId: string): Promise<(Customer & { roles: RoleName[] })[]> {
     const rows = await this.db

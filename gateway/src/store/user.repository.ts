@@ -112,6 +112,28 @@ export class UserRepository {
     return row ? toUser(row) : undefined;
   }
 
+  /** Whether the user has a confirmed second factor (the sign-in's 2FA step applies). */
+  async hasSecondFactor(userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('second_factors')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .where('enabled', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Whether the user has a registered passkey or security key. */
+  async hasWebauthnCredential(userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('webauthn_credentials')
+      .select('id')
+      .where('user_id', '=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async list(): Promise<User[]> {
     const rows = await this.db.selectFrom('users').selectAll().orderBy('username_normalized').execute();
     return rows.map(toUser);

@@ -8,7 +8,17 @@ import type { PendingSignIn, SignedInAccount } from '../../infra/sessions/sessio
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import { dummyPasswordHash, verifyPassword } from '../passwords.service.js';
-import type { SignInStepRegistry } from './step-registry.js';
+import type { SignInFacts, SignInStep, SignInStepRegistry } from './step-registry.js';
+
+/** A pending sign-in (password passed, steps open) lasts this long; then the flow starts again (ADR 0005). */
+export const PENDING_SIGN_IN_MS = 10 * 60_000;
+
+/** Where a session's sign-in stands. */
+export type PendingState =
+  | { kind: 'none' }
+  /** Older than {@link PENDING_SIGN_IN_MS}, or waiting at a step the registry no longer has. */
+  | { kind: 'stale' }
+  | { kind: 'at'; step: SignInStep };
 
 /** What a sign-in call leads to; the HTTP layer turns it into 209 / 400 / 503. */
 export type SignInOutcome =
@@ -37,12 +47,24 @@ export interface SignInMetrics {
 type Req = IncomingMessage;
 type Res = ServerResponse;
 
+/** The store-backed facts the steps decide on. */
+export function storeSignInFacts(store: Pick<Store, 'users' | 'customers'>): SignInFacts {
+  return {
+    hasSecondFactor: (userId) => store.users.hasSecondFactor(userId),
+    hasDevice: (userId) => store.users.hasWebauthnCredential(userId),
+    customerCount: (userId) => store.customers.countCustomersOf(userId),
+  };
+}
+
 /**
- * The sign-in state machine (ARCHITECTURE.md): password first, then every registered step that applies, then the
- * returnUrl. The pending sign-in lives in the server session; the session id is replaced when the password
- * passes and again when the last step passes (S24).
+ * The sign-in state machine (ARCHITECTURE.md, ADR 0005): password first, then every registered step that applies,
+ * then the returnUrl. The pending sign-in lives in the server session for at most {@link PENDING_SIGN_IN_MS}; the
+ * session id is replaced when the password passes and again when the last step passes (S24). The session becomes
+ * persistent (remember-me) only when the sign-in completes.
  */
 export class SignInService {
+  private readonly facts: SignInFacts;
+
   constructor(
     private readonly store: Store,
     private readonly sessions: RequestSessions,
@@ -50,7 +72,10 @@ export class SignInService {
     readonly steps: SignInStepRegistry,
     private readonly clock: Clock,
     private readonly metrics: SignInMetrics = { signIn: () => undefined },
-  ) {}
+    facts?: SignInFacts,
+  ) {
+    this.facts = facts ?? storeSignInFacts(store);
+  }
 
   /** `Login`: checks the password (throttled, same work for unknown users) and starts the step walk. */
   async passwordSignIn(req: Req, res: Res, session: Session, input: PasswordSignIn): Promise<SignInOutcome> {
@@ -118,14 +143,9 @@ export class SignInService {
       current: undefined,
       startedAt: this.clock.now(),
     };
-    // New id once the password passed (S24): whatever an attacker planted before is worthless now.
-    const next = await this.sessions.regenerate(
-      req,
-      res,
-      session,
-      { pending, username: input.login },
-      input.rememberMe,
-    );
+    // New id once the password passed (S24): whatever an attacker planted before is worthless now. The cookie
+    // stays a browser-session cookie until every step has passed; remember-me applies at completion.
+    const next = await this.sessions.regenerate(req, res, session, { pending, username: input.login }, false);
     return this.advance(req, res, next, user, pending);
   }
 
@@ -141,7 +161,7 @@ export class SignInService {
     amr: string[] = [],
   ): Promise<SignInOutcome> {
     const pending = session.record.data.pending;
-    if (!pending || pending.current !== stepId) return { kind: 'stepNotAllowed' };
+    if (!pending || !this.isAtStep(session, stepId)) return { kind: 'stepNotAllowed' };
     const user = await this.store.users.findById(pending.userId);
     if (!user || user.disabled) return { kind: 'stepNotAllowed' };
     pending.passed.push(stepId);
@@ -150,18 +170,37 @@ export class SignInService {
     return this.advance(req, res, session, user, pending);
   }
 
-  /** True when the session has a pending sign-in waiting at `stepId` (every step before it passed). */
-  isAtStep(session: Session | undefined, stepId: string): boolean {
+  /** Where the session's sign-in stands: none pending, stale (restart), or waiting at a step. */
+  pendingState(session: Session | undefined): PendingState {
     const pending = session?.record.data.pending;
-    return pending !== undefined && pending.current === stepId && pending.passed.includes('password');
+    if (!pending) return { kind: 'none' };
+    const step = pending.current === undefined ? undefined : this.steps.find(pending.current);
+    const age = this.clock.now() - pending.startedAt;
+    if (!step || !pending.passed.includes('password') || age < 0 || age > PENDING_SIGN_IN_MS) {
+      return { kind: 'stale' };
+    }
+    return { kind: 'at', step };
   }
 
-  /** True when a pending step is waiting and `call` belongs to another step (S3, S20). */
-  isCallBlocked(session: Session | undefined, call: string): boolean {
-    const pending = session?.record.data.pending;
-    if (!pending?.current) return false;
-    const owner = this.steps.ownerOfCall(call);
-    return owner !== undefined && owner.id !== pending.current;
+  /** True when the session has a live pending sign-in waiting at `stepId` (every step before it passed). */
+  isAtStep(session: Session | undefined, stepId: string): boolean {
+    const state = this.pendingState(session);
+    return state.kind === 'at' && state.step.id === stepId;
+  }
+
+  /** Whether `call` may be answered for this session: always without a pending sign-in, else deny by default. */
+  allowsCall(session: Session | undefined, call: string): boolean {
+    const state = this.pendingState(session);
+    if (state.kind === 'none') return true;
+    if (state.kind === 'stale') return this.steps.allows('', call);
+    return this.steps.allows(state.step.id, call);
+  }
+
+  /** Forgets the pending sign-in (stale, or left out of order): the browser starts again at the sign-in page. */
+  async abandon(session: Session): Promise<void> {
+    if (!session.record.data.pending) return;
+    delete session.record.data.pending;
+    await this.sessions.save(session);
   }
 
   private async advance(
@@ -174,7 +213,7 @@ export class SignInService {
     const now = this.clock.now();
     for (const step of this.steps.list()) {
       if (pending.passed.includes(step.id)) continue;
-      if (!(await step.appliesTo({ user, pending, now }))) continue;
+      if (!(await step.appliesTo({ user, pending, now, facts: this.facts }))) continue;
       pending.current = step.id;
       session.record.data.pending = pending;
       await this.sessions.save(session);
@@ -188,9 +227,10 @@ export class SignInService {
       securityStamp: user.securityStamp,
     };
     const data = { account, username: session.record.data.username ?? user.username };
-    // After a further step (second factor, ...) the id changes again (S24); right after the password it is fresh.
+    // After a further step (second factor, ...) the id changes again (S24); right after the password it is fresh,
+    // but remember-me still needs the persistent cookie that only a completed sign-in gets.
     const finished =
-      pending.passed.length > 1
+      pending.passed.length > 1 || pending.rememberMe
         ? await this.sessions.regenerate(req, res, session, data, pending.rememberMe)
         : session;
     if (finished === session) {

@@ -1,32 +1,68 @@
 import type { PendingSignIn } from '../../infra/sessions/session-store.js';
 import type { User } from '../../store/user.repository.js';
 
+/** Facts about the account that steps decide on, read from the store only when a step asks. */
+export interface SignInFacts {
+  /** The user has a confirmed second factor (authenticator, SMS or PIN). */
+  hasSecondFactor(userId: string): Promise<boolean>;
+  /** The user has a registered passkey or security key. */
+  hasDevice(userId: string): Promise<boolean>;
+  /** How many customers the user belongs to. */
+  customerCount(userId: string): Promise<number>;
+}
+
 /** What a step sees when deciding whether it applies to a pending sign-in. */
 export interface StepContext {
   user: User;
   pending: PendingSignIn;
   now: number;
+  facts: SignInFacts;
 }
 
 /**
- * One step of the sign-in state machine (ARCHITECTURE.md "Sign-in is a server-side state machine"). Steps are
- * walked in registry order after the password; each that applies sends the browser to its page by 209, and its
- * own calls complete it via `SignInService.completeStep`.
+ * One step of the sign-in state machine (ARCHITECTURE.md "Sign-in is a server-side state machine", ADR 0005).
+ * Steps are walked in registry order after the password; each that applies sends the browser to its page by 209,
+ * and its own calls complete it via `SignInService.completeStep`.
  */
 export interface SignInStep {
   /** Stable id, recorded in `pending.passed` once done. */
   id: string;
-  /** The page the browser is sent to (a route of the route table). */
+  /** The page the browser is sent to (a route of the route table); `User` reports it as `signInStep`. */
   path: string;
   /** Whether this sign-in must pass the step. */
   appliesTo(context: StepContext): boolean | Promise<boolean>;
-  /** Account API call names (case-insensitive, e.g. "ChangeExpiredPassword") usable while this step is pending. */
+  /**
+   * Account API calls (case-insensitive) this step's pages use. While a sign-in waits at this step, these and
+   * {@link CALLS_OUTSIDE_SIGN_IN} are the only calls answered: everything else is refused (deny by default, S3, S20).
+   */
   calls: readonly string[];
 }
 
-/** Ordered list of sign-in steps; later issues register theirs without touching Login. */
+/**
+ * Calls that are not part of any step and stay usable while a sign-in is pending: the session plumbing, the page
+ * chrome (partner, language, status, error references), starting over (LoginView, Login) and signing out.
+ */
+export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
+  'Antiforgery',
+  'Exchange',
+  'User',
+  'LoginView',
+  'Login',
+  'LocalAllowed',
+  'IsRemoteAuthentication',
+  'LogoutView',
+  'Logout',
+  'GetPartnerMetaData',
+  'GetPartnerLogo',
+  'SetLanguage',
+  'SystemStatus',
+  'Error',
+];
+
+/** Ordered list of sign-in steps; a flow registers its step without touching Login. */
 export class SignInStepRegistry {
   private readonly steps: SignInStep[] = [];
+  private readonly outside = new Set(CALLS_OUTSIDE_SIGN_IN.map((c) => c.toLowerCase()));
 
   /** Adds a step at the end, or before/after the step with the given id. */
   register(step: SignInStep, position: { before?: string; after?: string } = {}): this {
@@ -48,17 +84,15 @@ export class SignInStepRegistry {
     return this.steps.find((s) => s.id === id);
   }
 
-  /** The step owning an account API call name, if any. */
-  ownerOfCall(call: string): SignInStep | undefined {
+  /** Whether `call` may be answered while a sign-in waits at `stepId` (deny by default). */
+  allows(stepId: string, call: string): boolean {
     const wanted = call.toLowerCase();
-    return this.steps.find((s) => s.calls.some((c) => c.toLowerCase() === wanted));
+    if (this.outside.has(wanted)) return true;
+    return this.find(stepId)?.calls.some((c) => c.toLowerCase() === wanted) ?? false;
   }
 }
 
-/**
- * Expired password → the change page (S3: while it is pending only its call works). The page's call,
- * `ChangeExpiredPassword`, arrives with issue 5's recovery flows.
- */
+/** Expired password → the change page; while it is pending only its call works (S3). */
 export const expiredPasswordStep: SignInStep = {
   id: 'expired-password',
   path: '/account/change-expired-password',
@@ -66,30 +100,75 @@ export const expiredPasswordStep: SignInStep = {
   calls: ['ChangeExpiredPassword', 'PasswordRules'],
 };
 
-/**
- * Second factor required by an administrator → the 2FA page (S20). Its calls (LoginWith2FA, recovery codes, PIN,
- * SMS) arrive with the MFA issue; setup of a first factor goes through the same step.
- */
+/** A confirmed second factor → the 2FA page (and its recovery-code page); only the 2FA calls work (S20). */
 export const twoFactorStep: SignInStep = {
   id: 'two-factor',
   path: '/account/login/twofactor',
-  appliesTo: ({ user }) => user.requiresTwoFactor,
+  appliesTo: ({ user, facts }) => facts.hasSecondFactor(user.id),
   calls: [
     'LoginWith2FAView',
     'LoginWith2FA',
     'LoginWithRecoveryCodeView',
     'LoginWithRecoveryCode',
+    'SendOTP',
     'PinReference',
     'GeneratePin',
-    'SendOTP',
-    'Setup2FAView',
-    'Validate2faSetupCode',
-    'GeneratePhoneVerification',
-    'EnableTwoFactor',
   ],
 };
 
-/** The registry with the steps of this issue: expired password, then second factor. */
-export function defaultSignInSteps(): SignInStepRegistry {
-  return new SignInStepRegistry().register(expiredPasswordStep).register(twoFactorStep);
+/** 2FA required (by an administrator) but none set up yet → the set-up wizard before the sign-in finishes. */
+export const twoFactorSetupStep: SignInStep = {
+  id: 'two-factor-setup',
+  path: '/account/setup-twofactor',
+  appliesTo: async ({ user, facts }) => user.requiresTwoFactor && !(await facts.hasSecondFactor(user.id)),
+  calls: [
+    'Setup2FAView',
+    'Validate2faSetupCode',
+    'GeneratePhoneVerification',
+    'GeneratePin',
+    'EnableTwoFactor',
+    'RedeemRecoveryCode',
+    'RedeemState',
+  ],
+};
+
+/** Switches for steps whose pages have not shipped yet: registered in order, applying only once switched on. */
+export interface StepSwitches {
+  /** Offer to register a passkey to users without one (the devices flow). */
+  offerDeviceRegistration?: boolean;
+  /** Ask users with more than one customer which one to work in (the tenant flow). */
+  selectCustomer?: boolean;
+}
+
+/** No passkey yet → offer to register one (register, or SkipFido). */
+export function deviceOfferStep(enabled: boolean): SignInStep {
+  return {
+    id: 'device-offer',
+    path: '/account/registerdevice',
+    appliesTo: async ({ user, facts }) => enabled && !(await facts.hasDevice(user.id)),
+    calls: ['CredentialOptions', 'RegisterCredential', 'SkipFido'],
+  };
+}
+
+/** More than one customer → choose one; the choice goes into the session and the tokens. */
+export function customerSelectionStep(enabled: boolean): SignInStep {
+  return {
+    id: 'customer-selection',
+    path: '/account/select',
+    appliesTo: async ({ user, facts }) => enabled && (await facts.customerCount(user.id)) > 1,
+    calls: ['SelectCustomerView', 'Customers', 'SelectCustomer'],
+  };
+}
+
+/**
+ * Every step ARCHITECTURE.md names, in its order: (password) → expired password → second factor, or its set-up
+ * when required → device offer → customer selection → done.
+ */
+export function defaultSignInSteps(switches: StepSwitches = {}): SignInStepRegistry {
+  return new SignInStepRegistry()
+    .register(expiredPasswordStep)
+    .register(twoFactorStep)
+    .register(twoFactorSetupStep)
+    .register(deviceOfferStep(switches.offerDeviceRegistration ?? false))
+    .register(customerSelectionStep(switches.selectCustomer ?? false));
 }

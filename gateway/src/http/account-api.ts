@@ -1,0 +1,56 @@
+import express, { Router } from 'express';
+import type { GatewayConfig } from '../config.js';
+import type { Identity } from '../identity/identity.js';
+import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { Antiforgery } from './antiforgery.js';
+import { customersRouter } from './customers.router.js';
+import { loginRouter } from './login.router.js';
+import { logoutRouter } from './logout.router.js';
+import { partnerRouter } from './partner.router.js';
+import { sendFormError } from './problem.js';
+import { recoveryRouter } from './recovery.router.js';
+import { secureSignInRouter } from './secure-sign-in.router.js';
+import { sessionRouter } from './session.router.js';
+import { createSignInResponses } from './sign-in-responses.js';
+import { twoFactorRouter } from './two-factor.router.js';
+import { vendorRouter } from './vendor.router.js';
+
+/** Dependencies of {@link accountApi}. */
+export interface AccountApiDeps {
+  config: Pick<GatewayConfig, 'secure'>;
+  sessions: RequestSessions;
+  antiforgery: Antiforgery;
+  identity: Identity;
+}
+
+/**
+ * The account API of SPEC.md §7 under `/api/Account` (case-insensitive): JSON bodies, the anti-forgery check on
+ * every non-GET call (S30), the sign-in gate (deny by default while a sign-in is pending), then one thin router per
+ * area, and the API's 404 for anything else.
+ */
+export function accountApi(deps: AccountApiDeps): Router {
+  const { sessions, antiforgery, identity } = deps;
+  const responses = createSignInResponses({ sessions, antiforgery, signIn: identity.signIn });
+  const router = Router();
+  router.use(
+    express.json({ limit: '64kb' }),
+    // Exchange proves itself with the 209 state (or the header); see the handler.
+    antiforgery.middleware(
+      (req) => req.method === 'POST' && req.path.toLowerCase().replace(/\/$/, '') === '/exchange',
+    ),
+    responses.gate,
+    sessionRouter({ ...identity, sessions, antiforgery, responses, config: deps.config }),
+    partnerRouter({ partners: identity.partners }),
+    loginRouter({ ...identity, sessions, responses }),
+    logoutRouter({ signOut: identity.signOut, responses }),
+    customersRouter(),
+    twoFactorRouter(),
+    recoveryRouter(),
+    secureSignInRouter(),
+    vendorRouter(),
+  );
+  router.use((_req, res) => {
+    sendFormError(res, 'notFound', 404);
+  });
+  return router;
+}

@@ -1,0 +1,51 @@
+import { Router } from 'express';
+import { loginRequestSchema, returnUrlOf, returnUrlQuerySchema } from 'shared-contracts';
+import type { LoginViewService } from '../identity/login-view.service.js';
+import type { ReturnUrls } from '../identity/return-urls.service.js';
+import type { SignInService } from '../identity/sign-in/sign-in.service.js';
+import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import { handle, parse, view } from './plumbing.js';
+import type { SignInResponses } from './sign-in-responses.js';
+
+/** Dependencies of {@link loginRouter}. */
+export interface LoginRouterDeps {
+  sessions: RequestSessions;
+  signIn: SignInService;
+  loginView: LoginViewService;
+  returnUrls: ReturnUrls;
+  responses: SignInResponses;
+}
+
+/** Password sign-in (SPEC.md §7 "Sign-in"): LoginView and Login. */
+export function loginRouter(deps: LoginRouterDeps): Router {
+  const { sessions, signIn, responses } = deps;
+  const router = Router();
+
+  view(router, '/LoginView', async (req, res) => {
+    const query = parse(returnUrlQuerySchema, req.query, res);
+    if (!query) return;
+    const body = await deps.loginView(await sessions.current(req), req.hostname, query.returnUrl);
+    res.set('Cache-Control', 'no-store').json(body);
+  });
+
+  router.post(
+    '/Login',
+    handle(async (req, res) => {
+      const body = parse(loginRequestSchema, req.body, res);
+      if (!body) return;
+      const found = await sessions.lookup(req);
+      if (found.kind !== 'active') return responses.timedOut(req, res);
+      const returnUrl = await deps.returnUrls.safe(body.returnUrl ?? returnUrlOf(req.query));
+      const outcome = await signIn.passwordSignIn(req, res, found.session, {
+        login: body.username,
+        password: body.password,
+        rememberMe: body.rememberMe,
+        returnUrl,
+        ip: req.ip ?? 'unknown',
+      });
+      responses.sendOutcome(res, outcome);
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,44 @@
+import { Router } from 'express';
+import { logoutRequestSchema, logoutViewQuerySchema } from 'shared-contracts';
+import type { SignOutService } from '../identity/sign-out.service.js';
+import { handle, parse } from './plumbing.js';
+import type { SignInResponses } from './sign-in-responses.js';
+
+/** Dependencies of {@link logoutRouter}. */
+export interface LogoutRouterDeps {
+  signOut: SignOutService;
+  responses: SignInResponses;
+}
+
+/** Sign-out (SPEC.md §7 "Sign-out"): LogoutView and Logout. */
+export function logoutRouter({ signOut, responses }: LogoutRouterDeps): Router {
+  const router = Router();
+
+  // GET only reads; POST may use up the one-time record of a finished sign-out (a GET never changes state).
+  for (const method of ['get', 'post'] as const) {
+    router[method](
+      '/LogoutView',
+      handle(async (req, res) => {
+        const query = parse(logoutViewQuerySchema, req.query, res);
+        if (!query) return;
+        const body = await signOut.view(req, res, query.logoutId, method === 'post');
+        res.set('Cache-Control', 'no-store').json(body);
+      }),
+    );
+  }
+
+  router.post(
+    '/Logout',
+    handle(async (req, res) => {
+      const body = parse(logoutRequestSchema, req.body, res);
+      if (!body) return;
+      const { session, target } = await signOut.signOut(req, res, {
+        logoutId: body.logoutId,
+        ip: req.ip ?? null,
+      });
+      responses.redirect(res, target, session);
+    }),
+  );
+
+  return router;
+}

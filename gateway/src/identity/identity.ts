@@ -1,0 +1,47 @@
+import type { Clock } from '../infra/clock.js';
+import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
+import type { Store } from '../store/store.js';
+import { createAccountsService } from './accounts.service.js';
+import { createLoginViewService } from './login-view.service.js';
+import { PartnerService } from './partner.service.js';
+import { createReturnUrls } from './return-urls.service.js';
+import { createSessionAuthService } from './session-auth.service.js';
+import { SignInService, type SignInMetrics } from './sign-in/sign-in.service.js';
+import type { SignInStepRegistry } from './sign-in/step-registry.js';
+import { createSignOutService, type OidcLogoutHooks } from './sign-out.service.js';
+
+/** What {@link createIdentity} builds the services from. */
+export interface IdentityDeps {
+  store: Store;
+  sessions: RequestSessions;
+  throttle: LoginThrottle;
+  steps: SignInStepRegistry;
+  clock: Clock;
+  metrics?: SignInMetrics;
+  oidc?: OidcLogoutHooks | undefined;
+}
+
+/** The identity layer's services, built once per app and handed to the routers and the OIDC mount. */
+export function createIdentity(deps: IdentityDeps) {
+  const { store, sessions, clock } = deps;
+  const signIn = new SignInService(store, sessions, deps.throttle, deps.steps, clock, deps.metrics);
+  const auth = createSessionAuthService(store, sessions, (session) => {
+    const state = signIn.pendingState(session);
+    return state.kind === 'at' ? state.step.path : undefined;
+  });
+  const partners = new PartnerService(store.partners);
+  const returnUrls = createReturnUrls(store);
+  return {
+    signIn,
+    auth,
+    accounts: createAccountsService(store),
+    partners,
+    returnUrls,
+    loginView: createLoginViewService(partners, returnUrls),
+    signOut: createSignOutService({ store, sessions, auth, oidc: deps.oidc, now: () => clock.now() }),
+  };
+}
+
+/** The identity services. */
+export type Identity = ReturnType<typeof createIdentity>;

@@ -1,0 +1,253 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../infra/clock.js';
+import { MemorySessionStore } from '../../infra/sessions/memory-session.store.js';
+import { RequestSessions } from '../../infra/sessions/request-sessions.js';
+import { SessionManager, type Session } from '../../infra/sessions/session-manager.js';
+import { LoginThrottle } from '../../infra/throttle/login-throttle.js';
+import { startTestGateway, TEST_PASSWORD, type TestGateway } from '../../testing/test-gateway.js';
+import { PENDING_SIGN_IN_MS, SignInService, type SignInOutcome } from './sign-in.service.js';
+import { defaultSignInSteps, type SignInFacts } from './step-registry.js';
+
+/** A request/response pair as the service sees them: a cookie header in, Set-Cookie headers out. */
+function exchange(session?: Session): { req: IncomingMessage; res: ServerResponse } {
+  const headers = new Map<string, unknown>();
+  const req = { headers: session ? { cookie: `idp.session=${session.id}` } : {} } as IncomingMessage;
+  const res = {
+    getHeader: (name: string) => headers.get(name.toLowerCase()),
+    setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), value),
+  } as unknown as ServerResponse;
+  return { req, res };
+}
+
+interface Account {
+  expired: boolean;
+  secondFactor: boolean;
+  requires2fa: boolean;
+  device: boolean;
+  customers: number;
+}
+
+/** Every walk: which pages a sign-in visits, in order, for each kind of account (all steps switched on). */
+const WALKS: [string, Account, string[]][] = [
+  [
+    'plain account',
+    { expired: false, secondFactor: false, requires2fa: false, device: true, customers: 1 },
+    [],
+  ],
+  [
+    'expired password',
+    { expired: true, secondFactor: false, requires2fa: false, device: true, customers: 1 },
+    ['/account/change-expired-password'],
+  ],
+  [
+    'second factor',
+    { expired: false, secondFactor: true, requires2fa: false, device: true, customers: 0 },
+    ['/account/login/twofactor'],
+  ],
+  [
+    '2FA required, none set up',
+    { expired: false, secondFactor: false, requires2fa: true, device: true, customers: 1 },
+    ['/account/setup-twofactor'],
+  ],
+  [
+    '2FA required and set up',
+    { expired: false, secondFactor: true, requires2fa: true, device: true, customers: 1 },
+    ['/account/login/twofactor'],
+  ],
+  [
+    'no device yet',
+    { expired: false, secondFactor: false, requires2fa: false, device: false, customers: 1 },
+    ['/account/registerdevice'],
+  ],
+  [
+    'several customers',
+    { expired: false, secondFactor: false, requires2fa: false, device: true, customers: 2 },
+    ['/account/select'],
+  ],
+  [
+    'every step',
+    { expired: true, secondFactor: true, requires2fa: true, device: false, customers: 3 },
+    [
+      '/account/change-expired-password',
+      '/account/login/twofactor',
+      '/account/registerdevice',
+      '/account/select',
+    ],
+  ],
+  [
+    'required set-up, then device and customers',
+    { expired: false, secondFactor: false, requires2fa: true, device: false, customers: 2 },
+    ['/account/setup-twofactor', '/account/registerdevice', '/account/select'],
+  ],
+];
+
+describe('the sign-in state machine', () => {
+  let gw: TestGateway;
+  const clock = new ManualClock(Date.UTC(2026, 0, 1));
+  const accounts = new Map<string, Account>();
+  const facts: SignInFacts = {
+    hasSecondFactor: (id) => Promise.resolve(accounts.get(id)!.secondFactor),
+    hasDevice: (id) => Promise.resolve(accounts.get(id)!.device),
+    customerCount: (id) => Promise.resolve(accounts.get(id)!.customers),
+  };
+  let sessions: RequestSessions;
+  let service: SignInService;
+
+  beforeAll(async () => {
+    gw = await startTestGateway({ backend: 'sqlite' });
+    const manager = new SessionManager(
+      new MemorySessionStore(() => clock.now()),
+      { idleMs: 3_600_000, absoluteMs: 8 * 3_600_000 },
+      () => clock.now(),
+    );
+    sessions = new RequestSessions(manager, { secure: false });
+    const steps = defaultSignInSteps({ offerDeviceRegistration: true, selectCustomer: true });
+    service = new SignInService(
+      gw.store,
+      sessions,
+      new LoginThrottle({ kind: 'memory' }),
+      steps,
+      clock,
+      undefined,
+      facts,
+    );
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  async function signInWithPassword(account: Account, rememberMe = false) {
+    const user = await gw.addUser({
+      requiresTwoFactor: account.requires2fa,
+      passwordExpiresAt: account.expired ? clock.now() - 1 : null,
+    });
+    accounts.set(user.id, account);
+    const anonymous = await sessions.manager.create({});
+    const { req, res } = exchange(anonymous);
+    const outcome = await service.passwordSignIn(req, res, anonymous, {
+      login: user.username,
+      password: TEST_PASSWORD,
+      rememberMe,
+      returnUrl: '/interaction/abc',
+      ip: '203.0.113.9',
+    });
+    return { user, anonymous, outcome };
+  }
+
+  function redirectOf(outcome: SignInOutcome): { redirect: string; session: Session } {
+    if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.kind}`);
+    return outcome;
+  }
+
+  it.each(WALKS)(
+    '%s: visits %j, then the returnUrl, signed in with a new session id',
+    async (_name, account, pages) => {
+      const { anonymous, outcome } = await signInWithPassword(account);
+      let current = redirectOf(outcome);
+      const visited: string[] = [];
+      const ids = [anonymous.id];
+      while (current.redirect !== '/interaction/abc') {
+        const [path, query] = current.redirect.split('?');
+        visited.push(path!);
+        expect(new URLSearchParams(query).get('returnUrl')).toBe('/interaction/abc');
+        const state = service.pendingState(current.session);
+        expect(state.kind === 'at' && state.step.path).toBe(path);
+        // Not signed in while any step is open.
+        expect(current.session.record.data.account).toBeUndefined();
+        ids.push(current.session.id);
+        const { req, res } = exchange(current.session);
+        current = redirectOf(
+          await service.completeStep(req, res, current.session, state.kind === 'at' ? state.step.id : '', [
+            'otp',
+          ]),
+        );
+        expect(visited.length).toBeLessThan(10);
+      }
+      expect(visited).toEqual(pages);
+      expect(current.session.record.data.account).toBeDefined();
+      expect(current.session.record.data.pending).toBeUndefined();
+      // S24: the final id is new, and every id before it is dead.
+      expect(ids).not.toContain(current.session.id);
+      for (const id of ids) expect((await sessions.manager.load(id)).kind).not.toBe('active');
+    },
+  );
+
+  it('refuses a step that is not the current one, and a stale pending sign-in', async () => {
+    const { outcome } = await signInWithPassword({
+      expired: true,
+      secondFactor: true,
+      requires2fa: false,
+      device: true,
+      customers: 1,
+    });
+    const { session } = redirectOf(outcome);
+    const { req, res } = exchange(session);
+    expect((await service.completeStep(req, res, session, 'two-factor')).kind).toBe('stepNotAllowed');
+    expect(service.allowsCall(session, 'LoginWith2FA')).toBe(false);
+    expect(service.allowsCall(session, 'changeexpiredpassword')).toBe(true);
+    expect(service.allowsCall(session, 'User')).toBe(true);
+
+    clock.advance(PENDING_SIGN_IN_MS + 1);
+    expect(service.pendingState(session).kind).toBe('stale');
+    expect(service.isAtStep(session, 'expired-password')).toBe(false);
+    expect(service.allowsCall(session, 'ChangeExpiredPassword')).toBe(false);
+    expect(service.allowsCall(session, 'Login')).toBe(true);
+    expect((await service.completeStep(req, res, session, 'expired-password')).kind).toBe('stepNotAllowed');
+    await service.abandon(session);
+    expect(service.pendingState(session).kind).toBe('none');
+  });
+
+  it('a pending sign-in is a browser-session cookie; remember-me makes the completed one persistent', async () => {
+    const { outcome } = await signInWithPassword(
+      { expired: true, secondFactor: false, requires2fa: false, device: true, customers: 1 },
+      true,
+    );
+    const pending = redirectOf(outcome).session;
+    expect(pending.record.persistent).toBe(false);
+    const { req, res } = exchange(pending);
+    const done = redirectOf(await service.completeStep(req, res, pending, 'expired-password'));
+    expect(done.session.record.persistent).toBe(true);
+  });
+});
+
+describe('the step registry', () => {
+  it('holds the steps of ARCHITECTURE.md in order', () => {
+    expect(
+      defaultSignInSteps()
+        .list()
+        .map((s) => s.id),
+    ).toEqual(['expired-password', 'two-factor', 'two-factor-setup', 'device-offer', 'customer-selection']);
+  });
+
+  it('denies by default: only the waiting step’s calls and the calls outside any step', () => {
+    const steps = defaultSignInSteps();
+    expect(steps.allows('two-factor', 'LoginWith2FA')).toBe(true);
+    expect(steps.allows('two-factor', 'loginwith2fa')).toBe(true);
+    expect(steps.allows('two-factor', 'SelectCustomer')).toBe(false);
+    expect(steps.allows('two-factor', 'NoSuchCall')).toBe(false);
+    expect(steps.allows('customer-selection', 'Customers')).toBe(true);
+    expect(steps.allows('customer-selection', 'Antiforgery')).toBe(true);
+    expect(steps.allows('unknown-step', 'Customers')).toBe(false);
+  });
+
+  it('places a step before or after another, and refuses duplicates and unknown anchors', () => {
+    const steps = defaultSignInSteps();
+    steps.register(
+      { id: 'terms', path: '/account/terms', appliesTo: () => true, calls: [] },
+      { before: 'device-offer' },
+    );
+    expect(
+      steps
+        .list()
+        .map((s) => s.id)
+        .indexOf('terms'),
+    ).toBe(3);
+    expect(() => steps.register({ id: 'terms', path: '/x', appliesTo: () => true, calls: [] })).toThrow(
+      /already/,
+    );
+    expect(() =>
+      steps.register({ id: 'other', path: '/x', appliesTo: () => true, calls: [] }, { after: 'nope' }),
+    ).toThrow(/not registered/);
+  });
+});

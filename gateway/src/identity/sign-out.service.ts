@@ -1,0 +1,135 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LogoutView } from 'shared-contracts';
+import { randomToken, safeEqual } from '../infra/crypto/tokens.js';
+import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { Session } from '../infra/sessions/session-manager.js';
+import type { Store } from '../store/store.js';
+import type { SessionAuthService } from './session-auth.service.js';
+
+type Req = IncomingMessage;
+type Res = ServerResponse;
+
+/** What the OIDC side offers the sign-out calls (see gateway/src/oidc/README.md "OIDC mount interface"). */
+export interface OidcLogoutHooks {
+  /** For `LogoutView`: whether the user must confirm (no id_token_hint: S32) and which client asked. */
+  describeLogout?(
+    logoutId: string | undefined,
+    req: Req,
+    res: Res,
+  ): Promise<{ showLogoutPrompt: boolean; clientName?: string | undefined } | undefined>;
+  /**
+   * For `Logout`: ends the OIDC session, sends back-channel logout; for an RP-initiated sign-out (`logoutId`
+   * matched) answers the client's name and its validated post_logout_redirect_uri (+ state).
+   */
+  endSession?(logoutId: string | undefined, req: Req, res: Res): Promise<EndedSignOut | undefined>;
+}
+
+/** What the OIDC side reports after ending its session. */
+export interface EndedSignOut {
+  clientName?: string | undefined;
+  postLogoutRedirectUri?: string | undefined;
+}
+
+/** How long the logged-out page may ask for its "Return to <client>" link. */
+export const LOGGED_OUT_RECORD_MS = 10 * 60_000;
+
+/** Dependencies of {@link createSignOutService}. */
+export interface SignOutDeps {
+  store: Pick<Store, 'audit'>;
+  sessions: RequestSessions;
+  auth: SessionAuthService;
+  oidc?: OidcLogoutHooks | undefined;
+  now: () => number;
+}
+
+/**
+ * Sign-out (SPEC.md §7 "Sign-out"): `LogoutView` before and after, `Logout` itself. After an application's
+ * sign-out the new anonymous session keeps a short-lived record of it, so the logged-out page can take the browser
+ * back to that application (never to an address from the query).
+ */
+export function createSignOutService(deps: SignOutDeps) {
+  const { sessions, auth, oidc, now } = deps;
+
+  /** The record of the sign-out this browser just finished, when `logoutId` names it and it is still fresh. */
+  function finishedSignOut(session: Session | undefined, logoutId: string | undefined) {
+    const finished = session?.record.data.loggedOut;
+    if (!session || !finished || !logoutId || !safeEqual(finished.id, logoutId)) return undefined;
+    return finished.expiresAt > now() ? finished : undefined;
+  }
+
+  return {
+    /**
+     * `LogoutView`. After a sign-out: the way back to the application. `consume` (a POST) uses the record up, so
+     * the link is offered once; a GET only reads it, since a GET never changes state. Before a sign-out: whether
+     * the user must confirm (S32).
+     */
+    async view(req: Req, res: Res, logoutId: string | undefined, consume: boolean): Promise<LogoutView> {
+      const session = await sessions.current(req);
+      const finished = finishedSignOut(session, logoutId);
+      if (session && finished) {
+        if (consume) {
+          delete session.record.data.loggedOut;
+          await sessions.save(session);
+        }
+        return {
+          logoutId: finished.id,
+          showLogoutPrompt: false,
+          loggedOut: true,
+          ...(finished.clientName ? { clientName: finished.clientName } : {}),
+          postLogoutRedirectUri: finished.postLogoutRedirectUri,
+        };
+      }
+      const signedIn = await auth.getSignedInAccount(req);
+      const described = oidc?.describeLogout ? await oidc.describeLogout(logoutId, req, res) : undefined;
+      return {
+        ...(logoutId ? { logoutId } : {}),
+        // Without proof from the client (id_token_hint) a signed-in user confirms first (S32).
+        showLogoutPrompt: signedIn !== undefined && (described?.showLogoutPrompt ?? true),
+        ...(described?.clientName ? { clientName: described.clientName } : {}),
+      };
+    },
+
+    /**
+     * `Logout`: ends the OIDC session (back-channel logout to the clients) and the site session (the old cookie is
+     * dead, S27), starts a fresh anonymous one, and answers where the browser goes: always the logged-out page.
+     */
+    async signOut(
+      req: Req,
+      res: Res,
+      input: { logoutId: string | undefined; ip: string | null },
+    ): Promise<{ session: Session; target: string }> {
+      const { logoutId } = input;
+      const before = await sessions.lookup(req);
+      const account = await auth.getSignedInAccount(req);
+      const ended = oidc?.endSession ? await oidc.endSession(logoutId, req, res) : undefined;
+      const next = await sessions.end(req, res);
+      if (account) {
+        await deps.store.audit.record({
+          at: now(),
+          kind: 'sign-out',
+          userId: account.accountId,
+          ip: input.ip,
+          data: {},
+        });
+      }
+      const target = new URLSearchParams();
+      if (before.kind === 'expired') target.set('reason', 'inactivity');
+      if (ended?.postLogoutRedirectUri) {
+        const id = randomToken(16);
+        next.record.data.loggedOut = {
+          id,
+          ...(ended.clientName ? { clientName: ended.clientName } : {}),
+          postLogoutRedirectUri: ended.postLogoutRedirectUri,
+          expiresAt: now() + LOGGED_OUT_RECORD_MS,
+        };
+        await sessions.save(next);
+        target.set('logoutId', id);
+      }
+      const search = target.toString();
+      return { session: next, target: `/account/loggedout${search ? `?${search}` : ''}` };
+    },
+  };
+}
+
+/** The sign-out calls' service. */
+export type SignOutService = ReturnType<typeof createSignOutService>;
