@@ -1,15 +1,16 @@
+/**
+ * A gateway running in-process for tests: `createApp` over the storage of `backends.ts` (SQLite in a temporary
+ * folder, or PostgreSQL + Redis), a fake shell build, and optionally the real OIDC provider on a loopback port.
+ * The fake browsers live in `browser.ts`; both are re-exported here so suites import one module.
+ */
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
 import { pino } from 'pino';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import pg from 'pg';
-import request from 'supertest';
 import { createApp, type AppDeps } from '../app.js';
 import type { GatewayConfig } from '../config.js';
 import { hashPassword } from '../identity/passwords.service.js';
@@ -25,26 +26,15 @@ import {
   type ThrottleLimits,
 } from '../infra/throttle/login-throttle.js';
 import { createOidcMount } from '../oidc.mount.js';
-import { openStore, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { NewUser, User } from '../store/user.repository.js';
+import { openTestBackends, type Backend } from './backends.js';
+import { TEST_PASSWORD } from './browser.js';
+import { listenOnLoopback, type LoopbackServer } from './loopback-server.js';
 
-/** Which backends a test gateway uses: the embedded default, or PostgreSQL + Redis from TEST_* variables. */
-export type Backend = 'sqlite' | 'postgres-redis';
-
-/** Backends to run the suites on: SQLite always, PostgreSQL + Redis when both TEST_ variables are set. */
-export const BACKENDS: { name: Backend; skip: string | false }[] = [
-  { name: 'sqlite', skip: false },
-  {
-    name: 'postgres-redis',
-    skip:
-      process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL
-        ? false
-        : 'TEST_DATABASE_URL and TEST_REDIS_URL are not set (.ci/run sets them when PostgreSQL and Redis answer)',
-  },
-];
-
-/** The password of users made by {@link TestGateway.addUser}. */
-export const TEST_PASSWORD = 'Correct-Horse-9!';
+export { BACKENDS, openTestBackends, type Backend, type TestBackends } from './backends.js';
+export { browser, rawGet, sessionCookieOf, TEST_PASSWORD, TestBrowser } from './browser.js';
+export { listenOnLoopback, type LoopbackServer } from './loopback-server.js';
 
 /** A gateway running in-process on a temp DATA_DIR with a fake shell build. */
 export interface TestGateway {
@@ -125,73 +115,41 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     ...options.config,
   };
 
-  let store: Store;
-  let sessionStore: SessionStore;
-  let throttle: LoginThrottle;
+  let server: LoopbackServer | undefined;
   const limits = { ...DEFAULT_THROTTLE_LIMITS, ...options.throttleLimits };
   const cleanups: (() => Promise<void>)[] = [];
-  let server: Server | undefined;
   if (options.oidc) {
-    server = createServer();
-    const listening = server;
-    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
-    config.publicUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
-    cleanups.unshift(
-      () =>
-        new Promise<void>((resolve) => {
-          listening.closeAllConnections();
-          listening.close(() => resolve());
-        }),
-    );
+    const listening = await listenOnLoopback();
+    server = listening;
+    config.publicUrl = listening.origin;
+    cleanups.unshift(() => listening.close());
   }
-  let redisClient: Redis | undefined;
-  if (backend === 'postgres-redis') {
-    // A fresh schema per gateway keeps runs independent; it is dropped on close.
-    const schema = `test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    store = await openStore({
-      databaseUrl: process.env.TEST_DATABASE_URL,
-      pgSchema: schema,
-      dataEncryptionKey: config.dataEncryptionKey,
-      now,
-    });
-    const redis = new Redis(process.env.TEST_REDIS_URL!, {
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: 1,
-    });
-    redisClient = redis;
-    const prefix = `test:${schema}:`;
-    sessionStore = new RedisSessionStore(redis, now, `${prefix}session:`);
-    throttle = new LoginThrottle({ kind: 'redis', client: redis }, limits, `${prefix}throttle`);
-    cleanups.push(async () => {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-      await store.database.close();
-      const drop = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await drop.connect();
-      await drop.query(`drop schema ${schema} cascade`);
-      await drop.end();
-    });
+  const backends = await openTestBackends({
+    sql: backend === 'postgres-redis' ? 'postgres' : 'sqlite',
+    redis: backend === 'postgres-redis',
+    dir: dataDir,
+    dataEncryptionKey: config.dataEncryptionKey,
+    now,
+  });
+  cleanups.push(() => backends.close());
+  const { store, redis: redisClient, keyPrefix } = backends;
+  let sessionStore: SessionStore;
+  let throttle: LoginThrottle;
+  if (redisClient) {
+    sessionStore = new RedisSessionStore(redisClient, now, `${keyPrefix}session:`);
+    throttle = new LoginThrottle({ kind: 'redis', client: redisClient }, limits, `${keyPrefix}throttle`);
   } else {
-    store = await openStore({
-      sqliteFile: path.join(dataDir, 'identity.db'),
-      dataEncryptionKey: config.dataEncryptionKey,
-      now,
-    });
     sessionStore = options.sqlSessions
       ? new SqlSessionStore(store.database.db, now)
       : new MemorySessionStore(now);
     throttle = new LoginThrottle({ kind: 'memory' }, limits);
-    cleanups.push(() => store.database.close());
   }
   const metrics = new Metrics();
   const logger = pino({ level: 'silent' });
   let oidc: AppDeps['oidc'];
   if (options.oidc) {
+    // The provider keeps the production Redis prefix, so the admin CLI's revocation finds its artefacts as it
+    // would in production; they expire on their own.
     const mount = await createOidcMount(config, store, redisClient, logger);
     oidc = mount;
     // Before the store closes: its purge timer must not outlive the test.
@@ -208,7 +166,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     ...(oidc ? { oidc } : {}),
     ...options.overrides,
   });
-  server?.on('request', app);
+  server?.server.on('request', app);
   return {
     app,
     config,
@@ -237,60 +195,6 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** A supertest agent (cookie jar) with an anti-forgery token fetched. */
-export async function browser(app: Express, ip?: string) {
-  const agent = request.agent(app);
-  if (ip) agent.set('X-Forwarded-For', ip);
-  const res = await agent.get('/api/Account/Antiforgery').expect(200);
-  let token = (res.body as { token: string }).token;
-  return {
-    agent,
-    get token() {
-      return token;
-    },
-    set token(value: string) {
-      token = value;
-    },
-    /** POST JSON with the anti-forgery header. */
-    post(url: string, body: unknown = {}) {
-      return agent
-        .post(url)
-        .set('x-csrf-token-value', token)
-        .send(body as object);
-    },
-    /** Follows a 209 the way the client does: Exchange the state for a fresh token. */
-    async exchange(state: string) {
-      const r = await agent
-        .post('/api/Account/Exchange')
-        .set('x-csrf-token-value', token)
-        .send({ state })
-        .expect(200);
-      token = (r.body as { token: string }).token;
-      return token;
-    },
-    /** Signs in with the password; returns the 209 body after the exchange. */
-    async signIn(username: string, password = TEST_PASSWORD, extra: Record<string, unknown> = {}) {
-      const r = await agent
-        .post('/api/Account/Login')
-        .set('x-csrf-token-value', token)
-        .send({ username, password, rememberMe: false, ...extra });
-      if (r.status === 209) await this.exchange((r.body as { state: string }).state);
-      return r;
-    },
-  };
-}
-
-/** Reads the session cookie value from a response's Set-Cookie. */
-export function sessionCookieOf(
-  res: { headers: Record<string, unknown> },
-  name = 'idp.session',
-): string | undefined {
-  const raw = res.headers['set-cookie'];
-  const list = Array.isArray(raw) ? (raw as string[]) : typeof raw === 'string' ? [raw] : [];
-  const found = list.find((c) => c.startsWith(`${name}=`));
-  return found?.split(';')[0]?.slice(name.length + 1);
 }
 
 /** Runs a raw SQL statement (test setup). */

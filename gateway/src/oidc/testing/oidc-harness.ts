@@ -1,91 +1,26 @@
 /**
- * In-process harness for the OIDC suites: the real store (SQLite file, or PostgreSQL in a fresh schema), optionally
- * Redis, the real provider mounted on an Express app listening on a free port, a cookie-jar "browser" that follows
- * redirects by hand, and a stand-in for the gateway session (a cookie naming the signed-in account) so these tests
- * do not depend on the sign-in state machine.
+ * In-process harness for the OIDC suites, on the gateway harness's storage, loopback server and fake browser
+ * (`src/testing/`): the real store (SQLite file, or PostgreSQL in a fresh schema), optionally Redis, the real
+ * provider mounted on an Express app listening on a free port, and a stand-in for the gateway session (a cookie
+ * naming the signed-in account) so these tests do not depend on the sign-in state machine.
  */
 import { createHash, createPublicKey, randomBytes, verify as verifySignature } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import express, { type Request } from 'express';
-import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
-import { openStore, type Store } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
 import type { NewOidcClient } from '../../store/client.repository.js';
+import { openTestBackends } from '../../testing/backends.js';
+import { TestBrowser } from '../../testing/browser.js';
+import { listenOnLoopback } from '../../testing/loopback-server.js';
 import { createOidcProvider, type OidcLifetimes, type OidcService } from '../oidc-provider.js';
 import type { OidcAccountClaims, OidcDatabase } from '../types.js';
+
+export { rawGet, TestBrowser } from '../../testing/browser.js';
 
 /** Which storage the suite runs on. */
 export type OidcVariant = 'sqlite' | 'postgres' | 'redis';
 
 const ACCOUNT_COOKIE = 'test.account';
-
-/** A tiny browser: a cookie jar (name + path) and manual redirects. */
-export class TestBrowser {
-  private readonly cookies = new Map<string, { value: string; path: string }>();
-
-  constructor(private readonly origin: string) {}
-
-  setCookie(name: string, value: string, cookiePath = '/'): void {
-    this.cookies.set(`${name};${cookiePath}`, { value, path: cookiePath });
-  }
-
-  private cookieHeader(pathname: string): string {
-    return [...this.cookies.entries()]
-      .filter(([, c]) => pathname.startsWith(c.path))
-      .map(([key, c]) => `${key.split(';')[0]}=${c.value}`)
-      .join('; ');
-  }
-
-  private store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';').map((p) => p.trim());
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq);
-      const value = pair.slice(eq + 1);
-      const pathAttr = attributes.find((a) => a.toLowerCase().startsWith('path='));
-      const cookiePath = pathAttr ? pathAttr.slice(5) : '/';
-      const expired =
-        attributes.some((a) => /^max-age=0$/i.test(a)) ||
-        attributes.some((a) => /^expires=.*1970/i.test(a)) ||
-        value === '';
-      if (expired) this.cookies.delete(`${name};${cookiePath}`);
-      else this.cookies.set(`${name};${cookiePath}`, { value, path: cookiePath });
-    }
-  }
-
-  /** One request on the issuer's origin, cookies sent and stored, redirects not followed. */
-  async request(url: string, init: RequestInit = {}): Promise<Response> {
-    const target = new URL(url, this.origin);
-    const headers = new Headers(init.headers);
-    const cookie = this.cookieHeader(target.pathname);
-    if (cookie) headers.set('cookie', cookie);
-    const response = await fetch(target, { ...init, headers, redirect: 'manual' });
-    this.store(response);
-    return response;
-  }
-
-  /**
-   * Follows redirects on the issuer's origin until a response is not a redirect, or the redirect leaves the
-   * origin (a client's redirect_uri) or reaches `stopAt` (a path such as the sign-in page).
-   */
-  async follow(url: string, stopAt: readonly string[] = []): Promise<{ url: string; response?: Response }> {
-    let current = new URL(url, this.origin).href;
-    for (let hops = 0; hops < 20; hops += 1) {
-      const parsed = new URL(current);
-      if (parsed.origin !== this.origin || stopAt.some((p) => parsed.pathname === p)) return { url: current };
-      const response = await this.request(current);
-      const location = response.headers.get('location');
-      if (response.status < 300 || response.status >= 400 || !location) return { url: current, response };
-      current = new URL(location, current).href;
-    }
-    throw new Error('too many redirects');
-  }
-}
 
 /** PKCE pair (RFC 7636 §4.1–4.2, S256). */
 export function pkcePair(): { verifier: string; challenge: string } {
@@ -158,53 +93,19 @@ function readCookie(req: Request, name: string): string | undefined {
 
 /** Starts the provider on a free port over the chosen storage. */
 export async function startOidcHarness(options: OidcHarnessOptions): Promise<OidcHarness> {
-  const tempDir = mkdtempSync(path.join(tmpdir(), 'oidc-test-'));
-  const cleanups: Array<() => Promise<void> | void> = [
-    () => rmSync(tempDir, { recursive: true, force: true }),
-  ];
-
-  let store: Store;
-  if (options.variant === 'postgres') {
-    const databaseUrl = process.env.TEST_DATABASE_URL!;
-    const schema = `oidc_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    store = await openStore({ databaseUrl, pgSchema: schema, dataEncryptionKey: randomBytes(32) });
-    cleanups.push(async () => {
-      const drop = new pg.Client({ connectionString: databaseUrl });
-      await drop.connect();
-      await drop.query(`drop schema ${schema} cascade`);
-      await drop.end();
-    });
-  } else {
-    store = await openStore({
-      sqliteFile: path.join(tempDir, 'identity.db'),
-      dataEncryptionKey: randomBytes(32),
-    });
-  }
-  cleanups.unshift(() => store.database.close());
-
-  let redis: Redis | undefined;
-  let redisPrefix: string | undefined;
-  if (options.variant === 'redis') {
-    redis = new Redis(process.env.TEST_REDIS_URL!, { lazyConnect: false, maxRetriesPerRequest: 2 });
-    redisPrefix = `oidc-test-${randomBytes(6).toString('hex')}:`;
-    const r = redis;
-    const prefix = redisPrefix;
-    cleanups.unshift(async () => {
-      const keys = await r.keys(`${prefix}*`);
-      if (keys.length > 0) await r.del(...keys);
-      r.disconnect();
-    });
-  }
+  const backends = await openTestBackends({
+    sql: options.variant === 'postgres' ? 'postgres' : 'sqlite',
+    redis: options.variant === 'redis',
+    tempPrefix: 'oidc-test-',
+  });
+  const cleanups: Array<() => Promise<void> | void> = [() => backends.close()];
+  const { store, redis } = backends;
+  const redisPrefix = redis ? `${backends.keyPrefix}oidc:` : undefined;
 
   const accounts = new Map<string, OidcAccountClaims>();
   const app = express();
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(app);
+  const issuer = listening.origin;
 
   const service = await createOidcProvider({
     issuer,
@@ -212,6 +113,8 @@ export async function startOidcHarness(options: OidcHarnessOptions): Promise<Oid
     redis,
     redisPrefix,
     secretKey: randomBytes(32),
+    // As the gateway with its default TRUST_PROXY: X-Forwarded-* headers reach the provider.
+    proxy: true,
     findAccount: (id) => Promise.resolve(accounts.get(id)),
     findClient: (id) => store.clients.findById(id),
     getSignedInAccount: (req) => {
@@ -245,13 +148,7 @@ export async function startOidcHarness(options: OidcHarnessOptions): Promise<Oid
     const logoutId = typeof req.query.logoutId === 'string' ? req.query.logoutId : '';
     res.json((await service.describeLogout(logoutId, req, res)) ?? null);
   });
-  cleanups.unshift(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  cleanups.unshift(() => listening.close());
 
   return {
     issuer,
@@ -281,7 +178,7 @@ export interface BackchannelListener {
 /** Starts a {@link BackchannelListener} on a free loopback port. */
 export async function startBackchannelListener(): Promise<BackchannelListener> {
   const received: URLSearchParams[] = [];
-  const server: Server = createServer((req, res) => {
+  const listening = await listenOnLoopback((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
@@ -289,11 +186,10 @@ export async function startBackchannelListener(): Promise<BackchannelListener> {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel-logout`,
+    url: `${listening.origin}/backchannel-logout`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => listening.close(),
   };
 }
 
@@ -306,17 +202,7 @@ export interface TempOidcStore {
 
 /** Opens a migrated SQLite store in a fresh temporary folder; `close` removes it. */
 export async function openTempOidcStore(prefix: string): Promise<TempOidcStore> {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  const store = await openStore({
-    sqliteFile: path.join(dir, 'identity.db'),
-    dataEncryptionKey: randomBytes(32),
-  });
-  return {
-    store,
-    db: store.database.db as unknown as Kysely<OidcDatabase>,
-    close: async () => {
-      await store.database.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const backends = await openTestBackends({ sql: 'sqlite', tempPrefix: prefix });
+  const { store } = backends;
+  return { store, db: store.database.db as unknown as Kysely<OidcDatabase>, close: () => backends.close() };
 }
