@@ -1,70 +1,108 @@
-import type { Kysely } from 'kysely';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSigningKeys } from '../oidc/signing-keys.js';
-import type { OidcDatabase } from '../oidc/types.js';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { runAdminCommand } from './admin.js';
-import { UsageError } from './cli-support.js';
+import { openStore } from '../store/store.js';
+import { ADMIN_COMMANDS, adminUsage, commandName } from './command-table.js';
+import { openAdminHarness, runAdminProcess, type AdminHarness } from './testing/admin-harness.js';
 
-describe('admin CLI', () => {
-  let gw: TestGateway;
-  const run = async (...args: string[]) => {
-    const lines: string[] = [];
-    await runAdminCommand(gw.store, args, (line) => lines.push(line));
-    return lines.join('\n');
-  };
+describe('admin CLI: finding the command', () => {
+  let admin: AdminHarness;
   beforeAll(async () => {
-    gw = await startTestGateway();
-    await run('partners', 'add', '--id', 'acme', '--name', 'Acme');
+    admin = await openAdminHarness();
   });
   afterAll(async () => {
-    await gw.close();
+    await admin.close();
   });
 
   it.each([
-    ['--background-color', 'red;background:url(https://evil.example/x)'],
-    ['--background-color', 'var(--x)'],
-    ['--background-color', 'expression(alert(1))'],
-    ['--privacy-url', 'javascript:alert(1)'],
-    ['--privacy-url', 'https://user@evil.example/'],
-    ['--privacy-url', '/relative/privacy'],
-    ['--privacy-url', 'data:text/html,<script>alert(1)</script>'],
-  ])('S34 refuses partner %s %s with one line, storing nothing', async (option, value) => {
-    await expect(run('partners', 'update', '--id', 'acme', option, value)).rejects.toBeInstanceOf(UsageError);
-    const partner = await gw.store.partners.findById('acme');
-    expect(partner?.backgroundColor ?? null).toBeNull();
-    expect(partner?.privacyPolicyUrl ?? null).toBeNull();
+    [
+      ['users', 'frob'],
+      /^error: unknown command "users frob" \(users: add, set-password, .*, list; "admin help"/,
+    ],
+    [
+      ['frob'],
+      /^error: unknown command "frob" \(areas: users, partners, customers, memberships, clients, keys/,
+    ],
+    [[], /^error: no command given; "admin help" lists the commands$/],
+    [['users', 'list', 'extra'], /^error: unexpected argument "extra"$/],
+    [['users', 'list', '--email', 'a@b.example'], /^error: "users list" takes no --email$/],
+    [['users', 'list', '--frob'], /^error: Unknown option '--frob'/],
+    [['users', 'add', '--username'], /^error: Option '--username <value>' argument missing$/],
+    [['users', 'add', '--username', 'ann', '--password', 'Long-enough-1'], /^error: --email is required$/],
+    [['users', 'add', '--username', '  ', '--email', 'a@b.example'], /^error: --username is required$/],
+    [['clients', 'add', '--id', 'c', '--name', 'C', '--public'], /^error: --redirect-uri is required$/],
+  ])('admin %j is refused with one line', async (args, line) => {
+    expect(await admin.refused(...args)).toMatch(line);
   });
 
-  it('accepts the colours and links the shell accepts (shared checks)', async () => {
-    await run(
-      'partners',
-      'update',
-      '--id',
-      'acme',
-      '--background-color',
-      ' rgb(10 20 30 / 50%) ',
-      '--privacy-url',
-      'https://acme.example/privacy',
-    );
-    const partner = await gw.store.partners.findById('acme');
-    expect(partner?.backgroundColor).toBe('rgb(10 20 30 / 50%)');
-    expect(partner?.privacyPolicyUrl).toBe('https://acme.example/privacy');
+  it('refuses a mistake before the command changes anything', async () => {
+    await admin.refused('users', 'add', '--username', 'nobody-yet', '--email', 'n@example.test', '--frob');
+    expect(await admin.store.users.findByLogin('nobody-yet')).toBeUndefined();
   });
 
-  it('keys rotate publishes a new generation that signs only after the grace period', async () => {
-    const db = gw.store.database.db as unknown as Kysely<OidcDatabase>;
-    const before = await loadSigningKeys(db);
-    const output = await run('keys', 'rotate');
-    expect(output).toMatch(/published; they sign from \d{4}-/);
-    const after = await loadSigningKeys(db);
-    expect(after).toHaveLength(4);
-    expect(after.slice(0, 2).map((k) => k.kid)).toEqual(before.slice(0, 2).map((k) => k.kid));
-    expect(await loadSigningKeys(db, Date.now() + 61_000).then((k) => k[0]!.kid)).toBe(after[2]!.kid);
+  it('the usage lists every command of the table with every option it takes', () => {
+    // Each command's block: its synopsis line (two spaces, then the command), then indented continuation lines.
+    const blocks: string[] = [];
+    for (const line of adminUsage().split('\n').slice(1, -1)) {
+      if (/^ {2}\S/.test(line)) blocks.push(line);
+      else blocks[blocks.length - 1] += `\n${line}`;
+    }
+    expect(blocks).toHaveLength(ADMIN_COMMANDS.length);
+    ADMIN_COMMANDS.forEach((command, i) => {
+      const block = blocks[i]!;
+      expect(block.startsWith(`  ${commandName(command)}`), block).toBe(true);
+      for (const [name, spec] of Object.entries(command.options)) {
+        const shown = spec.type === 'boolean' ? `--${name}` : `--${name} ${spec.value}`;
+        expect(block).toContain(spec.required ? ` ${shown}` : `[${shown}]`);
+      }
+    });
+    expect(
+      adminUsage()
+        .split('\n')
+        .filter((line) => line.length > 110),
+    ).toEqual([]);
+  });
+});
+
+describe('admin CLI as a process', () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'admin-cli-process-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('sessions revoke needs a known user', async () => {
-    await expect(run('sessions', 'revoke', '--user', 'nobody')).rejects.toThrow('no user "nobody"');
-    await expect(run('sessions', 'revoke')).rejects.toThrow('--user is required');
+  it('help prints the usage and exits 0', async () => {
+    const result = await runAdminProcess(['help'], { DATA_DIR: dataDir() });
+    expect(result).toEqual({ status: 0, stdout: `${adminUsage()}\n`, stderr: '' });
+  });
+
+  it('a mistake prints one error line, exits 2 and leaves no database behind', async () => {
+    const dir = dataDir();
+    const result = await runAdminProcess(['customers', 'add', '--id', 'c1'], { DATA_DIR: dir });
+    expect(result).toEqual({ status: 2, stdout: '', stderr: 'error: --name is required\n' });
+    expect(existsSync(path.join(dir, 'identity.db'))).toBe(false);
+  });
+
+  it('a command runs against the store of DATA_DIR', async () => {
+    const dir = dataDir();
+    const result = await runAdminProcess(['customers', 'add', '--id', 'c1', '--name', 'Customer 1'], {
+      DATA_DIR: dir,
+    });
+    expect(result).toEqual({ status: 0, stdout: 'customer c1 added\n', stderr: '' });
+    const store = await openStore({
+      sqliteFile: path.join(dir, 'identity.db'),
+      dataEncryptionKey: randomBytes(32),
+    });
+    try {
+      expect(await store.customers.findById('c1')).toEqual({ id: 'c1', name: 'Customer 1', partnerId: null });
+    } finally {
+      await store.database.close();
+    }
   });
 });

@@ -19,12 +19,16 @@ export interface AdminCommandLine {
 
 /** Finds the command `args` names and checks its options; every mistake is a {@link UsageError}. */
 export function parseAdminCommandLine(args: string[]): AdminCommandLine {
-  const { values, positionals } = parseArgs({
-    args,
-    options: ALL_OPTIONS,
-    allowPositionals: true,
-    strict: true,
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: ALL_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    // An unknown option or a missing value: the operator's mistake, reported like every other one.
+    if (String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError((error as Error).message);
+    throw error;
+  }
+  const { values, positionals } = parsed;
   const [area, name, ...extra] = positionals;
   if (area === undefined) throw new UsageError('no command given; "admin help" lists the commands');
   let command = findCommand(area, name);

@@ -1,0 +1,144 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAdminHarness, type AdminHarness } from '../testing/admin-harness.js';
+
+describe('admin partners', () => {
+  let admin: AdminHarness;
+  beforeAll(async () => {
+    admin = await openAdminHarness();
+    await admin.run('partners', 'add', '--id', 'acme', '--name', 'Acme');
+  });
+  afterAll(async () => {
+    await admin.close();
+  });
+
+  it('add stores the branding given, with the shell defaults for the rest', async () => {
+    const logo = path.join(admin.dir, 'logo.png');
+    writeFileSync(logo, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    const out = await admin.run(
+      'partners',
+      'add',
+      '--id',
+      'globex',
+      '--name',
+      'Globex',
+      '--domains',
+      'ID.Globex.example, sso.globex.example',
+      '--background-color',
+      '#123456',
+      '--privacy-url',
+      'https://globex.example/privacy',
+      '--default-language',
+      'de',
+      '--languages',
+      'de:Deutsch,en-GB:English',
+      '--logo',
+      logo,
+      '--show-login-providers',
+      'false',
+      '--show-language-options',
+      'true',
+      '--show-background-images',
+      'false',
+      '--default',
+    );
+    expect(out).toBe('partner globex added');
+    expect(await admin.store.partners.findById('globex')).toEqual({
+      id: 'globex',
+      name: 'Globex',
+      domains: ['id.globex.example', 'sso.globex.example'],
+      backgroundColor: '#123456',
+      logo: Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64'),
+      logoContentType: 'image/png',
+      privacyPolicyUrl: 'https://globex.example/privacy',
+      defaultLanguage: 'de',
+      availableLanguages: [
+        { name: 'de', description: 'Deutsch' },
+        { name: 'en-GB', description: 'English' },
+      ],
+      showLoginProviders: false,
+      showLanguageOptions: true,
+      showBackgroundImages: false,
+      isDefault: true,
+    });
+  });
+
+  it('add refuses an id that is taken', async () => {
+    expect(await admin.refused('partners', 'add', '--id', 'acme', '--name', 'Other')).toBe(
+      'error: partner already exists',
+    );
+  });
+
+  it('update changes only the options given', async () => {
+    const before = await admin.store.partners.findById('globex');
+    expect(await admin.run('partners', 'update', '--id', 'globex', '--name', 'Globex Corp')).toBe(
+      'partner globex updated',
+    );
+    expect(await admin.store.partners.findById('globex')).toEqual({ ...before, name: 'Globex Corp' });
+  });
+
+  it('update names an unknown partner', async () => {
+    expect(await admin.refused('partners', 'update', '--id', 'nope', '--name', 'N')).toBe(
+      'error: no partner "nope"',
+    );
+  });
+
+  it.each([
+    ['--background-color', 'red;background:url(https://evil.example/x)'],
+    ['--background-color', 'var(--x)'],
+    ['--background-color', 'expression(alert(1))'],
+    ['--privacy-url', 'javascript:alert(1)'],
+    ['--privacy-url', 'https://user@evil.example/'],
+    ['--privacy-url', '/relative/privacy'],
+    ['--privacy-url', 'data:text/html,<script>alert(1)</script>'],
+  ])('S34 refuses partner %s %s with one line, storing nothing', async (option, value) => {
+    expect(await admin.refused('partners', 'update', '--id', 'acme', option, value)).toMatch(
+      new RegExp(`^error: ${option}: ".*" is not`),
+    );
+    const partner = await admin.store.partners.findById('acme');
+    expect(partner?.backgroundColor ?? null).toBeNull();
+    expect(partner?.privacyPolicyUrl ?? null).toBeNull();
+  });
+
+  it('accepts the colours and links the shell accepts (shared checks)', async () => {
+    await admin.run(
+      'partners',
+      'update',
+      '--id',
+      'acme',
+      '--background-color',
+      ' rgb(10 20 30 / 50%) ',
+      '--privacy-url',
+      'https://acme.example/privacy',
+    );
+    const partner = await admin.store.partners.findById('acme');
+    expect(partner?.backgroundColor).toBe('rgb(10 20 30 / 50%)');
+    expect(partner?.privacyPolicyUrl).toBe('https://acme.example/privacy');
+  });
+
+  it.each([
+    [['--show-login-providers', 'yes'], 'error: --show-login-providers must be true or false'],
+    [['--languages', 'de'], 'error: --languages: "de" must be code:Description'],
+    [['--logo', 'logo.gif'], 'error: --logo must be a .png, .jpg, .svg or .webp file'],
+    [['--logo', '/nonexistent/logo.png'], 'error: --logo: cannot read /nonexistent/logo.png'],
+  ])('update refuses %j', async (options, line) => {
+    const before = await admin.store.partners.findById('acme');
+    expect(await admin.refused('partners', 'update', '--id', 'acme', ...options)).toBe(line);
+    expect(await admin.store.partners.findById('acme')).toEqual(before);
+  });
+
+  it('update refuses a logo over 512 KB', async () => {
+    const logo = path.join(admin.dir, 'big.svg');
+    writeFileSync(logo, Buffer.alloc(512 * 1024 + 1, 0x20));
+    expect(await admin.refused('partners', 'update', '--id', 'acme', '--logo', logo)).toBe(
+      'error: --logo must be at most 512 KB',
+    );
+  });
+
+  it('list shows id, name, domains and the default partner', async () => {
+    const lines = (await admin.run('partners', 'list')).split('\n');
+    expect(lines).toContain('acme\tAcme\t-');
+    expect(lines).toContain('globex\tGlobex Corp\tid.globex.example,sso.globex.example\tdefault');
+  });
+});
