@@ -1,8 +1,15 @@
-// Test helpers every remote shares (import from `shared-contracts/testing` in a remote's vitest suite).
+// Test helpers the remotes and the shell share (import from `shared-contracts/testing` in a vitest suite).
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_LOCALES } from '../constants.js';
 import type { RemoteId, RemoteModule } from '../remote.js';
 import { ROUTES } from '../routes.js';
+
+export {
+  createTestI18n,
+  renderWithProviders,
+  type ProvidersOptions,
+  type ProvidersResult,
+} from './render-with-providers.js';
 
 /** Reads a dotted key of a nested translation object. */
 function lookup(translations: Record<string, unknown>, key: string): unknown {

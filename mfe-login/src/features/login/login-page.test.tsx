@@ -1,11 +1,6 @@
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import i18next from 'i18next';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { Provider } from 'react-redux';
-import { MemoryRouter } from 'react-router';
-import { ERROR_MESSAGES } from 'shared-contracts';
-import { configureApiClient, createAppStore } from 'shared-contracts/api';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithProviders } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
 import de from '../../locales/de.json';
 import { LocalLoginPage, LoginPage, vendorSignInPath } from './login-page';
@@ -39,37 +34,28 @@ function gateway(input: RequestInfo | URL): Promise<Response> {
   return Promise.resolve(Response.json({ isAuthenticated: false }));
 }
 
-beforeAll(async () => {
-  configureApiClient({ fetch: gateway });
-  await i18next.use(initReactI18next).init({
-    lng: 'en-GB',
-    resources: { 'en-GB': { 'mfe-login': enGB, errors: ERROR_MESSAGES }, de: { 'mfe-login': de } },
-    interpolation: { escapeValue: false },
-  });
-});
-
-afterEach(async () => {
+afterEach(() => {
   cleanup();
   calls.length = 0;
   partnerAllows = true;
-  await i18next.changeLanguage('en-GB');
 });
 
-function renderPage(Page: typeof LoginPage, path = '/account/login?returnUrl=%2Faccount%2Fselect') {
-  render(
-    <Provider store={createAppStore()}>
-      <I18nextProvider i18n={i18next}>
-        <MemoryRouter initialEntries={[path]}>
-          <Page />
-        </MemoryRouter>
-      </I18nextProvider>
-    </Provider>,
-  );
+function renderPage(
+  Page: typeof LoginPage,
+  path = '/account/login?returnUrl=%2Faccount%2Fselect',
+  lng = 'en-GB',
+) {
+  return renderWithProviders(<Page />, {
+    path,
+    lng,
+    fetch: gateway,
+    resources: { 'en-GB': { 'mfe-login': enGB }, de: { 'mfe-login': de } },
+  });
 }
 
 describe('LoginPage external providers', () => {
   it('shows a translated link per provider to the vendor sign-in when the partner allows them', async () => {
-    renderPage(LoginPage);
+    await renderPage(LoginPage);
     const microsoft = await screen.findByRole('link', { name: 'Sign in with Microsoft' });
     expect(microsoft.getAttribute('href')).toBe(
       '/account/login/vendor?vendorId=azure-ad&returnUrl=%2Faccount%2Fselect',
@@ -82,14 +68,13 @@ describe('LoginPage external providers', () => {
   });
 
   it('translates the label', async () => {
-    await i18next.changeLanguage('de');
-    renderPage(LoginPage);
+    await renderPage(LoginPage, undefined, 'de');
     expect(await screen.findByRole('link', { name: 'Mit Microsoft anmelden' })).toBeTruthy();
   });
 
   it('hides them when the partner does not allow them, even though LoginView lists some', async () => {
     partnerAllows = false;
-    renderPage(LoginPage);
+    await renderPage(LoginPage);
     await screen.findByLabelText('Password');
     await waitFor(() => expect(calls.some((url) => url.includes('GetPartnerMetaData'))).toBe(true));
     // Let the partner answer land before checking the absence.
@@ -99,7 +84,7 @@ describe('LoginPage external providers', () => {
   });
 
   it('never shows them on the local-only route', async () => {
-    renderPage(LocalLoginPage, '/account/login/local');
+    await renderPage(LocalLoginPage, '/account/login/local');
     await screen.findByLabelText('Password');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByRole('link', { name: /Sign in with/ })).toBeNull();

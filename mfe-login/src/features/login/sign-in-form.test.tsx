@@ -1,11 +1,7 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import i18next from 'i18next';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { Provider } from 'react-redux';
-import { MemoryRouter } from 'react-router';
-import { ERROR_MESSAGES } from 'shared-contracts';
-import { configureApiClient, createAppStore, setTimedOut, setUsername } from 'shared-contracts/api';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAppStore, setTimedOut, setUsername, type AppStore } from 'shared-contracts/api';
+import { renderWithProviders } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
 import { SignInForm } from './sign-in-form';
 
@@ -32,39 +28,25 @@ function gateway(input: RequestInfo | URL, init: RequestInit = {}): Promise<Resp
   return Promise.resolve(Response.json({ isAuthenticated: false }));
 }
 
-beforeAll(async () => {
-  configureApiClient({ fetch: gateway });
-  await i18next.use(initReactI18next).init({
-    lng: 'en-GB',
-    resources: { 'en-GB': { 'mfe-login': enGB, errors: ERROR_MESSAGES } },
-    interpolation: { escapeValue: false },
-  });
-});
-
 afterEach(() => {
   cleanup();
   calls.length = 0;
   sessionStorage.clear();
 });
 
-function renderForm(prepare: (store: ReturnType<typeof createAppStore>) => void = () => undefined) {
+async function renderForm(prepare: (store: AppStore) => void = () => undefined) {
   const store = createAppStore();
   prepare(store);
-  render(
-    <Provider store={store}>
-      <I18nextProvider i18n={i18next}>
-        <MemoryRouter>
-          <SignInForm returnUrl="/account/select" />
-        </MemoryRouter>
-      </I18nextProvider>
-    </Provider>,
-  );
-  return store;
+  await renderWithProviders(<SignInForm returnUrl="/account/select" />, {
+    store,
+    fetch: gateway,
+    resources: { 'en-GB': { 'mfe-login': enGB } },
+  });
 }
 
 describe('SignInForm', () => {
-  it('shows the caps-lock warning from key events and ties it to the password field', () => {
-    renderForm();
+  it('shows the caps-lock warning from key events and ties it to the password field', async () => {
+    await renderForm();
     const password = screen.getByLabelText('Password');
     // jsdom's KeyboardEvent ignores modifierCapsLock; the hook reads getModifierState, so the event carries one.
     const event = new KeyboardEvent('keydown', { key: 'A', bubbles: true });
@@ -75,12 +57,12 @@ describe('SignInForm', () => {
   });
 
   it('says the session timed out when not authenticated', async () => {
-    renderForm((store) => store.dispatch(setTimedOut(true)));
+    await renderForm((store) => store.dispatch(setTimedOut(true)));
     expect(await screen.findByText('Your session had timed out. Please try again.')).toBeTruthy();
   });
 
-  it('offers "sign in as different user" for a remembered username and forgets it', () => {
-    renderForm((store) => store.dispatch(setUsername('employee')));
+  it('offers "sign in as different user" for a remembered username and forgets it', async () => {
+    await renderForm((store) => store.dispatch(setUsername('employee')));
     expect(screen.getByLabelText<HTMLInputElement>('Username or email').value).toBe('employee');
     fireEvent.click(screen.getByRole('button', { name: 'Sign in as different user' }));
     expect(screen.getByLabelText<HTMLInputElement>('Username or email').value).toBe('');
@@ -88,7 +70,7 @@ describe('SignInForm', () => {
   });
 
   it('sends Login with the returnUrl and shows field and form errors of the 400 map', async () => {
-    renderForm();
+    await renderForm();
     fireEvent.change(screen.getByLabelText('Username or email'), { target: { value: 'employee' } });
     fireEvent.click(screen.getByLabelText('Remember me'));
     fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }).closest('form')!);
