@@ -2,7 +2,8 @@
  * The OpenID Connect provider's life cycle (ARCHITECTURE.md "OpenID Connect for the applications"): create it over
  * our store, mount it on the gateway, swap in a new provider when the signing keys change, purge expired artefacts,
  * close. The pieces it assembles live beside it: `provider-configuration.ts` (claims, features, lifetimes, cookies),
- * `client.adapter.ts` (our clients table) and `rp-initiated-logout.ts` (the sign-in site's logout hooks).
+ * `client.adapter.ts` (our clients table), `rp-initiated-logout.ts` (the sign-in site's logout hooks) and
+ * `public-origin.ts` (every URL from PUBLIC_URL).
  *
  * `createOidcProvider` returns an {@link OidcService}; `oidc.mount.ts` wires it to the gateway (see README.md).
  */
@@ -17,6 +18,7 @@ import {
   DEFAULT_LOGIN_PATH,
   type OidcConfigurationOptions,
 } from './provider-configuration.js';
+import { pinPublicOrigin } from './public-origin.js';
 import { createRedisAdapterFactory } from './redis.adapter.js';
 import { createLogoutHooks, type LogoutHooks } from './rp-initiated-logout.js';
 import { DEFAULT_KEY_POLL_INTERVAL_MS, loadSigningKeys } from './signing-keys.js';
@@ -48,7 +50,10 @@ export interface OidcProviderOptions extends OidcConfigurationOptions {
   redis?: Redis | undefined;
   /** Key prefix in Redis (default `oidc:`). */
   redisPrefix?: string | undefined;
-  /** oidc-provider `proxy` (trust X-Forwarded-*), from the gateway's TRUST_PROXY. */
+  /**
+   * oidc-provider `proxy` (trust X-Forwarded-For), from the gateway's TRUST_PROXY. Host and protocol never come
+   * from the request (public-origin.ts).
+   */
   proxy?: boolean | undefined;
   findClient: FindOidcClient;
   /** Error page for a dead interaction (default `/error/expired`). */
@@ -98,6 +103,7 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
     const keys = await loadSigningKeys(options.db);
     const provider = new Provider(options.issuer, buildOidcConfiguration(options, adapter, { keys }));
     provider.proxy = options.proxy ?? false;
+    pinPublicOrigin(provider, options.issuer);
     const logger = options.logger;
     if (logger) {
       provider.on('server_error', (_ctx, error) => logger.error({ err: error }, 'oidc server error'));
