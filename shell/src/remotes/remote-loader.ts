@@ -136,22 +136,28 @@ export function loadRemoteModule(id: RemoteId): Promise<RemoteModule> {
  */
 export async function prepareRemotePage(id: RemoteId, path: string): Promise<boolean> {
   if (pages.has(path)) return true;
+  let remote: RemoteModule;
   try {
-    const remote = await loadRemoteModule(id);
-    const route = remote.routes.find((r) => r.path === path);
-    if (!route) throw new RemoteLoadError(id, `${id} has no page for ${path}`);
+    remote = await loadRemoteModule(id);
+  } catch {
+    return false; // loadRemoteModule has reported it
+  }
+  const route = remote.routes.find((r) => r.path === path);
+  if (!route) {
+    reportClientError({ kind: 'remote-load', origin: id, message: `${id} has no page for ${path}` });
+    return false;
+  }
+  try {
     const page = await route.lazy();
     pages.set(path, { remoteId: id, Component: page.Component });
     return true;
   } catch (error) {
-    if (!(error instanceof RemoteLoadError)) {
-      reportClientError({
-        kind: 'remote-load',
-        origin: id,
-        message: `${id} page ${path} failed to load: ${error instanceof Error ? error.message : String(error)}`,
-        stack: error instanceof Error ? error.stack : undefined,
-      });
-    }
+    reportClientError({
+      kind: 'remote-load',
+      origin: id,
+      message: `${id} page ${path} failed to load: ${error instanceof Error ? error.message : String(error)}`,
+      stack: error instanceof Error ? error.stack : undefined,
+    });
     return false;
   }
 }
