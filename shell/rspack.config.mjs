@@ -17,7 +17,7 @@ const shared = federationShared(pkg);
 
 export default async (_env, argv = {}) => {
   const dev = argv.mode === 'development';
-  // The platform (issue 4) adds the no-flash inline script and the offline worker; no worker in the dev server.
+  // The platform adds the no-flash inline script and the offline worker; no worker in the dev server.
   return withShellPlatform(shellConfig(dev), { serviceWorker: !dev });
 };
 

@@ -1,4 +1,4 @@
-// The shell platform's part of the shell build (issue 4): the Workbox service worker (InjectManifest over
+// The shell platform's part of the shell build: the Workbox service worker (InjectManifest over
 // src/sw.ts → /sw.js) and the no-flash inline script in index.html. The shell's rspack.config.mjs calls
 // `withShellPlatform(config)` once; everything here stays out of that file so the two can change apart.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

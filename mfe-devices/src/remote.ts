@@ -3,7 +3,7 @@ import { routes } from './routes';
 
 /**
  * The one exposed module of mfe-devices (`./remote`): its id, its routes and its translations, one chunk per locale
- * loaded with the remote for the language in use (issue 4: one namespace per remote).
+ * loaded with the remote for the language in use (ARCHITECTURE.md: one namespace per remote).
  */
 export const remote = defineRemote('mfe-devices', routes, {
   'en-GB': () => import('./locales/en-GB.json'),

@@ -24,7 +24,7 @@ export const validationProblemSchema = z.object({
 /** Body of a 400 with field errors. */
 export type ValidationProblem = { title: string; errors: FieldErrors };
 
-/** The title every 400 with an errors map carries (issue 3, "The protocol on the server"). */
+/** The title every 400 with an errors map carries (SPEC.md §4). */
 export const VALIDATION_PROBLEM_TITLE = 'One or more validation errors occurred.';
 
 /** Lower-cases the first letter of a field key, as SPEC.md §4 asks ("UserName" → "userName"). */

@@ -5,7 +5,7 @@ import type { RemoteId } from 'shared-contracts';
 import { Alert, Button, Page, Stack } from 'shared-contracts/ui';
 import { retryRemote } from '../remotes/remote-loader';
 
-/** Shown in place of a remote's page when the remote failed to load (issue 2 "Federation"); Retry tries again. */
+/** Shown in place of a remote's page when the remote failed to load; Retry tries again. */
 export function RemoteUnavailablePage({ remoteId }: { remoteId: RemoteId }) {
   const { t } = useTranslation('common');
   const revalidator = useRevalidator();

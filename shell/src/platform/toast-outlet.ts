@@ -4,7 +4,7 @@ import type { toast as sonnerToast } from 'sonner';
 export type ToastApi = typeof sonnerToast;
 
 // sonner (≈17 KB gzip with its stylesheet) is not needed to show the sign-in page, so it loads on the first toast
-// request (issue 5 page weight): a request marks the outlet wanted, PlatformToaster then loads and mounts it,
+// request: a request marks the outlet wanted, PlatformToaster then loads and mounts it,
 // and the queued calls run once sonner's Toaster is subscribed.
 let wanted = false;
 const listeners = new Set<() => void>();

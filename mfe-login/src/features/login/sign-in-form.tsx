@@ -26,7 +26,7 @@ export interface SignInFormProps {
 }
 
 /**
- * Username-or-email and password sign-in (SPEC.md §2 "Sign-in", issue 3 "The sign-in page"). The server decides
+ * Username-or-email and password sign-in (SPEC.md §2 "Sign-in"). The server decides
  * the next step: a 209 is followed by the base query; a 400 fills the field and form errors.
  */
 export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {

@@ -5,7 +5,7 @@ import { Card, Page, Stack } from 'shared-contracts/ui';
 
 const NS = 'mfe-login';
 
-/** A page of this remote whose flow arrives in a later issue: its title, a one-line purpose, a way back. */
+/** A page of this remote whose flow is not built yet: its title, a one-line purpose, a way back. */
 function FlowPage({ pageKey, pageId }: { pageKey: string; pageId: string }) {
   const { t } = useTranslation(NS);
   const [search] = useSearchParams();

@@ -4,7 +4,7 @@ import { returnUrlOf } from 'shared-contracts';
 import { Card, Page, Stack } from 'shared-contracts/ui';
 
 /**
- * `/account/select`: its title, its purpose and a way back to sign-in. The flow itself arrives in a later issue; the
+ * `/account/select`: its title, its purpose and a way back to sign-in (its flow is not built yet); the
  * server's state machine decides when a visitor is sent here.
  */
 export function SelectCustomerPage() {
