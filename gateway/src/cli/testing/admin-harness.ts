@@ -3,12 +3,9 @@
  * temporary folder, reading the lines printed and the rows stored.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore, type Store } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
+import { openTestBackends } from '../../testing/backends.js';
 import { runAdminCommand } from '../admin.js';
 import { UsageError } from '../cli-support.js';
 
@@ -29,11 +26,7 @@ export interface AdminHarness {
 
 /** Opens a fresh store in a temporary folder; `close` removes it. */
 export async function openAdminHarness(): Promise<AdminHarness> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'admin-cli-test-'));
-  const store = await openStore({
-    sqliteFile: path.join(dir, 'identity.db'),
-    dataEncryptionKey: randomBytes(32),
-  });
+  const { store, dir, close } = await openTestBackends({ sql: 'sqlite', tempPrefix: 'admin-cli-test-' });
   const run = async (...args: string[]) => {
     const lines: string[] = [];
     await runAdminCommand(store, args, (line) => lines.push(line));
@@ -56,10 +49,7 @@ export async function openAdminHarness(): Promise<AdminHarness> {
         throw new Error(`admin ${args.join(' ')} printed more than one line:\n${error.message}`);
       return `error: ${error.message}`;
     },
-    async close() {
-      await store.database.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 
