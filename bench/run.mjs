@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: builds, starts the gateway on a free loopback port with a temporary DATA_DIR and the demo data,
-// measures every figure of issue 5 as the median over rounds with its spread, prints one table and writes
+// measures every figure of the product targets as the median over rounds with its spread, prints one table and writes
 // bench/results/<YYYY-MM-DD>.json. See README.md for what each figure and bound means.
 //
 // Options: --no-build (use the dist/ folders as they are), --quick (1 round, short runs: a smoke test of the bench

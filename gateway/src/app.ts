@@ -133,7 +133,7 @@ export function createApp(deps: AppDeps): Express {
     res.set('Cache-Control', 'no-store').type('text/plain; version=0.0.4').send(metrics.render());
   });
 
-  // Messages of the API in the visitor's language (issue 4); the errors map itself keeps the codes.
+  // Messages of the API in the visitor's language; the errors map itself keeps the codes.
   app.use(
     '/api',
     requestLocale(async (host) => (await identity.partners.forHost(host))?.defaultLanguage),

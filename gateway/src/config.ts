@@ -29,7 +29,7 @@ const keyText = z
   .string()
   .refine((v) => decodeKey(v)?.length === 32, { message: 'must be 32 bytes as 64 hex digits or base64' });
 
-/** Environment variables of the gateway, validated once at start (issue 3, "Configuration"). */
+/** Environment variables of the gateway, validated once at start. */
 const envSchema = z.object({
   PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(8080),
   PUBLIC_URL: urlText(['http:', 'https:']).optional(),

@@ -18,7 +18,7 @@ async function wrongPassword(gw: TestGateway, headers: Record<string, string>) {
   };
 }
 
-describe('server messages in the visitor language (issue 4)', () => {
+describe('server messages in the visitor language', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway();

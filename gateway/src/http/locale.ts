@@ -27,8 +27,7 @@ function hintsOf(req: Request): LocaleHints {
 }
 
 /**
- * Resolves the visitor's language for the API's messages (issue 4: "used by the gateway to answer messages in that
- * language"): the culture cookie's `c=`, Accept-Language, `x-default-locale`, then the partner's default language,
+ * Resolves the visitor's language for the API's messages: the culture cookie's `c=`, Accept-Language, `x-default-locale`, then the partner's default language,
  * then en-GB. The partner is looked up only when the request itself names no supported locale.
  */
 export function requestLocale(partnerLanguage: PartnerLanguageLookup) {

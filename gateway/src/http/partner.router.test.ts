@@ -222,7 +222,7 @@ describe('SetLanguage (SPEC.md §7, §9 culture cookie)', () => {
   });
 });
 
-describe('first HTML (issue 4: no flash of unbranded page)', () => {
+describe('first HTML (no flash of an unbranded page)', () => {
   it('carries the host partner title and colour', async () => {
     const res = await request(app).get('/account/login').set('Host', 'acme.example');
     expect(res.status).toBe(200);

@@ -4,7 +4,7 @@ import { isSafeCssColour } from 'shared-contracts';
 export interface ShellHtmlValues {
   /** The response's CSP nonce; replaces every `__CSP_NONCE__`. */
   nonce: string;
-  /** Page title (issue 4: "<partnerName> Identity"); plain text, escaped here. */
+  /** Page title ("<partnerName> Identity", SPEC.md §1); plain text, escaped here. */
   title?: string | undefined;
   /** Partner background colour; dropped unless it is a plain CSS colour (S34: shared `isSafeCssColour`). */
   backgroundColor?: string | undefined;
@@ -15,7 +15,7 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * Fills the shell's index.html for one response: nonce placeholders, and (hook for issue 4) the partner's page
+ * Fills the shell's index.html for one response: nonce placeholders, and the partner's page
  * title and background colour. Values are escaped or validated, never inserted as markup.
  */
 export function renderShellHtml(html: string, values: ShellHtmlValues): string {

@@ -16,7 +16,7 @@ const HASHED_ASSET = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
 export interface ShellRouterOptions {
   shellDist: string;
   logger: Logger;
-  /** Hook for issue 4: the partner's title and colour for the first HTML of this request. */
+  /** The partner's title and colour for the first HTML of this request. */
   shellValues?: (req: Request) => Promise<Omit<ShellHtmlValues, 'nonce'>>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Sign-out with a live OIDC session from a real code flow, through the gateway's own Logout call (issue 3, S27):
+ * Sign-out with a live OIDC session from a real code flow, through the gateway's own Logout call (S27):
  * the server session ends (the old cookie gets 401), the OIDC session ends (prompt=none → login_required), tokens
  * die, back-channel logout reaches the client's listener, and the browser lands on the logged-out page whose
  * "Return to <client>" link comes from the server's record, once.

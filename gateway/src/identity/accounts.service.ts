@@ -7,7 +7,7 @@ export interface AccountClaims {
   preferred_username: string;
   email?: string;
   roles: string[];
-  /** The selected customer, once chosen (issue 6). */
+  /** The selected customer, once chosen. */
   customer?: string;
 }
 

@@ -40,7 +40,7 @@ export interface PartnerLogo {
   sandboxed: boolean;
 }
 
-/** The partner values of the shell's first HTML (issue 4 "no flash of unbranded page"), validated. */
+/** The partner values of the shell's first HTML (no flash of an unbranded page), validated. */
 export interface PartnerShellValues {
   title: string;
   backgroundColor: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * The one source of the `errors` translations (issue 4): the shell's i18next `errors` namespace and the gateway's
+ * The one source of the `errors` translations: the shell's i18next `errors` namespace and the gateway's
  * translated 400 `title`/`detail` both read {@link ERROR_TRANSLATIONS}. TypeScript modules rather than JSON files so
  * the compiler checks that every locale has exactly the codes of {@link ERROR_MESSAGES} (the en-GB source) and so
  * Node 20 needs no experimental JSON-module loader in the gateway.
@@ -69,7 +69,7 @@ export function cultureCookieLocale(value: string | undefined | null): string | 
   return /(?:^|\|)c=([^|]*)/.exec(decoded)?.[1] || undefined;
 }
 
-/** What a request says about its language, in the order the gateway trusts it (issue 4). */
+/** What a request says about its language, in the order the gateway trusts it. */
 export interface LocaleHints {
   /** Value of the `.AspNetCore.Culture` cookie: the visitor's explicit choice. */
   cultureCookie?: string | undefined;

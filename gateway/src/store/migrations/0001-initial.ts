@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
-// Every table of issue 3 and the coming issues. Keep this migration frozen once released: later changes get a new
+// The first schema, with the tables the flows need. Keep this migration frozen once released: later changes get a new
 // numbered file, registered in migrator.ts.
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const serial = (table: string) =>
