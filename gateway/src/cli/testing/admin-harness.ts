@@ -26,7 +26,8 @@ export interface AdminHarness {
 
 /** Opens a fresh store in a temporary folder; `close` removes it. */
 export async function openAdminHarness(): Promise<AdminHarness> {
-  const { store, dir, close } = await openTestBackends({ sql: 'sqlite', tempPrefix: 'admin-cli-test-' });
+  const backends = await openTestBackends({ sql: 'sqlite', tempPrefix: 'admin-cli-test-' });
+  const { store, dir } = backends;
   const run = async (...args: string[]) => {
     const lines: string[] = [];
     await runAdminCommand(store, args, (line) => lines.push(line));
@@ -49,7 +50,7 @@ export async function openAdminHarness(): Promise<AdminHarness> {
         throw new Error(`admin ${args.join(' ')} printed more than one line:\n${error.message}`);
       return `error: ${error.message}`;
     },
-    close,
+    close: () => backends.close(),
   };
 }
 
