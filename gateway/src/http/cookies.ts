@@ -1,23 +1,7 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { GatewayConfig } from '../config.js';
 
-/** Reads one cookie from the request (first occurrence); undefined when absent or malformed. */
-export function readCookie(req: Request, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1) continue;
-    if (part.slice(0, eq).trim() !== name) continue;
-    const raw = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw);
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
+export { readCookie } from '../infra/read-cookie.js';
 
 /** Cookie names; `__Host-` prefix whenever the site is served over TLS (S26). */
 export interface CookieNames {

@@ -232,7 +232,7 @@ describe('first HTML (no flash of an unbranded page)', () => {
 
   it('S34 escapes a markup name and drops a colour payload', async () => {
     const res = await request(app).get('/account/login').set('Host', 'evil.example');
-    expect(res.text).toContain('<title>&#60;script&#62;alert(1)&#60;/script&#62; Identity</title>');
+    expect(res.text).toContain('<title>&lt;script&gt;alert(1)&lt;/script&gt; Identity</title>');
     expect(res.text).not.toContain('<script>alert(1)');
     expect(res.text).not.toContain('url(');
   });

@@ -1,4 +1,4 @@
-import { isSafeCssColour } from 'shared-contracts';
+import { escapeHtmlText, isSafeCssColour } from 'shared-contracts';
 
 /** Values injected into the first HTML of the shell. */
 export interface ShellHtmlValues {
@@ -10,10 +10,6 @@ export interface ShellHtmlValues {
   backgroundColor?: string | undefined;
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /**
  * Fills the shell's index.html for one response: nonce placeholders, and the partner's page
  * title and background colour. Values are escaped or validated, never inserted as markup.
@@ -21,7 +17,7 @@ function escapeHtml(text: string): string {
 export function renderShellHtml(html: string, values: ShellHtmlValues): string {
   let out = html.replaceAll('__CSP_NONCE__', values.nonce);
   if (values.title) {
-    const title = `<title>${escapeHtml(values.title)}</title>`;
+    const title = `<title>${escapeHtmlText(values.title)}</title>`;
     out = /<title>[\s\S]*?<\/title>/i.test(out)
       ? out.replace(/<title>[\s\S]*?<\/title>/i, () => title)
       : out.replace(/<\/head>/i, () => `${title}</head>`);

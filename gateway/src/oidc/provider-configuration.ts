@@ -8,6 +8,7 @@ import type { Request } from 'express';
 import type { AdapterFactory, Configuration } from 'oidc-provider';
 import { rpInitiatedLogoutFeature } from './rp-initiated-logout.js';
 import type { FindOidcAccount, GetSignedInAccount, SignedInAccount } from './types.js';
+import { escapeHtmlText } from 'shared-contracts';
 
 /** Path of every OIDC endpoint; the discovery document lists them (issuer = PUBLIC_URL, no path). */
 export const OIDC_ROUTES = {
@@ -86,10 +87,6 @@ function deriveCookieKeys(secretKey: Buffer | readonly Buffer[]): string[] {
 function normaliseAccount(value: SignedInAccount | string | undefined): SignedInAccount | undefined {
   if (!value) return undefined;
   return typeof value === 'string' ? { accountId: value } : value;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Builds the provider's configuration (exported for review and tests; the gateway calls createOidcProvider). */
@@ -190,7 +187,7 @@ export function buildOidcConfiguration(
     renderError(ctx, out) {
       ctx.type = 'html';
       const rows = Object.entries(out)
-        .map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(String(value))}</dd>`)
+        .map(([key, value]) => `<dt>${escapeHtmlText(key)}</dt><dd>${escapeHtmlText(String(value))}</dd>`)
         .join('');
       ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><h1>Sign-in error</h1><dl>${rows}</dl></body></html>`;
     },

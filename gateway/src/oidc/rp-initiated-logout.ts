@@ -4,11 +4,11 @@
  * a redirect to the sign-in site's logout page; that page asks {@link LogoutHooks.describeLogout} what to show, and
  * the gateway's Logout call ends the OIDC session with {@link LogoutHooks.endOidcSession}.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC, Session } from 'oidc-provider';
 import type { FindOidcClient } from './types.js';
+import { safeEqual } from '../infra/crypto/tokens.js';
 
 /** What LogoutView needs to know about a pending RP-initiated logout. */
 export interface LogoutDescription {
@@ -87,15 +87,9 @@ export function rpInitiatedLogoutFeature(pages: LogoutPages): RpInitiatedLogoutF
   };
 }
 
-function constantEquals(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 function pendingLogout(session: Session, logoutId: string | undefined): LogoutState | undefined {
   const state = session.state as LogoutState | undefined;
-  if (!logoutId || !state?.secret || !constantEquals(state.secret, logoutId)) return undefined;
+  if (!logoutId || !state?.secret || !safeEqual(state.secret, logoutId)) return undefined;
   return state;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Request } from 'express';
 import type { OidcPayloadTable } from '../store/schema.js';
+import type { SignedInAccountInfo } from '../identity/session-auth.service.js';
 
 /** Row of the `oidc_payloads` table, as the store's migrations create it (epoch milliseconds, as every store time). */
 export type OidcPayloadsTable = OidcPayloadTable;
@@ -30,13 +31,12 @@ export interface OidcAccountClaims {
 /** Looks an account up by id; undefined when it no longer exists or is disabled (the token is then refused). */
 export type FindOidcAccount = (accountId: string) => Promise<OidcAccountClaims | undefined>;
 
-/** A sign-in the gateway session holds. `authTime` (epoch seconds) lets prompt=login / max_age be honoured. */
-export interface SignedInAccount {
-  accountId: string;
-  authTime?: number | undefined;
-  /** Authentication methods references (RFC 8176), e.g. ["pwd"], ["pwd", "otp"]. */
-  amr?: readonly string[] | undefined;
-}
+/**
+ * A sign-in the gateway session holds: the identity layer's type, of which the provider needs the id and, when
+ * known, the authentication time (prompt=login, max_age) and methods.
+ */
+export type SignedInAccount = Pick<SignedInAccountInfo, 'accountId'> &
+  Partial<Pick<SignedInAccountInfo, 'authTime' | 'amr'>>;
 
 /** Reads the gateway session of a request: the signed-in account, or undefined when no one is signed in. */
 export type GetSignedInAccount = (

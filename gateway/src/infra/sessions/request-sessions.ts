@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../../config.js';
+import { readCookie } from '../read-cookie.js';
 import type { Session, SessionLookup, SessionManager } from './session-manager.js';
 import { REMEMBER_ME_MAX_MS } from './session-manager.js';
 import type { SessionData } from './session-store.js';
@@ -8,16 +9,6 @@ type Req = IncomingMessage;
 type Res = ServerResponse;
 
 const cache = new WeakMap<Req, SessionLookup>();
-
-function readCookieValue(req: Req, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 function appendSetCookie(res: Res, cookie: string): void {
   const existing = res.getHeader('set-cookie');
@@ -41,7 +32,7 @@ export class RequestSessions {
 
   /** The raw session id the browser sent, if any. */
   cookieId(req: Req): string | undefined {
-    return readCookieValue(req, this.cookieName);
+    return readCookie(req, this.cookieName);
   }
 
   /** Loads the request's session (none, expired or active). */
