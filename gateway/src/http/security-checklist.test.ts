@@ -102,24 +102,34 @@ for (const backend of BACKENDS) {
 
       it('S24 sign-in issues a new session id and the old cookie is dead', async () => {
         const user = await gw.addUser();
-        const b = await browser(gw.app);
-        const before = (await b.agent.get('/api/Account/Antiforgery')).headers;
-        const anon = sessionCookieOf({ headers: before }) ?? '';
-        const first = await request(gw.app).get('/api/Account/Antiforgery');
-        const oldId = sessionCookieOf(first)!;
-        const planted = await browser(gw.app);
-        const res = await planted.signIn(user.username);
+        // The signing-in browser's own session, captured before it signs in.
+        const agent = request.agent(gw.app);
+        const start = await agent.get('/api/Account/Antiforgery').expect(200);
+        const oldId = sessionCookieOf(start)!;
+        expect(oldId).toBeTruthy();
+        const res = await agent
+          .post('/api/Account/Login')
+          .set('x-csrf-token-value', (start.body as { token: string }).token)
+          .send({ username: user.username, password: TEST_PASSWORD });
+        expect(res.status).toBe(209);
         const newId = sessionCookieOf(res)!;
         expect(newId).toBeTruthy();
         expect(newId).not.toBe(oldId);
-        expect(anon).not.toBe(newId);
-        const plantedOld = sessionCookieOf(await planted.agent.get('/api/Account/Antiforgery'));
-        expect(plantedOld).toBeUndefined(); // the agent already holds the new id: nothing new issued
-        const stale = await request(gw.app)
-          .get('/api/Account/ProfileImage')
+        // That exact old cookie is dead: not signed in, and the server no longer knows it (it issues a new one).
+        const withOld = () => request(gw.app).get('/api/Account/User').set('Cookie', `idp.session=${oldId}`);
+        expect((await withOld()).body).toEqual({ isAuthenticated: false });
+        const reissued = await request(gw.app)
+          .get('/api/Account/Antiforgery')
           .set('Cookie', `idp.session=${oldId}`);
-        expect(stale.status).toBe(401);
-        expect((await planted.agent.get('/api/Account/ProfileImage')).status).toBe(200);
+        const replacement = sessionCookieOf(reissued);
+        expect(replacement).toBeTruthy();
+        expect(replacement).not.toBe(oldId);
+        expect(
+          (await request(gw.app).get('/api/Account/ProfileImage').set('Cookie', `idp.session=${oldId}`))
+            .status,
+        ).toBe(401);
+        // The new cookie is the signed-in one.
+        expect((await agent.get('/api/Account/ProfileImage')).status).toBe(200);
       });
 
       it('S25 session ids carry at least 128 random bits', async () => {
