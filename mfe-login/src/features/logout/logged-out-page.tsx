@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { safeHttpUrl } from 'shared-contracts';
@@ -9,8 +10,9 @@ const NS = 'mfe-login';
 /**
  * `/account/loggedout`: "You are logged out." or, with `?reason=inactivity`, the inactivity message (SPEC.md §8).
  * After an application's sign-out (`?logoutId=`), LogoutView answers — once, to this browser, from the server's
- * record — the application's name and its registered post-logout address: the "Return to <client>" link. The link
- * never comes from the query.
+ * record — the application's name and its registered post-logout address. The browser then returns to the
+ * application by itself, as Keycloak and Auth0 do; the "Return to <client>" link stays for the moment before, and
+ * for a browser that does not follow. The address never comes from the query.
  */
 export function LoggedOutPage() {
   const { t } = useTranslation(NS);
@@ -20,6 +22,9 @@ export function LoggedOutPage() {
   const { data: view } = useLogoutViewQuery({ logoutId }, { skip: !logoutId });
   // The server checked the address against the client's registration (S32); http(s) only, as a second guard.
   const returnTo = view?.loggedOut ? safeHttpUrl(view.postLogoutRedirectUri) : undefined;
+  useEffect(() => {
+    if (returnTo) globalThis.location.assign(returnTo);
+  }, [returnTo]);
   return (
     <Page title={t('routes.loggedOut')} pageId="loggedout">
       <Card>
