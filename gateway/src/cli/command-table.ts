@@ -3,6 +3,7 @@ import { clientsCommands } from './commands/clients.js';
 import { customersCommands } from './commands/customers.js';
 import { keysCommands } from './commands/keys.js';
 import { membershipsCommands } from './commands/memberships.js';
+import { outboxCommands } from './commands/outbox.js';
 import { partnersCommands } from './commands/partners.js';
 import { sessionsCommands } from './commands/sessions.js';
 import { usersCommands } from './commands/users.js';
@@ -16,6 +17,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...clientsCommands,
   ...keysCommands,
   ...sessionsCommands,
+  ...outboxCommands,
 ];
 
 /** How a command is typed on the command line: `users add`, or just `outbox`. */

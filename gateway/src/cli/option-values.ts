@@ -56,11 +56,11 @@ export function email(text: string): string {
   return text;
 }
 
-/** A whole number from 1 up. */
-export function positiveInteger(text: string, option: string): number {
-  const value = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new UsageError(`--${option} must be a positive whole number, not "${text}"`);
+/** A whole number from 1 to `max`. */
+export function positiveInteger(text: string, option: string, max: number): number {
+  const value = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(value) || value < 1 || value > max)
+    throw new UsageError(`--${option} must be a whole number from 1 to ${max}, not "${text}"`);
   return value;
 }
 
