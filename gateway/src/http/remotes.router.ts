@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import express, { Router } from 'express';
+import { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { ReleaseRegistry } from '../releases/release-registry.js';
-import { isRemoteId } from '../releases/release-registry.js';
+import { isRemoteId, isServableVersion } from '../releases/release-registry.js';
 import { cookieNames, readCookie, setCookie } from './cookies.js';
 
 const YEAR_MS = 365 * 24 * 3_600_000;
@@ -25,23 +25,62 @@ export function remotesRouter(config: Pick<GatewayConfig, 'secure'>, registry: R
     res.json(registry.manifest(bucket));
   });
 
-  const files = express.static(registry.root, {
-    index: false,
-    dotfiles: 'deny',
-    fallthrough: true,
-    immutable: true,
-    maxAge: YEAR_MS,
-  });
-  router.get('/:id/:version/*splat', (req, res, next) => {
-    const { id, version } = req.params;
-    if (!isRemoteId(id) || !/^[0-9A-Za-z][0-9A-Za-z.+-]*$/.test(version) || version.includes('.tmp')) {
+  // Each request is served from its own version's folder only, and only when that version is published: the
+  // path is taken apart here instead of being handed to a static server rooted at the whole release store, whose
+  // decoding of `%2f`/`%2e` would otherwise reach the registry, other versions and staging folders.
+  router.get('/*splat', (req, res, next) => {
+    const file = releaseFile(registry, req.path);
+    if (file === 'invalid') {
+      res.status(400).type('text/plain').send('Bad Request');
+      return;
+    }
+    if (!file) {
       next();
       return;
     }
-    files(req, res, next);
+    res.sendFile(
+      file.path,
+      { root: file.root, dotfiles: 'deny', immutable: true, maxAge: YEAR_MS, acceptRanges: false },
+      (error?: Error) => {
+        // Not found, a folder, a dotfile: the 404 below, without the cache header of a release file.
+        if (error && !res.headersSent) next();
+      },
+    );
   });
   router.use((_req, res) => {
     res.status(404).type('text/plain').send('Not Found');
   });
   return router;
+}
+
+// One path segment of a release file after decoding: what a build writes (names, hashes, dots inside), never a
+// dot segment, a dotfile, a separator, a backslash, a `%` left over from double encoding or a control character.
+const FILE_SEGMENT = /^[A-Za-z0-9_@+~=,-][A-Za-z0-9_.@+~=,-]*$/;
+
+/**
+ * Where `/<remote-id>/<version>/<file…>` lives: `{root: <the version's folder>, path: <file inside it>}`;
+ * undefined when it names no published version (404); `invalid` when the path tries to leave the folder or is
+ * not decodable (400).
+ */
+function releaseFile(
+  registry: ReleaseRegistry,
+  rawPath: string,
+): { root: string; path: string } | 'invalid' | undefined {
+  const [empty, rawId, rawVersion, ...rawFile] = rawPath.split('/');
+  if (empty !== '' || rawId === undefined || rawVersion === undefined || rawFile.length === 0)
+    return undefined;
+  const segments: string[] = [];
+  for (const raw of [rawId, rawVersion, ...rawFile]) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      return 'invalid';
+    }
+    if (!FILE_SEGMENT.test(decoded)) return 'invalid';
+    segments.push(decoded);
+  }
+  const [id, version, ...file] = segments as [string, string, ...string[]];
+  if (!isRemoteId(id) || !isServableVersion(registry, id, version)) return undefined;
+  return { root: registry.versionDir(id, version), path: file.join('/') };
 }

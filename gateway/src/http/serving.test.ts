@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,6 +178,98 @@ describe('headers, shell serving, releases and ops', () => {
     expect(() =>
       runReleasesCommand(['publish', 'mfe-evil', dist('one')], gw.dataDir, () => undefined),
     ).toThrow(/unknown remote/);
+  });
+
+  it('serves a release file only from its own version folder: no traversal, no cache header on refusals', async () => {
+    const dist = (content: string) => {
+      const dir = path.join(gw.dataDir, `traversal-${content}`, 'dist');
+      mkdirSync(path.join(dir, 'sub'), { recursive: true });
+      writeFileSync(path.join(dir, '..', 'package.json'), JSON.stringify({ version: '7.0.0' }));
+      writeFileSync(path.join(dir, 'remoteEntry.js'), `/* ${content} */`);
+      writeFileSync(path.join(dir, 'sub', 'chunk.js'), `/* chunk ${content} */`);
+      return dir;
+    };
+    const out: string[] = [];
+    runReleasesCommand(['publish', 'mfe-recovery', dist('first')], gw.dataDir, (l) => out.push(l));
+    runReleasesCommand(['publish', 'mfe-recovery', dist('second')], gw.dataDir, (l) => out.push(l));
+    const [v1, v2] = out.map((l) => /mfe-recovery (\S+)/.exec(l)![1]!);
+    // A staging folder as an interrupted publish leaves it, and a file outside every version.
+    const staging = `${v1}.tmp-4242`;
+    mkdirSync(path.join(gw.dataDir, 'releases', 'mfe-recovery', staging), { recursive: true });
+    writeFileSync(path.join(gw.dataDir, 'releases', 'mfe-recovery', staging, 'remoteEntry.js'), 'staged');
+    writeFileSync(path.join(gw.dataDir, 'releases', 'secret.txt'), 'not a release file');
+
+    const base = `/remotes/mfe-recovery/${v1}`;
+    const ok = await request(gw.app).get(`${base}/sub/chunk.js`).expect(200);
+    expect(ok.text).toBe('/* chunk first */');
+    expect(ok.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    const corpus = [
+      `${base}/..%2f..%2fregistry.json`,
+      `${base}/..%2F..%2Fregistry.json`,
+      `${base}/%2e%2e/%2e%2e/registry.json`,
+      `${base}/%2E%2E%2F%2E%2E%2Fregistry.json`,
+      `${base}/.%2e/.%2e/registry.json`,
+      `${base}/..%5c..%5cregistry.json`,
+      `${base}/..%252f..%252fregistry.json`,
+      `${base}/%252e%252e%252f%252e%252e%252fregistry.json`,
+      `${base}/..%2f${v2}%2fremoteEntry.js`,
+      `${base}/..%2f${staging}%2fremoteEntry.js`,
+      `${base}/..%2f..%2f..%2fsecret.txt`,
+      `${base}/..%2f..%2fmfe-recovery%2f${v2}%2fremoteEntry.js`,
+      `${base}/%2fetc%2fpasswd`,
+      `${base}//etc/passwd`,
+      `${base}/%5cetc%5cpasswd`,
+      `${base}/C:%5cWindows%5cwin.ini`,
+      `${base}/remoteEntry.js%00.png`,
+      `${base}/remoteEntry.js%00`,
+      `${base}/sub/%2e%2e/remoteEntry.js`,
+      `${base}/sub/./chunk.js`,
+      `${base}/.%2fremoteEntry.js`,
+      `${base}/%c0%ae%c0%ae/registry.json`,
+      `${base}/%`,
+      `/remotes/mfe-recovery/${staging}/remoteEntry.js`,
+      `/remotes/mfe-recovery/..%2f..%2freleases/registry.json`,
+      `/remotes/mfe-recovery/%2e%2e/registry.json`,
+    ];
+    for (const url of corpus) {
+      const res = await request(gw.app).get(url);
+      expect([400, 404], url).toContain(res.status);
+      expect(res.headers['cache-control'] ?? '', url).not.toMatch(/immutable|max-age=[1-9]/);
+      expect(res.text, url).not.toMatch(/remotes|staged|second|not a release file|root:/);
+    }
+    // Paths a client library would normalise before sending (raw dot segments, backslashes), sent as they are.
+    const server = gw.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      for (const raw of [
+        `${base}/../../registry.json`,
+        `${base}/sub/../../${v2}/remoteEntry.js`,
+        `${base}/sub\\..\\..\\${v2}\\remoteEntry.js`,
+        `${base}/..\\..\\registry.json`,
+      ]) {
+        const res = await new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>(
+          (resolve, reject) => {
+            const req = httpRequest({ host: '127.0.0.1', port, path: raw }, (response) => {
+              let body = '';
+              response.setEncoding('utf8');
+              response.on('data', (chunk: string) => (body += chunk));
+              response.on('end', () =>
+                resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+              );
+            });
+            req.on('error', reject);
+            req.end();
+          },
+        );
+        expect([400, 404], raw).toContain(res.status);
+        expect(res.headers['cache-control'] ?? '', raw).not.toMatch(/immutable|max-age=[1-9]/);
+        expect(res.body, raw).not.toMatch(/remotes|second/);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('refuses to overwrite a published version with a different build', () => {

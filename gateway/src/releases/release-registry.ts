@@ -42,6 +42,15 @@ export function isRemoteId(id: string): id is RemoteId {
   return (REMOTE_IDS as readonly string[]).includes(id);
 }
 
+/**
+ * True when `version` is a published version of remote `id`: a version folder the registry lists, never a staging
+ * folder (`<version>.tmp-<pid>`) or anything else under the remote's folder.
+ */
+export function isServableVersion(registry: ReleaseRegistry, id: RemoteId, version: string): boolean {
+  if (!VERSION_PATTERN.test(version) || version.includes('.tmp')) return false;
+  return Object.hasOwn(registry.read().remotes[id]?.versions ?? {}, version);
+}
+
 function listFiles(dir: string, base = dir): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
