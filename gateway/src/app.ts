@@ -19,6 +19,7 @@ import type { SignedInAccountInfo } from './identity/session-auth.service.js';
 import type { OidcLogoutHooks } from './identity/sign-out.service.js';
 import { defaultSignInSteps, type SignInStepRegistry } from './identity/sign-in/step-registry.js';
 import { systemClock, type Clock } from './infra/clock.js';
+import { safeEqual, sha256 } from './infra/crypto/tokens.js';
 import { createLogger } from './infra/logger.js';
 import { Metrics } from './infra/metrics.js';
 import { RequestSessions } from './infra/sessions/request-sessions.js';
@@ -129,8 +130,23 @@ export function createApp(deps: AppDeps): Express {
       .set('Cache-Control', 'no-store')
       .json({ status: ready ? 'ready' : 'unavailable', database, sessionStore, oidc });
   });
-  app.get('/metrics', (_req, res) => {
-    res.set('Cache-Control', 'no-store').type('text/plain; version=0.0.4').send(metrics.render());
+  // The counters tell an outsider how sign-ins go (failures, throttling): only the scraper's bearer token reads
+  // them; without a token the endpoint does not exist unless METRICS_PUBLIC opens it on purpose.
+  const metricsTokenHash = config.metricsToken === undefined ? undefined : sha256(config.metricsToken);
+  app.get('/metrics', (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    if (metricsTokenHash !== undefined) {
+      const given = /^Bearer +(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
+      // Hashes of equal length, so the comparison takes the same time whatever was sent.
+      if (given === undefined || !safeEqual(sha256(given), metricsTokenHash)) {
+        res.status(401).set('WWW-Authenticate', 'Bearer').type('text/plain').send('Unauthorized');
+        return;
+      }
+    } else if (!config.metricsPublic) {
+      res.status(404).type('text/plain').send('Not Found');
+      return;
+    }
+    res.type('text/plain; version=0.0.4').send(metrics.render());
   });
 
   // Messages of the API in the visitor's language; the errors map itself keeps the codes.

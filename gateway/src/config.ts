@@ -52,6 +52,14 @@ const envSchema = z.object({
     .string()
     .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces (sent as a bearer token)' })
     .optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,}$/, {
+      message:
+        'must be at least 16 printable ASCII characters without spaces (scrapers send it as a bearer token)',
+    })
+    .optional(),
+  METRICS_PUBLIC: booleanText.default(false),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: z.string().optional(),
   SESSION_IDLE_MINUTES: z.coerce
@@ -91,6 +99,10 @@ export interface GatewayConfig {
   smsWebhookUrl?: string | undefined;
   /** Bearer token for the SMS webhook. */
   smsWebhookToken?: string | undefined;
+  /** `GET /metrics` answers only `Authorization: Bearer <this>`; unset: 404 unless {@link metricsPublic}. */
+  metricsToken?: string | undefined;
+  /** METRICS_PUBLIC=true: `/metrics` answers anyone (a private network only); never together with a token. */
+  metricsPublic?: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Express `trust proxy` setting; false unless configured. */
   trustProxy: boolean | number | string;
@@ -153,6 +165,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     throw new ConfigError([
       'SMS_WEBHOOK_TOKEN: set SMS_WEBHOOK_URL too (the token is only sent to the webhook)',
     ]);
+  if (e.METRICS_TOKEN && e.METRICS_PUBLIC)
+    throw new ConfigError([
+      'METRICS_PUBLIC: unset it when METRICS_TOKEN is set (with a token only its bearer reads /metrics)',
+    ]);
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -172,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     mailFrom: e.MAIL_FROM ?? defaultMailFrom(publicUrl),
     smsWebhookUrl: e.SMS_WEBHOOK_URL,
     smsWebhookToken: e.SMS_WEBHOOK_TOKEN,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPublic: e.METRICS_PUBLIC,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,

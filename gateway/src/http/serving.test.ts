@@ -6,13 +6,17 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from 'shared-contracts';
 import { runReleasesCommand } from '../cli/releases.js';
+import { loadConfig } from '../config.js';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+
+const METRICS_TOKEN = 'metrics-scraper-token-0123456789';
 
 describe('headers, shell serving, releases and ops', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway({
       overrides: { clientErrorLimits: { perSourcePerMinute: 3, globalPerMinute: 100 } },
+      config: { metricsToken: METRICS_TOKEN },
     });
   });
   afterAll(async () => {
@@ -80,9 +84,61 @@ describe('headers, shell serving, releases and ops', () => {
       database: true,
       sessionStore: true,
     });
-    const metrics = await request(gw.app).get('/metrics').expect(200);
+    const metrics = await request(gw.app)
+      .get('/metrics')
+      .set('Authorization', `Bearer ${METRICS_TOKEN}`)
+      .expect(200);
     expect(metrics.text).toContain('http_requests_total{status="2xx"}');
     expect(metrics.text).toContain('# TYPE sign_ins_total counter');
+  });
+
+  it('/metrics answers only the bearer of METRICS_TOKEN, is absent without it, and open only with METRICS_PUBLIC', async () => {
+    const ask = (app: typeof gw.app, authorization?: string) => {
+      const req = request(app).get('/metrics');
+      return authorization === undefined ? req : req.set('Authorization', authorization);
+    };
+    for (const wrong of [
+      undefined,
+      '',
+      'Bearer',
+      'Bearer ',
+      `Bearer ${METRICS_TOKEN.slice(0, -1)}`,
+      `Bearer ${METRICS_TOKEN}x`,
+      `Basic ${Buffer.from(`x:${METRICS_TOKEN}`).toString('base64')}`,
+      METRICS_TOKEN,
+    ]) {
+      const res = await ask(gw.app, wrong);
+      expect(res.status, String(wrong)).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+      expect(res.text).not.toContain('http_requests_total');
+    }
+    const ok = await ask(gw.app, `Bearer ${METRICS_TOKEN}`).expect(200);
+    expect(ok.text).toContain('http_requests_total');
+    expect((await ask(gw.app, `bearer ${METRICS_TOKEN}`)).status).toBe(200);
+
+    // Without a token the endpoint does not exist, whatever is sent; METRICS_PUBLIC=true opens it on purpose.
+    const closed = await startTestGateway();
+    const open = await startTestGateway({ config: { metricsPublic: true } });
+    try {
+      for (const authorization of [undefined, `Bearer ${METRICS_TOKEN}`, 'Bearer undefined']) {
+        const res = await ask(closed.app, authorization);
+        expect(res.status).toBe(404);
+        expect(res.text).not.toContain('http_requests_total');
+      }
+      expect((await ask(open.app).expect(200)).text).toContain('http_requests_total');
+    } finally {
+      await closed.close();
+      await open.close();
+    }
+
+    // The environment: a short or spaced token, or a token together with METRICS_PUBLIC, is a start-up error.
+    const env = { DATA_DIR: gw.dataDir };
+    expect(loadConfig({ ...env, METRICS_TOKEN: METRICS_TOKEN }).metricsToken).toBe(METRICS_TOKEN);
+    expect(loadConfig({ ...env, METRICS_PUBLIC: 'true' }).metricsPublic).toBe(true);
+    expect(loadConfig(env)).toMatchObject({ metricsToken: undefined, metricsPublic: false });
+    expect(() => loadConfig({ ...env, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ ...env, METRICS_TOKEN: `${METRICS_TOKEN} x` })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ ...env, METRICS_TOKEN, METRICS_PUBLIC: 'true' })).toThrow(/METRICS_PUBLIC/);
   });
 
   it('/readyz answers 503 when the store does not', async () => {
@@ -318,7 +374,7 @@ describe('headers, shell serving, releases and ops', () => {
       .set('Content-Type', 'application/json')
       .send('{"message": "x"'.padEnd(20_000, ' '))
       .expect(413);
-    const metrics = await request(gw.app).get('/metrics');
+    const metrics = await request(gw.app).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
     expect(metrics.text).toContain('client_error_reports_total{kind="error",outcome="accepted"} 3');
     expect(metrics.text).toContain('client_error_reports_total{kind="error",outcome="dropped"} 1');
   });
