@@ -11,4 +11,6 @@ export interface DemoUser {
 /** Demo users by role in the tests. */
 export const DEMO_USERS = {
   employee: { username: 'employee', email: 'employee@demo.test', password: DEMO_PASSWORD },
+  expired: { username: 'expired', email: 'expired@demo.test', password: DEMO_PASSWORD },
+  twofactor: { username: 'twofactor', email: 'twofactor@demo.test', password: DEMO_PASSWORD },
 } satisfies Record<string, DemoUser>;

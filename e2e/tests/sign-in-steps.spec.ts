@@ -1,0 +1,33 @@
+/**
+ * The sign-in state machine as a browser meets it: after the password a pending sign-in is sent to its step's page,
+ * is not signed in there, and the guard lets it reach that page but no other protected one (ADR 0005).
+ */
+import { expect, test } from '@playwright/test';
+import { DEMO_USERS } from '../helpers/demo-users.js';
+import { expectPage } from '../helpers/shell.js';
+import { signIn } from '../helpers/sign-in.js';
+
+test('an expired password leads to the change page with the returnUrl kept, not signed in', async ({
+  page,
+}) => {
+  await signIn(page, DEMO_USERS.expired, { returnUrl: '/account/' });
+  await expect(page).toHaveURL(/\/account\/change-expired-password\?returnUrl=%2Faccount%2F$/);
+  await expectPage(page, 'Change password');
+  const user = await page.evaluate(async () => (await fetch('/api/Account/User')).json());
+  expect(user).toEqual({ isAuthenticated: false, signInStep: '/account/change-expired-password' });
+  // Another protected page is not part of this sign-in: the guard sends the visitor to access denied.
+  await page.goto('/account/select');
+  await expect(page).toHaveURL(/\/error\/access-denied\?returnUrl=%2Faccount%2Fselect$/);
+});
+
+test('2FA required but not set up leads to the set-up wizard, not signed in', async ({ page }) => {
+  await signIn(page, DEMO_USERS.twofactor, { returnUrl: '/account/' });
+  await expect(page).toHaveURL(/\/account\/setup-twofactor\?returnUrl=%2Faccount%2F$/);
+  const user = await page.evaluate(async () => (await fetch('/api/Account/User')).json());
+  expect(user).toEqual({ isAuthenticated: false, signInStep: '/account/setup-twofactor' });
+});
+
+test('a stranger reaching a step page of nobody’s sign-in meets access denied', async ({ page }) => {
+  await page.goto('/account/registerdevice');
+  await expect(page).toHaveURL(/\/error\/access-denied\?returnUrl=%2Faccount%2Fregisterdevice$/);
+});
