@@ -321,6 +321,114 @@ for (const backend of BACKENDS) {
         );
       });
 
+      /** Sends the browser to the end-session endpoint; answers the logoutId of the sign-in site's page. */
+      async function endSession(browser: TestBrowser, idTokenHint: string): Promise<string> {
+        const end = new URL('/connect/endsession', issuer);
+        end.search = new URLSearchParams({
+          id_token_hint: idTokenHint,
+          post_logout_redirect_uri: POST_LOGOUT_URI,
+          state: 'bye',
+        }).toString();
+        const handover = await browser.request(end.href);
+        expect(handover.status).toBe(303);
+        const page = new URL(handover.headers.get('location')!, issuer);
+        expect(page.pathname).toBe('/account/logout');
+        return page.searchParams.get('logoutId')!;
+      }
+
+      it('S27 an end-session for a browser signed in on the site without an OIDC session ends the site session too', async () => {
+        // The user's ID token comes from an application in another browser.
+        const other = new TestBrowser(issuer);
+        const { user, tokens } = await signInWithCodeFlow(other);
+        // This browser is signed in on the site only: no application was opened here, so no OIDC session.
+        const browser = new TestBrowser(issuer);
+        const anti = (await (await browser.request('/api/Account/Antiforgery')).json()) as { token: string };
+        const login = await json(
+          browser,
+          '/api/Account/Login',
+          { username: user.username, password: TEST_PASSWORD },
+          anti.token,
+        );
+        expect(login.status).toBe(209);
+        const cookie = sessionCookie(login)!;
+        const step = (await login.json()) as { state: string };
+        const { token } = (await (
+          await json(browser, '/api/Account/Exchange', { state: step.state })
+        ).json()) as { token: string };
+
+        // The end-session hands over to the site's sign-out page instead of going straight back to the client.
+        const logoutId = await endSession(browser, tokens.id_token);
+        const out = await json(browser, '/api/Account/Logout', { logoutId }, token);
+        expect(out.status).toBe(209);
+        expect(new URL(((await out.json()) as { redirect: string }).redirect, issuer).pathname).toBe(
+          '/account/loggedout',
+        );
+
+        // The site session is over, and the next authorization asks for a sign-in instead of issuing a code.
+        const me = await fetch(`${issuer}/api/Account/User`, { headers: { cookie } });
+        expect(await me.json()).toEqual({
+          isAuthenticated: false,
+        });
+        const next = await browser.follow(
+          authorizeUrl(issuer, { code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
+          ['/account/login'],
+        );
+        expect(new URL(next.url).pathname).toBe('/account/login');
+      });
+
+      it('S32 an id_token_hint issued to another user does not sign the current user out without asking', async () => {
+        const { tokens: someoneElses } = await signInWithCodeFlow(new TestBrowser(issuer));
+        const browser = new TestBrowser(issuer);
+        const { token, tokens: own } = await signInWithCodeFlow(browser);
+
+        const foreign = await endSession(browser, someoneElses.id_token);
+        const foreignView = (await (
+          await json(browser, `/api/Account/LogoutView?logoutId=${encodeURIComponent(foreign)}`, {}, token)
+        ).json()) as Record<string, unknown>;
+        expect(foreignView.showLogoutPrompt).toBe(true);
+
+        // The user's own hint, from this browser's session, is the proof: no question.
+        const ownId = await endSession(browser, own.id_token);
+        const ownView = (await (
+          await json(browser, `/api/Account/LogoutView?logoutId=${encodeURIComponent(ownId)}`, {}, token)
+        ).json()) as Record<string, unknown>;
+        expect(ownView.showLogoutPrompt).toBe(false);
+      });
+
+      it('S32 an id_token_hint of the same user from another browser session still asks', async () => {
+        const first = new TestBrowser(issuer);
+        const { user, tokens: fromFirst } = await signInWithCodeFlow(first);
+        // The same user in a second browser, with its own OIDC session (another sid).
+        const second = new TestBrowser(issuer);
+        const pkce = pkcePair();
+        const toLogin = await second.follow(
+          authorizeUrl(issuer, { code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
+          ['/account/login'],
+        );
+        const anti = (await (await second.request('/api/Account/Antiforgery')).json()) as { token: string };
+        const login = await json(
+          second,
+          '/api/Account/Login',
+          {
+            username: user.username,
+            password: TEST_PASSWORD,
+            returnUrl: new URL(toLogin.url).searchParams.get('returnUrl'),
+          },
+          anti.token,
+        );
+        const step = (await login.json()) as { redirect: string; state: string };
+        const { token } = (await (
+          await json(second, '/api/Account/Exchange', { state: step.state })
+        ).json()) as { token: string };
+        expect(new URL((await second.follow(step.redirect)).url).searchParams.get('code')).toBeTruthy();
+
+        const logoutId = await endSession(second, fromFirst.id_token);
+        const view = (await (
+          await json(second, `/api/Account/LogoutView?logoutId=${encodeURIComponent(logoutId)}`, {}, token)
+        ).json()) as Record<string, unknown>;
+        expect(view.showLogoutPrompt).toBe(true);
+      });
+
       it('a sign-out started on the site itself lands on the plain logged-out page', async () => {
         const browser = new TestBrowser(issuer);
         const { token } = await signInWithCodeFlow(browser);

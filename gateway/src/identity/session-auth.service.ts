@@ -14,6 +14,10 @@ export interface SignedInAccountInfo {
   amr: string[];
   /** The selected customer, once chosen. */
   customerId?: string;
+  /** Remember-me: the site session outlives the browser, so the OIDC session may too. */
+  persistent?: boolean;
+  /** Epoch ms of the site session's absolute end; the OIDC session never outlives it. */
+  expiresAt?: number;
 }
 
 /**
@@ -41,6 +45,8 @@ export function createSessionAuthService(
         authTime: account.authTime,
         amr: account.amr,
         ...(account.customerId ? { customerId: account.customerId } : {}),
+        persistent: session.record.persistent,
+        expiresAt: session.record.absoluteExpiresAt,
       },
     };
   }

@@ -76,6 +76,8 @@ export async function handleInteraction(
           accountId: signedIn.accountId,
           ...(signedIn.authTime !== undefined ? { ts: signedIn.authTime } : {}),
           ...(signedIn.amr ? { amr: [...signedIn.amr] } : {}),
+          // Without remember-me the OIDC session cookie ends with the browser, like the site's (ADR 0006).
+          remember: signedIn.persistent === true,
         },
       },
       { mergeWithLastSubmission: false },

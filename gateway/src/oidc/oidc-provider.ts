@@ -12,15 +12,25 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import Provider from 'oidc-provider';
 import { withStoreClients } from './client.adapter.js';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { DEFAULT_INTERACTION_LIMIT, interactionGate, type InteractionLimit } from './interaction-limit.js';
 import { handleInteraction } from './interaction.router.js';
 import {
   buildOidcConfiguration,
   DEFAULT_LOGIN_PATH,
+  OIDC_ROUTES,
+  RESPONSE_MODES,
   type OidcConfigurationOptions,
 } from './provider-configuration.js';
 import { pinPublicOrigin } from './public-origin.js';
 import { createRedisAdapterFactory } from './redis.adapter.js';
-import { createLogoutHooks, type LogoutHooks } from './rp-initiated-logout.js';
+import {
+  createLogoutHooks,
+  handOverEndSessionWithoutOidcSession,
+  terminateOidcSession,
+  type LogoutHooks,
+} from './rp-initiated-logout.js';
+import { endOidcSessionUnlessSiteSessionMatches, siteSessionReader } from './site-session.js';
 import { DEFAULT_KEY_POLL_INTERVAL_MS, loadSigningKeys } from './signing-keys.js';
 import { createSqlAdapterFactory, purgeExpiredOidcPayloads } from './sql.adapter.js';
 import type { FindOidcClient, OidcDatabase } from './types.js';
@@ -34,6 +44,7 @@ export {
   type OidcLifetimes,
 } from './provider-configuration.js';
 export type { EndedOidcSession, LogoutDescription } from './rp-initiated-logout.js';
+export { DEFAULT_INTERACTION_LIMIT, type InteractionLimit } from './interaction-limit.js';
 
 /** pino-compatible logger slice. */
 export interface OidcLogger {
@@ -67,6 +78,11 @@ export interface OidcProviderOptions extends OidcConfigurationOptions {
    * new keys without a restart.
    */
   keyPollIntervalMs?: number | undefined;
+  /**
+   * New authorizations one source may start per window (default {@link DEFAULT_INTERACTION_LIMIT}; false = no
+   * limit): each stores an interaction, so a loop of anonymous requests must not fill the store.
+   */
+  interactionLimit?: InteractionLimit | false | undefined;
 }
 
 /** The provider as the gateway uses it. */
@@ -98,12 +114,31 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
   const adapter = withStoreClients(inner, options.findClient);
   const expiredPath = options.expiredPath ?? '/error/expired';
   const loginPath = options.loginPath ?? DEFAULT_LOGIN_PATH;
+  // Who is signed in on the site, read once per request: the OIDC session follows it (ADR 0006).
+  const site = siteSessionReader(options.getSignedInAccount);
+  const pages = {
+    logoutPath: options.logoutPath ?? '/account/logout',
+    loggedOutPath: options.loggedOutPath ?? '/account/loggedout',
+  };
+  const gate = interactionGate(
+    options.interactionLimit ?? DEFAULT_INTERACTION_LIMIT,
+    options.redis,
+    `${options.redisPrefix ?? 'oidc:'}interaction-limit`,
+  );
 
   const build = async (): Promise<LiveProvider> => {
     const keys = await loadSigningKeys(options.db);
-    const provider = new Provider(options.issuer, buildOidcConfiguration(options, adapter, { keys }));
+    const provider = new Provider(options.issuer, buildOidcConfiguration(options, adapter, { keys }, site));
     provider.proxy = options.proxy ?? false;
     pinPublicOrigin(provider, options.issuer);
+    provider.use(handOverEndSessionWithoutOidcSession(pages, site));
+    provider.use(async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+      await next();
+      // oidc-provider always lists form_post and fragment; we accept only what RESPONSE_MODES allows.
+      if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
+        (ctx.body as Record<string, unknown>).response_modes_supported = [...RESPONSE_MODES];
+      }
+    });
     const logger = options.logger;
     if (logger) {
       provider.on('server_error', (_ctx, error) => logger.error({ err: error }, 'oidc server error'));
@@ -147,7 +182,7 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
     purgeTimer.unref();
   }
 
-  const logout = createLogoutHooks(() => current.provider, options.findClient);
+  const logout = createLogoutHooks(() => current.provider, options.findClient, site);
 
   return {
     get provider() {
@@ -163,12 +198,35 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
           expiredPath,
         }).catch(next);
       });
-      app.use((req: Request, res: Response, next: NextFunction) => {
-        if (req.path.startsWith('/connect/') || req.path === '/.well-known/openid-configuration') {
-          current.handler(req, res, next);
+      const authorize = OIDC_ROUTES.authorization;
+      app.use(async (req: Request, res: Response, next: NextFunction) => {
+        if (!req.path.startsWith('/connect/') && req.path !== '/.well-known/openid-configuration') {
+          next();
           return;
         }
-        next();
+        try {
+          if (req.path === authorize) {
+            // A new authorization: within the source's allowance, and answered from an OIDC session only while
+            // the site session that made it lives (ADR 0006).
+            if (!(await gate(req, res))) return;
+            const provider = current.provider;
+            await endOidcSessionUnlessSiteSessionMatches(
+              provider,
+              req,
+              res,
+              await site.read(req),
+              terminateOidcSession,
+            );
+          } else if (req.path.startsWith(`${authorize}/`) || req.path.startsWith(OIDC_ROUTES.end_session)) {
+            // The resume sets the OIDC cookie's lifetime, the end-session asks who is signed in: read it now for
+            // oidc-provider's synchronous hooks.
+            await site.read(req);
+          }
+        } catch (error) {
+          next(error);
+          return;
+        }
+        current.handler(req, res, next);
       });
     },
 

@@ -4,10 +4,11 @@
  * (ARCHITECTURE.md "OpenID Connect for the applications").
  */
 import { createHmac } from 'node:crypto';
-import type { Request } from 'express';
 import type { AdapterFactory, Configuration } from 'oidc-provider';
+import { errors } from 'oidc-provider';
 import { rpInitiatedLogoutFeature } from './rp-initiated-logout.js';
-import type { FindOidcAccount, GetSignedInAccount, SignedInAccount } from './types.js';
+import { sessionTtl, siteSessionReader, type SiteSessionReader } from './site-session.js';
+import type { FindOidcAccount, GetSignedInAccount } from './types.js';
 import { escapeHtmlText } from 'shared-contracts';
 
 /** Path of every OIDC endpoint; the discovery document lists them (issuer = PUBLIC_URL, no path). */
@@ -84,16 +85,18 @@ function deriveCookieKeys(secretKey: Buffer | readonly Buffer[]): string[] {
   return keys.map((key) => createHmac('sha256', key).update('oidc-provider cookies v1').digest('base64url'));
 }
 
-function normaliseAccount(value: SignedInAccount | string | undefined): SignedInAccount | undefined {
-  if (!value) return undefined;
-  return typeof value === 'string' ? { accountId: value } : value;
-}
+/**
+ * The only response mode: the sign-in site's CSP (`form-action 'self'`) blocks form_post's auto-submitted form to
+ * the client, and the applications read the code from the query.
+ */
+export const RESPONSE_MODES = ['query'] as const;
 
 /** Builds the provider's configuration (exported for review and tests; the gateway calls createOidcProvider). */
 export function buildOidcConfiguration(
   options: OidcConfigurationOptions,
   adapter: AdapterFactory,
   keys: Configuration['jwks'],
+  site: SiteSessionReader = siteSessionReader(options.getSignedInAccount),
 ): Configuration {
   const lifetimes = { ...DEFAULT_LIFETIMES, ...options.lifetimes };
   const loginPath = options.loginPath ?? DEFAULT_LOGIN_PATH;
@@ -130,6 +133,18 @@ export function buildOidcConfiguration(
       token_endpoint_auth_method: 'none',
       id_token_signed_response_alg: 'RS256',
     },
+    // Confidential clients are registered for client_secret_basic (client.adapter.ts). oidc-provider lets a client
+    // registered for one secret method use the other; offering only basic makes a secret in the body count as no
+    // authentication, so such a client is refused (invalid_client) unless it uses its registered method.
+    clientAuthMethods: ['none', 'client_secret_basic'],
+    extraParams: {
+      // Checked after the redirect_uri was matched, so the refusal goes to the client in the query.
+      response_mode(ctx, value) {
+        if (value === undefined || (RESPONSE_MODES as readonly unknown[]).includes(value)) return;
+        ctx.oidc.params!.response_mode = undefined;
+        throw new errors.UnsupportedResponseMode(`response_mode must be ${RESPONSE_MODES.join(' or ')}`);
+      },
+    },
     extraClientMetadata: { properties: ['first_party'] },
     async findAccount(_ctx, sub) {
       const claims = await options.findAccount(sub);
@@ -145,7 +160,7 @@ export function buildOidcConfiguration(
     interactions: {
       async url(ctx, interaction) {
         const resume = `/interaction/${interaction.uid}`;
-        const signedIn = normaliseAccount(await options.getSignedInAccount(ctx.req as Request));
+        const signedIn = await site.read(ctx.req);
         const forced = interaction.prompt.reasons.some((r) => r === 'login_prompt' || r === 'max_age');
         // Already signed in on the sign-in site and no fresh sign-in demanded: single sign-on, skip the form.
         if (signedIn && !forced) return resume;
@@ -164,7 +179,8 @@ export function buildOidcConfiguration(
       IdToken: lifetimes.idToken,
       RefreshToken: lifetimes.refreshToken,
       Grant: lifetimes.grant,
-      Session: lifetimes.session,
+      // At most the lifetime, and never beyond the site session's absolute end (ADR 0006).
+      Session: sessionTtl(site, lifetimes.session),
       Interaction: lifetimes.interaction,
     },
     cookies: {
@@ -174,6 +190,8 @@ export function buildOidcConfiguration(
         interaction: 'idp.oidc.interaction',
         resume: 'idp.oidc.resume',
       },
+      // No maxAge: oidc-provider adds an expiry only to a session signed in with remember-me (`remember` in the
+      // interaction result); any other OIDC session cookie ends with the browser, like the site's own (ADR 0006).
       long: { signed: true, httpOnly: true, sameSite: 'lax', path: '/' },
       // The interaction cookie must reach /interaction/<uid>, not the sign-in page interactions.url points at.
       short: { signed: true, httpOnly: true, sameSite: 'lax', path: '/interaction/' },

@@ -7,6 +7,7 @@
 import type { Request, Response } from 'express';
 import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC, Session } from 'oidc-provider';
+import type { SiteSessionReader } from './site-session.js';
 import type { FindOidcClient } from './types.js';
 import { safeEqual } from '../infra/crypto/tokens.js';
 
@@ -16,8 +17,9 @@ export interface LogoutDescription {
   clientId: string | undefined;
   clientName: string | undefined;
   /**
-   * False only when the relying party proved who it logs out with a valid id_token_hint; otherwise the user must
-   * confirm (S32: logout needs id_token_hint or the user's confirmation).
+   * False only when the relying party proved who it logs out with a valid id_token_hint whose subject is the user
+   * signed in on the site (and whose sid, when it has one, is this browser's session with the client); otherwise the
+   * user must confirm (S32: logout needs id_token_hint or the user's confirmation).
    */
   showLogoutPrompt: boolean;
   /** Where the user goes after signing out (already exact-matched against the client's registration). */
@@ -62,8 +64,20 @@ interface LogoutState {
   clientId?: string;
   state?: string;
   postLogoutRedirectUri?: string;
-  /** Set by our logoutSource: the request carried a valid id_token_hint. */
-  hinted?: boolean;
+  /** Recorded by us: who the request's valid id_token_hint names (the proof is judged when the page asks). */
+  hint?: { sub: string; sid?: string; clientId: string };
+}
+
+/** The valid id_token_hint of an end-session request, as {@link LogoutState.hint}. */
+function hintOf(ctx: KoaContextWithOIDC): LogoutState['hint'] {
+  const hint = ctx.oidc.entities.IdTokenHint as { payload?: Record<string, unknown> } | undefined;
+  const payload = hint?.payload;
+  if (!payload || typeof payload.sub !== 'string' || typeof payload.aud !== 'string') return undefined;
+  return {
+    sub: payload.sub,
+    clientId: payload.aud,
+    ...(typeof payload.sid === 'string' ? { sid: payload.sid } : {}),
+  };
 }
 
 type RpInitiatedLogoutFeature = NonNullable<NonNullable<Configuration['features']>['rpInitiatedLogout']>;
@@ -76,7 +90,7 @@ export function rpInitiatedLogoutFeature(pages: LogoutPages): RpInitiatedLogoutF
     // holds it, so a logout page cannot be driven for someone else's session.
     logoutSource(ctx: KoaContextWithOIDC) {
       const state = ctx.oidc.session?.state as LogoutState | undefined;
-      if (state) state.hinted = Boolean(ctx.oidc.entities.IdTokenHint);
+      if (state) state.hint = hintOf(ctx);
       ctx.status = 303;
       ctx.redirect(`${pages.logoutPath}?logoutId=${encodeURIComponent(state?.secret ?? '')}`);
     },
@@ -85,6 +99,44 @@ export function rpInitiatedLogoutFeature(pages: LogoutPages): RpInitiatedLogoutF
       ctx.redirect(pages.loggedOutPath);
     },
   };
+}
+
+/**
+ * oidc-provider ends a browser without an OIDC session by itself (an auto-submitted form to its confirm endpoint,
+ * then back to the client), which would leave a signed-in site session behind. Every end-session ends the site
+ * session too (S27), so when the site is signed in we hand that browser over to the sign-in site's page as well.
+ */
+export function handOverEndSessionWithoutOidcSession(
+  pages: LogoutPages,
+  site: SiteSessionReader,
+): (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void> {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route !== 'end_session' || ctx.status !== 200) return;
+    const session = ctx.oidc.session;
+    const state = session?.state as LogoutState | undefined;
+    if (!session || session.accountId || !state?.secret) return;
+    if (!(await site.read(ctx.req))) return;
+    state.hint = hintOf(ctx);
+    await session.persist();
+    ctx.status = 303;
+    ctx.redirect(`${pages.logoutPath}?logoutId=${encodeURIComponent(state.secret)}`);
+  };
+}
+
+/**
+ * Whether the recorded id_token_hint proves the sign-out (S32): it names the account signed in on the site, and its
+ * sid, when present, is this browser's OIDC session with that client (not another session of the same user).
+ */
+function hintProves(
+  hint: LogoutState['hint'],
+  site: { accountId: string } | undefined,
+  session: Session,
+): boolean {
+  if (!hint || !site || hint.sub !== site.accountId) return false;
+  if (hint.sid === undefined) return true;
+  const sid = session.accountId === hint.sub ? session.sidFor(hint.clientId) : undefined;
+  return typeof sid === 'string' && safeEqual(sid, hint.sid);
 }
 
 function pendingLogout(session: Session, logoutId: string | undefined): LogoutState | undefined {
@@ -103,10 +155,60 @@ async function revokeGrant(provider: Provider, grantId: string): Promise<void> {
 }
 
 /**
- * The logout hooks over the live provider. `currentProvider` is read on every call because the life cycle swaps in
- * a new provider when the signing keys change.
+ * Ends one OIDC session: back-channel logout to every client of the session that registered a URI, grants revoked
+ * (offline ones excepted), the session destroyed and its cookie cleared. The same steps as oidc-provider's
+ * end_session confirm (lib/actions/end_session.js), run from our own code so the confirmation stays on the sign-in
+ * site (OpenID Connect RP-Initiated Logout 1.0 §2, Back-Channel Logout 1.0 §2.7). Answers the clients told.
  */
-export function createLogoutHooks(currentProvider: () => Provider, findClient: FindOidcClient): LogoutHooks {
+export async function terminateOidcSession(
+  provider: Provider,
+  session: Session,
+  ctx: KoaContextWithOIDC,
+): Promise<string[]> {
+  const backchannelClients: string[] = [];
+  const accountId = session.accountId;
+  if (accountId) {
+    const authorizations = session.authorizations ?? {};
+    await Promise.all(
+      Object.keys(authorizations).map(async (clientId) => {
+        const client = await provider.Client.find(clientId).catch(() => undefined);
+        if (client?.backchannelLogoutUri) {
+          backchannelClients.push(clientId);
+          const sid = session.sidFor(clientId) ?? '';
+          // Client#backchannelLogout exists in oidc-provider 9 but is missing from its type definitions.
+          const sender = client as unknown as {
+            backchannelLogout: (sub: string, sid: string) => Promise<void>;
+          };
+          await sender.backchannelLogout(accountId, sid).then(
+            () => provider.emit('backchannel.success', ctx, client, accountId, sid),
+            (error: unknown) => provider.emit('backchannel.error', ctx, error, client, accountId, sid),
+          );
+        }
+        const { grantId, persistsLogout } = session.authorizationFor(clientId);
+        if (grantId && !persistsLogout) await revokeGrant(provider, grantId);
+      }),
+    );
+  }
+  await session.destroy();
+  ctx.cookies.set(provider.cookieName('session'), null, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    signed: true,
+    secure: ctx.secure,
+  });
+  return backchannelClients;
+}
+
+/**
+ * The logout hooks over the live provider. `currentProvider` is read on every call because the life cycle swaps in
+ * a new provider when the signing keys change; `site` says who is signed in on the site (the hint's proof).
+ */
+export function createLogoutHooks(
+  currentProvider: () => Provider,
+  findClient: FindOidcClient,
+  site: SiteSessionReader,
+): LogoutHooks {
   const sessionOf = async (
     provider: Provider,
     req: Request,
@@ -131,7 +233,7 @@ export function createLogoutHooks(currentProvider: () => Provider, findClient: F
         logoutId,
         clientId: state.clientId,
         clientName: await clientName(state.clientId),
-        showLogoutPrompt: !state.hinted,
+        showLogoutPrompt: !hintProves(state.hint, await site.read(req), session),
         postLogoutRedirectUri: state.postLogoutRedirectUri,
       };
     },
@@ -153,39 +255,7 @@ export function createLogoutHooks(currentProvider: () => Provider, findClient: F
         result.postLogoutRedirectUri = target.href;
       }
       if (!session.accountId) return result;
-
-      // Same steps as oidc-provider's end_session confirm (lib/actions/end_session.js), run from our Logout call
-      // so the confirmation stays on the sign-in site (OpenID Connect RP-Initiated Logout 1.0 §2,
-      // Back-Channel Logout 1.0 §2.7).
-      const accountId = session.accountId;
-      const authorizations = session.authorizations ?? {};
-      await Promise.all(
-        Object.keys(authorizations).map(async (clientId) => {
-          const client = await provider.Client.find(clientId).catch(() => undefined);
-          if (client?.backchannelLogoutUri) {
-            result.backchannelClients.push(clientId);
-            const sid = session.sidFor(clientId) ?? '';
-            // Client#backchannelLogout exists in oidc-provider 9 but is missing from its type definitions.
-            const sender = client as unknown as {
-              backchannelLogout: (sub: string, sid: string) => Promise<void>;
-            };
-            await sender.backchannelLogout(accountId, sid).then(
-              () => provider.emit('backchannel.success', ctx, client, accountId, sid),
-              (error: unknown) => provider.emit('backchannel.error', ctx, error, client, accountId, sid),
-            );
-          }
-          const { grantId, persistsLogout } = session.authorizationFor(clientId);
-          if (grantId && !persistsLogout) await revokeGrant(provider, grantId);
-        }),
-      );
-      await session.destroy();
-      ctx.cookies.set(provider.cookieName('session'), null, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        signed: true,
-        secure: ctx.secure,
-      });
+      result.backchannelClients = await terminateOidcSession(provider, session, ctx);
       result.ended = true;
       return result;
     },

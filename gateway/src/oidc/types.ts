@@ -33,10 +33,11 @@ export type FindOidcAccount = (accountId: string) => Promise<OidcAccountClaims |
 
 /**
  * A sign-in the gateway session holds: the identity layer's type, of which the provider needs the id and, when
- * known, the authentication time (prompt=login, max_age) and methods.
+ * known, the authentication time (prompt=login, max_age, and whether an OIDC session still belongs to it), the
+ * methods, remember-me and the site session's absolute end (the OIDC cookie's lifetime).
  */
 export type SignedInAccount = Pick<SignedInAccountInfo, 'accountId'> &
-  Partial<Pick<SignedInAccountInfo, 'authTime' | 'amr'>>;
+  Partial<Pick<SignedInAccountInfo, 'authTime' | 'amr' | 'persistent' | 'expiresAt'>>;
 
 /** Reads the gateway session of a request: the signed-in account, or undefined when no one is signed in. */
 export type GetSignedInAccount = (

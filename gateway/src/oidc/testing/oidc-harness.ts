@@ -12,7 +12,12 @@ import type { NewOidcClient } from '../../store/client.repository.js';
 import { openTestBackends } from '../../testing/backends.js';
 import { TestBrowser } from '../../testing/browser.js';
 import { listenOnLoopback } from '../../testing/loopback-server.js';
-import { createOidcProvider, type OidcLifetimes, type OidcService } from '../oidc-provider.js';
+import {
+  createOidcProvider,
+  type InteractionLimit,
+  type OidcLifetimes,
+  type OidcService,
+} from '../oidc-provider.js';
 import type { OidcAccountClaims, OidcDatabase } from '../types.js';
 
 export { rawGet, TestBrowser } from '../../testing/browser.js';
@@ -80,6 +85,8 @@ export interface OidcHarnessOptions {
   lifetimes?: Partial<OidcLifetimes>;
   /** How often the provider re-reads its signing keys (default: the provider's). */
   keyPollIntervalMs?: number;
+  /** New authorizations per source (default: the provider's). */
+  interactionLimit?: InteractionLimit | false;
 }
 
 function readCookie(req: Request, name: string): string | undefined {
@@ -126,6 +133,7 @@ export async function startOidcHarness(options: OidcHarnessOptions): Promise<Oid
     lifetimes: options.lifetimes,
     purgeIntervalMs: 0,
     keyPollIntervalMs: options.keyPollIntervalMs,
+    interactionLimit: options.interactionLimit,
     // Failures the provider only reports as events (server errors, back-channel delivery) fail loudly in tests.
     logger: {
       error: (details, message) => console.error(message, details),

@@ -1,0 +1,77 @@
+/**
+ * A cap on new authorizations per source. Every `/connect/authorize` that needs a sign-in stores an interaction
+ * (an `oidc_payloads` row or a Redis key, kept for the interaction lifetime), so a loop of anonymous requests could
+ * fill the store. Each source (the client IP as TRUST_PROXY resolves it) may start `points` authorizations per
+ * `durationSeconds`; past that it gets a 429 page with Retry-After and nothing is stored. The counters live where
+ * the login throttle's do: Redis when the gateway has it (shared by the replicas), memory otherwise.
+ */
+import type { Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+
+/** How many authorizations one source may start per window. */
+export interface InteractionLimit {
+  points: number;
+  durationSeconds: number;
+}
+
+/**
+ * Generous enough for a whole office behind one address opening the applications at nine in the morning, small
+ * enough that one source adds at most 7,200 interactions an hour.
+ */
+export const DEFAULT_INTERACTION_LIMIT: InteractionLimit = { points: 120, durationSeconds: 60 };
+
+const page = (title: string, text: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
+
+/** Answers true when the request may go on; otherwise it has answered 429 (or 503 when the counters are down). */
+export type InteractionGate = (req: Request, res: Response) => Promise<boolean>;
+
+/** The gate over Redis (`redis` given) or memory; `limit: false` lets everything through. */
+export function interactionGate(
+  limit: InteractionLimit | false,
+  redis: Redis | undefined,
+  keyPrefix: string,
+): InteractionGate {
+  if (limit === false) return () => Promise.resolve(true);
+  const options = { points: limit.points, duration: limit.durationSeconds, keyPrefix };
+  // Commands wait in ioredis's queue while it (re)connects, as the provider's own artefacts do; a Redis that stays
+  // down fails the command and the gate answers 503.
+  const limiter: RateLimiterAbstract = redis
+    ? new RateLimiterRedis({ ...options, storeClient: redis })
+    : new RateLimiterMemory(options);
+  return async (req, res) => {
+    const source = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    try {
+      await limiter.consume(source);
+      return true;
+    } catch (error) {
+      res.setHeader('Cache-Control', 'no-store');
+      if (error instanceof RateLimiterRes) {
+        const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+        res
+          .status(429)
+          .setHeader('Retry-After', String(seconds))
+          .type('html')
+          .send(
+            page(
+              'Too many sign-in requests',
+              `Too many sign-in requests came from your network. Please try again in ${seconds} seconds.`,
+            ),
+          );
+        return false;
+      }
+      // Fail closed, as the login throttle does: without counters no new interaction is stored.
+      res
+        .status(503)
+        .type('html')
+        .send(page('Sign-in unavailable', 'Sign-in is unavailable at the moment. Please try again shortly.'));
+      return false;
+    }
+  };
+}
