@@ -25,6 +25,7 @@ import { Metrics } from './infra/metrics.js';
 import { RequestSessions } from './infra/sessions/request-sessions.js';
 import { SessionManager } from './infra/sessions/session-manager.js';
 import type { SessionStore } from './infra/sessions/session-store.js';
+import { KnownDevices } from './infra/throttle/known-devices.js';
 import type { LoginThrottle } from './infra/throttle/login-throttle.js';
 import { ReleaseRegistry } from './releases/release-registry.js';
 import type { Store } from './store/store.js';
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps): Express {
     clock,
     metrics: { signIn: (result) => metrics.inc('sign_ins_total', { result }) },
     oidc: deps.oidc,
+    knownDevices: new KnownDevices(config),
   });
 
   const app = express();
@@ -104,6 +106,10 @@ export function createApp(deps: AppDeps): Express {
         return id;
       },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      // Answered requests (2xx, 209, 3xx) log at debug: at the default level a light call costs no log write.
+      // Refusals (4xx) stay visible at info as before, faults at error.
+      customLogLevel: (_req, res, error) =>
+        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
     }),
   );
   app.use((_req, res, next) => {
@@ -112,7 +118,8 @@ export function createApp(deps: AppDeps): Express {
     );
     next();
   });
-  app.use(compression());
+  // Small bodies (most JSON answers) go out as they are: compressing them costs more than the bytes it saves.
+  app.use(compression({ threshold: 1024 }));
   app.use(securityHeaders({ hsts: config.secure }));
 
   app.get('/healthz', (_req, res) => {

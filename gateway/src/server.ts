@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
+import { HASH_CONCURRENCY } from './identity/passwords.service.js';
 import { createLogger } from './infra/logger.js';
 import { createOidcMount } from './oidc.mount.js';
 import { openRuntime } from './runtime.js';
@@ -21,7 +22,16 @@ async function start(): Promise<void> {
     oidc,
   });
   const server: Server = app.listen(config.port, () => {
-    logger.info({ port: config.port, publicUrl: config.publicUrl }, 'gateway listening');
+    logger.info(
+      {
+        port: config.port,
+        publicUrl: config.publicUrl,
+        // The thread pool is sized by `npm start` (threadpool.cjs) before the module loader first uses it.
+        threadPool: Number(process.env.UV_THREADPOOL_SIZE) || 4,
+        hashConcurrency: HASH_CONCURRENCY,
+      },
+      'gateway listening',
+    );
     process.stdout.write(
       `Identity service at ${config.publicUrl}/ (sign in: ${config.publicUrl}/account/login)\n`,
     );

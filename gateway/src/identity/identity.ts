@@ -1,5 +1,6 @@
 import type { Clock } from '../infra/clock.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { Store } from '../store/store.js';
 import { createAccountsService } from './accounts.service.js';
@@ -20,12 +21,23 @@ export interface IdentityDeps {
   clock: Clock;
   metrics?: SignInMetrics;
   oidc?: OidcLogoutHooks | undefined;
+  /** Browsers an account signed in from before: the throttle judges them apart from strangers (S7). */
+  knownDevices?: KnownDevices;
 }
 
 /** The identity layer's services, built once per app and handed to the routers and the OIDC mount. */
 export function createIdentity(deps: IdentityDeps) {
   const { store, sessions, clock } = deps;
-  const signIn = new SignInService(store, sessions, deps.throttle, deps.steps, clock, deps.metrics);
+  const signIn = new SignInService(
+    store,
+    sessions,
+    deps.throttle,
+    deps.steps,
+    clock,
+    deps.metrics,
+    undefined,
+    deps.knownDevices,
+  );
   const auth = createSessionAuthService(store, sessions, (session) => {
     const state = signIn.pendingState(session);
     return state.kind === 'at' ? state.step.path : undefined;

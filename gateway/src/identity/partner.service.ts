@@ -9,6 +9,7 @@ import {
   type PartnerMetadataWire,
 } from 'shared-contracts';
 import type { Partner, PartnerRepository } from '../store/partner.repository.js';
+import { cachedValue, type CachedValue, type CacheOptions } from './ttl-cache.js';
 
 /** A plain language tag (`de`, `fr-CA`); anything else never reaches a cookie or a response. */
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;
@@ -86,16 +87,40 @@ export function partnerMetadataOf(partner: Partner): PartnerMetadataWire {
   };
 }
 
+/** The partner whose domains include the host (lower-cased, with or without its port), else the default one. */
+function partnerForHost(all: readonly Partner[], host: string | undefined): Partner | undefined {
+  const wanted = (host ?? '').toLowerCase();
+  const bare = wanted.replace(/:\d+$/, '');
+  return (
+    all.find((p) => p.domains.includes(wanted)) ??
+    all.find((p) => p.domains.includes(bare)) ??
+    all.find((p) => p.isDefault) ??
+    all[0]
+  );
+}
+
 /**
  * Partner branding and languages (SPEC.md §3, §7 "Other"). The partner is chosen from the request's host: Host
  * only selects branding here, it never builds a link (S13 concerns links), and an unknown host gets the default.
+ *
+ * Every API call asks for the host's partner (its language), so the partner list is kept in process: reloaded at
+ * most every few seconds (changes by the admin CLI or another replica show within that), and at once after a
+ * write through this process's repository. One list, whatever Host says, so no header can grow the cache.
  */
 export class PartnerService {
-  constructor(private readonly partners: PartnerRepository) {}
+  private readonly all: CachedValue<Partner[]>;
+
+  constructor(
+    private readonly partners: Pick<PartnerRepository, 'list' | 'onChange'>,
+    cache: CacheOptions = {},
+  ) {
+    this.all = cachedValue(() => partners.list(), cache);
+    partners.onChange(() => this.all.invalidate());
+  }
 
   /** The partner serving this host (its configured domains), else the default partner. */
-  forHost(host: string | undefined): Promise<Partner | undefined> {
-    return this.partners.findForHost(host);
+  async forHost(host: string | undefined): Promise<Partner | undefined> {
+    return partnerForHost(await this.all.get(), host);
   }
 
   /** `GetPartnerMetaData` for a host. */
@@ -115,7 +140,7 @@ export class PartnerService {
 
   /** `GetPartnerLogo`: the stored logo when it has an image type we serve, else undefined (404). */
   async logo(partnerId: string): Promise<PartnerLogo | undefined> {
-    const partner = await this.partners.findById(partnerId);
+    const partner = (await this.all.get()).find((p) => p.id === partnerId);
     if (!partner?.logo || !partner.logoContentType) return undefined;
     const contentType = partner.logoContentType.toLowerCase().split(';')[0]!.trim();
     if (!RASTER_LOGO_TYPES.has(contentType) && contentType !== SVG_LOGO_TYPE) return undefined;

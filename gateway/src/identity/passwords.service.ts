@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import { WorkQueue } from '../infra/throttle/work-queue.js';
 
 /** argon2id with the OWASP Password Storage Cheat Sheet parameters (m=19456 KiB, t=2, p=1). */
 export const ARGON2_OPTIONS = {
@@ -9,15 +11,27 @@ export const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const;
 
+/**
+ * Hashes in flight at once. argon2 runs on libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), shared with file
+ * and DNS work: one hash per core, and always one pool thread left for the rest. More at once only makes every
+ * hash slower (they share the cores and memory bandwidth); the others wait their turn in order.
+ */
+export const HASH_CONCURRENCY = Math.max(
+  1,
+  Math.min(availableParallelism(), (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1),
+);
+
+const hashing = new WorkQueue(HASH_CONCURRENCY);
+
 /** Hashes a password; never trims or truncates it (S1). */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  return hashing.run(() => hash(password, ARGON2_OPTIONS));
 }
 
 /** True when the password matches; false for a malformed hash. */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(passwordHash, password);
+    return await hashing.run(() => verify(passwordHash, password));
   } catch {
     return false;
   }

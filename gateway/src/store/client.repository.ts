@@ -20,6 +20,17 @@ export type NewOidcClient = Pick<OidcClient, 'clientId' | 'name' | 'redirectUris
 
 /** OIDC clients table access; secrets are sealed with AES-256-GCM at rest. */
 export class ClientRepository {
+  private readonly changeListeners = new Set<() => void>();
+
+  /** Runs `listener` after every write through this repository, so in-process caches drop their copy at once. */
+  onChange(listener: () => void): void {
+    this.changeListeners.add(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly secrets: SecretBox,
@@ -52,6 +63,7 @@ export class ClientRepository {
         created_at: this.now(),
       })
       .execute();
+    this.changed();
     return (await this.findById(input.clientId))!;
   }
 
@@ -71,6 +83,7 @@ export class ClientRepository {
     if (changes.firstParty !== undefined) set.first_party = changes.firstParty ? 1 : 0;
     if (Object.keys(set).length > 0) {
       await this.db.updateTable('oidc_clients').set(set).where('client_id', '=', clientId).execute();
+      this.changed();
     }
     return this.findById(clientId);
   }

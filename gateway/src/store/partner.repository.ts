@@ -61,6 +61,17 @@ function toRow(p: Partial<Partner>): Partial<Selectable<PartnerTable>> {
 
 /** Partners table access. */
 export class PartnerRepository {
+  private readonly changeListeners = new Set<() => void>();
+
+  /** Runs `listener` after every write through this repository, so in-process caches drop their copy at once. */
+  onChange(listener: () => void): void {
+    this.changeListeners.add(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => number = Date.now,
@@ -88,6 +99,7 @@ export class PartnerRepository {
       if (row.is_default === 1) await trx.updateTable('partners').set({ is_default: 0 }).execute();
       await trx.insertInto('partners').values(row).execute();
     });
+    this.changed();
     return toPartner(row);
   }
 
@@ -98,6 +110,7 @@ export class PartnerRepository {
       if (Object.keys(row).length > 0)
         await trx.updateTable('partners').set(row).where('id', '=', id).execute();
     });
+    this.changed();
     return this.findById(id);
   }
 

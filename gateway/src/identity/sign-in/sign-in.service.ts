@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../infra/clock.js';
+import type { KnownDevices } from '../../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import { ThrottleUnavailableError } from '../../infra/throttle/login-throttle.js';
 import type { Session } from '../../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../../infra/sessions/request-sessions.js';
 import type { PendingSignIn, SignedInAccount } from '../../infra/sessions/session-store.js';
 import type { Store } from '../../store/store.js';
-import type { User } from '../../store/user.repository.js';
+import { normaliseLogin, type User } from '../../store/user.repository.js';
 import { dummyPasswordHash, verifyPassword } from '../passwords.service.js';
 import type { SignInFacts, SignInStep, SignInStepRegistry } from './step-registry.js';
 
@@ -24,7 +25,12 @@ export type PendingState =
 export type SignInOutcome =
   | { kind: 'redirect'; redirect: string; session: Session }
   | { kind: 'invalidCredentials' }
-  | { kind: 'throttled'; retryAfterSeconds: number }
+  /**
+   * Refused before any password check. `challenge: 'captcha'` when counters that strangers share refused (the
+   * account's or the source's budget, S7): a solved challenge may later let such an attempt through; without it the
+   * attempt's own delay or lockout refused.
+   */
+  | { kind: 'throttled'; retryAfterSeconds: number; challenge?: 'captcha' }
   | { kind: 'unavailable' }
   | { kind: 'stepNotAllowed' };
 
@@ -73,15 +79,25 @@ export class SignInService {
     private readonly clock: Clock,
     private readonly metrics: SignInMetrics = { signIn: () => undefined },
     facts?: SignInFacts,
+    /** Browsers where an account signed in before (S7); without it only known source addresses count. */
+    private readonly knownDevices?: KnownDevices,
   ) {
     this.facts = facts ?? storeSignInFacts(store);
   }
 
   /** `Login`: checks the password (throttled, same work for unknown users) and starts the step walk. */
   async passwordSignIn(req: Req, res: Res, session: Session, input: PasswordSignIn): Promise<SignInOutcome> {
+    // The account is resolved first (one indexed lookup), so the throttle counts every spelling of it on one key
+    // (S4); a login that matches nobody is counted as the lookup normalises it. Reserving still comes before the
+    // hash (S5), and both paths do the same work (S10, S11).
+    const user = await this.store.users.findByLogin(input.login);
     let decision;
     try {
-      decision = await this.throttle.begin(input.login, input.ip);
+      decision = await this.throttle.begin({
+        account: user ? `user:${user.id}` : `login:${normaliseLogin(input.login)}`,
+        source: input.ip,
+        device: user ? this.knownDevices?.recognise(req, user) : undefined,
+      });
     } catch (error) {
       if (error instanceof ThrottleUnavailableError) {
         this.metrics.signIn('unavailable');
@@ -91,10 +107,12 @@ export class SignInService {
     }
     if (!decision.allowed) {
       this.metrics.signIn('throttled');
-      return { kind: 'throttled', retryAfterSeconds: decision.retryAfterSeconds };
+      const { retryAfterSeconds, challenge } = decision;
+      return challenge
+        ? { kind: 'throttled', retryAfterSeconds, challenge }
+        : { kind: 'throttled', retryAfterSeconds };
     }
 
-    const user = await this.store.users.findByLogin(input.login);
     // Dummy hash on unknown user (or one without a password) so the timing does not reveal who exists (S11).
     const hash = user?.passwordHash ?? (await dummyPasswordHash());
     const passwordOk = await verifyPassword(hash, input.password);
@@ -104,29 +122,32 @@ export class SignInService {
     session.record.data.username = input.login;
 
     if (!ok) {
-      try {
-        await this.throttle.failed(input.login, input.ip, decision.failuresBefore);
-      } catch {
-        // The attempt failed anyway; the next one will meet the store error and fail closed.
-      }
-      await this.sessions.save(session);
-      await this.store.audit.record({
-        at: this.clock.now(),
-        kind: 'sign-in.failed',
-        userId: user?.id ?? null,
-        ip: input.ip,
-        data: { reason: user ? (user.disabled ? 'disabled' : 'password') : 'unknown-user' },
-      });
+      // Independent writes, awaited together: the answer waits for the slowest, not for their sum.
+      await Promise.all([
+        this.throttle.failed(decision.attempt).catch(() => {
+          // The attempt failed anyway; the next one will meet the store error and fail closed.
+        }),
+        this.sessions.save(session),
+        this.store.audit.record({
+          at: this.clock.now(),
+          kind: 'sign-in.failed',
+          userId: user?.id ?? null,
+          ip: input.ip,
+          data: { reason: user ? (user.disabled ? 'disabled' : 'password') : 'unknown-user' },
+        }),
+      ]);
       this.metrics.signIn('failure');
       return { kind: 'invalidCredentials' };
     }
 
     try {
-      await this.throttle.succeeded(input.login, input.ip);
+      await this.throttle.succeeded(decision.attempt);
     } catch {
       this.metrics.signIn('unavailable');
       return { kind: 'unavailable' };
     }
+    // From now on this browser is one of the account's known devices: strangers' guesses do not refuse it (S7).
+    this.knownDevices?.remember(req, res, user);
     await this.store.audit.record({
       at: this.clock.now(),
       kind: 'sign-in.password',

@@ -1,62 +1,26 @@
 import type { Redis } from 'ioredis';
-import type { SessionRecord, SessionStore, StoredSession } from './session-store.js';
-
-// The value of an ended marker: never valid JSON of a record.
-const ENDED = 'ended';
-
-// Replaces a live record only, atomically: a key that is gone (expired, deleted) or holds the ended marker stays
-// as it is, so a request that loaded the session before it ended cannot write it back.
-const UPDATE_LIVE = `
-local current = redis.call('GET', KEYS[1])
-if (not current) or current == ARGV[3] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`;
+import type { SessionRecord, SessionStore } from './session-store.js';
 
 /** Session store in Redis (REDIS_URL), shared by every gateway replica. Keys expire with the session. */
 export class RedisSessionStore implements SessionStore {
   constructor(
     private readonly redis: Redis,
     private readonly now: () => number = Date.now,
-    /** Every key of this store starts with it. */
-    readonly prefix = 'idp:session:',
+    private readonly prefix = 'idp:session:',
   ) {}
 
-  private ttl(until: number): number {
-    return Math.max(1, Math.ceil(until - this.now()));
-  }
-
-  async get(key: string): Promise<StoredSession | undefined> {
+  async get(key: string): Promise<SessionRecord | undefined> {
     const text = await this.redis.get(this.prefix + key);
-    if (!text) return undefined;
-    return text === ENDED ? { kind: 'ended' } : { kind: 'live', record: JSON.parse(text) as SessionRecord };
+    return text ? (JSON.parse(text) as SessionRecord) : undefined;
   }
 
-  async create(key: string, record: SessionRecord, storeUntil: number): Promise<boolean> {
-    const ok = await this.redis.set(
-      this.prefix + key,
-      JSON.stringify(record),
-      'PX',
-      this.ttl(storeUntil),
-      'NX',
-    );
-    return ok === 'OK';
+  async set(key: string, record: SessionRecord, expiresAt: number): Promise<void> {
+    const ttl = Math.max(1, expiresAt - this.now());
+    await this.redis.set(this.prefix + key, JSON.stringify(record), 'PX', ttl);
   }
 
-  async update(key: string, record: SessionRecord, storeUntil: number): Promise<boolean> {
-    const written = await this.redis.eval(
-      UPDATE_LIVE,
-      1,
-      this.prefix + key,
-      JSON.stringify(record),
-      String(this.ttl(storeUntil)),
-      ENDED,
-    );
-    return written === 1;
-  }
-
-  async destroy(key: string, endedUntil?: number): Promise<void> {
-    if (endedUntil === undefined) await this.redis.del(this.prefix + key);
-    else await this.redis.set(this.prefix + key, ENDED, 'PX', this.ttl(endedUntil));
+  async destroy(key: string): Promise<void> {
+    await this.redis.del(this.prefix + key);
   }
 
   async ping(): Promise<boolean> {

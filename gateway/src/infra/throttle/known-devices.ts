@@ -1,0 +1,80 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hmac, randomToken, safeEqual } from '../crypto/tokens.js';
+import { readCookie } from '../read-cookie.js';
+
+/** How long a browser stays a known device of an account after its last successful sign-in there. */
+export const KNOWN_DEVICE_MAX_AGE_SECONDS = 180 * 24 * 3600;
+/** Accounts one browser remembers (a shared family or office computer); the oldest drop out. */
+const MAX_ENTRIES = 5;
+const ENTRY = /^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
+
+/** The account a known-device entry is checked against; the stamp makes every entry revocable (S15, S29). */
+export interface DeviceAccount {
+  id: string;
+  securityStamp: string;
+}
+
+function appendSetCookie(res: ServerResponse, cookie: string): void {
+  const existing = res.getHeader('set-cookie');
+  const list = Array.isArray(existing) ? existing : existing ? [String(existing)] : [];
+  const name = cookie.split('=')[0]!;
+  res.setHeader('set-cookie', [...list.filter((c) => !c.startsWith(`${name}=`)), cookie]);
+}
+
+/**
+ * Known devices (S7): a browser where an account signed in successfully gets an HttpOnly cookie of entries
+ * `random.HMAC(SECRET_KEY, "known-device", userId, securityStamp, random)`. A later sign-in attempt of that
+ * account from that browser is judged by the device's own throttle counter, not by the counters strangers fill.
+ * The entry names no account, cannot be forged without the key, and dies with the user's security stamp (a new
+ * password, disabling, or `admin sessions revoke`).
+ */
+export class KnownDevices {
+  readonly cookieName: string;
+
+  constructor(private readonly config: { secretKey: Buffer; secure: boolean }) {
+    this.cookieName = `${config.secure ? '__Host-' : ''}idp.device`;
+  }
+
+  private mac(account: DeviceAccount, random: string): string {
+    return hmac(this.config.secretKey, 'known-device', account.id, account.securityStamp, random);
+  }
+
+  private entries(req: IncomingMessage): string[] {
+    const raw = readCookie(req, this.cookieName);
+    return raw
+      ? raw
+          .split('~')
+          .filter((e) => ENTRY.test(e))
+          .slice(0, MAX_ENTRIES)
+      : [];
+  }
+
+  private matches(account: DeviceAccount, entry: string): boolean {
+    const [random = '', mac = ''] = entry.split('.');
+    return safeEqual(mac, this.mac(account, random));
+  }
+
+  /** The device id when this browser is a known device of the account, else undefined. */
+  recognise(req: IncomingMessage, account: DeviceAccount): string | undefined {
+    const found = this.entries(req).find((e) => this.matches(account, e));
+    return found?.split('.')[0];
+  }
+
+  /** Remembers this browser as a known device of the account (after a successful sign-in). */
+  remember(req: IncomingMessage, res: ServerResponse, account: DeviceAccount): void {
+    const random = randomToken(16);
+    const others = this.entries(req).filter((e) => !this.matches(account, e));
+    const value = [`${random}.${this.mac(account, random)}`, ...others].slice(0, MAX_ENTRIES).join('~');
+    appendSetCookie(
+      res,
+      [
+        `${this.cookieName}=${value}`,
+        'Path=/',
+        'HttpOnly',
+        'SameSite=Lax',
+        ...(this.config.secure ? ['Secure'] : []),
+        `Max-Age=${KNOWN_DEVICE_MAX_AGE_SECONDS}`,
+      ].join('; '),
+    );
+  }
+}

@@ -1,0 +1,8 @@
+// Preloaded by `npm start` (node -r) so it runs before Node's ES module loader first uses libuv's thread pool:
+// the pool's size is fixed at that first use, and setting it from the ES module entry is already too late.
+// argon2 hashes take up to one pool thread per core (see passwords.service.ts); four more stay for file and DNS work.
+/* global process */
+'use strict';
+if (!process.env.UV_THREADPOOL_SIZE) {
+  process.env.UV_THREADPOOL_SIZE = String(require('node:os').availableParallelism() + 4);
+}
