@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisSessionStore } from '../infra/sessions/redis-session.store.js';
+import type { SessionStore } from '../infra/sessions/session-store.js';
 import { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import {
   BACKENDS,
@@ -157,6 +159,104 @@ for (const backend of BACKENDS) {
         expect(me.body.isAuthenticated).toBe(false);
       });
 
+      it('S27 a sign-in request in flight when Logout runs cannot bring the old session back', async () => {
+        const user = await gw.addUser();
+        const b = await browser(gw.app, '10.27.1.1');
+        const id = sessionCookieOf(await b.signIn(user.username))!;
+        const withOld = (path: string) => request(gw.app).get(path).set('Cookie', `idp.session=${id}`);
+        expect((await withOld('/api/Account/ProfileImage')).status).toBe(200);
+
+        // A failing Login from the signed-in browser loads the session, checks the hash and then writes the
+        // session back (the remembered username): hold that write until Logout has finished.
+        const held = holdNextSessionWrite(gw.sessionStore);
+        const login = b
+          .post('/api/Account/Login', { username: user.username, password: 'wrong' })
+          .then((r) => r);
+        await held.reached;
+        const out = await b.post('/api/Account/Logout', {});
+        expect(out.status).toBe(209);
+        held.release();
+        expect((await login).status).toBe(400);
+
+        // The late write found no live record: the old cookie stays signed out.
+        expect((await withOld('/api/Account/ProfileImage')).status).toBe(401);
+        expect((await withOld('/api/Account/User')).body).toEqual({ isAuthenticated: false });
+        expect((await withOld('/api/Account/LoginView')).body.username ?? '').toBe('');
+      });
+
+      it('S27 sign-out is final whichever session write comes late (pending sign-in, second failing Login)', async () => {
+        const user = await gw.addUser();
+        const b = await browser(gw.app, '10.27.2.1');
+        const id = sessionCookieOf(await b.signIn(user.username))!;
+        // Two late writers at once: both held, both released after Logout.
+        const first = holdNextSessionWrite(gw.sessionStore);
+        const one = b
+          .post('/api/Account/Login', { username: user.username, password: 'wrong-1' })
+          .then((r) => r);
+        await first.reached;
+        const second = holdNextSessionWrite(gw.sessionStore);
+        const two = b
+          .post('/api/Account/Login', { username: user.username, password: 'wrong-2' })
+          .then((r) => r);
+        await second.reached;
+        expect((await b.post('/api/Account/Logout', {})).status).toBe(209);
+        first.release();
+        second.release();
+        await Promise.all([one, two]);
+        const me = await request(gw.app).get('/api/Account/User').set('Cookie', `idp.session=${id}`);
+        expect(me.body).toEqual({ isAuthenticated: false });
+        // A request with the old cookie is told its session ended (the "timed out" answer), never signed in.
+        const again = await request(gw.app)
+          .get('/api/Account/Antiforgery')
+          .set('Cookie', `idp.session=${id}`)
+          .expect(200);
+        expect(sessionCookieOf(again)).not.toBe(id);
+      });
+
+      it('S25 anonymous requests store no session: 1,000 Antiforgery calls add no rows, and sign-in from one works', async () => {
+        const before = await storedSessions(gw);
+        const ids = new Set<string>();
+        for (let i = 0; i < 1000; i += 1) {
+          const res = await request(gw.app).get('/api/Account/Antiforgery').expect(200);
+          ids.add(sessionCookieOf(res)!);
+        }
+        expect(ids.size).toBe(1000);
+        for (const id of ids) expect(Buffer.from(id, 'base64url').length).toBeGreaterThanOrEqual(16);
+        // The same anonymous browser asking again keeps its id and still stores nothing.
+        const b = await browser(gw.app, '10.25.1.1');
+        for (let i = 0; i < 20; i += 1) {
+          const again = await b.agent.get('/api/Account/Antiforgery').expect(200);
+          expect(sessionCookieOf(again)).toBeUndefined();
+          b.token = (again.body as { token: string }).token;
+        }
+        await b.agent.get('/api/Account/User').expect(200);
+        await b.agent.get('/api/Account/LoginView').expect(200);
+        expect(await storedSessions(gw)).toBe(before);
+
+        // Such an unstored session is anonymous, not "timed out": its token works and the sign-in goes through.
+        const user = await gw.addUser();
+        const signedIn = await b.signIn(user.username);
+        expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(209);
+        expect((await b.agent.get('/api/Account/ProfileImage')).status).toBe(200);
+        expect(await storedSessions(gw)).toBeGreaterThan(before);
+      });
+
+      it('S28 an anonymous session with something to keep is stored, and times out as before', async () => {
+        const user = await gw.addUser();
+        const b = await browser(gw.app, '10.28.1.1');
+        const wrong = await b.signIn(user.username, 'wrong');
+        expect(wrong.body.errors['']).toEqual(['invalidCredentials']);
+        // The username is kept for the session (SPEC.md §3).
+        expect((await b.agent.get('/api/Account/LoginView')).body.username).toBe(user.username);
+        gw.clock.advance(gw.config.sessionIdleMs + 1000);
+        const timedOut = await b.post('/api/Account/Login', {
+          username: user.username,
+          password: TEST_PASSWORD,
+        });
+        expect(timedOut.status).toBe(400);
+        expect(timedOut.body).toEqual({});
+      });
+
       it('S28 idle and absolute timeouts are enforced by the server; remember-me lasts at most 30 days', async () => {
         const user = await gw.addUser();
         const idle = await browser(gw.app);
@@ -310,6 +410,44 @@ for (const backend of BACKENDS) {
       });
     },
   );
+}
+
+/**
+ * Holds the next write of a session record (whatever the store calls it) until `release`: a request that loaded its
+ * session is stopped just before writing it back, so the test can run another request in between.
+ */
+function holdNextSessionWrite(store: SessionStore): { reached: Promise<void>; release: () => void } {
+  const target = store as unknown as Record<string, unknown>;
+  const names = ['set', 'create', 'update'].filter((name) => typeof target[name] === 'function');
+  const originals = new Map(
+    names.map((name) => [name, target[name] as (...args: unknown[]) => Promise<unknown>]),
+  );
+  let reach!: () => void;
+  let release!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  for (const [name, original] of originals) {
+    target[name] = async (...args: unknown[]) => {
+      // Only the first write is held; the store is itself again from then on.
+      for (const [restored, fn] of originals) target[restored] = fn;
+      reach();
+      await released;
+      return original.apply(store, args);
+    };
+  }
+  return { reached, release };
+}
+
+/** How many session records the gateway's store holds (SQL rows, or Redis keys under the store's prefix). */
+async function storedSessions(gw: TestGateway): Promise<number> {
+  if (gw.sessionStore instanceof RedisSessionStore) {
+    return (await gw.redis!.keys(`${gw.sessionStore.prefix}*`)).length;
+  }
+  const row = await gw.store.database.db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 describe('throttle store down', () => {

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../../config.js';
 import { readCookie } from '../read-cookie.js';
@@ -16,18 +17,53 @@ function appendSetCookie(res: Res, cookie: string): void {
   res.setHeader('set-cookie', [...list.filter((c) => !c.startsWith(cookie.split('=')[0] + '=')), cookie]);
 }
 
+// An issued anonymous id: 32 random bytes (S25) and the first 16 bytes of their HMAC, base64url (64 characters).
+const ISSUED_RANDOM_BYTES = 32;
+const ISSUED_MAC_BYTES = 16;
+const ISSUED_ID = /^[A-Za-z0-9_-]{64}$/;
+
 /**
  * The session of a request, through its cookie. Works on plain Node requests so oidc-provider's handlers (Koa)
  * and Express routers share it. Lookups are cached per request.
+ *
+ * An anonymous browser costs no storage: `ensure` issues it an id the server can recognise by its MAC
+ * (SECRET_KEY) and stores nothing; the record is written on the first `save` that has something to keep (the
+ * remembered username, a logged-out record), and sign-in moves the data to a new stored id (S24). An issued id
+ * without a record is that empty anonymous session; one whose record ended or timed out is expired.
  */
 export class RequestSessions {
   readonly cookieName: string;
+  private readonly secret: Buffer;
 
   constructor(
     readonly manager: SessionManager,
-    private readonly config: Pick<GatewayConfig, 'secure'>,
+    private readonly config: Pick<GatewayConfig, 'secure'> & Partial<Pick<GatewayConfig, 'secretKey'>>,
   ) {
     this.cookieName = `${config.secure ? '__Host-' : ''}idp.session`;
+    // Without a configured key (unit tests) the ids are recognised only by this process, which is all they need.
+    this.secret = config.secretKey ?? randomBytes(32);
+  }
+
+  private mac(random: Buffer): Buffer {
+    return createHmac('sha256', this.secret)
+      .update('anonymous-session|')
+      .update(random)
+      .digest()
+      .subarray(0, ISSUED_MAC_BYTES);
+  }
+
+  /** A new anonymous id: random, with a MAC that lets the server recognise it later without storing it. */
+  private issueId(): string {
+    const random = randomBytes(ISSUED_RANDOM_BYTES);
+    return Buffer.concat([random, this.mac(random)]).toString('base64url');
+  }
+
+  /** True when the server issued `id` as an anonymous id (constant-time check of its MAC). */
+  private isIssued(id: string | undefined): id is string {
+    if (!id || !ISSUED_ID.test(id)) return false;
+    const raw = Buffer.from(id, 'base64url');
+    if (raw.length !== ISSUED_RANDOM_BYTES + ISSUED_MAC_BYTES) return false;
+    return timingSafeEqual(raw.subarray(ISSUED_RANDOM_BYTES), this.mac(raw.subarray(0, ISSUED_RANDOM_BYTES)));
   }
 
   /** The raw session id the browser sent, if any. */
@@ -39,7 +75,8 @@ export class RequestSessions {
   async lookup(req: Req): Promise<SessionLookup> {
     const cached = cache.get(req);
     if (cached) return cached;
-    const result = await this.manager.load(this.cookieId(req));
+    const id = this.cookieId(req);
+    const result = await this.manager.load(id, this.isIssued(id));
     cache.set(req, result);
     return result;
   }
@@ -68,11 +105,11 @@ export class RequestSessions {
     appendSetCookie(res, parts.join('; '));
   }
 
-  /** The active session, or a new anonymous one (cookie sent). */
+  /** The active session, or a new anonymous one (cookie sent, nothing stored until it is saved). */
   async ensure(req: Req, res: Res): Promise<Session> {
     const existing = await this.current(req);
     if (existing) return existing;
-    const session = await this.manager.create({});
+    const session = this.manager.anonymous(this.issueId());
     this.use(req, res, session);
     return session;
   }
@@ -90,16 +127,23 @@ export class RequestSessions {
     return next;
   }
 
-  /** Ends the request's session server-side and starts a fresh anonymous one. */
+  /**
+   * Ends the request's session server-side (its id is dead: S27, and no request still holding it can write it
+   * back) and starts a fresh anonymous one, stored once something is saved in it.
+   */
   async end(req: Req, res: Res): Promise<Session> {
     const session = await this.current(req);
     if (session) await this.manager.destroy(session);
-    const next = await this.manager.create({});
+    const next = this.manager.anonymous(this.issueId());
     this.use(req, res, next);
     return next;
   }
 
-  save(session: Session): Promise<void> {
+  /**
+   * Writes the session back over its live record (or creates an anonymous one's first record). False when the
+   * session ended meanwhile: nothing is written, the session stays ended.
+   */
+  save(session: Session): Promise<boolean> {
     return this.manager.save(session);
   }
 }

@@ -18,6 +18,13 @@ export interface SessionTimeouts {
 export interface Session {
   id: string;
   record: SessionRecord;
+  /**
+   * The id was issued to an anonymous browser without storing anything ({@link SessionManager.anonymous}): its
+   * record is written on the first save, and when it ends an ended marker keeps it from coming back.
+   */
+  issued?: boolean;
+  /** False while nothing has been written for the session (an issued id before its first save). */
+  stored?: boolean;
 }
 
 /** Result of looking up a cookie's id. */
@@ -29,6 +36,9 @@ const TOUCH_INTERVAL_MS = 30_000;
 /**
  * Server-side sessions: opaque 256-bit ids (S25), idle + absolute timeouts enforced here on every load (S28),
  * remember-me ≤ 30 days, and `regenerate` that issues a new id and kills the old one (S24).
+ *
+ * Only `create` (and the first save of an issued id) inserts a record; `save` updates a live record and nothing
+ * else, so a request still holding a session that sign-out or `regenerate` ended cannot write it back (S27).
  */
 export class SessionManager {
   constructor(
@@ -52,46 +62,89 @@ export class SessionManager {
     return Math.min(record.lastSeenAt + this.idleMs(record), record.absoluteExpiresAt);
   }
 
-  /** Looks a cookie's id up; an idle or absolutely expired session is destroyed and reported as expired. */
-  async load(id: string | undefined): Promise<SessionLookup> {
-    if (!id || id.length < 20 || id.length > 100) return { kind: 'none' };
-    const record = await this.store.get(this.key(id));
-    if (!record) return { kind: 'expired' };
-    const now = this.now();
-    if (now >= this.expiresAt(record)) {
-      await this.store.destroy(this.key(id));
-      return { kind: 'expired' };
-    }
-    if (now - record.lastSeenAt >= TOUCH_INTERVAL_MS) {
-      record.lastSeenAt = now;
-      await this.store.set(this.key(id), record, this.expiresAt(record));
-    }
-    return { kind: 'active', session: { id, record } };
+  /**
+   * How long the store keeps a record. An issued id's record outlives its session by the absolute timeout, and so
+   * does its ended marker: a browser still sending that id is told its session timed out rather than taken for a
+   * brand-new anonymous visitor (the id itself proves no more than that the server issued it).
+   */
+  private storeUntil(session: Session): number {
+    const end = this.expiresAt(session.record);
+    return session.issued ? end + this.timeouts.absoluteMs : end;
   }
 
-  /** Starts a new session. */
-  async create(data: SessionData = {}, persistent = false): Promise<Session> {
+  private fresh(data: SessionData, persistent: boolean): SessionRecord {
     const now = this.now();
-    const record: SessionRecord = {
+    return {
       data,
       createdAt: now,
       lastSeenAt: now,
       absoluteExpiresAt: now + (persistent ? REMEMBER_ME_MAX_MS : this.timeouts.absoluteMs),
       persistent,
     };
-    const session = { id: randomToken(32), record };
-    await this.store.set(this.key(session.id), record, this.expiresAt(record));
-    return session;
-  }
-
-  /** Writes the session's data back. */
-  async save(session: Session): Promise<void> {
-    session.record.lastSeenAt = this.now();
-    await this.store.set(this.key(session.id), session.record, this.expiresAt(session.record));
   }
 
   /**
-   * Issues a new id for the session's data and destroys the old id (S24). `persistent` switches remember-me on
+   * Looks a cookie's id up; an idle or absolutely expired session is ended and reported as expired, as is an id
+   * whose record is gone. `issued`: the caller verified that the server issued this id to an anonymous browser;
+   * without a record it is that anonymous session, not an expired one.
+   */
+  async load(id: string | undefined, issued = false): Promise<SessionLookup> {
+    if (!id || id.length < 20 || id.length > 100) return { kind: 'none' };
+    const found = await this.store.get(this.key(id));
+    if (!found) return issued ? { kind: 'active', session: this.anonymous(id) } : { kind: 'expired' };
+    if (found.kind === 'ended') return { kind: 'expired' };
+    const session: Session = { id, record: found.record, ...(issued ? { issued: true, stored: true } : {}) };
+    const now = this.now();
+    if (now >= this.expiresAt(session.record)) {
+      await this.destroy(session);
+      return { kind: 'expired' };
+    }
+    if (now - session.record.lastSeenAt >= TOUCH_INTERVAL_MS) {
+      session.record.lastSeenAt = now;
+      // Ended by another request since the read: it is expired for this one too.
+      if (!(await this.store.update(this.key(id), session.record, this.storeUntil(session))))
+        return { kind: 'expired' };
+    }
+    return { kind: 'active', session };
+  }
+
+  /** The session of an id issued to an anonymous browser, before anything is stored for it (see `save`). */
+  anonymous(id: string): Session {
+    return { id, record: this.fresh({}, false), issued: true, stored: false };
+  }
+
+  /** Starts a new stored session. */
+  async create(data: SessionData = {}, persistent = false): Promise<Session> {
+    const session: Session = { id: randomToken(32), record: this.fresh(data, persistent) };
+    // 256 random bits never collide; a refused insert would mean the store holds the key already.
+    if (!(await this.store.create(this.key(session.id), session.record, this.storeUntil(session))))
+      throw new Error('session id already in use');
+    return session;
+  }
+
+  /**
+   * Writes the session's data back, only over its live record: true when written. False when another request
+   * ended the session meanwhile (sign-out, a new id, a timeout): the data is dropped, the session stays ended.
+   * An issued id's first save creates its record, unless that id has ended.
+   */
+  async save(session: Session): Promise<boolean> {
+    session.record.lastSeenAt = this.now();
+    const key = this.key(session.id);
+    const until = this.storeUntil(session);
+    if (session.stored === false) {
+      // Another request of the same browser may have created it first: then this is an update like any other.
+      if (await this.store.create(key, session.record, until)) {
+        session.stored = true;
+        return true;
+      }
+    }
+    const written = await this.store.update(key, session.record, until);
+    if (written) session.stored = true;
+    return written;
+  }
+
+  /**
+   * Issues a new id for the session's data and ends the old id (S24). `persistent` switches remember-me on
    * or off; the absolute timeout restarts because this is a fresh authentication.
    */
   async regenerate(
@@ -99,12 +152,25 @@ export class SessionManager {
     data: SessionData,
     persistent = session.record.persistent,
   ): Promise<Session> {
-    await this.store.destroy(this.key(session.id));
+    await this.end(session, true);
     return this.create(data, persistent);
   }
 
+  /**
+   * Ends the session: its id loads as expired from now on and no late save brings it back. An issued id that
+   * was never stored leaves nothing behind (an anonymous sign-out costs no row), so only an empty anonymous session
+   * could be saved under it again.
+   */
   async destroy(session: Session): Promise<void> {
-    await this.store.destroy(this.key(session.id));
+    await this.end(session, session.stored !== false);
+  }
+
+  private async end(session: Session, leaveMarker: boolean): Promise<void> {
+    const key = this.key(session.id);
+    // A stored id whose record is gone answers expired anyway, and nothing inserts under it again: deleting is
+    // enough. An issued id is recognised without a record, so its end must be remembered.
+    if (session.issued && leaveMarker) await this.store.destroy(key, this.now() + this.timeouts.absoluteMs);
+    else await this.store.destroy(key);
   }
 
   ping(): Promise<boolean> {

@@ -58,15 +58,26 @@ export interface SessionRecord {
   persistent: boolean;
 }
 
+/** What a store holds under a key: a live record, or the marker of a session that ended (nothing may replace it). */
+export type StoredSession = { kind: 'live'; record: SessionRecord } | { kind: 'ended' };
+
 /**
  * Where sessions live: SQL (SQLite/PostgreSQL), memory (tests) or Redis (REDIS_URL). Keys are hashes of the
  * cookie's id, so a leaked store does not hand out live cookies.
+ *
+ * Only `create` inserts; `update` writes over a live record and nothing else. A request that loaded a session
+ * before another request ended it (sign-out, a new id) therefore cannot write it back (S27): its update finds no
+ * record, or an ended marker, and changes nothing.
  */
 export interface SessionStore {
-  get(key: string): Promise<SessionRecord | undefined>;
-  /** Stores the record until `expiresAt` (epoch ms), after which `get` answers undefined. */
-  set(key: string, record: SessionRecord, expiresAt: number): Promise<void>;
-  destroy(key: string): Promise<void>;
+  /** The live record or ended marker under `key`, until its `storeUntil` (epoch ms); then undefined. */
+  get(key: string): Promise<StoredSession | undefined>;
+  /** Inserts a record kept until `storeUntil`; false (nothing written) when the key is taken, live or ended. */
+  create(key: string, record: SessionRecord, storeUntil: number): Promise<boolean>;
+  /** Replaces a live record; false (nothing written) when there is none: never stored, removed, ended, or past. */
+  update(key: string, record: SessionRecord, storeUntil: number): Promise<boolean>;
+  /** Removes the record; with `endedUntil`, leaves an ended marker until then instead. */
+  destroy(key: string, endedUntil?: number): Promise<void>;
   /** True when the store answers (readiness). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import type { SessionRecord, SessionStore } from './session-store.js';
+import type { SessionRecord, SessionStore, StoredSession } from './session-store.js';
+
+// The `data` of an ended marker: never valid JSON of a record, so no record can be mistaken for one.
+const ENDED = 'ended';
 
 /** Session store in the main database (the embedded default: SQLite; also PostgreSQL without Redis). */
 export class SqlSessionStore implements SessionStore {
@@ -11,41 +14,73 @@ export class SqlSessionStore implements SessionStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async get(key: string): Promise<SessionRecord | undefined> {
+  async get(key: string): Promise<StoredSession | undefined> {
     const row = await this.db
       .selectFrom('sessions')
       .select(['data', 'expires_at'])
       .where('id_hash', '=', key)
       .executeTakeFirst();
-    if (!row || row.expires_at <= this.now()) return undefined;
-    return JSON.parse(row.data) as SessionRecord;
+    if (!row || Number(row.expires_at) <= this.now()) return undefined;
+    return row.data === ENDED
+      ? { kind: 'ended' }
+      : { kind: 'live', record: JSON.parse(row.data) as SessionRecord };
   }
 
-  async set(key: string, record: SessionRecord, expiresAt: number): Promise<void> {
-    const values = {
-      id_hash: key,
-      data: JSON.stringify(record),
-      created_at: record.createdAt,
-      last_seen_at: record.lastSeenAt,
-      expires_at: expiresAt,
-    };
+  async create(key: string, record: SessionRecord, storeUntil: number): Promise<boolean> {
+    await this.sweep();
+    // A row past its time that nobody swept yet must not block the key, so it goes first.
+    await this.db
+      .deleteFrom('sessions')
+      .where('id_hash', '=', key)
+      .where('expires_at', '<=', this.now())
+      .execute();
+    const result = await this.db
+      .insertInto('sessions')
+      .values({
+        id_hash: key,
+        data: JSON.stringify(record),
+        created_at: record.createdAt,
+        last_seen_at: record.lastSeenAt,
+        expires_at: storeUntil,
+      })
+      .onConflict((oc) => oc.column('id_hash').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async update(key: string, record: SessionRecord, storeUntil: number): Promise<boolean> {
+    await this.sweep();
+    // One conditional statement: a row removed or ended by another request in the meantime is not written back.
+    const result = await this.db
+      .updateTable('sessions')
+      .set({ data: JSON.stringify(record), last_seen_at: record.lastSeenAt, expires_at: storeUntil })
+      .where('id_hash', '=', key)
+      .where('data', '<>', ENDED)
+      .where('expires_at', '>', this.now())
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async destroy(key: string, endedUntil?: number): Promise<void> {
+    if (endedUntil === undefined) {
+      await this.db.deleteFrom('sessions').where('id_hash', '=', key).execute();
+      return;
+    }
+    const now = this.now();
     await this.db
       .insertInto('sessions')
-      .values(values)
+      .values({ id_hash: key, data: ENDED, created_at: now, last_seen_at: now, expires_at: endedUntil })
       .onConflict((oc) =>
-        oc
-          .column('id_hash')
-          .doUpdateSet({ data: values.data, last_seen_at: values.last_seen_at, expires_at: expiresAt }),
+        oc.column('id_hash').doUpdateSet({ data: ENDED, last_seen_at: now, expires_at: endedUntil }),
       )
       .execute();
-    // Expired rows are swept now and then rather than on every write.
+  }
+
+  // Rows past their time are swept now and then rather than on every write.
+  private async sweep(): Promise<void> {
     this.writes += 1;
     if (this.writes % 500 === 0)
       await this.db.deleteFrom('sessions').where('expires_at', '<=', this.now()).execute();
-  }
-
-  async destroy(key: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('id_hash', '=', key).execute();
   }
 
   async ping(): Promise<boolean> {
