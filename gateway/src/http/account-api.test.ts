@@ -221,6 +221,23 @@ for (const backend of BACKENDS) {
         });
       });
 
+      it('the sign-in page after an idle timeout starts a fresh session, so the first Sign in works', async () => {
+        const first = await gw.addUser();
+        const second = await gw.addUser();
+        const b = await browser(gw.app);
+        await b.signIn(first.username);
+        gw.clock.advance(gw.config.sessionIdleMs + 60_000);
+        // The next person opens the sign-in page: LoginView hands over a new session and anti-forgery token.
+        const view = await b.agent.get('/api/Account/LoginView?returnUrl=/').expect(200);
+        expect(view.body.username).toBeUndefined();
+        const token = /idp\.x-csrf-token-value=([^;]+)/.exec(String(view.headers['set-cookie']))?.[1];
+        expect(token).toBeTruthy();
+        b.token = decodeURIComponent(token!);
+        const res = await b.signIn(second.username);
+        expect(res.status).toBe(209);
+        expect((await b.agent.get('/api/Account/User')).body.userName).toBe(second.username);
+      });
+
       it('LocalAllowed and IsRemoteAuthentication answer booleans', async () => {
         expect((await request(gw.app).get('/api/Account/LocalAllowed?returnUrl=/').expect(200)).body).toBe(
           true,

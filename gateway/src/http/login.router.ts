@@ -4,6 +4,7 @@ import type { LoginViewService } from '../identity/login-view.service.js';
 import type { ReturnUrls } from '../identity/return-urls.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { Antiforgery } from './antiforgery.js';
 import { handle, parse, view } from './plumbing.js';
 import type { SignInResponses } from './sign-in-responses.js';
 
@@ -14,6 +15,7 @@ export interface LoginRouterDeps {
   loginView: LoginViewService;
   returnUrls: ReturnUrls;
   responses: SignInResponses;
+  antiforgery: Antiforgery;
 }
 
 /** Password sign-in (SPEC.md §7 "Sign-in"): LoginView and Login. */
@@ -24,6 +26,12 @@ export function loginRouter(deps: LoginRouterDeps): Router {
   view(router, '/LoginView', async (req, res) => {
     const query = parse(returnUrlQuerySchema, req.query, res);
     if (!query) return;
+    // A browser whose session ended while nobody was there (idle timeout, a shared computer) gets a fresh session
+    // and token with the page, so the next person's first Sign in works instead of meeting "session timed out".
+    if ((await sessions.lookup(req)).kind === 'expired') {
+      const fresh = await sessions.ensure(req, res);
+      deps.antiforgery.issue(res, fresh.id);
+    }
     const body = await deps.loginView(await sessions.current(req), req.hostname, query.returnUrl);
     res.set('Cache-Control', 'no-store').json(body);
   });
