@@ -80,8 +80,11 @@ export function harnessIdentityService(): IdentityService {
   return { url, env: gatewayEnv(dataDir, port), stop: () => Promise.resolve() };
 }
 
-/** Runs the built gateway on a free port with a fresh DATA_DIR (demo data seeded, remotes published). */
-export async function startIdentityService(): Promise<IdentityService> {
+/**
+ * Runs the built gateway on a free port with a fresh DATA_DIR (demo data seeded, remotes published); `extraEnv`
+ * adds configuration (e.g. a one-minute idle timeout).
+ */
+export async function startIdentityService(extraEnv: Record<string, string> = {}): Promise<IdentityService> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-identity-'));
   const port = await freePort();
   const url = `http://localhost:${port}`;
@@ -92,6 +95,7 @@ export async function startIdentityService(): Promise<IdentityService> {
     PUBLIC_URL: url,
     LOG_LEVEL: 'warn',
     SEED_DEMO_DATA: 'true',
+    ...extraEnv,
   };
   // Suites must not inherit a developer's database settings.
   delete env.DATABASE_URL;
