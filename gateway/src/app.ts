@@ -19,6 +19,8 @@ import type { SignedInAccountInfo } from './identity/session-auth.service.js';
 import type { OidcLogoutHooks } from './identity/sign-out.service.js';
 import { defaultSignInSteps, type SignInStepRegistry } from './identity/sign-in/step-registry.js';
 import { systemClock, type Clock } from './infra/clock.js';
+import type { KeyValueStore } from './infra/kv/key-value-store.js';
+import { SqlKeyValueStore } from './infra/kv/sql-key-value.store.js';
 import { safeEqual, sha256 } from './infra/crypto/tokens.js';
 import { createLogger } from './infra/logger.js';
 import { Metrics } from './infra/metrics.js';
@@ -61,6 +63,8 @@ export interface AppDeps {
   signInSteps?: SignInStepRegistry;
   metrics?: Metrics;
   clientErrorLimits?: ClientErrorLimits;
+  /** Short-lived flow state (runtime.ts: Redis or the store's `kv` table); the store's table when omitted. */
+  kv?: KeyValueStore;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -90,6 +94,7 @@ export function createApp(deps: AppDeps): Express {
     metrics: { signIn: (result) => metrics.inc('sign_ins_total', { result }) },
     oidc: deps.oidc,
     knownDevices: new KnownDevices(config),
+    kv: deps.kv ?? new SqlKeyValueStore(store.database.db, store.database.dialect, { now }),
   });
 
   const app = express();

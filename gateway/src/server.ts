@@ -18,6 +18,7 @@ async function start(): Promise<void> {
     sessionStore: runtime.sessionStore,
     throttle: runtime.throttle,
     clock: runtime.clock,
+    kv: runtime.kv,
     logger,
     oidc,
   });

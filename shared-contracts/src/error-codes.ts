@@ -46,6 +46,10 @@ export const ERROR_MESSAGES = {
   localLoginNotAllowed: 'Signing in with a password is not allowed here.',
   notAuthenticated: 'You need to sign in first.',
   stepNotAllowed: 'This step is not available now. Please start signing in again.',
+  // second factor
+  invalidCode: 'The code is not valid or has expired. Check it and try again.',
+  reauthenticationRequired: 'For your security, sign in again before you change your two-factor settings.',
+  recoveryCodesUnavailable: 'These recovery codes have already been shown or have expired. Generate a new set.',
   // status catalogue (SPEC.md §8)
   badRequest: 'Bad Request',
   unauthorized: 'Unauthorized',

@@ -17,3 +17,4 @@ export * from './client-error.schema.js';
 export * from './login.schema.js';
 export * from './branding.js';
 export * from './locales/error-translations.js';
+export * from './two-factor.schema.js';

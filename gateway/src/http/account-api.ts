@@ -44,7 +44,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     loginRouter({ ...identity, sessions, antiforgery, responses }),
     logoutRouter({ signOut: identity.signOut, responses }),
     customersRouter(),
-    twoFactorRouter(),
+    twoFactorRouter({ ...identity, sessions, responses }),
     recoveryRouter(),
     secureSignInRouter(),
     vendorRouter(),

@@ -1,10 +1,230 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import {
+  loginWith2faRequestSchema,
+  loginWithRecoveryCodeRequestSchema,
+  RECOVERY_CODE_LENGTH,
+  redeemRecoveryCodeQuerySchema,
+  redeemStateQuerySchema,
+  returnUrlOf,
+  validate2faSetupCodeRequestSchema,
+} from 'shared-contracts';
+import type { CodeOutcome, TwoFactorService } from '../identity/mfa/two-factor.service.js';
+import type { ReturnUrls } from '../identity/return-urls.service.js';
+import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { SignInService } from '../identity/sign-in/sign-in.service.js';
+import type { Session } from '../infra/sessions/session-manager.js';
+import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import { handle, parse, view } from './plumbing.js';
+import { sendFormError, sendValidationProblem } from './problem.js';
+import type { SignInResponses } from './sign-in-responses.js';
+
+/** Dependencies of {@link twoFactorRouter}. */
+export interface TwoFactorRouterDeps {
+  sessions: RequestSessions;
+  signIn: SignInService;
+  auth: SessionAuthService;
+  twoFactor: TwoFactorService;
+  returnUrls: ReturnUrls;
+  responses: SignInResponses;
+}
+
+const TWO_FACTOR_STEP = 'two-factor';
+const SETUP_STEP = 'two-factor-setup';
+
+/** Who runs the set-up wizard: a sign-in waiting at its set-up step, or a recently signed-in account (S21). */
+type SetupActor = {
+  user: NonNullable<Awaited<ReturnType<TwoFactorService['user']>>>;
+  session: Session;
+  duringSignIn: boolean;
+};
 
 /**
- * Two-factor and codes (SPEC.md §7): the second-factor sign-in, recovery codes, PIN, SMS and the set-up wizard.
- * Mounted in the account API after the sign-in gate; the area's calls register here as its flow ships, and
- * until then they answer the API's 404.
+ * Two-factor and codes (SPEC.md §7): the second-factor sign-in, recovery codes and the set-up wizard (ADR 0008).
+ * The sign-in calls answer only while a pending sign-in waits at the 2FA step (`requireStep`); the wizard's calls
+ * answer that step's pending sign-in or a signed-in account whose full sign-in is recent (S21).
  */
-export function twoFactorRouter(): Router {
-  return Router();
+export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
+  const { sessions, signIn, auth, twoFactor, responses } = deps;
+  const router = Router();
+  const atTwoFactor = responses.requireStep(TWO_FACTOR_STEP);
+
+  /** The user of the pending sign-in (requireStep already checked it waits at the step). */
+  async function pending(req: Request): Promise<{ session: Session; userId: string } | undefined> {
+    const session = await sessions.current(req);
+    const userId = session?.record.data.pending?.userId;
+    return session && userId ? { session, userId } : undefined;
+  }
+
+  /** Answers a checked code: the next step (209) on success, else the errors map on the field. */
+  async function finishStep(
+    req: Request,
+    res: Response,
+    session: Session,
+    outcome: CodeOutcome,
+    field: string,
+    amr: string[],
+  ): Promise<void> {
+    if (outcome === 'throttled') {
+      res.set('Retry-After', '900');
+      sendFormError(res, 'tooManyAttempts');
+      return;
+    }
+    if (outcome === 'invalid') {
+      sendFieldError(res, field);
+      return;
+    }
+    // A new session id after the second factor (S24): completeStep regenerates it when the sign-in completes.
+    responses.sendOutcome(res, await signIn.completeStep(req, res, session, TWO_FACTOR_STEP, amr));
+  }
+
+  for (const method of ['get', 'post'] as const) {
+    router[method](
+      '/LoginWith2FAView',
+      atTwoFactor,
+      handle(async (req, res) => {
+        const found = await pending(req);
+        if (!found) return responses.restart(req, res);
+        res.set('Cache-Control', 'no-store').json(await twoFactor.loginView(found.userId));
+      }),
+    );
+    router[method](
+      '/LoginWithRecoveryCodeView',
+      atTwoFactor,
+      handle((_req, res) => {
+        res.set('Cache-Control', 'no-store').json({ codeLength: RECOVERY_CODE_LENGTH });
+        return Promise.resolve();
+      }),
+    );
+  }
+
+  router.post(
+    '/LoginWith2FA',
+    atTwoFactor,
+    handle(async (req, res) => {
+      const body = parse(loginWith2faRequestSchema, req.body, res);
+      if (!body) return;
+      const found = await pending(req);
+      if (!found) return responses.restart(req, res);
+      const outcome = await twoFactor.verifySignInCode(found.userId, body.method, body.code);
+      await finishStep(req, res, found.session, outcome, 'code', ['otp', 'mfa']);
+    }),
+  );
+
+  router.post(
+    '/LoginWithRecoveryCode',
+    atTwoFactor,
+    handle(async (req, res) => {
+      const body = parse(loginWithRecoveryCodeRequestSchema, req.body, res);
+      if (!body) return;
+      const found = await pending(req);
+      if (!found) return responses.restart(req, res);
+      const outcome = await twoFactor.redeemRecoveryCode(found.userId, body.recoveryCode);
+      await finishStep(req, res, found.session, outcome, 'recoveryCode', ['mfa']);
+    }),
+  );
+
+  /**
+   * The wizard's caller: the set-up step of a pending sign-in, or a signed-in account. Answers for itself (and
+   * returns undefined) otherwise: anyone else starts again at the sign-in page; a signed-in account whose full
+   * sign-in is not recent must sign in again first (S21).
+   */
+  async function setupActor(req: Request, res: Response): Promise<SetupActor | undefined> {
+    const session = await sessions.current(req);
+    if (session && signIn.isAtStep(session, SETUP_STEP)) {
+      const user = await twoFactor.user(session.record.data.pending!.userId);
+      if (user && !user.disabled) return { user, session, duringSignIn: true };
+    }
+    const signedIn = session ? await auth.signedInUser(req) : undefined;
+    if (!session || !signedIn) {
+      await responses.restart(req, res);
+      return undefined;
+    }
+    const { info } = signedIn;
+    if (!(await twoFactor.recentFullSignIn(signedIn.user.id, info.authTime, info.amr))) {
+      sendFormError(res, 'reauthenticationRequired');
+      return undefined;
+    }
+    return { user: signedIn.user, session, duringSignIn: false };
+  }
+
+  view(router, '/Setup2FAView', async (req, res) => {
+    const actor = await setupActor(req, res);
+    if (!actor) return;
+    res.set('Cache-Control', 'no-store').json(await twoFactor.setupView(actor.user, actor.duringSignIn));
+  });
+
+  router.post(
+    '/Validate2faSetupCode',
+    handle(async (req, res) => {
+      const actor = await setupActor(req, res);
+      if (!actor) return;
+      const body = parse(validate2faSetupCodeRequestSchema, req.body, res);
+      if (!body) return;
+      const result = await twoFactor.confirmAuthenticator(actor.user.id, body.code);
+      if (result.kind === 'throttled') {
+        res.set('Retry-After', '900');
+        return sendFormError(res, 'tooManyAttempts');
+      }
+      if (result.kind !== 'ok') return sendFieldError(res, 'code');
+      const account = actor.session.record.data.account;
+      if (!actor.duringSignIn && account) {
+        // The code just proved the new factor: the rest of the wizard (codes, done) counts as a full sign-in.
+        account.amr = [...new Set([...account.amr, 'otp', 'mfa'])];
+        await sessions.save(actor.session);
+      }
+      res.set('Cache-Control', 'no-store').json({ recoveryCodesId: result.recoveryCodesId });
+    }),
+  );
+
+  // POST only: showing the set uses it up, so it needs the anti-forgery check a GET would skip.
+  router.post(
+    '/RedeemRecoveryCode',
+    handle(async (req, res) => {
+      const actor = await setupActor(req, res);
+      if (!actor) return;
+      const query = parse(redeemRecoveryCodeQuerySchema, lowerKeys(req.query), res);
+      if (!query) return;
+      const codes = await twoFactor.takeRecoveryCodes(actor.user.id, query.id);
+      if (!codes) return sendFormError(res, 'recoveryCodesUnavailable');
+      res.set('Cache-Control', 'no-store').json({ codes });
+    }),
+  );
+
+  view(router, '/RedeemState', async (req, res) => {
+    const actor = await setupActor(req, res);
+    if (!actor) return;
+    const query = parse(redeemStateQuerySchema, lowerKeys(req.query), res);
+    if (!query) return;
+    const available = await twoFactor.recoveryCodesAvailable(actor.user.id, query.state);
+    res.set('Cache-Control', 'no-store').json({ available });
+  });
+
+  router.post(
+    '/EnableTwoFactor',
+    handle(async (req, res) => {
+      const actor = await setupActor(req, res);
+      if (!actor) return;
+      // The wizard ends here only once a factor is on (Validate2faSetupCode), never by skipping it.
+      if ((await twoFactor.methodsOf(actor.user.id)).length === 0)
+        return sendFormError(res, 'stepNotAllowed');
+      if (actor.duringSignIn) {
+        const outcome = await signIn.completeStep(req, res, actor.session, SETUP_STEP, ['otp', 'mfa']);
+        return responses.sendOutcome(res, outcome);
+      }
+      const returnUrl = await deps.returnUrls.safe(returnUrlOf(req.query));
+      responses.redirect(res, returnUrl, actor.session);
+    }),
+  );
+
+  return router;
+}
+
+/** The 400 errors map with `invalidCode` on the field (the code was wrong, expired or used). */
+function sendFieldError(res: Response, field: string): void {
+  sendValidationProblem(res, { [field]: ['invalidCode'] });
+}
+
+/** Query keys are case-insensitive (`Id`, `id`); a repeated key stays an array and fails the schema. */
+function lowerKeys(query: Request['query']): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query).map(([key, value]) => [key.toLowerCase(), value]));
 }

@@ -1,10 +1,12 @@
 import type { Clock } from '../infra/clock.js';
+import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { Store } from '../store/store.js';
 import { createAccountsService } from './accounts.service.js';
 import { createLoginViewService } from './login-view.service.js';
+import { createTwoFactorService } from './mfa/two-factor.service.js';
 import { PartnerService } from './partner.service.js';
 import { createReturnUrls } from './return-urls.service.js';
 import { createSessionAuthService } from './session-auth.service.js';
@@ -23,6 +25,8 @@ export interface IdentityDeps {
   oidc?: OidcLogoutHooks | undefined;
   /** Browsers an account signed in from before: the throttle judges them apart from strangers (S7). */
   knownDevices?: KnownDevices;
+  /** Short-lived flow state shared by the replicas (second-factor set-up, recovery-code sets, attempt counts). */
+  kv: KeyValueStore;
 }
 
 /** The identity layer's services, built once per app and handed to the routers and the OIDC mount. */
@@ -50,6 +54,7 @@ export function createIdentity(deps: IdentityDeps) {
     accounts: createAccountsService(store),
     partners,
     returnUrls,
+    twoFactor: createTwoFactorService({ store, kv: deps.kv, clock }),
     loginView: createLoginViewService(partners, returnUrls),
     signOut: createSignOutService({ store, sessions, auth, oidc: deps.oidc, now: () => clock.now() }),
   };

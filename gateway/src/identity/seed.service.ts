@@ -1,5 +1,6 @@
 import type { RoleName } from 'shared-contracts';
 import type { Store } from '../store/store.js';
+import { totpUri } from './mfa/totp.service.js';
 import { hashPassword } from './passwords.service.js';
 
 /** The password of every demo user. */
@@ -13,6 +14,8 @@ export const DEMO_USERS: readonly {
   expired?: boolean;
   requiresTwoFactor?: boolean;
   disabled?: boolean;
+  /** Has an authenticator app set up with {@link DEMO_TOTP_SECRET}. */
+  authenticator?: boolean;
 }[] = [
   { username: 'employee', displayName: 'Emma Employee', roles: ['EMPLOYEE'] },
   { username: 'manager', displayName: 'Max Manager', roles: ['EMPLOYEE', 'MANAGER'] },
@@ -20,7 +23,15 @@ export const DEMO_USERS: readonly {
   { username: 'expired', displayName: 'Eddie Expired', roles: ['EMPLOYEE'], expired: true },
   { username: 'twofactor', displayName: 'Tara Twofactor', roles: ['EMPLOYEE'], requiresTwoFactor: true },
   { username: 'disabled', displayName: 'Dana Disabled', roles: ['EMPLOYEE'], disabled: true },
+  { username: 'authenticator', displayName: 'Alex Authenticator', roles: ['EMPLOYEE'], authenticator: true },
 ];
+
+/**
+ * The authenticator secret of the demo user `authenticator`, printed at first start so a person trying the demo
+ * can add it to an app. Public on purpose, like {@link DEMO_PASSWORD}: demo data only, never a real account.
+ */
+export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const DEMO_PARTNER_NAME = 'Acme Payroll';
 
 /** Where the demo portal runs (examples/payroll-portal). */
 export const DEMO_PORTAL_URL = 'http://localhost:4000';
@@ -34,7 +45,7 @@ export async function seedDemoData(store: Store, now: () => number = Date.now): 
   if (!(await store.partners.findById('demo'))) {
     await store.partners.create({
       id: 'demo',
-      name: 'Acme Payroll',
+      name: DEMO_PARTNER_NAME,
       domains: ['localhost', '127.0.0.1'],
       backgroundColor: '#1f4e79',
       privacyPolicyUrl: 'https://example.com/privacy',
@@ -70,6 +81,8 @@ export async function seedDemoData(store: Store, now: () => number = Date.now): 
       disabled: demo.disabled ?? false,
     });
     await store.customers.addMembership({ userId: user.id, customerId: 'acme-retail', roles: demo.roles });
+    if (demo.authenticator)
+      await store.secondFactors.enableAuthenticator(user.id, store.secrets.encrypt(DEMO_TOTP_SECRET), 0);
     if (demo.username === 'manager' || demo.username === 'hradmin') {
       await store.customers.addMembership({
         userId: user.id,
@@ -99,5 +112,7 @@ export function demoSignInHelp(publicUrl: string): string[] {
     `Demo portal:  ${DEMO_PORTAL_URL}/ (in another terminal: ${publicUrl === 'http://localhost:8080' ? '' : `ISSUER=${publicUrl} `}npm start -w payroll-portal)`,
     `Demo users (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => `${u.username}${u.expired ? ' (expired password)' : ''}${u.requiresTwoFactor ? ' (2FA required)' : ''}${u.disabled ? ' (disabled)' : ''}`).join(', ')}`,
     `E-mail works as username too, e.g. employee@demo.test`,
+    `User "authenticator" signs in with an authenticator app: add the secret ${DEMO_TOTP_SECRET} (TOTP, SHA-1, 6 digits, 30 s) or this URI to the app:`,
+    `  ${totpUri(DEMO_TOTP_SECRET, DEMO_PARTNER_NAME, 'authenticator')}`,
   ];
 }

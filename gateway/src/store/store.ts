@@ -6,6 +6,8 @@ import { openDatabase, type OpenDatabaseOptions, type StoreDatabase } from './da
 import { migrateToLatest } from './migrator.js';
 import { OutboxRepository } from './outbox.repository.js';
 import { PartnerRepository } from './partner.repository.js';
+import { RecoveryCodeRepository } from './recovery-code.repository.js';
+import { SecondFactorRepository } from './second-factor.repository.js';
 import { UserRepository } from './user.repository.js';
 
 /** Every repository over one database. */
@@ -20,6 +22,10 @@ export interface Store {
   outbox: OutboxRepository;
   /** The AES-256-GCM box for secrets at rest (TOTP secrets, client secrets). */
   secrets: SecretBox;
+  /** Second-factor settings (the authenticator secret sealed with `secrets`). */
+  secondFactors: SecondFactorRepository;
+  /** Recovery codes, hashed. */
+  recoveryCodes: RecoveryCodeRepository;
 }
 
 /** Builds the repositories over an open database. */
@@ -38,6 +44,8 @@ export function createStore(
     audit: new AuditRepository(database.db),
     outbox: new OutboxRepository(database.db, now),
     secrets,
+    secondFactors: new SecondFactorRepository(database.db, now),
+    recoveryCodes: new RecoveryCodeRepository(database.db, now),
   };
 }
 

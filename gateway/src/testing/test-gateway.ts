@@ -15,6 +15,9 @@ import { createApp, type AppDeps } from '../app.js';
 import type { GatewayConfig } from '../config.js';
 import { hashPassword } from '../identity/passwords.service.js';
 import { ManualClock } from '../infra/clock.js';
+import type { KeyValueStore } from '../infra/kv/key-value-store.js';
+import { RedisKeyValueStore } from '../infra/kv/redis-key-value.store.js';
+import { SqlKeyValueStore } from '../infra/kv/sql-key-value.store.js';
 import { Metrics } from '../infra/metrics.js';
 import { MemorySessionStore } from '../infra/sessions/memory-session.store.js';
 import { RedisSessionStore } from '../infra/sessions/redis-session.store.js';
@@ -43,6 +46,8 @@ export interface TestGateway {
   store: Store;
   clock: ManualClock;
   sessionStore: SessionStore;
+  /** The short-lived flow state the app uses (Redis on postgres-redis, else the store's `kv` table). */
+  kv: KeyValueStore;
   metrics: Metrics;
   dataDir: string;
   shellDist: string;
@@ -144,6 +149,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       : new MemorySessionStore(now);
     throttle = new LoginThrottle({ kind: 'memory' }, limits);
   }
+  const kv: KeyValueStore = redisClient
+    ? new RedisKeyValueStore(redisClient, `${keyPrefix}kv:`)
+    : new SqlKeyValueStore(store.database.db, store.database.dialect, { now });
   const metrics = new Metrics();
   const logger = pino({ level: 'silent' });
   let oidc: AppDeps['oidc'];
@@ -163,6 +171,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     clock: clockDep,
     metrics,
     logger,
+    kv,
     ...(oidc ? { oidc } : {}),
     ...options.overrides,
   });
@@ -173,6 +182,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     store,
     clock,
     sessionStore,
+    kv,
     metrics,
     dataDir,
     shellDist,

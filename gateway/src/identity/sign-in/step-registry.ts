@@ -104,7 +104,9 @@ export const expiredPasswordStep: SignInStep = {
 export const twoFactorStep: SignInStep = {
   id: 'two-factor',
   path: '/account/login/twofactor',
-  appliesTo: ({ user, facts }) => facts.hasSecondFactor(user.id),
+  // Not again right after the set-up wizard: its confirmation code already proved the new factor.
+  appliesTo: async ({ user, pending, facts }) =>
+    !pending.passed.includes('two-factor-setup') && (await facts.hasSecondFactor(user.id)),
   calls: [
     'LoginWith2FAView',
     'LoginWith2FA',

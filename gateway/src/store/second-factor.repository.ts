@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/** A user's second-factor settings as the identity layer sees them (the TOTP secret still sealed). */
+export interface SecondFactor {
+  userId: string;
+  /** The authenticator secret sealed with the store's secret box; null without an authenticator. */
+  totpSecretSealed: string | null;
+  /** The last TOTP time step accepted (S17: a code is accepted once per step); null before the first. */
+  totpLastStep: number | null;
+  enabled: boolean;
+  preferredMethod: string | null;
+  updatedAt: number;
+}
+
+/** The `second_factors` table: one row per user who set up a second factor. */
+export class SecondFactorRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async find(userId: string): Promise<SecondFactor | undefined> {
+    const row = await this.db
+      .selectFrom('second_factors')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      userId: row.user_id,
+      totpSecretSealed: row.totp_secret_enc,
+      totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
+      enabled: row.enabled === 1,
+      preferredMethod: row.preferred_method,
+      updatedAt: Number(row.updated_at),
+    };
+  }
+
+  /**
+   * Enables the authenticator with a (sealed) secret, replacing any earlier one. `acceptedStep` is the step of the
+   * code that confirmed the set-up: that code cannot be used again to sign in (S17).
+   */
+  async enableAuthenticator(userId: string, secretSealed: string, acceptedStep: number): Promise<void> {
+    const values = {
+      totp_secret_enc: secretSealed,
+      totp_last_step: acceptedStep,
+      enabled: 1,
+      preferred_method: 'authenticator',
+      updated_at: this.now(),
+    };
+    await this.db
+      .insertInto('second_factors')
+      .values({ user_id: userId, ...values })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+      .execute();
+  }
+
+  /**
+   * Records `step` as used when it is later than the last accepted one, atomically: of concurrent sign-ins with
+   * codes of the same step exactly one gets true (S17, replay refused).
+   */
+  async acceptTotpStep(userId: string, step: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('second_factors')
+      .set({ totp_last_step: step, updated_at: this.now() })
+      .where('user_id', '=', userId)
+      .where('enabled', '=', 1)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Turns the second factor off and forgets the secret. */
+  async disable(userId: string): Promise<void> {
+    await this.db.deleteFrom('second_factors').where('user_id', '=', userId).execute();
+  }
+}

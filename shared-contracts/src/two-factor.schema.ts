@@ -1,0 +1,154 @@
+import { z } from 'zod';
+
+/** The second factors a user can sign in with (SPEC.md §2 "Two-factor method choice"). */
+export const TWO_FACTOR_METHODS = ['authenticator', 'sms', 'pin'] as const;
+/** A second factor a user can sign in with. */
+export const twoFactorMethodSchema = z.enum(TWO_FACTOR_METHODS);
+/** A second factor a user can sign in with. */
+export type TwoFactorMethod = z.infer<typeof twoFactorMethodSchema>;
+
+/** How many recovery codes a set holds. */
+export const RECOVERY_CODE_COUNT = 10;
+/**
+ * Recovery codes use Crockford's base32 (no I, L, O, U), 12 characters = 60 bits each (S19 asks for ≥ 50), shown in
+ * groups of four.
+ */
+export const RECOVERY_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** Characters of one recovery code, without the group separators. */
+export const RECOVERY_CODE_LENGTH = 12;
+
+/**
+ * A code as typed: spaces, dashes and case do not matter (SPEC.md §2 "codes ignore spaces and case"). Crockford's
+ * look-alikes are read as the digits they resemble (O → 0, I and L → 1).
+ */
+export function normaliseCode(value: string): string {
+  return value.replace(/[\s-]/g, '').toUpperCase().replace(/O/g, '0').replace(/[IL]/g, '1');
+}
+
+/** Writes a code in groups of four for reading (`ABCD-EFGH-JKMN`). */
+export function groupCode(code: string, separator = '-'): string {
+  return (code.match(/.{1,4}/g) ?? []).join(separator);
+}
+
+// Anything longer than this is not a code anyone typed; refused before any work.
+const MAX_TYPED_CODE = 64;
+
+/** A digits-only code (authenticator, SMS, PIN digits): required, then only digits once spaces are gone. */
+const digitsCodeSchema = z
+  .string('required')
+  .trim()
+  .min(1, 'required')
+  .max(MAX_TYPED_CODE, 'invalidCode')
+  .transform(normaliseCode)
+  .pipe(z.string().regex(/^[0-9]{1,12}$/, 'invalidCode'));
+
+/** An authenticator code: six digits once spaces are gone. */
+const totpCodeSchema = z
+  .string('required')
+  .trim()
+  .min(1, 'required')
+  .max(MAX_TYPED_CODE, 'invalidCode')
+  .transform(normaliseCode)
+  .pipe(z.string().regex(/^[0-9]{6}$/, 'invalidCode'));
+
+/** Answer of `LoginWith2FAView`: which methods the pending sign-in may use. */
+export const loginWith2faViewSchema = z.object({
+  /** The methods the account has set up, the preferred one first. */
+  methods: z.array(twoFactorMethodSchema),
+  /** Whether "remember this browser" is offered (a partner switch, off by default). */
+  rememberBrowserAllowed: z.boolean(),
+});
+/** Answer of `LoginWith2FAView`. */
+export type LoginWith2faView = z.infer<typeof loginWith2faViewSchema>;
+
+/** Body of `LoginWith2FA`: the method and the code (for the PIN: the digits at the asked positions). */
+export const loginWith2faRequestSchema = z.object({
+  method: twoFactorMethodSchema,
+  code: digitsCodeSchema,
+  rememberBrowser: z.boolean().optional().default(false),
+});
+/** Body of `LoginWith2FA` as sent. */
+export type LoginWith2faRequest = z.input<typeof loginWith2faRequestSchema>;
+
+/** Answer of `LoginWithRecoveryCodeView`. */
+export const loginWithRecoveryCodeViewSchema = z.object({
+  /** Characters of a code, without separators (the field's hint). */
+  codeLength: z.number(),
+});
+/** Answer of `LoginWithRecoveryCodeView`. */
+export type LoginWithRecoveryCodeView = z.infer<typeof loginWithRecoveryCodeViewSchema>;
+
+/** Body of `LoginWithRecoveryCode`: one recovery code, with or without its dashes, any case. */
+export const loginWithRecoveryCodeRequestSchema = z.object({
+  recoveryCode: z
+    .string('required')
+    .trim()
+    .min(1, 'required')
+    .max(MAX_TYPED_CODE, 'invalidCode')
+    .transform(normaliseCode)
+    .pipe(
+      z.string().regex(new RegExp(`^[${RECOVERY_CODE_ALPHABET}]{${RECOVERY_CODE_LENGTH}}$`), 'invalidCode'),
+    ),
+});
+/** Body of `LoginWithRecoveryCode` as sent. */
+export type LoginWithRecoveryCodeRequest = z.input<typeof loginWithRecoveryCodeRequestSchema>;
+
+/** Answer of `Setup2FAView`: what the set-up wizard shows. */
+export const setup2faViewSchema = z.object({
+  /** The methods that can be set up here. */
+  methods: z.array(twoFactorMethodSchema),
+  /** The methods the account already has. */
+  configured: z.array(twoFactorMethodSchema),
+  /** True while the wizard is a step of a sign-in (2FA required); false from the signed-in account. */
+  duringSignIn: z.boolean(),
+  /** A new authenticator secret waiting for its first code. */
+  authenticator: z.object({
+    /** Base32 secret in groups of four, for typing into the app. */
+    secret: z.string(),
+    /** The `otpauth://totp/…` URI the QR code holds. */
+    uri: z.string(),
+    /** The QR code as an SVG document, rendered on the server. */
+    qrSvg: z.string(),
+    /** Issuer and account name as the app will show them. */
+    issuer: z.string(),
+    accountName: z.string(),
+  }),
+});
+/** Answer of `Setup2FAView`. */
+export type Setup2faView = z.infer<typeof setup2faViewSchema>;
+
+/** Body of `Validate2faSetupCode`: the first code from the new authenticator confirms the set-up. */
+export const validate2faSetupCodeRequestSchema = z.object({
+  method: z.literal('authenticator', 'invalidValue'),
+  code: totpCodeSchema,
+});
+/** Body of `Validate2faSetupCode` as sent. */
+export type Validate2faSetupCodeRequest = z.input<typeof validate2faSetupCodeRequestSchema>;
+
+/** Answer of `Validate2faSetupCode`: the factor is on; the new recovery codes wait under this one-time id. */
+export const validate2faSetupCodeResponseSchema = z.object({ recoveryCodesId: z.string() });
+/** Answer of `Validate2faSetupCode`. */
+export type Validate2faSetupCodeResponse = z.infer<typeof validate2faSetupCodeResponseSchema>;
+
+/** Query of `RedeemRecoveryCode`: the one-time id of a freshly generated set. */
+export const redeemRecoveryCodeQuerySchema = z.object({
+  id: z.string('required').min(1, 'required').max(128, 'invalidValue'),
+});
+
+/** Answer of `RedeemRecoveryCode`: the set, shown this once (grouped for reading). */
+export const recoveryCodeSetSchema = z.object({ codes: z.array(z.string()) });
+/** Answer of `RedeemRecoveryCode`. */
+export type RecoveryCodeSet = z.infer<typeof recoveryCodeSetSchema>;
+
+/** Query of `RedeemState`: the id of a set, to ask whether it can still be shown. */
+export const redeemStateQuerySchema = z.object({
+  state: z.string('required').min(1, 'required').max(128, 'invalidValue'),
+});
+
+/** Answer of `RedeemState`. */
+export const redeemStateSchema = z.object({ available: z.boolean() });
+/** Answer of `RedeemState`. */
+export type RedeemState = z.infer<typeof redeemStateSchema>;
+
+/** Schema of one digits-only code, for forms that check before sending. */
+export const twoFactorCodeSchema = digitsCodeSchema;
