@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const GATEWAY_SERVER = path.join(REPO, 'gateway', 'dist', 'server.js');
-const RELEASES_CLI = path.join(REPO, 'gateway', 'dist', 'cli', 'releases.js');
+/** The gateway's build the run starts (`E2E_GATEWAY_DIST` points a run at another build of it). */
+export const GATEWAY_DIST = process.env.E2E_GATEWAY_DIST ?? path.join(REPO, 'gateway', 'dist');
+const GATEWAY_SERVER = path.join(GATEWAY_DIST, 'server.js');
+const RELEASES_CLI = path.join(GATEWAY_DIST, 'cli', 'releases.js');
 
 /** Environment names the harness shares with the test workers. */
 export const E2E_ENV = { port: 'E2E_PORT', baseUrl: 'E2E_BASE_URL', dataDir: 'E2E_DATA_DIR' } as const;

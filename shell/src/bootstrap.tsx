@@ -1,4 +1,5 @@
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
@@ -15,10 +16,10 @@ import {
 import { installGlobalErrorReporting } from './errors/error-reporting';
 import { initI18n } from './i18n/i18n';
 import { chooseLocale, readCultureCookie, readSavedLocale } from './platform/language';
+import { routerReady, takeOverFirstPaint } from './platform/first-paint';
 import { PlatformRoot } from './platform/platform-root';
 import { connectI18n, registerManifestRemotes } from './remotes/remote-loader';
 import { buildRoutes } from './router/routes';
-import './shell.css';
 
 /**
  * Start-up (SPEC.md §4): error reporting first, then the anti-forgery token if absent, the partner metadata
@@ -53,7 +54,7 @@ async function bootstrap() {
   const router = createBrowserRouter(buildRoutes(store));
   registerNavigator((path, options) => router.navigate(path, options));
 
-  createRoot(document.getElementById('root')!).render(
+  const app = (
     <StrictMode>
       <Provider store={store}>
         <I18nextProvider i18n={i18n}>
@@ -62,8 +63,16 @@ async function bootstrap() {
           </PlatformRoot>
         </I18nextProvider>
       </Provider>
-    </StrictMode>,
+    </StrictMode>
   );
+  const root = document.getElementById('root')!;
+  // A first paint (the page already drawn by the gateway) stays until the app can show the same page at once:
+  // the router's first loaders (user, remote page) have run, then one synchronous render is swapped in.
+  if (root.hasAttribute('data-first-paint')) await routerReady(router);
+  await takeOverFirstPaint(root, (container) => {
+    const reactRoot = createRoot(container);
+    flushSync(() => reactRoot.render(app));
+  });
 }
 
 void bootstrap();

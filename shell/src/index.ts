@@ -5,6 +5,11 @@
 const zodGlobal = globalThis as { __zod_globalConfig?: Record<string, unknown> };
 zodGlobal.__zod_globalConfig = { ...zodGlobal.__zod_globalConfig, jitless: true };
 
+// The page's styles are in the entry, so the build links them from index.html's head: the HTML the gateway sends
+// first (the sign-in page already drawn) is styled before any script runs.
+import './shell.css';
+import './platform/platform.css';
+
 // The async boundary the federation runtime needs: shared singletons are negotiated before any app code runs.
 import('./bootstrap').catch((error: unknown) => {
   // Nothing rendered yet: show a plain message rather than a blank page.

@@ -1,8 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router, type Request } from 'express';
-import { isKnownPage } from 'shared-contracts';
+import { isKnownPage, partnerLogoUrl } from 'shared-contracts';
 import type { Logger } from 'pino';
+import type { FirstPaintPages, FirstPaintPartner } from './first-paint.js';
 import { renderShellHtml, type ShellHtmlValues } from './render-shell-html.js';
 import { cspNonce } from './security-headers.js';
 
@@ -18,6 +19,11 @@ export interface ShellRouterOptions {
   logger: Logger;
   /** The partner's title and colour for the first HTML of this request. */
   shellValues?: (req: Request) => Promise<Omit<ShellHtmlValues, 'nonce'>>;
+  /**
+   * The pages remotes drew at build time (sign-in) and the partner values they need: with both, such a page's
+   * first HTML already shows it (docs/adr/0007-sign-in-first-paint.md); without, the root stays empty as before.
+   */
+  firstPaint?: { pages: FirstPaintPages; partner: (req: Request) => Promise<FirstPaintPartner> };
 }
 
 /**
@@ -64,6 +70,13 @@ export function shellRouter(options: ShellRouterOptions): Router {
     assets(req, res, next);
   });
 
+  // A form of a page posted natively (the sign-in form before the app took over) goes back to the page with
+  // a 303: nothing is read or kept from the body, and the password never lands in an address.
+  router.post('/*splat', (req, res, next) => {
+    if (SERVER_PREFIXES.some((p) => req.path.startsWith(p)) || !isKnownPage(req.path)) return next();
+    res.redirect(303, req.originalUrl);
+  });
+
   router.use(async (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (SERVER_PREFIXES.some((p) => req.path.startsWith(p))) return next();
@@ -82,7 +95,15 @@ export function shellRouter(options: ShellRouterOptions): Router {
       return;
     }
     try {
-      const values = options.shellValues ? await options.shellValues(req) : {};
+      const values: Omit<ShellHtmlValues, 'nonce'> = options.shellValues
+        ? await options.shellValues(req)
+        : {};
+      if (options.firstPaint && isKnownPage(req.path)) {
+        const partner = await options.firstPaint.partner(req);
+        const page = options.firstPaint.pages.forRequest(req, partner);
+        values.firstPaint = page;
+        values.logoUrl = partner.hasLogo ? partnerLogoUrl(partner.partnerId) : undefined;
+      }
       res
         .status(isKnownPage(req.path) ? 200 : 404)
         .set('Cache-Control', 'no-cache')

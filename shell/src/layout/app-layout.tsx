@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { findRoute, ROUTES } from 'shared-contracts';
-import { ProgressBar } from 'shared-contracts/ui';
+import { ProgressBar, SiteFrame } from 'shared-contracts/ui';
 import { usePartner } from '../platform/partner-context';
 import { PartnerFooter, PartnerHeader } from '../platform/partner-header';
 import { ScrollManager } from './scroll-manager';
@@ -21,24 +21,21 @@ export function AppLayout() {
   const route = findRoute(location.pathname) ?? NOT_FOUND;
 
   return (
-    <div className="shell" data-sidebar={route.layout.sidebar} data-navbar={route.layout.navbar}>
-      <a className="shell__skip" href="#main">
-        {t('app.skipToContent')}
-      </a>
-      <ProgressBar active={navigation.state !== 'idle'} label={t('app.loading')} />
-      <ScrollManager />
-      {route.layout.navbar ? <PartnerHeader /> : null}
-      <div className="shell__body">
-        {route.layout.sidebar ? (
-          <aside className="shell__sidebar" aria-label={t('app.sidebarLabel')}>
-            <p className="shell__sidebar-name">{partner.partnerName}</p>
-          </aside>
-        ) : null}
-        <main id="main" className="shell__main" tabIndex={-1}>
-          <Outlet />
-        </main>
-      </div>
-      {route.layout.navbar ? <PartnerFooter /> : null}
-    </div>
+    <SiteFrame
+      skipLabel={t('app.skipToContent')}
+      sidebarLabel={t('app.sidebarLabel')}
+      partnerName={partner.partnerName}
+      layout={route.layout}
+      top={
+        <>
+          <ProgressBar active={navigation.state !== 'idle'} label={t('app.loading')} />
+          <ScrollManager />
+        </>
+      }
+      header={<PartnerHeader />}
+      footer={<PartnerFooter />}
+    >
+      <Outlet />
+    </SiteFrame>
   );
 }

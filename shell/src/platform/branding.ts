@@ -1,4 +1,6 @@
 import {
+  contrastingTextColour,
+  parseRgb,
   partnerDisplayName,
   partnerLogoUrl,
   partnerPageTitle,
@@ -6,6 +8,9 @@ import {
   safeHttpUrl,
   type PartnerMetadata,
 } from 'shared-contracts';
+
+// One source for the contrast rule: the gateway writes the same colour into the first HTML.
+export { contrastingTextColour, parseRgb, relativeLuminance } from 'shared-contracts';
 
 /** CSS custom property holding the partner's background colour; tokens.css and platform.css read it. */
 export const PARTNER_BACKGROUND_VARIABLE = '--partner-background';
@@ -61,36 +66,6 @@ export function applyPartnerBranding(branding: PartnerBranding, doc: Document = 
   else delete root.dataset.backgroundImages;
 }
 
-/** sRGB relative luminance (WCAG 2.x). */
-export function relativeLuminance([r, g, b]: readonly [number, number, number]): number {
-  const channel = (value: number) => {
-    const c = value / 255;
-    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-}
-
-/**
- * Black or white, whichever contrasts more with the background. One of the two always reaches at least 4.58:1,
- * so text on any partner colour meets WCAG AA whatever colour the partner picked.
- */
-export function contrastingTextColour(rgb: readonly [number, number, number]): '#000000' | '#ffffff' {
-  const l = relativeLuminance(rgb);
-  const withBlack = (l + 0.05) / 0.05;
-  const withWhite = 1.05 / (l + 0.05);
-  return withBlack >= withWhite ? '#000000' : '#ffffff';
-}
-
-/** Parses `rgb(r, g, b)`/`rgba(…)` or `#rrggbb`/`#rgb` into channels. */
-export function parseRgb(text: string): [number, number, number] | undefined {
-  const fn = /^rgba?\(\s*(\d{1,3})[\s,]+(\d{1,3})[\s,]+(\d{1,3})/i.exec(text.trim());
-  if (fn) return [Number(fn[1]), Number(fn[2]), Number(fn[3])];
-  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})(?:[0-9a-f]{1,2})?$/i.exec(text.trim());
-  if (!hex?.[1]) return undefined;
-  const digits = hex[1].length === 3 ? [...hex[1]].map((d) => d + d).join('') : hex[1];
-  return [0, 2, 4].map((i) => parseInt(digits.slice(i, i + 2), 16)) as [number, number, number];
-}
-
 /** The colour as rgb channels, letting the browser resolve named and hsl() colours through a probe element. */
 function computedRgb(colour: string, doc: Document): [number, number, number] | undefined {
   const direct = parseRgb(colour);
@@ -106,4 +81,18 @@ function computedRgb(colour: string, doc: Document): [number, number, number] | 
   } finally {
     probe.remove();
   }
+}
+
+/** Name of the `<meta>` the gateway writes into the first HTML when the page's partner has a logo. */
+export const PARTNER_LOGO_META = 'partner-logo';
+
+/**
+ * The partner's logo URL when the gateway's first HTML says this partner has one, else undefined: the metadata
+ * call does not say whether a logo exists, and asking `GetPartnerLogo` to find out costs a request that answers
+ * 404 for every partner without one.
+ */
+export function partnerLogoFromDocument(partnerId: string, doc: Document = document): string | undefined {
+  const url = partnerLogoUrl(partnerId);
+  const meta = doc.querySelector<HTMLMetaElement>(`meta[name="${PARTNER_LOGO_META}"]`);
+  return meta?.content === url ? url : undefined;
 }

@@ -1,22 +1,47 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BrandBand, SiteHeader } from 'shared-contracts/ui';
+import { partnerLogoFromDocument } from './branding.js';
 import { LanguagePicker } from './language-picker.js';
-import { PartnerLogo, PrivacyPolicyLink } from './partner-branding.js';
+import { PrivacyPolicyLink } from './partner-branding.js';
 import { usePartner } from './partner-context.js';
 import { ThemeSwitch } from './theme-switch.js';
 
 /**
- * The branded header: the partner's logo at the inline start (left in LTR, right in RTL), the language picker
+ * The partner's logo when the gateway said it has one, else its name; a logo that fails to load falls back to
+ * the name, so the page always says whose it is.
+ */
+function PartnerBrand() {
+  const { t } = useTranslation('common');
+  const partner = usePartner();
+  const logoUrl = partnerLogoFromDocument(partner.partnerId);
+  const [failedUrl, setFailedUrl] = useState<string>();
+  return (
+    <BrandBand
+      name={partner.partnerName}
+      logoUrl={failedUrl === logoUrl ? undefined : logoUrl}
+      logoAlt={t('platform.branding.logoAlt', { name: partner.partnerName })}
+      onLogoError={() => setFailedUrl(logoUrl)}
+    />
+  );
+}
+
+/**
+ * The branded header: the partner's brand at the inline start (left in LTR, right in RTL), the language picker
  * (when the partner allows it) and the theme switch at the inline end.
  */
 export function PartnerHeader() {
   const partner = usePartner();
   return (
-    <header className="platform-header" data-testid="partner-header">
-      <PartnerLogo partner={partner} />
-      <div className="platform-controls">
-        <LanguagePicker partner={partner} />
-        <ThemeSwitch />
-      </div>
-    </header>
+    <SiteHeader
+      brand={<PartnerBrand />}
+      controls={
+        <>
+          <LanguagePicker partner={partner} />
+          <ThemeSwitch />
+        </>
+      }
+    />
   );
 }
 

@@ -21,12 +21,12 @@ function SignInBody({ local }: { local: boolean }) {
   const { t } = useTranslation(NS);
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
-  const { data: view, isLoading } = useLoginViewQuery({ returnUrl });
+  const { data: view } = useLoginViewQuery({ returnUrl });
   // The shell's start-up already holds the partner (one shared cache entry): no second call.
   const { data: partner } = usePartnerMetadataQuery();
 
-  if (isLoading) return <p aria-live="polite">{t('login.loading')}</p>;
-  // Without LoginView the form still works: the server checks everything again on Login.
+  // The form shows at once, also while LoginView is in flight: it is what the first HTML already showed, and
+  // without LoginView the form still works (the server checks everything again on Login).
   const allowLocal = view?.allowLocal ?? true;
   // External providers show only when the partner allows them (SPEC.md §3 showLoginProviders) and LoginView
   // lists some; the local-only route never shows them.

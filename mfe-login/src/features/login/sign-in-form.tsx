@@ -39,6 +39,12 @@ export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
   const timedOut = useSelector((state: RootState) => selectTimedOut(state));
   const { data: user } = useUserQuery({ returnUrl });
   const [username, setUsernameField] = useState(keptUsername ?? '');
+  // LoginView may answer after the form showed: its remembered username fills the field unless one was typed.
+  const [seenKept, setSeenKept] = useState(keptUsername);
+  if (keptUsername !== seenKept) {
+    setSeenKept(keptUsername);
+    if (keptUsername && username === '') setUsernameField(keptUsername);
+  }
   const [password, setPassword] = useState('');
   const [rememberMe, setRememberMe] = useState(false);
   const [login, { isLoading, error, reset }] = useLoginMutation();
@@ -68,7 +74,9 @@ export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
   const showTimedOut = timedOut && user?.isAuthenticated !== true;
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+    // method="post": before the app takes over (first HTML) or without scripts, a submit must never put the
+    // password in the address; the gateway answers a POST to a page with a redirect back to it.
+    <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack>
         {showTimedOut ? <Alert kind="warning">{t('errors:sessionTimedOut')}</Alert> : null}
         {errors.form.length > 0 ? (

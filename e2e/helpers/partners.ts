@@ -1,0 +1,19 @@
+/** Changing the demo partner through the gateway's admin CLI (and putting it back), for specs that need it. */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { GATEWAY_DIST, gatewayEnv } from './system.js';
+
+const ADMIN_CLI = path.join(GATEWAY_DIST, 'cli', 'admin.js');
+
+/** The seeded demo partner's languages (gateway seed): what other specs expect to see. */
+export const DEMO_LANGUAGES = 'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español';
+
+/** Runs `admin partners update --id demo …` against the run's DATA_DIR. */
+export function updateDemoPartner(args: string[], dataDir: string): void {
+  const result = spawnSync(process.execPath, [ADMIN_CLI, 'partners', 'update', '--id', 'demo', ...args], {
+    env: gatewayEnv(dataDir, 0),
+    encoding: 'utf8',
+  });
+  if (result.status !== 0)
+    throw new Error(`admin partners update ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
+}

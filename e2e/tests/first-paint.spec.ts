@@ -1,0 +1,152 @@
+/**
+ * The sign-in page paints from the gateway's first HTML (docs/adr/0007-sign-in-first-paint.md): readable and
+ * typeable without JavaScript, taken over by the app without losing what was typed or moving anything, and
+ * branded on a phone.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_LANGUAGES, updateDemoPartner } from '../helpers/partners.js';
+import { signInPage } from '../helpers/sign-in.js';
+import { DEMO_USERS } from '../helpers/demo-users.js';
+import { systemUnderTest } from '../helpers/system.js';
+
+const PARTNER = 'Acme Payroll';
+
+/** Resolves once the app has replaced the page the gateway drew. */
+async function appTookOver(page: Page) {
+  await expect(page.locator('#root')).toHaveCount(1);
+  await expect(page.locator('#root[data-first-paint]')).toHaveCount(0);
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('/account/login shows the partner, the heading and a form that takes typing', async ({ page }) => {
+    await page.goto('/account/login');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+    await expect(page.getByTestId('brand-band')).toHaveText(PARTNER);
+    const form = signInPage(page);
+    await expect(form.username).toBeFocused();
+    await form.username.fill('employee');
+    await form.password.fill('typed before any script');
+    await expect(form.username).toHaveValue('employee');
+    await expect(form.rememberMe).toBeVisible();
+    await expect(form.submit).toBeVisible();
+    await expect(form.forgotPassword).toBeVisible();
+  });
+
+  test('a native submit never puts the password in the address', async ({ page }) => {
+    await page.goto('/account/login');
+    const form = signInPage(page);
+    await form.username.fill('employee');
+    await form.password.fill('secret-value');
+    await form.submit.click();
+    await expect(page).toHaveURL(/\/account\/login$/);
+    expect(page.url()).not.toContain('secret-value');
+  });
+});
+
+test('what is typed before the app takes over is kept, and signs in', async ({ page }) => {
+  // Hold the shell's script until the visitor has typed: the page is the gateway's HTML alone meanwhile.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/main\.[0-9a-f]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  // `commit`: the deferred script holds DOMContentLoaded back, but the page is already there to type in.
+  await page.goto('/account/login', { waitUntil: 'commit' });
+  const form = signInPage(page);
+  const user = DEMO_USERS.employee;
+  await form.username.fill(user.username);
+  await form.password.fill(user.password);
+  await expect(page.locator('#root[data-first-paint]')).toHaveCount(1);
+  release();
+  await appTookOver(page);
+  await expect(form.username).toHaveValue(user.username);
+  await expect(form.password).toHaveValue(user.password);
+  await expect(form.password).toBeFocused();
+  // The app's own state holds the values: submitting signs in.
+  await form.submit.click();
+  await expect(page).not.toHaveURL(/\/account\/login/);
+});
+
+test('the takeover shifts nothing (CLS ≤ 0.02 in Chromium)', async ({ page }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __cls: number };
+    w.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+        if (!entry.hadRecentInput) w.__cls += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto('/account/login');
+  await appTookOver(page);
+  await expect(page.getByTestId('theme-switch')).toBeVisible();
+  await page.waitForTimeout(1000);
+  const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+  expect(cls).toBeLessThanOrEqual(0.02);
+});
+
+test('a partner without a logo gets no logo request', async ({ page }) => {
+  const logoRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('GetPartnerLogo')) logoRequests.push(request.url());
+  });
+  await page.goto('/account/login');
+  await appTookOver(page);
+  await expect(page.getByTestId('theme-switch')).toBeVisible();
+  await expect(page.getByTestId('brand-band')).toHaveText(PARTNER);
+  expect(logoRequests).toEqual([]);
+});
+
+test.describe('on a phone (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test.beforeAll(() => {
+    // An RTL language among the partner's, so the mirrored layout is checked too.
+    updateDemoPartner(['--languages', `${DEMO_LANGUAGES},ar:العربية`], systemUnderTest().dataDir);
+  });
+  test.afterAll(() => {
+    updateDemoPartner(['--languages', DEMO_LANGUAGES], systemUnderTest().dataDir);
+  });
+
+  for (const locale of ['en-GB', 'en', 'de', 'fr-CA', 'es', 'ar']) {
+    test(`${locale}: the brand shows above the form and nothing scrolls sideways`, async ({
+      page,
+      context,
+    }) => {
+      await context.addCookies([
+        {
+          name: '.AspNetCore.Culture',
+          value: encodeURIComponent(`c=${locale}|uic=${locale}`),
+          url: systemUnderTest().baseUrl,
+        },
+      ]);
+      for (const phase of ['first paint', 'app'] as const) {
+        if (phase === 'first paint') {
+          await page.route(/\/assets\/main\.[0-9a-f]+\.js$/, (route) => route.abort());
+          await page.goto('/account/login');
+          await expect(page.locator('#root[data-first-paint]')).toHaveCount(1);
+        } else {
+          await page.unroute(/\/assets\/main\.[0-9a-f]+\.js$/);
+          await page.goto('/account/login');
+          await appTookOver(page);
+          await expect(page.getByTestId('theme-switch')).toBeVisible();
+        }
+        await expect(page.locator('html')).toHaveAttribute('lang', locale);
+        await expect(page.locator('html')).toHaveAttribute('dir', locale === 'ar' ? 'rtl' : 'ltr');
+        const brand = page.getByTestId('brand-band');
+        await expect(brand).toBeVisible();
+        await expect(brand).toHaveText(PARTNER);
+        const brandBox = await brand.boundingBox();
+        const formBox = await page.locator('form').boundingBox();
+        expect(brandBox && formBox && brandBox.y + brandBox.height <= formBox.y, phase).toBe(true);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `${phase}: horizontal overflow`).toBeLessThanOrEqual(0);
+      }
+    });
+  }
+});

@@ -1,0 +1,143 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FirstPaintPages, firstPaintLanguage, type FirstPaintPartner } from './first-paint.js';
+import { shellRouter } from './shell.router.js';
+
+const INDEX =
+  '<!doctype html><html lang="en-GB"><head><title>Identity</title></head><body><div id="root"></div></body></html>';
+const NAME = '__HR_FIRST_PAINT_PARTNER_NAME__';
+const LOGO = '__HR_FIRST_PAINT_PARTNER_LOGO__';
+
+/** A drawn page as mfe-login's build writes it: the brand, the heading and the form, in one locale. */
+function drawnPage(heading: string, label: string, logo: boolean): string {
+  const brand = logo ? `<img src="${LOGO}" alt="${NAME}"/>` : `<span>${NAME}</span>`;
+  return `<div class="shell">${brand}<h1>${heading}</h1><form method="post"><label>${label}</label><input name="username"/></form></div>`;
+}
+
+describe('the sign-in page in the first HTML', () => {
+  let root: string;
+  let partner: FirstPaintPartner;
+  const app = express();
+
+  beforeAll(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'first-paint-'));
+    const shellDist = path.join(root, 'shell');
+    mkdirSync(shellDist);
+    writeFileSync(path.join(shellDist, 'index.html'), INDEX);
+    const version = path.join(root, 'releases', 'mfe-login', '1.0.0-abc', 'first-paint');
+    mkdirSync(path.join(version, 'account-login'), { recursive: true });
+    writeFileSync(
+      path.join(version, 'pages.json'),
+      JSON.stringify({ pages: { '/account/login': 'account-login' } }),
+    );
+    for (const [locale, heading, label] of [
+      ['en-GB', 'Sign in', 'Username or email'],
+      ['de', 'Anmelden', 'Benutzername oder E-Mail'],
+    ] as const) {
+      writeFileSync(path.join(version, 'account-login', `${locale}.html`), drawnPage(heading, label, false));
+      writeFileSync(
+        path.join(version, 'account-login', `${locale}.logo.html`),
+        drawnPage(heading, label, true),
+      );
+    }
+    const releases = {
+      manifest: () => ({
+        remotes: {
+          'mfe-login': { entry: '/remotes/mfe-login/1.0.0-abc/remoteEntry.js', version: '1.0.0-abc' },
+        },
+      }),
+      versionDir: (id: string, v: string) => path.join(root, 'releases', id, v),
+    };
+    app.use(
+      shellRouter({
+        shellDist,
+        logger: pino({ level: 'silent' }),
+        firstPaint: {
+          pages: new FirstPaintPages(releases, 'idp.bucket'),
+          partner: () => Promise.resolve(partner),
+        },
+      }),
+    );
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const acme = (overrides: Partial<FirstPaintPartner> = {}): FirstPaintPartner => ({
+    partnerId: 'demo',
+    partnerName: 'Acme Payroll',
+    defaultLanguage: 'en-GB',
+    availableLanguages: [{ name: 'en-GB' }, { name: 'de' }, { name: 'ar' }],
+    hasLogo: false,
+    ...overrides,
+  });
+
+  it('holds the heading, the form and the partner name, so the page shows before any script', async () => {
+    partner = acme();
+    const res = await request(app).get('/account/login').expect(200);
+    expect(res.text).toContain('<div id="root" data-first-paint="">');
+    expect(res.text).toContain('<h1>Sign in</h1>');
+    expect(res.text).toMatch(
+      /<form method="post"><label>Username or email<\/label><input name="username"\/>/,
+    );
+    expect(res.text).toContain('<span>Acme Payroll</span>');
+    expect(res.text).not.toContain('__HR_FIRST_PAINT');
+    // No logo: no image, and no hint telling the shell to ask for one.
+    expect(res.text).not.toContain('<img');
+    expect(res.text).not.toContain('name="partner-logo"');
+  });
+
+  it('shows the logo of a partner that has one, and tells the shell', async () => {
+    partner = acme({ hasLogo: true });
+    const res = await request(app).get('/account/login').expect(200);
+    expect(res.text).toContain('<img src="/api/Account/GetPartnerLogo?partnerId=demo" alt="Acme Payroll"/>');
+    expect(res.text).toContain(
+      '<meta name="partner-logo" content="/api/Account/GetPartnerLogo?partnerId=demo" />',
+    );
+  });
+
+  it('writes a partner name with markup as text (S34)', async () => {
+    partner = acme({ partnerName: '<script>alert(1)</script>' });
+    const res = await request(app).get('/account/login').expect(200);
+    expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(res.text).not.toContain('<script>alert(1)');
+  });
+
+  it('speaks the language the shell will choose: the culture cookie, else the partner default', async () => {
+    partner = acme({ defaultLanguage: 'de' });
+    let res = await request(app).get('/account/login').expect(200);
+    expect(res.text).toContain('<html lang="de" dir="ltr">');
+    expect(res.text).toContain('<h1>Anmelden</h1>');
+    res = await request(app)
+      .get('/account/login')
+      .set('Cookie', '.AspNetCore.Culture=c%3Den-GB%7Cuic%3Den-GB');
+    expect(res.text).toContain('<h1>Sign in</h1>');
+    // An RTL language without shipped text: mirrored, with the default text (the shell's fallback too).
+    res = await request(app).get('/account/login').set('Cookie', '.AspNetCore.Culture=c%3Dar%7Cuic%3Dar');
+    expect(res.text).toContain('<html lang="ar" dir="rtl">');
+    expect(res.text).toContain('<h1>Sign in</h1>');
+  });
+
+  it('leaves other pages as they were: an empty root for the app', async () => {
+    partner = acme();
+    const res = await request(app).get('/account/recover').expect(200);
+    expect(res.text).toContain('<div id="root"></div>');
+  });
+
+  it('answers a native form post to a page with a redirect back to it, reading nothing', async () => {
+    const res = await request(app)
+      .post('/account/login?returnUrl=%2F')
+      .type('form')
+      .send({ username: 'a', password: 'secret' })
+      .expect(303);
+    expect(res.headers.location).toBe('/account/login?returnUrl=%2F');
+  });
+
+  it('chooses like the shell: a cookie language the partner does not offer is skipped', () => {
+    expect(firstPaintLanguage(acme({ defaultLanguage: 'de' }), 'c=es|uic=es')).toBe('de');
+    expect(firstPaintLanguage(acme(), undefined)).toBe('en-GB');
+  });
+});

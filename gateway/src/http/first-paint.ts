@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Request } from 'express';
+import {
+  CULTURE_COOKIE,
+  cultureCookieLocale,
+  DEFAULT_LOCALE,
+  escapeHtmlText,
+  findRoute,
+  isRtlLocale,
+  partnerDisplayName,
+  partnerLogoUrl,
+  SUPPORTED_LOCALES,
+  type SupportedLocale,
+} from 'shared-contracts';
+import type { PartnerService } from '../identity/partner.service.js';
+import type { ReleaseRegistry } from '../releases/release-registry.js';
+import { readCookie } from './cookies.js';
+
+// Placeholders of the build-time render (mfe-login/src/first-paint/render.tsx) and its file layout
+// (shared-contracts/build/first-paint.mjs): dist/first-paint/pages.json and <folder>/<locale>[.logo].html.
+const NAME_SLOT = '__HR_FIRST_PAINT_PARTNER_NAME__';
+const LOGO_SLOT = '__HR_FIRST_PAINT_PARTNER_LOGO__';
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;
+
+/** What the first HTML needs of the request's partner. */
+export interface FirstPaintPartner {
+  partnerId: string;
+  partnerName: string;
+  defaultLanguage?: string | null | undefined;
+  availableLanguages?: readonly { name: string }[] | null | undefined;
+  /** Whether `GetPartnerLogo` has an image for this partner. */
+  hasLogo: boolean;
+}
+
+/** The page drawn ahead for one request, with the document language it is written for. */
+export interface FirstPaint {
+  /** Markup for the shell's root element, partner values filled in and escaped. */
+  html: string;
+  /** The document's `lang` (the language the shell will choose) and its direction. */
+  lang: string;
+  dir: 'ltr' | 'rtl';
+  /** The logo URL when the partner has a logo (the shell then shows it without asking whether it exists). */
+  logoUrl: string | undefined;
+}
+
+/**
+ * The language the shell will choose for this visitor (shell/src/platform/language.ts chooseLocale): the culture
+ * cookie when the partner offers it, else the partner's default, else en-GB. The shell's saved choice in local
+ * storage is not visible here; the cookie carries the same choice.
+ */
+export function firstPaintLanguage(partner: FirstPaintPartner, cultureCookie: string | undefined): string {
+  const offered = partner.availableLanguages ?? [];
+  const find = (tag: string | undefined) =>
+    tag ? offered.find((l) => l.name.toLowerCase() === tag.toLowerCase())?.name : undefined;
+  const cookie = cultureCookieLocale(cultureCookie);
+  if (cookie && LANGUAGE_TAG.test(cookie)) {
+    if (offered.length === 0) return cookie;
+    const match = find(cookie);
+    if (match) return match;
+  }
+  if (partner.defaultLanguage && LANGUAGE_TAG.test(partner.defaultLanguage)) return partner.defaultLanguage;
+  return DEFAULT_LOCALE;
+}
+
+/** The locale whose text the shell shows for a language: the same tag when shipped, else en-GB (its fallback). */
+export function textLocaleOf(lang: string): SupportedLocale {
+  return SUPPORTED_LOCALES.find((l) => l.toLowerCase() === lang.toLowerCase()) ?? DEFAULT_LOCALE;
+}
+
+/** Fills the placeholders of a drawn page: the name as text, the logo URL as an attribute, both escaped. */
+export function fillFirstPaint(markup: string, partner: FirstPaintPartner): string {
+  return markup
+    .replaceAll(NAME_SLOT, escapeHtmlText(partnerDisplayName(partner.partnerName)))
+    .replaceAll(LOGO_SLOT, escapeHtmlText(partnerLogoUrl(partner.partnerId)));
+}
+
+/**
+ * Reads the pages a remote drew at build time from the release store: the version the manifest gives this
+ * browser (its bucket cookie; the active version for a browser without one yet). Files are immutable per
+ * version, so they are cached once read.
+ */
+export class FirstPaintPages {
+  private readonly files = new Map<string, string | undefined>();
+
+  constructor(
+    private readonly releases: Pick<ReleaseRegistry, 'manifest' | 'versionDir'>,
+    private readonly bucketCookie: string,
+  ) {}
+
+  private read(file: string): string | undefined {
+    if (!this.files.has(file)) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        text = undefined;
+      }
+      // A missing file is not cached: the version may be published a moment later.
+      if (text === undefined) return undefined;
+      this.files.set(file, text);
+    }
+    return this.files.get(file);
+  }
+
+  /** The drawn page for this request, or undefined when the path has none (every other page stays as today). */
+  forRequest(req: Request, partner: FirstPaintPartner): FirstPaint | undefined {
+    const route = findRoute(req.path);
+    if (!route || route.owner === 'shell') return undefined;
+    const owner = route.owner;
+    const bucket = Number(readCookie(req, this.bucketCookie));
+    const entry = this.releases.manifest(
+      Number.isInteger(bucket) && bucket >= 0 && bucket <= 99 ? bucket : 99,
+    ).remotes[owner];
+    if (!entry) return undefined;
+    const dir = path.join(this.releases.versionDir(owner, entry.version), 'first-paint');
+    const index = this.read(path.join(dir, 'pages.json'));
+    if (!index) return undefined;
+    let folder: unknown;
+    try {
+      folder = (JSON.parse(index) as { pages?: Record<string, unknown> }).pages?.[route.path];
+    } catch {
+      return undefined;
+    }
+    if (typeof folder !== 'string' || !/^[a-z0-9-]+$/.test(folder)) return undefined;
+    const lang = firstPaintLanguage(partner, readCookie(req, CULTURE_COOKIE));
+    const file = `${textLocaleOf(lang)}${partner.hasLogo ? '.logo' : ''}.html`;
+    const markup = this.read(path.join(dir, folder, file));
+    if (!markup) return undefined;
+    return {
+      html: fillFirstPaint(markup, partner),
+      lang,
+      dir: isRtlLocale(lang) ? 'rtl' : 'ltr',
+      logoUrl: partner.hasLogo ? partnerLogoUrl(partner.partnerId) : undefined,
+    };
+  }
+}
+
+/** The partner of the request's host as the first HTML needs it (metadata plus whether it has a logo). */
+export function firstPaintPartner(partners: PartnerService): (req: Request) => Promise<FirstPaintPartner> {
+  return async (req) => {
+    const metadata = await partners.metadataForHost(req.hostname);
+    const hasLogo = Boolean(metadata.partnerId) && (await partners.logo(metadata.partnerId)) !== undefined;
+    return {
+      partnerId: metadata.partnerId,
+      partnerName: metadata.partnerName,
+      defaultLanguage: metadata.defaultLanguage,
+      availableLanguages: metadata.availableLanguages,
+      hasLogo,
+    };
+  };
+}
