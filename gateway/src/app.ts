@@ -13,6 +13,8 @@ import { partnerShellValues } from './http/partner.router.js';
 import { sendFormError } from './http/problem.js';
 import { remotesRouter } from './http/remotes.router.js';
 import { securityHeaders } from './http/security-headers.js';
+import { cookieNames } from './http/cookies.js';
+import { FirstPaintPages, firstPaintPartner } from './http/first-paint.js';
 import { shellRouter } from './http/shell.router.js';
 import { createIdentity } from './identity/identity.js';
 import type { SignedInAccountInfo } from './identity/session-auth.service.js';
@@ -181,6 +183,10 @@ export function createApp(deps: AppDeps): Express {
       shellDist: config.shellDist,
       logger,
       shellValues: partnerShellValues(identity.partners),
+      firstPaint: {
+        pages: new FirstPaintPages(releases, cookieNames(config).bucket),
+        partner: firstPaintPartner(identity.partners),
+      },
     }),
   );
   app.use((_req, res) => {
