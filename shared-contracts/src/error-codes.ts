@@ -21,6 +21,8 @@ export const ERROR_MESSAGES = {
   passwordConsecutive: 'Must not contain more than {{n}} consecutive characters.',
   passwordInvalidCharacters: 'Must not contain invalid characters.',
   passwordCommon: 'This password is too common or has appeared in a data breach. Choose another.',
+  passwordMustDiffer: 'The new password must be different from the current one.',
+  currentPasswordIncorrect: 'The current password is incorrect.',
   invalidEmail: 'Must be a valid email address.',
   emailRequired: 'Email is a required field.',
   invalidValue: 'This value is not valid.',

@@ -16,6 +16,8 @@ export const errorsDe = {
   passwordInvalidCharacters: 'Darf keine ungültigen Zeichen enthalten.',
   passwordCommon:
     'Dieses Passwort ist zu verbreitet oder tauchte in einem Datenleck auf. Wählen Sie ein anderes.',
+  passwordMustDiffer: 'Das neue Passwort muss sich vom aktuellen unterscheiden.',
+  currentPasswordIncorrect: 'Das aktuelle Passwort ist falsch.',
   invalidEmail: 'Muss eine gültige E-Mail-Adresse sein.',
   emailRequired: 'Die E-Mail-Adresse ist ein Pflichtfeld.',
   invalidValue: 'Dieser Wert ist ungültig.',

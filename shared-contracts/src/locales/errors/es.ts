@@ -15,6 +15,8 @@ export const errorsEs = {
   passwordConsecutive: 'No debe contener más de {{n}} caracteres consecutivos.',
   passwordInvalidCharacters: 'No debe contener caracteres no válidos.',
   passwordCommon: 'Esta contraseña es demasiado común o ha aparecido en una filtración de datos. Elija otra.',
+  passwordMustDiffer: 'La nueva contraseña debe ser distinta de la actual.',
+  currentPasswordIncorrect: 'La contraseña actual no es correcta.',
   invalidEmail: 'Debe ser una dirección de correo electrónico válida.',
   emailRequired: 'El correo electrónico es un campo obligatorio.',
   invalidValue: 'Este valor no es válido.',

@@ -16,6 +16,8 @@ export const errorsFrCA = {
   passwordInvalidCharacters: 'Ne doit pas contenir de caractères non valides.',
   passwordCommon:
     'Ce mot de passe est trop courant ou a paru dans une fuite de données. Choisissez-en un autre.',
+  passwordMustDiffer: 'Le nouveau mot de passe doit être différent du mot de passe actuel.',
+  currentPasswordIncorrect: 'Le mot de passe actuel est incorrect.',
   invalidEmail: 'Doit être une adresse courriel valide.',
   emailRequired: 'Le courriel est un champ obligatoire.',
   invalidValue: "Cette valeur n'est pas valide.",

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { validateNewPassword, type PasswordRules } from './password-rules.js';
+
+// Longer than anything a person types or a rule set accepts (passwordRulesSchema caps maxLength at 1024): refused
+// before any work, so a megabyte "password" never reaches the hash. The rules' own maximum speaks first.
+const MAX_TYPED_PASSWORD = 4096;
+/** A reset token as mailed: base64url of 32 random bytes (43 characters); anything far longer is not one. */
+const MAX_TOKEN = 256;
+
+/** Body of `Recover` (SPEC.md §7): the username or e-mail address of the account to recover. */
+export const recoverRequestSchema = z.object({
+  username: z.string('required').trim().min(1, 'required').max(256, 'invalidValue'),
+  returnUrl: z.string().max(2048).optional(),
+});
+/** Body of `Recover`. */
+export type RecoverRequest = z.input<typeof recoverRequestSchema>;
+
+/**
+ * Answer of `Recover`: always the same, whether an account matched or not (S10), so the page can only say "if an
+ * account matches, a mail is on its way".
+ */
+export const recoverResultSchema = z.object({ accepted: z.literal(true) });
+/** Answer of `Recover`. */
+export type RecoverResult = z.infer<typeof recoverResultSchema>;
+
+/**
+ * Body of `PasswordRules`. With the reset page's `token` the rules are those of the token's account, and a dead
+ * token answers the 209 to `/error/link-expired` at once, before the user types anything.
+ */
+export const passwordRulesRequestSchema = z.object({
+  token: z.string().min(1).max(MAX_TOKEN).optional(),
+});
+/** Body of `PasswordRules`. */
+export type PasswordRulesRequest = z.infer<typeof passwordRulesRequestSchema>;
+
+const typedPassword = z.string('required').max(MAX_TYPED_PASSWORD, 'invalidValue');
+
+function addNewPasswordIssues(
+  value: { newPassword: string; confirmPassword: string },
+  rules: PasswordRules,
+  ctx: z.RefinementCtx,
+): void {
+  const errors = validateNewPassword(value.newPassword, value.confirmPassword, rules);
+  for (const message of errors.newPassword) ctx.addIssue({ code: 'custom', message, path: ['newPassword'] });
+  for (const message of errors.confirmPassword)
+    ctx.addIssue({ code: 'custom', message, path: ['confirmPassword'] });
+}
+
+/** Body of `ResetPassword` under the given rules: the mailed token and the new password twice (every rule runs). */
+export function resetPasswordRequestSchema(rules: PasswordRules) {
+  return z
+    .object({
+      token: z.string('required').min(1, 'required').max(MAX_TOKEN, 'invalidValue'),
+      newPassword: typedPassword,
+      confirmPassword: typedPassword,
+    })
+    .superRefine((value, ctx) => addNewPasswordIssues(value, rules, ctx));
+}
+/** Body of `ResetPassword`. */
+export interface ResetPasswordRequest {
+  token: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+/** Answer of `ResetPassword`: done; the user signs in with the new password (a reset never signs in: S14). */
+export const resetPasswordResultSchema = z.object({ passwordReset: z.literal(true) });
+/** Answer of `ResetPassword`. */
+export type ResetPasswordResult = z.infer<typeof resetPasswordResultSchema>;
+
+/**
+ * Body of `ChangeExpiredPassword` under the given rules: current, new and confirmation; the new one may not be the
+ * current one. Every rule runs (SPEC.md §5).
+ */
+export function changeExpiredPasswordRequestSchema(rules: PasswordRules) {
+  return z
+    .object({
+      currentPassword: z.string('currentPasswordRequired').max(MAX_TYPED_PASSWORD, 'invalidValue'),
+      newPassword: typedPassword,
+      confirmPassword: typedPassword,
+      returnUrl: z.string().max(2048).optional(),
+    })
+    .superRefine((value, ctx) => {
+      if (value.currentPassword.length === 0)
+        ctx.addIssue({ code: 'custom', message: 'currentPasswordRequired', path: ['currentPassword'] });
+      addNewPasswordIssues(value, rules, ctx);
+      if (value.newPassword.length > 0 && value.newPassword === value.currentPassword)
+        ctx.addIssue({ code: 'custom', message: 'passwordMustDiffer', path: ['newPassword'] });
+    });
+}
+/** Body of `ChangeExpiredPassword`. */
+export interface ChangeExpiredPasswordRequest {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+  returnUrl?: string;
+}
