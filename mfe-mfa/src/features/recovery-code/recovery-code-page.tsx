@@ -1,25 +1,66 @@
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf } from 'shared-contracts';
-import { Card, Page, Stack } from 'shared-contracts/ui';
+import { useFormErrors } from 'shared-contracts/api';
+import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
+import { returnUrlQuery } from '../two-factor/two-factor-page';
+import {
+  useLoginWithRecoveryCodeMutation,
+  useLoginWithRecoveryCodeViewQuery,
+} from '../two-factor/two-factor.api';
 
-/**
- * `/account/login/recoverycode`: its title, its purpose and a way back to sign-in (its flow is not built yet); the
- * server's state machine decides when a visitor is sent here.
- */
+/** `/account/login/recoverycode`: the second step with one of the account's one-time recovery codes. */
 export function RecoveryCodeLoginPage() {
   const { t } = useTranslation('mfe-mfa');
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
+  // Asked so a browser that is not at the 2FA step is sent back to the sign-in page at once.
+  const view = useLoginWithRecoveryCodeViewQuery();
+  const [recoveryCode, setRecoveryCode] = useState('');
+  const [signIn, { isLoading, error }] = useLoginWithRecoveryCodeMutation();
+  const errors = useFormErrors(error ?? view.error);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    await signIn({ recoveryCode });
+  };
+
   return (
     <Page title={t('routes.loginRecoveryCode')} pageId="login-recoverycode">
       <Card>
-        <Stack>
-          <p>{t('pages.loginRecoveryCode')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-            {t('common.backToSignIn')}
-          </Link>
-        </Stack>
+        <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+          <Stack>
+            <p>{t('recovery.intro')}</p>
+            {errors.form.length > 0 ? (
+              <Alert kind="error">
+                {errors.form.map((message) => (
+                  <div key={message}>{message}</div>
+                ))}
+              </Alert>
+            ) : null}
+            <TextField
+              label={t('recovery.label')}
+              name="recoveryCode"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              value={recoveryCode}
+              onChange={(event) => setRecoveryCode(event.target.value)}
+              errors={errors.field('recoveryCode')}
+              hint={t('recovery.hint', { length: view.data?.codeLength ?? 12 })}
+              required
+              autoFocus
+            />
+            <Button type="submit" loading={isLoading}>
+              {isLoading ? t('login2fa.verifying') : t('recovery.submit')}
+            </Button>
+            <Link to={`/account/login/twofactor${returnUrlQuery(returnUrl)}`}>
+              {t('recovery.useOtherMethod')}
+            </Link>
+            <Link to={`/account/login${returnUrlQuery(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+          </Stack>
+        </form>
       </Card>
     </Page>
   );

@@ -1,26 +1,257 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
-import { Card, Page, Stack } from 'shared-contracts/ui';
+import { returnUrlOf, type Setup2faView } from 'shared-contracts';
+import { useFormErrors } from 'shared-contracts/api';
+import { Alert, Button, Card, Checkbox, Page, Stack, TextField } from 'shared-contracts/ui';
+import { RecoveryCodeList } from '../recovery-codes/recovery-code-list';
+import { useRecoveryCodeSet } from '../recovery-codes/use-recovery-code-set';
+import { returnUrlQuery } from '../two-factor/two-factor-page';
+import {
+  useEnableTwoFactorMutation,
+  useSetup2faViewQuery,
+  useValidate2faSetupCodeMutation,
+} from '../two-factor/two-factor.api';
+
+/** The wizard's steps, in order (ADR 0008): choose, set up and confirm, recovery codes, done. */
+const STEPS = ['choose', 'authenticator', 'codes', 'done'] as const;
+type WizardStep = (typeof STEPS)[number];
 
 /**
- * `/account/setup-twofactor`: its title, its purpose and a way back to sign-in (its flow is not built yet); the
- * server's state machine decides when a visitor is sent here.
+ * `/account/setup-twofactor`: the set-up wizard, as a sign-in step when 2FA is required and from a signed-in
+ * account (S21: a recent full sign-in). Each step's heading takes the focus, so keyboard and screen-reader users
+ * start at the new content.
  */
 export function SetupTwoFactorPage() {
   const { t } = useTranslation('mfe-mfa');
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
+  const view = useSetup2faViewQuery();
+  const [step, setStep] = useState<WizardStep>('choose');
+  const [recoveryCodesId, setRecoveryCodesId] = useState<string | undefined>(undefined);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    heading.current?.focus();
+  }, [step]);
+  const viewErrors = useFormErrors(view.error);
+  const index = STEPS.indexOf(step);
+
   return (
     <Page title={t('routes.setupTwoFactor')} pageId="setup-twofactor">
       <Card>
         <Stack>
-          <p>{t('pages.setupTwoFactor')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-            {t('common.backToSignIn')}
-          </Link>
+          <p className="hr-fine-print" aria-live="polite">
+            {t('setup.stepOf', { n: index + 1, total: STEPS.length })}
+          </p>
+          <h2 ref={heading} tabIndex={-1} style={{ margin: 0, fontSize: '1.25rem' }}>
+            {t(`setup.${step}.title`)}
+          </h2>
+          {viewErrors.form.length > 0 ? (
+            <Alert kind="error">
+              {viewErrors.form.map((message) => (
+                <div key={message}>{message}</div>
+              ))}
+              <div>
+                <Link
+                  to={`/account/login${returnUrlQuery(`/account/setup-twofactor${returnUrlQuery(returnUrl)}`)}`}
+                >
+                  {t('setup.signInAgain')}
+                </Link>
+              </div>
+            </Alert>
+          ) : null}
+          {view.isLoading ? <p role="status">{t('common.loading')}</p> : null}
+          {view.data && step === 'choose' ? (
+            <ChooseMethod view={view.data} onNext={() => setStep('authenticator')} />
+          ) : null}
+          {view.data && step === 'authenticator' ? (
+            <AuthenticatorSetup
+              view={view.data}
+              onBack={() => setStep('choose')}
+              onConfirmed={(id) => {
+                setRecoveryCodesId(id);
+                setStep('codes');
+              }}
+            />
+          ) : null}
+          {step === 'codes' ? (
+            <CodesStep
+              id={recoveryCodesId}
+              accountName={view.data?.authenticator.accountName}
+              onNext={() => setStep('done')}
+            />
+          ) : null}
+          {step === 'done' ? <DoneStep returnUrl={returnUrl} /> : null}
         </Stack>
       </Card>
     </Page>
+  );
+}
+
+function ChooseMethod({ view, onNext }: { view: Setup2faView; onNext: () => void }) {
+  const { t } = useTranslation('mfe-mfa');
+  return (
+    <Stack>
+      <p>{view.configured.length > 0 ? t('setup.choose.replaces') : t('setup.choose.intro')}</p>
+      <fieldset className="hr-field" style={{ border: 0, padding: 0, margin: 0 }}>
+        <legend className="hr-field__label">{t('setup.choose.legend')}</legend>
+        {view.methods.map((method, i) => (
+          <label key={method} className="hr-checkbox">
+            <input type="radio" name="method" value={method} defaultChecked={i === 0} />
+            {t(`methods.${method}`)}
+          </label>
+        ))}
+      </fieldset>
+      <Button onClick={onNext}>{t('setup.next')}</Button>
+    </Stack>
+  );
+}
+
+function AuthenticatorSetup({
+  view,
+  onBack,
+  onConfirmed,
+}: {
+  view: Setup2faView;
+  onBack: () => void;
+  onConfirmed: (recoveryCodesId: string) => void;
+}) {
+  const { t } = useTranslation('mfe-mfa');
+  const [code, setCode] = useState('');
+  const [validate, { isLoading, error }] = useValidate2faSetupCodeMutation();
+  const errors = useFormErrors(error);
+  const { authenticator } = view;
+  // The server renders the QR code; as an image it cannot run anything, whatever the SVG held (CSP allows data:).
+  const qrSource = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(authenticator.qrSvg)}`;
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = await validate({ method: 'authenticator', code });
+    if ('data' in result && result.data) onConfirmed(result.data.recoveryCodesId);
+  };
+
+  return (
+    <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+      <Stack>
+        <p>{t('setup.authenticator.scan')}</p>
+        <img
+          src={qrSource}
+          alt={t('setup.authenticator.qrAlt')}
+          width={200}
+          height={200}
+          style={{ background: '#fff', padding: '0.5rem', borderRadius: '0.5rem', alignSelf: 'center' }}
+        />
+        <p>{t('setup.authenticator.manual')}</p>
+        <dl style={{ margin: 0 }}>
+          <dt>{t('setup.authenticator.keyLabel')}</dt>
+          <dd
+            data-testid="totp-secret"
+            translate="no"
+            style={{
+              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+              fontSize: '1.1rem',
+              margin: 0,
+            }}
+          >
+            {authenticator.secret}
+          </dd>
+          <dt>{t('setup.authenticator.accountLabel')}</dt>
+          <dd style={{ margin: 0 }}>
+            {authenticator.issuer} ({authenticator.accountName})
+          </dd>
+        </dl>
+        {errors.form.length > 0 ? (
+          <Alert kind="error">
+            {errors.form.map((message) => (
+              <div key={message}>{message}</div>
+            ))}
+          </Alert>
+        ) : null}
+        <TextField
+          label={t('setup.authenticator.codeLabel')}
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          errors={errors.field('code')}
+          hint={t('login2fa.hint')}
+          required
+        />
+        <div style={{ display: 'flex', gap: '0.75rem', flexWrap: 'wrap' }}>
+          <Button type="submit" loading={isLoading}>
+            {t('setup.authenticator.confirm')}
+          </Button>
+          <Button variant="secondary" onClick={onBack}>
+            {t('setup.back')}
+          </Button>
+        </div>
+      </Stack>
+    </form>
+  );
+}
+
+function CodesStep({
+  id,
+  accountName,
+  onNext,
+}: {
+  id: string | undefined;
+  accountName: string | undefined;
+  onNext: () => void;
+}) {
+  const { t } = useTranslation('mfe-mfa');
+  const { data, error, isLoading } = useRecoveryCodeSet(id);
+  const errors = useFormErrors(error);
+  const [stored, setStored] = useState(false);
+  return (
+    <Stack>
+      {isLoading ? <p role="status">{t('common.loading')}</p> : null}
+      {errors.form.length > 0 ? (
+        <Alert kind="error">
+          {errors.form.map((message) => (
+            <div key={message}>{message}</div>
+          ))}
+        </Alert>
+      ) : null}
+      {data ? <RecoveryCodeList codes={data.codes} accountName={accountName} /> : null}
+      <Checkbox
+        label={t('codes.stored')}
+        name="stored"
+        checked={stored}
+        onChange={(event) => setStored(event.target.checked)}
+      />
+      <Button onClick={onNext} disabled={!stored && data !== undefined}>
+        {t('common.continue')}
+      </Button>
+    </Stack>
+  );
+}
+
+function DoneStep({ returnUrl }: { returnUrl: string }) {
+  const { t } = useTranslation('mfe-mfa');
+  const [enable, { isLoading, error }] = useEnableTwoFactorMutation();
+  const errors = useFormErrors(error);
+  return (
+    <Stack>
+      <Alert kind="success">{t('setup.done.message')}</Alert>
+      <p>{t('setup.done.intro')}</p>
+      {errors.form.length > 0 ? (
+        <Alert kind="error">
+          {errors.form.map((message) => (
+            <div key={message}>{message}</div>
+          ))}
+        </Alert>
+      ) : null}
+      {/* The server finishes the sign-in (or returns to the account) and answers where to go: a 209. */}
+      <Button loading={isLoading} onClick={() => void enable({ returnUrl })}>
+        {t('setup.done.finish')}
+      </Button>
+    </Stack>
   );
 }

@@ -1,25 +1,92 @@
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
-import { Card, Page, Stack } from 'shared-contracts/ui';
+import { returnUrlOf, type TwoFactorMethod } from 'shared-contracts';
+import { useFormErrors } from 'shared-contracts/api';
+import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
+import { useLoginWith2faMutation, useLoginWith2faViewQuery } from './two-factor.api';
+
+/** The query string that keeps the sign-in's returnUrl across the step's pages. */
+export function returnUrlQuery(returnUrl: string): string {
+  return `?returnUrl=${encodeURIComponent(returnUrl)}`;
+}
 
 /**
- * `/account/login/twofactor`: its title, its purpose and a way back to sign-in (its flow is not built yet); the
- * server's state machine decides when a visitor is sent here.
+ * `/account/login/twofactor`: the second step of a sign-in (SPEC.md §2 "Two-factor method choice"). The methods
+ * the account has set up are offered; the code ignores spaces and case; a recovery code is the way out.
  */
 export function TwoFactorLoginPage() {
   const { t } = useTranslation('mfe-mfa');
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
+  const view = useLoginWith2faViewQuery();
+  const methods = view.data?.methods ?? [];
+  const [chosen, setChosen] = useState<TwoFactorMethod | undefined>(undefined);
+  const method = chosen ?? methods[0] ?? 'authenticator';
+  const [code, setCode] = useState('');
+  const [verify, { isLoading, error }] = useLoginWith2faMutation();
+  const errors = useFormErrors(error ?? view.error);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // A 209 is followed by the base query (the next step, or the application); a 400 fills the errors.
+    await verify({ method, code });
+  };
+
   return (
     <Page title={t('routes.loginTwoFactor')} pageId="login-twofactor">
       <Card>
-        <Stack>
-          <p>{t('pages.loginTwoFactor')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-            {t('common.backToSignIn')}
-          </Link>
-        </Stack>
+        <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+          <Stack>
+            <p>{t('login2fa.intro')}</p>
+            {errors.form.length > 0 ? (
+              <Alert kind="error">
+                {errors.form.map((message) => (
+                  <div key={message}>{message}</div>
+                ))}
+              </Alert>
+            ) : null}
+            {view.isLoading ? <p role="status">{t('common.loading')}</p> : null}
+            {methods.length > 1 ? (
+              <fieldset className="hr-field" style={{ border: 0, padding: 0, margin: 0 }}>
+                <legend className="hr-field__label">{t('login2fa.methodLegend')}</legend>
+                {methods.map((m) => (
+                  <label key={m} className="hr-checkbox">
+                    <input
+                      type="radio"
+                      name="method"
+                      value={m}
+                      checked={method === m}
+                      onChange={() => setChosen(m)}
+                    />
+                    {t(`methods.${m}`)}
+                  </label>
+                ))}
+              </fieldset>
+            ) : methods.length === 1 ? (
+              <p>{t('login2fa.usingMethod', { method: t(`methods.${method}`) })}</p>
+            ) : null}
+            <TextField
+              label={t(`login2fa.codeLabel.${method}`)}
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+              errors={errors.field('code')}
+              hint={t('login2fa.hint')}
+              required
+              autoFocus
+            />
+            <Button type="submit" loading={isLoading}>
+              {isLoading ? t('login2fa.verifying') : t('login2fa.submit')}
+            </Button>
+            <Link to={`/account/login/recoverycode${returnUrlQuery(returnUrl)}`}>
+              {t('login2fa.useRecoveryCode')}
+            </Link>
+            <Link to={`/account/login${returnUrlQuery(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+          </Stack>
+        </form>
       </Card>
     </Page>
   );

@@ -1,0 +1,126 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { registerNavigator } from 'shared-contracts/api';
+import { renderWithProviders } from 'shared-contracts/testing';
+import enGB from '../../locales/en-GB.json';
+import { fieldError, stubGateway } from '../../testing/stub-gateway';
+import { RedeemRecoveryCodesPage } from '../recovery-codes/recovery-codes-page';
+import { SetupTwoFactorPage } from './setup-two-factor-page';
+
+afterEach(() => {
+  cleanup();
+  registerNavigator(undefined);
+});
+
+const CODES = Array.from({ length: 10 }, (_, i) => `ABCD-EFGH-JK${String(i).padStart(2, '0')}`);
+const setupView = () =>
+  Response.json({
+    methods: ['authenticator'],
+    configured: [],
+    duringSignIn: true,
+    authenticator: {
+      secret: 'JBSW Y3DP EHPK 3PXP',
+      uri: 'otpauth://totp/Acme:tara?secret=JBSWY3DPEHPK3PXP',
+      qrSvg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+      issuer: 'Acme',
+      accountName: 'tara',
+    },
+  });
+
+describe('SetupTwoFactorPage', () => {
+  it('walks choose → scan and confirm → recovery codes → done, and ends with EnableTwoFactor', async () => {
+    let attempts = 0;
+    const gateway = stubGateway({
+      Setup2FAView: setupView,
+      Validate2faSetupCode: () =>
+        (attempts += 1) === 1
+          ? fieldError('code', 'invalidCode')
+          : Response.json({ recoveryCodesId: 'set-1' }),
+      RedeemRecoveryCode: () => Response.json({ codes: CODES }),
+      EnableTwoFactor: () => Response.json({ redirect: '/portal', state: 's' }, { status: 209 }),
+    });
+    const visited: string[] = [];
+    registerNavigator((path) => {
+      visited.push(path);
+    });
+    await renderWithProviders(<SetupTwoFactorPage />, {
+      path: '/account/setup-twofactor?returnUrl=%2Fportal',
+      fetch: gateway.fetch,
+      resources: { 'en-GB': { 'mfe-mfa': enGB } },
+    });
+    expect(await screen.findByText('Step 1 of 4')).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Authenticator app' })).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Next' }));
+
+    const heading = await screen.findByRole('heading', { name: 'Set up your authenticator app' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    const qr = screen.getByRole('img', { name: 'QR code to add this account to your authenticator app' });
+    expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,%3Csvg/);
+    expect(screen.getByTestId('totp-secret').textContent).toBe('JBSW Y3DP EHPK 3PXP');
+
+    const code = screen.getByLabelText('6-digit code from the app');
+    fireEvent.change(code, { target: { value: '000000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(
+      await screen.findByText('The code is not valid or has expired. Check it and try again.'),
+    ).toBeTruthy();
+    fireEvent.change(code, { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    await screen.findByRole('heading', { name: 'Save your recovery codes' });
+    const list = await screen.findByRole('list', { name: 'Your recovery codes' });
+    expect(list.querySelectorAll('li')).toHaveLength(10);
+    expect(screen.getByText(/Each recovery code can be used once/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy codes' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download as text file' })).toBeTruthy();
+    const next = screen.getByRole('button', { name: 'Continue' });
+    expect((next as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByLabelText('I have stored these codes safely'));
+    fireEvent.click(next);
+
+    expect(await screen.findByText('2FA setup completed')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
+    // An application path goes through the safe redirect page (SPEC.md §4).
+    await waitFor(() => expect(visited).toEqual(['/redirect?returnUrl=%2Fportal']));
+    const enable = gateway.calls.find((c) => c.call === 'EnableTwoFactor');
+    expect(enable?.query.get('returnUrl')).toBe('/portal');
+    // The set is asked for once: showing it uses it up on the server.
+    expect(gateway.calls.filter((c) => c.call === 'RedeemRecoveryCode')).toHaveLength(1);
+  });
+
+  it('tells a signed-in user whose sign-in is not recent to sign in again (S21)', async () => {
+    const gateway = stubGateway({
+      Setup2FAView: () => fieldError('', 'reauthenticationRequired'),
+    });
+    await renderWithProviders(<SetupTwoFactorPage />, {
+      path: '/account/setup-twofactor',
+      fetch: gateway.fetch,
+      resources: { 'en-GB': { 'mfe-mfa': enGB } },
+    });
+    expect(
+      await screen.findByText('For your security, sign in again before you change your two-factor settings.'),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Sign in again' }).getAttribute('href')).toBe(
+      '/account/login?returnUrl=%2Faccount%2Fsetup-twofactor%3FreturnUrl%3D%252F',
+    );
+  });
+});
+
+describe('RedeemRecoveryCodesPage', () => {
+  it('shows the set of the id once, with a way on', async () => {
+    const gateway = stubGateway({ RedeemRecoveryCode: () => Response.json({ codes: CODES }) });
+    await renderWithProviders(<RedeemRecoveryCodesPage />, {
+      path: '/account/redeem-recoverycodes?id=set-9&returnUrl=%2Fportal',
+      fetch: gateway.fetch,
+      resources: { 'en-GB': { 'mfe-mfa': enGB } },
+    });
+    const list = await screen.findByRole('list', { name: 'Your recovery codes' });
+    expect(list.textContent).toContain(CODES[0]);
+    expect(
+      gateway.calls.filter((c) => c.call === 'RedeemRecoveryCode').map((c) => c.query.get('id')),
+    ).toEqual(['set-9']);
+    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe(
+      '/redirect?returnUrl=%2Fportal',
+    );
+  });
+});
