@@ -13,7 +13,9 @@ test('an expired password leads to the change page with the returnUrl kept, not 
   await signIn(page, DEMO_USERS.expired, { returnUrl: '/account/' });
   await expect(page).toHaveURL(/\/account\/change-expired-password\?returnUrl=%2Faccount%2F$/);
   await expectPage(page, 'Change password');
-  const user = await page.evaluate(async () => (await fetch('/api/Account/User')).json());
+  const user = await page.evaluate(
+    async () => (await (await fetch('/api/Account/User')).json()) as Record<string, unknown>,
+  );
   expect(user).toEqual({ isAuthenticated: false, signInStep: '/account/change-expired-password' });
   // Another protected page is not part of this sign-in: the guard sends the visitor to access denied.
   await page.goto('/account/select');
@@ -23,7 +25,9 @@ test('an expired password leads to the change page with the returnUrl kept, not 
 test('2FA required but not set up leads to the set-up wizard, not signed in', async ({ page }) => {
   await signIn(page, DEMO_USERS.twofactor, { returnUrl: '/account/' });
   await expect(page).toHaveURL(/\/account\/setup-twofactor\?returnUrl=%2Faccount%2F$/);
-  const user = await page.evaluate(async () => (await fetch('/api/Account/User')).json());
+  const user = await page.evaluate(
+    async () => (await (await fetch('/api/Account/User')).json()) as Record<string, unknown>,
+  );
   expect(user).toEqual({ isAuthenticated: false, signInStep: '/account/setup-twofactor' });
 });
 
