@@ -6,7 +6,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { cssRule, federationShared, gatewayProxy, typescriptRule } from 'shared-contracts/build/federation';
+import {
+  cssRule,
+  federationShared,
+  gatewayProxy,
+  narrowSharedAliases,
+  typescriptRule,
+} from 'shared-contracts/build/federation';
 import { withShellPlatform } from './rspack.platform.mjs';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
@@ -43,6 +49,7 @@ function shellConfig(dev) {
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.json'],
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+      alias: narrowSharedAliases(),
     },
     module: {
       rules: [

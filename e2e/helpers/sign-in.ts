@@ -25,6 +25,16 @@ export function signInPage(page: Page) {
 export async function openSignIn(page: Page, returnUrl?: string) {
   await page.goto(returnUrl ? `/account/login?returnUrl=${encodeURIComponent(returnUrl)}` : '/account/login');
   await expect(signInPage(page).password).toBeVisible();
+  await appTookOver(page);
+}
+
+/**
+ * Resolves once the app has taken over the page the gateway drew (docs/adr/0007-sign-in-first-paint.md): the form
+ * shows before that, and typing into it is kept, but the app's own behaviour (caps-lock warning, submit) starts here.
+ */
+export async function appTookOver(page: Page) {
+  await expect(page.locator('#root')).toHaveCount(1);
+  await expect(page.locator('#root[data-first-paint]')).toHaveCount(0);
 }
 
 /** Signs in through the sign-in page as a user; waits until the browser has left the sign-in page. */

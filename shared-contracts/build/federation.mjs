@@ -1,6 +1,7 @@
 // Build pieces shell and remotes must agree on (ARCHITECTURE.md "The remote contract"): the federation
 // singletons, the TypeScript rule, and the whole build of a remote. Plain ESM so rspack configs import it as is.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
@@ -8,6 +9,27 @@ import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 
 const contractsDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const contractsVersion = JSON.parse(readFileSync(path.join(contractsDir, 'package.json'), 'utf8')).version;
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Narrow entry points provided in place of whole packages (see build/shared/*.mjs): the shared name stays the
+ * package's, so every `import … from 'react-router'` in the shell and the remotes still gets the one singleton.
+ */
+const NARROW_SHARED = {
+  'react-router': path.join(contractsDir, 'build', 'shared', 'react-router.mjs'),
+};
+
+/**
+ * Aliases the narrow entry points need: the real package under a name no shared key matches (so the narrow
+ * module does not consume itself), in its production ESM build (tree-shakable, without development checks).
+ */
+export function narrowSharedAliases() {
+  const routerDir = path.dirname(require.resolve('react-router/package.json', { paths: [contractsDir] }));
+  return {
+    'hr-react-router-implementation$': path.join(routerDir, 'dist', 'production', 'index.mjs'),
+  };
+}
 
 /** Reads a package.json. */
 export function readPackage(dir) {
@@ -23,6 +45,9 @@ export function federationShared(pkg) {
   const singleton = (name, version = pkg.dependencies[name]) => ({
     singleton: true,
     requiredVersion: version,
+    ...(NARROW_SHARED[name]
+      ? { import: NARROW_SHARED[name], version: installedVersion(name), shareKey: name }
+      : {}),
   });
   const contracts = { singleton: true, requiredVersion: contractsVersion, version: contractsVersion };
   return {
@@ -40,6 +65,12 @@ export function federationShared(pkg) {
     'shared-contracts/api': contracts,
     'shared-contracts/ui': contracts,
   };
+}
+
+/** The installed version of a package (what a narrow entry point provides must say which version it is). */
+function installedVersion(name) {
+  return JSON.parse(readFileSync(require.resolve(`${name}/package.json`, { paths: [contractsDir] }), 'utf8'))
+    .version;
 }
 
 /** TypeScript/TSX through rspack's built-in swc, React automatic runtime. */
@@ -103,7 +134,7 @@ export function remoteRspackConfig(dir, env = {}) {
       cssChunkFilename: standalone ? '[name].css' : '[name].[contenthash].css',
       clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.js', '.json'] },
+    resolve: { extensions: ['.tsx', '.ts', '.js', '.json'], alias: narrowSharedAliases() },
     module: { rules: [typescriptRule, cssRule] },
     experiments: { css: true },
     plugins: standalone
