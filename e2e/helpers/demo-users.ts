@@ -13,4 +13,5 @@ export const DEMO_USERS = {
   employee: { username: 'employee', email: 'employee@demo.test', password: DEMO_PASSWORD },
   expired: { username: 'expired', email: 'expired@demo.test', password: DEMO_PASSWORD },
   twofactor: { username: 'twofactor', email: 'twofactor@demo.test', password: DEMO_PASSWORD },
+  authenticator: { username: 'authenticator', email: 'authenticator@demo.test', password: DEMO_PASSWORD },
 } satisfies Record<string, DemoUser>;
