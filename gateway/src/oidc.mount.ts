@@ -27,7 +27,7 @@ export async function createOidcMount(
     redis,
     secretKey: config.secretKey,
     proxy: config.trustProxy !== false,
-    findAccount: async (accountId) => (await findAccount(store, accountId))?.claims(),
+    findAccount: async (accountId, customerId) => (await findAccount(store, accountId, customerId))?.claims(),
     findClient: (clientId) => store.clients.findById(clientId),
     getSignedInAccount: async (req) => (services ? services.getSignedInAccount(req) : undefined),
     logger: logger.child({ module: 'oidc' }),

@@ -18,5 +18,6 @@ export * from './login.schema.js';
 export * from './branding.js';
 export * from './locales/error-translations.js';
 export * from './two-factor.schema.js';
+export * from './customers.schema.js';
 export * from './password-rules.js';
 export * from './recovery.schema.js';

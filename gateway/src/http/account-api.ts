@@ -43,7 +43,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     partnerRouter({ partners: identity.partners }),
     loginRouter({ ...identity, sessions, antiforgery, responses }),
     logoutRouter({ signOut: identity.signOut, responses }),
-    customersRouter(),
+    customersRouter({ ...identity, sessions, responses }),
     twoFactorRouter({ ...identity, sessions, responses }),
     recoveryRouter(),
     secureSignInRouter(),

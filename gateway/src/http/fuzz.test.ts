@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { twoFactorSetupStep, twoFactorStep } from '../identity/sign-in/step-registry.js';
+import {
+  customerSelectionStep,
+  defaultSignInSteps,
+  twoFactorSetupStep,
+  twoFactorStep,
+} from '../identity/sign-in/step-registry.js';
 import { browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 /** The second factor's calls (SPEC.md §7 "Two-factor and codes"), views also by GET. */
@@ -20,6 +25,30 @@ const TWO_FACTOR_ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ['get', '/api/Account/Setup2FAView'],
   ['post', '/api/Account/Setup2FAView'],
   ['post', '/api/Account/EnableTwoFactor'],
+];
+
+/** Customer selection (SPEC.md §7 "Customers"), views also by POST. */
+const CUSTOMER_ENDPOINTS: [method: 'get' | 'post', path: string][] = [
+  ['get', '/api/Account/SelectCustomerView'],
+  ['post', '/api/Account/SelectCustomerView'],
+  ['get', '/api/Account/Customers'],
+  ['post', '/api/Account/Customers'],
+  ['post', '/api/Account/SelectCustomer'],
+];
+
+/** Queries aimed at the customer search: bounds, wildcards, repeats, nesting, huge numbers. */
+const CUSTOMER_QUERIES = [
+  '?page=0&size=0',
+  '?page=-5&size=-1',
+  '?page=1e309&size=NaN',
+  `?page=${'9'.repeat(400)}`,
+  '?page[]=1&size[x]=2',
+  '?filter=%25%25_%5C%27%22;--',
+  `?filter=${'%25'.repeat(3000)}`,
+  '?filter[]=a&filter[]=b',
+  '?cid[]=x&cid=y',
+  `?cid=${'c'.repeat(5000)}`,
+  '?filter=%00%E0%A4%A',
 ];
 
 const ENDPOINTS: [method: 'get' | 'post', path: string][] = [
@@ -46,6 +75,7 @@ const JSON_BODIES: unknown[] = [
   [],
   [1, 2],
   'text',
+  ...CUSTOMER_ENDPOINTS,
   42,
   true,
   {},
@@ -184,3 +214,58 @@ describe('fuzz: malformed input never gives a 5xx', () => {
     expect(failures).toEqual([]);
   });
 });
+
+  it('at the customer step, bad input gets the errors map, never a 5xx', async () => {
+    const withStep = await startTestGateway({
+      overrides: { signInSteps: defaultSignInSteps({ selectCustomer: true }) },
+    });
+    try {
+      const user = await withStep.addUser();
+      for (const id of ['fz-1', 'fz-2']) {
+        await withStep.store.customers.create({ id, name: `Fuzz ${id}`, partnerId: null });
+        await withStep.store.customers.addMembership({
+          userId: user.id,
+          customerId: id,
+          roles: ['EMPLOYEE'],
+        });
+      }
+      const failures: string[] = [];
+      const b = await browser(withStep.app);
+      expect((await b.signIn(user.username)).status).toBe(209);
+      const own = new Set(customerSelectionStep(true).calls.map((c) => `/api/account/${c.toLowerCase()}`));
+      for (const [method, path] of CUSTOMER_ENDPOINTS.filter(([, p]) => own.has(p.toLowerCase()))) {
+        const inputs: [string, unknown][] = [
+          ...[...QUERIES, ...CUSTOMER_QUERIES].map((query): [string, unknown] => [query, {}]),
+          ...(method === 'get'
+            ? []
+            : [
+                ...JSON_BODIES,
+                { customerId: ['fz-1'] },
+                { customerId: 'x'.repeat(5000) },
+                { customerId: '%' },
+              ].map((body): [string, unknown] => ['', body])),
+        ];
+        for (const [query, body] of inputs) {
+          const res =
+            method === 'get'
+              ? await b.agent.get(path + query)
+              : await b.agent
+                  .post(path + query)
+                  .set('Content-Type', 'application/json')
+                  .set('x-csrf-token-value', b.token)
+                  .send(JSON.stringify(body));
+          if (res.status >= 500)
+            failures.push(`${method} ${path}${query} ${JSON.stringify(body)?.slice(0, 40)} → ${res.status}`);
+          if (res.status === 400 && res.body.errors === undefined && JSON.stringify(res.body) !== '{}')
+            failures.push(`${path}${query}: a 400 without the errors map or the empty timed-out body`);
+          if (res.status === 200 && path.toLowerCase().endsWith('/customers')) {
+            const page = res.body as { customers: unknown[] };
+            if (!Array.isArray(page.customers)) failures.push(`${path}${query}: no list`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    } finally {
+      await withStep.close();
+    }
+  });

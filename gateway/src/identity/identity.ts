@@ -6,6 +6,7 @@ import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { Store } from '../store/store.js';
 import { createAccountsService } from './accounts.service.js';
 import { createLoginViewService } from './login-view.service.js';
+import { createCustomersService } from './customers.service.js';
 import { createTwoFactorService } from './mfa/two-factor.service.js';
 import { PartnerService } from './partner.service.js';
 import { createReturnUrls } from './return-urls.service.js';
@@ -62,3 +63,4 @@ export function createIdentity(deps: IdentityDeps) {
 
 /** The identity services. */
 export type Identity = ReturnType<typeof createIdentity>;
+    customers: createCustomersService(store),

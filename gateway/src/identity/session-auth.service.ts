@@ -14,6 +14,8 @@ export interface SignedInAccountInfo {
   amr: string[];
   /** The selected customer, once chosen. */
   customerId?: string;
+  /** Epoch seconds of that choice. */
+  customerSelectedAt?: number;
   /** Remember-me: the site session outlives the browser, so the OIDC session may too. */
   persistent?: boolean;
   /** Epoch ms of the site session's absolute end; the OIDC session never outlives it. */
@@ -45,6 +47,9 @@ export function createSessionAuthService(
         authTime: account.authTime,
         amr: account.amr,
         ...(account.customerId ? { customerId: account.customerId } : {}),
+        ...(account.customerSelectedAt !== undefined
+          ? { customerSelectedAt: account.customerSelectedAt }
+          : {}),
         persistent: session.record.persistent,
         expiresAt: session.record.absoluteExpiresAt,
       },

@@ -7,6 +7,7 @@
 import type { Request, Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import { setGrantCustomer } from './grant-customer.js';
 import type { FindOidcClient, GetSignedInAccount, SignedInAccount } from './types.js';
 
 /** What the interaction handler needs besides the provider. */
@@ -14,6 +15,8 @@ export interface InteractionDependencies {
   getSignedInAccount: GetSignedInAccount;
   findClient: FindOidcClient;
   loginPath: string;
+  /** Customer selection page for `prompt=select_account`. */
+  selectCustomerPath: string;
   expiredPath: string;
 }
 
@@ -85,6 +88,26 @@ export async function handleInteraction(
     return;
   }
 
+  if (prompt.name === 'select_account') {
+    if (!signedIn) {
+      res.redirect(303, `${deps.loginPath}?returnUrl=${encodeURIComponent(resume)}`);
+      return;
+    }
+    // Done once the user chose a customer after this authorization began: on the selection page it sent them to,
+    // or during the sign-in this same authorization asked for (the login result of the previous interaction).
+    const chosenAt = signedIn.customerSelectedAt;
+    const begun = typeof details.iat === 'number' ? details.iat : Number.POSITIVE_INFINITY;
+    const signedInForThis = details.lastSubmission?.login !== undefined && signedIn.authTime !== undefined;
+    const chosen =
+      chosenAt !== undefined && (chosenAt >= begun || (signedInForThis && chosenAt >= signedIn.authTime!));
+    if (!chosen) {
+      res.redirect(303, `${deps.selectCustomerPath}?returnUrl=${encodeURIComponent(resume)}`);
+      return;
+    }
+    await provider.interactionFinished(req, res, { select_account: {} }, { mergeWithLastSubmission: true });
+    return;
+  }
+
   if (prompt.name === 'consent') {
     const clientId = String(details.params.client_id);
     const client = await deps.findClient(clientId);
@@ -103,9 +126,10 @@ export async function handleInteraction(
       res.redirect(303, `${deps.loginPath}?returnUrl=${encodeURIComponent(resume)}`);
       return;
     }
-    const grant = details.grantId
-      ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId, clientId }))
-      : new provider.Grant({ accountId, clientId });
+    const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
+    const grant = existing ?? new provider.Grant({ accountId, clientId });
+    // A new grant is for the customer chosen on the site (S37); an existing one keeps its own (loadExistingGrant).
+    if (!existing && signedIn?.accountId === accountId) setGrantCustomer(grant, signedIn.customerId);
     const missing = details.prompt.details as {
       missingOIDCScope?: string[];
       missingOIDCClaims?: string[];

@@ -14,10 +14,12 @@ import Provider from 'oidc-provider';
 import { withStoreClients } from './client.adapter.js';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { DEFAULT_INTERACTION_LIMIT, interactionGate, type InteractionLimit } from './interaction-limit.js';
+import { carryCustomerInGrants } from './grant-customer.js';
 import { handleInteraction } from './interaction.router.js';
 import {
   buildOidcConfiguration,
   DEFAULT_LOGIN_PATH,
+  DEFAULT_SELECT_CUSTOMER_PATH,
   OIDC_ROUTES,
   RESPONSE_MODES,
   type OidcConfigurationOptions,
@@ -130,6 +132,7 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
     const keys = await loadSigningKeys(options.db);
     const provider = new Provider(options.issuer, buildOidcConfiguration(options, adapter, { keys }, site));
     provider.proxy = options.proxy ?? false;
+    carryCustomerInGrants(provider);
     pinPublicOrigin(provider, options.issuer);
     provider.use(handOverEndSessionWithoutOidcSession(pages, site));
     provider.use(async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
@@ -195,6 +198,7 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
           getSignedInAccount: options.getSignedInAccount,
           findClient: options.findClient,
           loginPath,
+          selectCustomerPath: options.selectCustomerPath ?? DEFAULT_SELECT_CUSTOMER_PATH,
           expiredPath,
         }).catch(next);
       });

@@ -6,6 +6,7 @@
 import { createHmac } from 'node:crypto';
 import type { AdapterFactory, Configuration } from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import { customerOfToken, loadGrantForSiteCustomer, policyWithSelectAccount } from './grant-customer.js';
 import { rpInitiatedLogoutFeature } from './rp-initiated-logout.js';
 import { sessionTtl, siteSessionReader, type SiteSessionReader } from './site-session.js';
 import type { FindOidcAccount, GetSignedInAccount } from './types.js';
@@ -62,6 +63,8 @@ export interface OidcConfigurationOptions {
   getSignedInAccount: GetSignedInAccount;
   /** Sign-in page (default `/account/login`); the interaction passes `returnUrl=/interaction/<uid>`. */
   loginPath?: string | undefined;
+  /** Customer selection page (default `/account/select`), for `prompt=select_account`; receives `returnUrl`. */
+  selectCustomerPath?: string | undefined;
   /** Sign-out confirmation page (default `/account/logout`); receives `logoutId`. */
   logoutPath?: string | undefined;
   /** Page after sign-out (default `/account/loggedout`). */
@@ -78,6 +81,8 @@ export interface OidcConfigurationOptions {
 
 /** Default sign-in page, shared with the interaction handler. */
 export const DEFAULT_LOGIN_PATH = '/account/login';
+/** Default customer selection page (`prompt=select_account`), shared with the interaction handler. */
+export const DEFAULT_SELECT_CUSTOMER_PATH = '/account/select';
 
 function deriveCookieKeys(secretKey: Buffer | readonly Buffer[]): string[] {
   const keys = Buffer.isBuffer(secretKey) ? [secretKey] : [...secretKey];
@@ -100,6 +105,7 @@ export function buildOidcConfiguration(
 ): Configuration {
   const lifetimes = { ...DEFAULT_LIFETIMES, ...options.lifetimes };
   const loginPath = options.loginPath ?? DEFAULT_LOGIN_PATH;
+  const selectPath = options.selectCustomerPath ?? DEFAULT_SELECT_CUSTOMER_PATH;
   const logoutPath = options.logoutPath ?? '/account/logout';
   const loggedOutPath = options.loggedOutPath ?? '/account/loggedout';
   const issuerUrl = new URL(options.issuer);
@@ -146,8 +152,9 @@ export function buildOidcConfiguration(
       },
     },
     extraClientMetadata: { properties: ['first_party'] },
-    async findAccount(_ctx, sub) {
-      const claims = await options.findAccount(sub);
+    async findAccount(ctx, sub, token) {
+      // A token's claims are those of its grant's customer (S37); undefined (no token) refuses it.
+      const claims = await options.findAccount(sub, await customerOfToken(ctx, token));
       if (!claims) return undefined;
       return {
         accountId: sub,
@@ -157,9 +164,14 @@ export function buildOidcConfiguration(
         },
       };
     },
+    loadExistingGrant: loadGrantForSiteCustomer(site),
     interactions: {
+      policy: policyWithSelectAccount(),
       async url(ctx, interaction) {
         const resume = `/interaction/${interaction.uid}`;
+        // Switching customer: the selection page, which comes back here (handleInteraction decides when it is done).
+        if (interaction.prompt.name === 'select_account')
+          return `${selectPath}?returnUrl=${encodeURIComponent(resume)}`;
         const signedIn = await site.read(ctx.req);
         const forced = interaction.prompt.reasons.some((r) => r === 'login_prompt' || r === 'max_age');
         // Already signed in on the sign-in site and no fresh sign-in demanded: single sign-on, skip the form.

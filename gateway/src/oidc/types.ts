@@ -24,12 +24,18 @@ export interface OidcAccountClaims {
   email_verified?: boolean | undefined;
   /** Role names of SPEC.md §3 (EMPLOYEE, MANAGER, …). */
   roles?: readonly string[] | undefined;
-  /** The customer selected at sign-in, if any. */
-  customer?: string | undefined;
+  /** The customer the user works in (chosen at sign-in, or the only one), as `{ id, name }`. */
+  customer?: { id: string; name: string } | undefined;
 }
 
-/** Looks an account up by id; undefined when it no longer exists or is disabled (the token is then refused). */
-export type FindOidcAccount = (accountId: string) => Promise<OidcAccountClaims | undefined>;
+/**
+ * Looks an account up by id, for the customer of the token's grant when it has one; undefined when the account no
+ * longer exists, is disabled, or no longer belongs to that customer (the token is then refused: S37).
+ */
+export type FindOidcAccount = (
+  accountId: string,
+  customerId?: string,
+) => Promise<OidcAccountClaims | undefined>;
 
 /**
  * A sign-in the gateway session holds: the identity layer's type, of which the provider needs the id and, when
@@ -37,7 +43,12 @@ export type FindOidcAccount = (accountId: string) => Promise<OidcAccountClaims |
  * methods, remember-me and the site session's absolute end (the OIDC cookie's lifetime).
  */
 export type SignedInAccount = Pick<SignedInAccountInfo, 'accountId'> &
-  Partial<Pick<SignedInAccountInfo, 'authTime' | 'amr' | 'persistent' | 'expiresAt'>>;
+  Partial<
+    Pick<
+      SignedInAccountInfo,
+      'authTime' | 'amr' | 'persistent' | 'expiresAt' | 'customerId' | 'customerSelectedAt'
+    >
+  >;
 
 /** Reads the gateway session of a request: the signed-in account, or undefined when no one is signed in. */
 export type GetSignedInAccount = (

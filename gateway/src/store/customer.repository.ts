@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { RoleName } from 'shared-contracts';
+import { containsPattern, customerSearchKey } from './customer-search-key.js';
 import type { Database } from './schema.js';
 
 /** A customer (tenant) of the payroll provider. */
@@ -16,6 +17,15 @@ export interface Membership {
   roles: RoleName[];
 }
 
+/** A customer as one of a user's memberships: with the user's roles in it. */
+export type MemberCustomer = Customer & { roles: RoleName[] };
+
+/** One page of a user's customers: `customers` in list order and the total matching the filter. */
+export interface CustomerPage {
+  customers: MemberCustomer[];
+  total: number;
+}
+
 /** Customers and memberships tables access. */
 export class CustomerRepository {
   constructor(
@@ -26,9 +36,56 @@ export class CustomerRepository {
   async create(input: Customer): Promise<Customer> {
     await this.db
       .insertInto('customers')
-      .values({ id: input.id, partner_id: input.partnerId, name: input.name, created_at: this.now() })
+      .values({
+        id: input.id,
+        partner_id: input.partnerId,
+        name: input.name,
+        search_key: customerSearchKey(input.name),
+        created_at: this.now(),
+      })
       .execute();
     return input;
+  }
+
+  /**
+   * Adds every customer (and its memberships) in one transaction: either all rows are stored or none (a bulk
+   * onboarding file must never be half-imported). `onProgress` hears how many customers are stored so far.
+   */
+  async importAll(
+    customers: readonly (Customer & { members?: readonly { userId: string; roles: RoleName[] }[] })[],
+    onProgress: (done: number) => void = () => undefined,
+  ): Promise<void> {
+    const at = this.now();
+    await this.db.transaction().execute(async (trx) => {
+      // Batches keep each statement under SQLite's and PostgreSQL's bound-parameter limits.
+      const BATCH = 200;
+      for (let start = 0; start < customers.length; start += BATCH) {
+        const batch = customers.slice(start, start + BATCH);
+        await trx
+          .insertInto('customers')
+          .values(
+            batch.map((c) => ({
+              id: c.id,
+              partner_id: c.partnerId,
+              name: c.name,
+              search_key: customerSearchKey(c.name),
+              created_at: at,
+            })),
+          )
+          .execute();
+        const members = batch.flatMap((c) =>
+          (c.members ?? []).map((m) => ({
+            user_id: m.userId,
+            customer_id: c.id,
+            roles: JSON.stringify(m.roles),
+            created_at: at,
+            last_selected_at: null,
+          })),
+        );
+        if (members.length > 0) await trx.insertInto('memberships').values(members).execute();
+        onProgress(start + batch.length);
+      }
+    });
   }
 
   async findById(id: string): Promise<Customer | undefined> {
@@ -49,8 +106,94 @@ export class CustomerRepository {
         customer_id: input.customerId,
         roles: JSON.stringify(input.roles),
         created_at: this.now(),
+        last_selected_at: null,
       })
       .execute();
+  }
+
+  /** Ends a membership; true when there was one. */
+  async removeMembership(userId: string, customerId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('memberships')
+      .where('user_id', '=', userId)
+      .where('customer_id', '=', customerId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The customer `customerId` as a membership of `userId`, or undefined when the user does not belong to it (S37). */
+  async membershipOf(userId: string, customerId: string): Promise<MemberCustomer | undefined> {
+    const row = await this.db
+      .selectFrom('memberships')
+      .innerJoin('customers', 'customers.id', 'memberships.customer_id')
+      .select(['customers.id', 'customers.partner_id', 'customers.name', 'memberships.roles'])
+      .where('memberships.user_id', '=', userId)
+      .where('memberships.customer_id', '=', customerId)
+      .executeTakeFirst();
+    return row
+      ? { id: row.id, partnerId: row.partner_id, name: row.name, roles: JSON.parse(row.roles) as RoleName[] }
+      : undefined;
+  }
+
+  /** Records that the user chose this customer now: it is listed first next time. */
+  async markSelected(userId: string, customerId: string): Promise<void> {
+    await this.db
+      .updateTable('memberships')
+      .set({ last_selected_at: this.now() })
+      .where('user_id', '=', userId)
+      .where('customer_id', '=', customerId)
+      .execute();
+  }
+
+  /**
+   * One page of the customers `userId` belongs to whose name contains `filter` (case, accents and compatibility forms
+   * ignored; `%` and `_` are text), the last selected one first, then by name. Only the user's memberships are read
+   * (S37): the search starts from the memberships' `user_id` prefix.
+   */
+  async searchCustomersOf(
+    userId: string,
+    query: { filter?: string | undefined; offset: number; limit: number },
+  ): Promise<CustomerPage> {
+    const filter = query.filter ? customerSearchKey(query.filter) : '';
+    const scoped = () => {
+      let q = this.db
+        .selectFrom('memberships')
+        .innerJoin('customers', 'customers.id', 'memberships.customer_id')
+        .where('memberships.user_id', '=', userId);
+      if (filter !== '')
+        q = q.where(sql<boolean>`customers.search_key like ${containsPattern(filter)} escape '\\'`);
+      return q;
+    };
+    const counted = await scoped()
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    if (total === 0 || query.offset >= total) return { customers: [], total };
+    const last = await this.db
+      .selectFrom('memberships')
+      .select('customer_id')
+      .where('user_id', '=', userId)
+      .where('last_selected_at', 'is not', null)
+      .orderBy('last_selected_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const rows = await scoped()
+      .select(['customers.id', 'customers.partner_id', 'customers.name', 'memberships.roles'])
+      .orderBy(sql`case when customers.id = ${last?.customer_id ?? ''} then 0 else 1 end`)
+      .orderBy('customers.search_key')
+      .orderBy('customers.id')
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute();
+    return {
+      total,
+      customers: rows.map((row) => ({
+        id: row.id,
+        partnerId: row.partner_id,
+        name: row.name,
+        roles: JSON.parse(row.roles) as RoleName[],
+      })),
+    };
   }
 
   /** How many customers a user belongs to. */

@@ -47,6 +47,8 @@ export interface CustomerTable {
   id: string;
   partner_id: string | null;
   name: string;
+  /** The name folded for search (`customerSearchKey`); null only for rows a migration has not reached. */
+  search_key: string | null;
   created_at: number;
 }
 
@@ -56,6 +58,8 @@ export interface MembershipTable {
   customer_id: string;
   roles: string;
   created_at: number;
+  /** Epoch ms of the user's last choice of this customer; the last used one is listed first. */
+  last_selected_at: number | null;
 }
 
 /** oidc_clients: relying parties. The secret is AES-256-GCM encrypted (oidc-provider needs it in clear to compare). */

@@ -32,6 +32,8 @@ export interface SignedInAccount {
   securityStamp: string;
   /** The selected customer (tenant), once chosen. */
   customerId?: string;
+  /** Epoch seconds of that choice: an application's `prompt=select_account` is answered by a choice made after it. */
+  customerSelectedAt?: number;
 }
 
 /** A sign-in between the password and the last step. */
