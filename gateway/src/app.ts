@@ -25,6 +25,7 @@ import type { KeyValueStore } from './infra/kv/key-value-store.js';
 import { SqlKeyValueStore } from './infra/kv/sql-key-value.store.js';
 import { safeEqual, sha256 } from './infra/crypto/tokens.js';
 import { createLogger } from './infra/logger.js';
+import { OutboxMailer, type Mailer } from './infra/mail/mailer.js';
 import { Metrics } from './infra/metrics.js';
 import { RequestSessions } from './infra/sessions/request-sessions.js';
 import { SessionManager } from './infra/sessions/session-manager.js';
@@ -50,6 +51,8 @@ export interface OidcMount extends OidcLogoutHooks {
   mount(app: Express, services: IdentityServices): void;
   /** True when the provider answers (readiness); optional. */
   ping?(): Promise<boolean>;
+  /** Ends every OIDC session and grant (with its refresh tokens) of the account: after a password change (S15). */
+  revokeAccount?(accountId: string): Promise<unknown>;
 }
 
 /** What {@link createApp} needs; tests inject each part. */
@@ -67,6 +70,8 @@ export interface AppDeps {
   clientErrorLimits?: ClientErrorLimits;
   /** Short-lived flow state (runtime.ts: Redis or the store's `kv` table); the store's table when omitted. */
   kv?: KeyValueStore;
+  /** Outgoing mail (runtime.ts: SMTP or the dev outbox); the store's outbox when omitted. */
+  mailer?: Mailer;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -97,6 +102,10 @@ export function createApp(deps: AppDeps): Express {
     oidc: deps.oidc,
     knownDevices: new KnownDevices(config),
     kv: deps.kv ?? new SqlKeyValueStore(store.database.db, store.database.dialect, { now }),
+    mailer: deps.mailer ?? new OutboxMailer(store.outbox),
+    publicUrl: config.publicUrl,
+    revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
+    onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
   });
 
   const app = express();

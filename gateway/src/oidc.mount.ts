@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { IdentityServices, OidcMount } from './app.js';
 import type { GatewayConfig } from './config.js';
 import { findAccount } from './identity/accounts.service.js';
+import { revokeOidcArtefactsOfAccount } from './oidc/account-revocation.js';
 import { createOidcProvider } from './oidc/oidc-provider.js';
 import type { OidcDatabase } from './oidc/types.js';
 import type { Store } from './store/store.js';
@@ -48,6 +49,12 @@ export async function createOidcMount(
       const ended = await service.endOidcSession(logoutId, req, res);
       return { clientName: ended.clientName, postLogoutRedirectUri: ended.postLogoutRedirectUri };
     },
+    // After a password change (S15): the same revocation as `admin sessions revoke`, with the provider's own store.
+    revokeAccount: (accountId: string) =>
+      revokeOidcArtefactsOfAccount(
+        { db: store.database.db as unknown as Kysely<OidcDatabase>, redis },
+        accountId,
+      ),
     close: () => service.close(),
   };
 }

@@ -19,6 +19,7 @@ async function start(): Promise<void> {
     throttle: runtime.throttle,
     clock: runtime.clock,
     kv: runtime.kv,
+    mailer: runtime.mailer,
     logger,
     oidc,
   });

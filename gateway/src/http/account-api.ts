@@ -45,7 +45,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     logoutRouter({ signOut: identity.signOut, responses }),
     customersRouter({ ...identity, sessions, responses }),
     twoFactorRouter({ ...identity, sessions, responses }),
-    recoveryRouter(),
+    recoveryRouter({ ...identity, sessions, responses }),
     secureSignInRouter(),
     vendorRouter(),
   );

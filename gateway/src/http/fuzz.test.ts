@@ -27,6 +27,15 @@ const TWO_FACTOR_ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ['post', '/api/Account/EnableTwoFactor'],
 ];
 
+/** Recovery and passwords (SPEC.md §7), PasswordRules also by GET. */
+const RECOVERY_ENDPOINTS: [method: 'get' | 'post', path: string][] = [
+  ['post', '/api/Account/Recover'],
+  ['get', '/api/Account/PasswordRules'],
+  ['post', '/api/Account/PasswordRules'],
+  ['post', '/api/Account/ResetPassword'],
+  ['post', '/api/Account/ChangeExpiredPassword'],
+];
+
 /** Customer selection (SPEC.md §7 "Customers"), views also by POST. */
 const CUSTOMER_ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ['get', '/api/Account/SelectCustomerView'],
@@ -66,6 +75,8 @@ const ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ['post', '/api/Account/Logout'],
   ['get', '/api/Account/ProfileImage'],
   ...TWO_FACTOR_ENDPOINTS,
+  ...CUSTOMER_ENDPOINTS,
+  ...RECOVERY_ENDPOINTS,
   ['post', '/api/ops/client-errors'],
   ['get', '/remotes/manifest.json'],
 ];
@@ -75,7 +86,6 @@ const JSON_BODIES: unknown[] = [
   [],
   [1, 2],
   'text',
-  ...CUSTOMER_ENDPOINTS,
   42,
   true,
   {},
@@ -95,6 +105,14 @@ const JSON_BODIES: unknown[] = [
   { recoveryCode: {} },
   { recoveryCode: 'ABCD-EFGH-JKMN-'.repeat(500) },
   { code: 'x'.repeat(60_000) },
+  { token: ['a'], newPassword: 1, confirmPassword: {} },
+  { token: 'x'.repeat(300), newPassword: 'p'.repeat(5000), confirmPassword: 'p'.repeat(5000) },
+  {
+    currentPassword: null,
+    newPassword: '\u0000\u0000\u0000\u0000\u0000\u0000\u0000\u0000',
+    confirmPassword: 5,
+  },
+  { username: '\ud800', token: '\udfff' },
 ];
 
 const RAW_BODIES: [contentType: string, body: string][] = [
@@ -169,6 +187,24 @@ describe('fuzz: malformed input never gives a 5xx', () => {
     expect(failures).toEqual([]);
   });
 
+  it('at the expired-password step, bad input to its calls gets the errors map, never a 5xx', async () => {
+    const user = await gw.addUser({ passwordExpiresAt: gw.clock.now() - 1 });
+    const failures: string[] = [];
+    for (const body of JSON_BODIES) {
+      // A fresh pending sign-in each time: a refused call may have ended the previous one.
+      const b = await browser(gw.app);
+      expect((await b.signIn(user.username)).status).toBe(209);
+      const res = await b.agent
+        .post('/api/Account/ChangeExpiredPassword')
+        .set('Content-Type', 'application/json')
+        .set('x-csrf-token-value', b.token)
+        .send(JSON.stringify(body));
+      if (res.status >= 500 || (res.status === 400 && typeof res.body.errors !== 'object'))
+        failures.push(`${JSON.stringify(body)?.slice(0, 60)} → ${res.status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
   it.each([
     ['the 2FA step', { requiresTwoFactor: false, withFactor: true, calls: twoFactorStep.calls }],
     ['the set-up wizard', { requiresTwoFactor: true, withFactor: false, calls: twoFactorSetupStep.calls }],
@@ -213,7 +249,6 @@ describe('fuzz: malformed input never gives a 5xx', () => {
     }
     expect(failures).toEqual([]);
   });
-});
 
   it('at the customer step, bad input gets the errors map, never a 5xx', async () => {
     const withStep = await startTestGateway({
@@ -269,3 +304,4 @@ describe('fuzz: malformed input never gives a 5xx', () => {
       await withStep.close();
     }
   });
+});

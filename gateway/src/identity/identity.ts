@@ -1,14 +1,16 @@
 import type { Clock } from '../infra/clock.js';
 import type { KeyValueStore } from '../infra/kv/key-value-store.js';
+import type { Mailer } from '../infra/mail/mailer.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { Store } from '../store/store.js';
 import { createAccountsService } from './accounts.service.js';
-import { createLoginViewService } from './login-view.service.js';
 import { createCustomersService } from './customers.service.js';
+import { createLoginViewService } from './login-view.service.js';
 import { createTwoFactorService } from './mfa/two-factor.service.js';
 import { PartnerService } from './partner.service.js';
+import { createRecoveryService } from './recovery/recovery.service.js';
 import { createReturnUrls } from './return-urls.service.js';
 import { createSessionAuthService } from './session-auth.service.js';
 import { SignInService, type SignInMetrics } from './sign-in/sign-in.service.js';
@@ -28,6 +30,14 @@ export interface IdentityDeps {
   knownDevices?: KnownDevices;
   /** Short-lived flow state shared by the replicas (second-factor set-up, recovery-code sets, attempt counts). */
   kv: KeyValueStore;
+  /** Recovery links and "password changed" notices (SMTP or the dev outbox). */
+  mailer: Mailer;
+  /** PUBLIC_URL: the origin of every mailed link (S13). */
+  publicUrl: string;
+  /** Ends an account's OIDC sessions and refresh tokens after a password change (S15). */
+  revokeOidc?: ((accountId: string) => Promise<unknown>) | undefined;
+  /** Faults of work done after an answer went out (the recovery mail). */
+  onBackgroundError?: (error: unknown) => void;
 }
 
 /** The identity layer's services, built once per app and handed to the routers and the OIDC mount. */
@@ -53,14 +63,24 @@ export function createIdentity(deps: IdentityDeps) {
     signIn,
     auth,
     accounts: createAccountsService(store),
+    customers: createCustomersService(store),
     partners,
     returnUrls,
     twoFactor: createTwoFactorService({ store, kv: deps.kv, clock }),
     loginView: createLoginViewService(partners, returnUrls),
+    recovery: createRecoveryService({
+      store,
+      kv: deps.kv,
+      clock,
+      mailer: deps.mailer,
+      partners,
+      publicUrl: deps.publicUrl,
+      revokeOidc: deps.revokeOidc,
+      ...(deps.onBackgroundError ? { onBackgroundError: deps.onBackgroundError } : {}),
+    }),
     signOut: createSignOutService({ store, sessions, auth, oidc: deps.oidc, now: () => clock.now() }),
   };
 }
 
 /** The identity services. */
 export type Identity = ReturnType<typeof createIdentity>;
-    customers: createCustomersService(store),

@@ -3,6 +3,7 @@ import type { StoreDatabase } from './database.js';
 import * as initial from './migrations/0001-initial.js';
 import * as outboxHtml from './migrations/0002-outbox-html.js';
 import * as kv from './migrations/0003-kv.js';
+import * as passwordPolicies from './migrations/0006-password-policies.js';
 import * as customerSearch from './migrations/0005-customer-search.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
@@ -11,8 +12,9 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0001-initial': { up: (db) => initial.up(db, store.dialect) },
     '0002-outbox-html': { up: (db) => outboxHtml.up(db, store.dialect) },
     '0003-kv': { up: (db) => kv.up(db) },
-  };
+    '0006-password-policies': { up: (db) => passwordPolicies.up(db) },
     '0005-customer-search': { up: (db) => customerSearch.up(db) },
+  };
   return { getMigrations: () => Promise.resolve(all) };
 }
 

@@ -4,7 +4,9 @@ import { ClientRepository } from './client.repository.js';
 import { CustomerRepository } from './customer.repository.js';
 import { openDatabase, type OpenDatabaseOptions, type StoreDatabase } from './database.js';
 import { migrateToLatest } from './migrator.js';
+import { OneTimeTokenRepository } from './one-time-token.repository.js';
 import { OutboxRepository } from './outbox.repository.js';
+import { PasswordPolicyRepository } from './password-policy.repository.js';
 import { PartnerRepository } from './partner.repository.js';
 import { RecoveryCodeRepository } from './recovery-code.repository.js';
 import { SecondFactorRepository } from './second-factor.repository.js';
@@ -22,6 +24,10 @@ export interface Store {
   outbox: OutboxRepository;
   /** The AES-256-GCM box for secrets at rest (TOTP secrets, client secrets). */
   secrets: SecretBox;
+  /** Mailed one-use secrets (reset links), hashed. */
+  oneTimeTokens: OneTimeTokenRepository;
+  /** Partners' password rules and maximum password age. */
+  passwordPolicies: PasswordPolicyRepository;
   /** Second-factor settings (the authenticator secret sealed with `secrets`). */
   secondFactors: SecondFactorRepository;
   /** Recovery codes, hashed. */
@@ -44,6 +50,8 @@ export function createStore(
     audit: new AuditRepository(database.db),
     outbox: new OutboxRepository(database.db, now),
     secrets,
+    oneTimeTokens: new OneTimeTokenRepository(database.db, now),
+    passwordPolicies: new PasswordPolicyRepository(database.db, now),
     secondFactors: new SecondFactorRepository(database.db, now),
     recoveryCodes: new RecoveryCodeRepository(database.db, now),
   };
