@@ -51,7 +51,8 @@ export const ERROR_MESSAGES = {
   // second factor
   invalidCode: 'The code is not valid or has expired. Check it and try again.',
   reauthenticationRequired: 'For your security, sign in again before you change your two-factor settings.',
-  recoveryCodesUnavailable: 'These recovery codes have already been shown or have expired. Generate a new set.',
+  recoveryCodesUnavailable:
+    'These recovery codes have already been shown or have expired. Generate a new set.',
   // status catalogue (SPEC.md §8)
   badRequest: 'Bad Request',
   unauthorized: 'Unauthorized',

@@ -43,8 +43,10 @@ export const errorsDe = {
   notAuthenticated: 'Sie müssen sich zuerst anmelden.',
   stepNotAllowed: 'Dieser Schritt ist jetzt nicht verfügbar. Bitte beginnen Sie die Anmeldung erneut.',
   invalidCode: 'Der Code ist ungültig oder abgelaufen. Bitte prüfen Sie ihn und versuchen Sie es erneut.',
-  reauthenticationRequired: 'Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Zwei-Faktor-Einstellungen ändern.',
-  recoveryCodesUnavailable: 'Diese Wiederherstellungscodes wurden bereits angezeigt oder sind abgelaufen. Erzeugen Sie neue Codes.',
+  reauthenticationRequired:
+    'Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Zwei-Faktor-Einstellungen ändern.',
+  recoveryCodesUnavailable:
+    'Diese Wiederherstellungscodes wurden bereits angezeigt oder sind abgelaufen. Erzeugen Sie neue Codes.',
   badRequest: 'Ungültige Anfrage',
   unauthorized: 'Nicht autorisiert',
   forbidden: 'Verboten',

@@ -41,8 +41,10 @@ export const errorsEs = {
   notAuthenticated: 'Primero debe iniciar sesión.',
   stepNotAllowed: 'Este paso no está disponible ahora. Vuelva a iniciar sesión.',
   invalidCode: 'El código no es válido o ha caducado. Compruébelo e inténtelo de nuevo.',
-  reauthenticationRequired: 'Por su seguridad, vuelva a iniciar sesión antes de cambiar la configuración de la verificación en dos pasos.',
-  recoveryCodesUnavailable: 'Estos códigos de recuperación ya se mostraron o han caducado. Genere un nuevo conjunto.',
+  reauthenticationRequired:
+    'Por su seguridad, vuelva a iniciar sesión antes de cambiar la configuración de la verificación en dos pasos.',
+  recoveryCodesUnavailable:
+    'Estos códigos de recuperación ya se mostraron o han caducado. Genere un nuevo conjunto.',
   badRequest: 'Solicitud incorrecta',
   unauthorized: 'No autorizado',
   forbidden: 'Prohibido',

@@ -42,8 +42,10 @@ export const errorsFrCA = {
   notAuthenticated: "Vous devez d'abord vous connecter.",
   stepNotAllowed: "Cette étape n'est pas disponible maintenant. Veuillez recommencer la connexion.",
   invalidCode: "Le code n'est pas valide ou a expiré. Vérifiez-le et réessayez.",
-  reauthenticationRequired: 'Pour votre sécurité, reconnectez-vous avant de modifier vos paramètres de double authentification.',
-  recoveryCodesUnavailable: 'Ces codes de récupération ont déjà été affichés ou ont expiré. Générez-en de nouveaux.',
+  reauthenticationRequired:
+    'Pour votre sécurité, reconnectez-vous avant de modifier vos paramètres de double authentification.',
+  recoveryCodesUnavailable:
+    'Ces codes de récupération ont déjà été affichés ou ont expiré. Générez-en de nouveaux.',
   badRequest: 'Requête incorrecte',
   unauthorized: 'Non autorisé',
   forbidden: 'Interdit',
