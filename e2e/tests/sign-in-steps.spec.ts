@@ -3,16 +3,14 @@
  * is not signed in there, and the guard lets it reach that page but no other protected one (ADR 0005).
  */
 import { expect, test } from '@playwright/test';
-import { DEMO_USERS } from '../helpers/demo-users.js';
-import { expectPage } from '../helpers/shell.js';
+import { addUser } from '../helpers/admin.js';
 import { signIn } from '../helpers/sign-in.js';
 
 test('an expired password leads to the change page with the returnUrl kept, not signed in', async ({
   page,
 }) => {
-  await signIn(page, DEMO_USERS.expired, { returnUrl: '/account/' });
+  await signIn(page, addUser('expired', ['--expired']), { returnUrl: '/account/' });
   await expect(page).toHaveURL(/\/account\/change-expired-password\?returnUrl=%2Faccount%2F$/);
-  await expectPage(page, 'Change password');
   const user = await page.evaluate(
     async () => (await (await fetch('/api/Account/User')).json()) as Record<string, unknown>,
   );
@@ -23,7 +21,7 @@ test('an expired password leads to the change page with the returnUrl kept, not 
 });
 
 test('2FA required but not set up leads to the set-up wizard, not signed in', async ({ page }) => {
-  await signIn(page, DEMO_USERS.twofactor, { returnUrl: '/account/' });
+  await signIn(page, addUser('needs-2fa', ['--require-2fa']), { returnUrl: '/account/' });
   await expect(page).toHaveURL(/\/account\/setup-twofactor\?returnUrl=%2Faccount%2F$/);
   const user = await page.evaluate(
     async () => (await (await fetch('/api/Account/User')).json()) as Record<string, unknown>,

@@ -1,0 +1,27 @@
+/** The gateway's admin CLI against the shared harness's store, for specs that need users of their own. */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { DEMO_PASSWORD, type DemoUser } from './demo-users.js';
+import { GATEWAY_DIST, gatewayEnv, systemUnderTest } from './system.js';
+
+/** Runs `admin <args>` on the harness's DATA_DIR; throws with its output when it fails. */
+export function runAdmin(args: string[]): string {
+  const { baseUrl, dataDir } = systemUnderTest();
+  const result = spawnSync(process.execPath, [path.join(GATEWAY_DIST, 'cli', 'admin.js'), ...args], {
+    env: gatewayEnv(dataDir, Number(new URL(baseUrl).port)),
+    encoding: 'utf8',
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0)
+    throw new Error(`admin ${args.join(' ')} failed (${String(result.status)}):\n${output}`);
+  return output;
+}
+
+/** Adds a user of the spec's own (a fresh name, the demo password), with extra `users add` flags. */
+export function addUser(prefix: string, flags: string[] = []): DemoUser {
+  const username = `${prefix}-${randomBytes(4).toString('hex')}`;
+  const email = `${username}@e2e.test`;
+  runAdmin(['users', 'add', '--username', username, '--email', email, '--password', DEMO_PASSWORD, ...flags]);
+  return { username, email, password: DEMO_PASSWORD };
+}
