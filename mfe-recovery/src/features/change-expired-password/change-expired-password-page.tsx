@@ -1,25 +1,79 @@
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
-import { Card, Page, Stack } from 'shared-contracts/ui';
+import { changeExpiredPasswordRequestSchema, DEFAULT_PASSWORD_RULES, returnUrlOf } from 'shared-contracts';
+import { isApiError, isRedirectFollowed, useFormErrors } from 'shared-contracts/api';
+import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
+import { rulesOf, useChangeExpiredPasswordMutation, usePasswordRulesQuery } from '../recovery.api';
+import { NewPasswordFields } from '../shared/new-password-fields';
+import { useLiveForm } from '../shared/use-live-form';
+
+const FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
 
 /**
- * `/account/change-expired-password`: its title, its purpose and a way back to sign-in (its flow is not built yet); the
- * server's state machine decides when a visitor is sent here.
+ * `/account/change-expired-password?returnUrl=…` (SPEC.md §2): the expired-password step of a sign-in. The rules are
+ * the pending user's (`PasswordRules` without a token); `ChangeExpiredPassword` answers 209 to the sign-in's next
+ * step, which the base query follows.
  */
 export function ChangeExpiredPasswordPage() {
   const { t } = useTranslation('mfe-recovery');
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
+  const { data } = usePasswordRulesQuery({});
+  const rules = rulesOf(data) ?? DEFAULT_PASSWORD_RULES;
+  const [change, { isLoading, error, reset }] = useChangeExpiredPasswordMutation();
+  const server = useFormErrors(error);
+  const form = useLiveForm(
+    FIELDS,
+    (v) => changeExpiredPasswordRequestSchema(rules).safeParse({ ...v, returnUrl }),
+    server,
+    reset,
+  );
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const element = event.currentTarget;
+    if (!form.check(element)) return;
+    const result = await change({ ...form.values, returnUrl });
+    if ('error' in result && isApiError(result.error)) form.focusServerErrors(element, result.error.errors);
+    // A 200 without a step change should not happen; go on to the returnUrl through the safe redirect page.
+    else if ('data' in result && !isRedirectFollowed(result.data))
+      window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+  };
+
   return (
     <Page title={t('routes.changeExpiredPassword')} pageId="change-expired-password">
       <Card>
-        <Stack>
-          <p>{t('pages.changeExpiredPassword')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-            {t('common.backToSignIn')}
-          </Link>
-        </Stack>
+        <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+          <Stack>
+            <Alert kind="warning">{t('errors:passwordExpired')}</Alert>
+            {server.form.length > 0 ? (
+              <Alert kind="error">
+                {server.form.map((message) => (
+                  <div key={message}>{message}</div>
+                ))}
+              </Alert>
+            ) : null}
+            <TextField
+              label={t('password.currentLabel')}
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              value={form.values.currentPassword}
+              onChange={form.onChange('currentPassword')}
+              errors={form.errorsOf('currentPassword')}
+              required
+              autoFocus
+            />
+            <NewPasswordFields form={form} />
+            <Button type="submit" loading={isLoading}>
+              {t('change.submit')}
+            </Button>
+            <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
+              {t('common.backToSignIn')}
+            </Link>
+          </Stack>
+        </form>
       </Card>
     </Page>
   );

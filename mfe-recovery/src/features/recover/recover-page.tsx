@@ -1,25 +1,71 @@
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
-import { Card, Page, Stack } from 'shared-contracts/ui';
+import { recoverRequestSchema, returnUrlOf } from 'shared-contracts';
+import { isApiError, useFormErrors } from 'shared-contracts/api';
+import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
+import { useRecoverMutation } from '../recovery.api';
+import { useLiveForm } from '../shared/use-live-form';
+
+const FIELDS = ['username'] as const;
 
 /**
- * `/account/recover`: its title, its purpose and a way back to sign-in (its flow is not built yet); the
- * server's state machine decides when a visitor is sent here.
+ * `/account/recover` (SPEC.md §2): the username or e-mail of the account; `Recover` answers the same for every
+ * login (S10), so the page always says the same neutral notice. A throttle comes back as a form error.
  */
 export function RecoverPage() {
   const { t } = useTranslation('mfe-recovery');
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
+  const [recover, { isLoading, error, isSuccess, reset }] = useRecoverMutation();
+  const server = useFormErrors(error);
+  const form = useLiveForm(FIELDS, (v) => recoverRequestSchema.safeParse(v), server, reset);
+  const signIn = `/account/login?returnUrl=${encodeURIComponent(returnUrl)}`;
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const element = event.currentTarget;
+    if (!form.check(element)) return;
+    const result = await recover({ username: form.values.username, returnUrl });
+    if ('error' in result && isApiError(result.error)) form.focusServerErrors(element, result.error.errors);
+  };
+
   return (
     <Page title={t('routes.recover')} pageId="recover">
       <Card>
-        <Stack>
-          <p>{t('pages.recover')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-            {t('common.backToSignIn')}
-          </Link>
-        </Stack>
+        {isSuccess ? (
+          <Stack>
+            <Alert kind="success">{t('recover.notice')}</Alert>
+            <Link to={signIn}>{t('common.backToSignIn')}</Link>
+          </Stack>
+        ) : (
+          <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+            <Stack>
+              <p>{t('pages.recover')}</p>
+              {server.form.length > 0 ? (
+                <Alert kind="error">
+                  {server.form.map((message) => (
+                    <div key={message}>{message}</div>
+                  ))}
+                </Alert>
+              ) : null}
+              <TextField
+                label={t('recover.usernameLabel')}
+                name="username"
+                autoComplete="username"
+                value={form.values.username}
+                onChange={form.onChange('username')}
+                errors={form.errorsOf('username')}
+                required
+                autoFocus
+              />
+              <Button type="submit" loading={isLoading}>
+                {isLoading ? t('recover.sending') : t('recover.submit')}
+              </Button>
+              <Link to={signIn}>{t('common.backToSignIn')}</Link>
+            </Stack>
+          </form>
+        )}
       </Card>
     </Page>
   );

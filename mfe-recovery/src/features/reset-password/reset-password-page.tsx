@@ -1,26 +1,98 @@
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
-import { Card, Page, Stack } from 'shared-contracts/ui';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { DEFAULT_PASSWORD_RULES, resetPasswordRequestSchema, returnUrlOf } from 'shared-contracts';
+import { isApiError, isRedirectFollowed, useFormErrors } from 'shared-contracts/api';
+import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
+import { rulesOf, usePasswordRulesQuery, useResetPasswordMutation } from '../recovery.api';
+import { NewPasswordFields } from '../shared/new-password-fields';
+import { useLiveForm } from '../shared/use-live-form';
+
+const FIELDS = ['newPassword', 'confirmPassword'] as const;
 
 /**
- * `/account/reset-password`: its title, its purpose and a way back to sign-in (its flow is not built yet); the
- * server's state machine decides when a visitor is sent here.
+ * `/account/reset-password?token=…` (SPEC.md §2): the mailed link. The token is read once, kept in the page's state
+ * and taken out of the address bar (no history entry, no Referer keeps it). `PasswordRules` with the token gives the
+ * account's rules, or sends a dead link to `/error/link-expired`; `ResetPassword` never signs in (S14), so the page
+ * ends with a link to sign in.
  */
 export function ResetPasswordPage() {
   const { t } = useTranslation('mfe-recovery');
   const [search] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [token] = useState(() => search.get('token') ?? '');
   const returnUrl = returnUrlOf(search);
-  return (
-    <Page title={t('routes.resetPassword')} pageId="reset-password">
-      <Card>
+
+  useEffect(() => {
+    if (!search.has('token')) return;
+    const rest = new URLSearchParams(search);
+    rest.delete('token');
+    const query = rest.toString();
+    // A replace (history.replaceState underneath): the address bar and the history entry lose the token.
+    void navigate({ pathname: location.pathname, search: query ? `?${query}` : '' }, { replace: true });
+  }, [search, location.pathname, navigate]);
+
+  const { data } = usePasswordRulesQuery({ token }, { skip: token === '' });
+  const rules = rulesOf(data) ?? DEFAULT_PASSWORD_RULES;
+  const [resetPassword, { isLoading, error, data: done, reset }] = useResetPasswordMutation();
+  const server = useFormErrors(error);
+  const form = useLiveForm(
+    FIELDS,
+    (v) => resetPasswordRequestSchema(rules).safeParse({ ...v, token }),
+    server,
+    reset,
+  );
+  const signIn = `/account/login?returnUrl=${encodeURIComponent(returnUrl)}`;
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const element = event.currentTarget;
+    if (!form.check(element)) return;
+    const result = await resetPassword({ token, ...form.values });
+    if ('error' in result && isApiError(result.error)) form.focusServerErrors(element, result.error.errors);
+  };
+
+  let body;
+  if (token === '') {
+    body = (
+      <Stack>
+        <Alert kind="error">{t('reset.missingToken')}</Alert>
+        <Link to={`/account/recover?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('reset.newLink')}</Link>
+      </Stack>
+    );
+  } else if (done && !isRedirectFollowed(done)) {
+    body = (
+      <Stack>
+        <Alert kind="success">{t('reset.done')}</Alert>
+        <Link to={signIn}>{t('reset.signIn')}</Link>
+      </Stack>
+    );
+  } else {
+    body = (
+      <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack>
           <p>{t('pages.resetPassword')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-            {t('common.backToSignIn')}
-          </Link>
+          {server.form.length > 0 ? (
+            <Alert kind="error">
+              {server.form.map((message) => (
+                <div key={message}>{message}</div>
+              ))}
+            </Alert>
+          ) : null}
+          <NewPasswordFields form={form} autoFocus />
+          <Button type="submit" loading={isLoading}>
+            {t('reset.submit')}
+          </Button>
+          <Link to={signIn}>{t('common.backToSignIn')}</Link>
         </Stack>
-      </Card>
+      </form>
+    );
+  }
+
+  return (
+    <Page title={t('routes.resetPassword')} pageId="reset-password">
+      <Card>{body}</Card>
     </Page>
   );
 }

@@ -1,0 +1,78 @@
+import { useState, type ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { translateErrorMessage, type FormErrors } from 'shared-contracts/api';
+
+/** A schema's safeParse answer, read structurally (zod issues: a path and an error code as message). */
+interface ParseResult {
+  success: boolean;
+  error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+}
+
+/** Error codes of a parse, by the first segment of each issue's path (every rule runs: SPEC.md §5). */
+export function codesByField(result: ParseResult): Record<string, string[]> {
+  const byField: Record<string, string[]> = {};
+  for (const issue of result.error?.issues ?? []) {
+    const key = String(issue.path[0] ?? '');
+    (byField[key] ??= []).push(issue.message);
+  }
+  return byField;
+}
+
+/**
+ * A form whose fields are checked live with the shared schema as the user types (SPEC.md §5: all rules run). A
+ * field shows its messages once it was edited, or once a submit was tried; the server's errors of the last call
+ * (the 400 errors map) are added to them until the next edit.
+ */
+export function useLiveForm<F extends string>(
+  fields: readonly F[],
+  validate: (values: Record<F, string>) => ParseResult,
+  server: FormErrors,
+  clearServer: () => void,
+) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState(
+    () => Object.fromEntries(fields.map((f) => [f, ''])) as Record<F, string>,
+  );
+  const [touched, setTouched] = useState<Partial<Record<F, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const live = codesByField(validate(values));
+
+  const errorsOf = (name: F): string[] => {
+    const shown = submitted || touched[name] ? (live[name] ?? []) : [];
+    const translated = shown.map((code) => translateErrorMessage(t, code));
+    return [...new Set([...translated, ...server.field(name)])];
+  };
+
+  const onChange = (name: F) => (event: ChangeEvent<HTMLInputElement>) => {
+    const value = event.target.value;
+    setValues((previous) => ({ ...previous, [name]: value }));
+    setTouched((previous) => ({ ...previous, [name]: true }));
+    if (server.any) clearServer();
+  };
+
+  const focus = (form: HTMLFormElement, name: string) => {
+    form.querySelector<HTMLInputElement>(`[name="${name}"]`)?.focus();
+  };
+
+  /** Marks the form submitted; when a field is invalid, focuses the first one and answers false. */
+  const check = (form: HTMLFormElement): boolean => {
+    setSubmitted(true);
+    const first = fields.find((f) => (live[f] ?? []).length > 0);
+    if (first) {
+      focus(form, first);
+      return false;
+    }
+    return true;
+  };
+
+  /** After a failed call: focuses the first field the server's errors map names. */
+  const focusServerErrors = (
+    form: HTMLFormElement,
+    fieldErrors: Record<string, readonly string[]> | undefined,
+  ) => {
+    const first = fields.find((f) => (fieldErrors?.[f] ?? []).length > 0);
+    if (first) focus(form, first);
+  };
+
+  return { values, onChange, errorsOf, check, focusServerErrors };
+}
