@@ -1,0 +1,41 @@
+/**
+ * The recovery pages as a browser meets them: an expired password is changed on its page during the sign-in, which
+ * then goes on to its returnUrl signed in; the recover page answers the same neutral notice for any login.
+ */
+import { expect, test } from '@playwright/test';
+import { addUser } from '../helpers/admin.js';
+import { signIn } from '../helpers/sign-in.js';
+
+test('an expired password is changed on its page and the sign-in ends at the returnUrl', async ({ page }) => {
+  const user = addUser('expired', ['--expired']);
+  await signIn(page, user, { returnUrl: '/account/' });
+  await expect(page).toHaveURL(/\/account\/change-expired-password\?returnUrl=%2Faccount%2F$/);
+  await expect(
+    page.getByText(
+      'Your password has expired and you are not allowed to login. Change your password to continue.',
+    ),
+  ).toBeVisible();
+  const newPassword = 'Brand-new passphrase for e2e 42';
+  await page.getByLabel('Current password', { exact: true }).fill(user.password);
+  await page.getByLabel('New password', { exact: true }).fill('short');
+  await expect(page.getByText('Password must be at least 8 characters.')).toBeVisible();
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(`${newPassword}x`);
+  await expect(page.getByText('Passwords must match.')).toBeVisible();
+  await page.getByLabel('Confirm new password', { exact: true }).fill(newPassword);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page).toHaveURL(/\/account\/$/);
+  const me = await page.evaluate(
+    async () => (await (await fetch('/api/Account/User')).json()) as Record<string, unknown>,
+  );
+  expect(me.isAuthenticated).toBe(true);
+});
+
+test('the recover page gives the same neutral notice for an unknown login', async ({ page }) => {
+  await page.goto('/account/recover');
+  await page.getByRole('textbox', { name: 'Username or e-mail' }).fill(`nobody-${Date.now()}@e2e.test`);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(
+    page.getByText('If an account matches, we have sent an e-mail with a link to reset the password.'),
+  ).toBeVisible();
+});
