@@ -1,4 +1,5 @@
 // The vitest settings of the browser packages (shell and remotes): component tests in jsdom beside the code.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -11,5 +12,6 @@ export const componentTestConfig = defineConfig({
     environment: 'jsdom',
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    setupFiles: [fileURLToPath(new URL('./vitest-setup.mjs', import.meta.url))],
   },
 });

@@ -30,8 +30,9 @@ describe('TwoFactorLoginPage', () => {
       '/account/login/twofactor?returnUrl=%2Fportal',
     );
     const field = await screen.findByLabelText('Code from your authenticator app');
-    expect(screen.getByText('Codes ignore spaces and case.')).toBeTruthy();
-    expect(screen.getByText('Method: Authenticator app')).toBeTruthy();
+    // The hint and the method come with LoginWith2FAView, which may answer after the field shows.
+    expect(await screen.findByText('Codes ignore spaces and case.')).toBeTruthy();
+    expect(await screen.findByText('Method: Authenticator app')).toBeTruthy();
     fireEvent.change(field, { target: { value: '123 456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(

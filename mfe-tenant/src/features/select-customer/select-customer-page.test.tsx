@@ -1,4 +1,4 @@
-import { act, cleanup, configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useLocation } from 'react-router';
 import { registerNavigator } from 'shared-contracts/api';
@@ -9,7 +9,6 @@ import { stubGateway, type StubCall } from '../../testing/stub-gateway';
 import { SelectCustomerPage } from './select-customer-page';
 
 // A loaded 2-core machine answers slowly; the page's own timings (300 ms, 200 ms) are well inside this.
-configure({ asyncUtilTimeout: 3000 });
 
 afterEach(() => {
   cleanup();
