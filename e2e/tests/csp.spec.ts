@@ -4,9 +4,10 @@
  * toast outlet (sonner, whose injected <style> the shell build strips; its stylesheet arrives as a file).
  */
 import { expect, test, type Page } from '@playwright/test';
+import { addUser } from '../helpers/admin.js';
 import { DEMO_USERS } from '../helpers/demo-users.js';
 import { expectPage } from '../helpers/shell.js';
-import { signIn } from '../helpers/sign-in.js';
+import { appTookOver, signIn } from '../helpers/sign-in.js';
 
 interface Violation {
   directive: string;
@@ -69,7 +70,6 @@ test('the CSP has no unsafe-inline and a nonce for the first HTML', async ({ req
 const PAGES: { path: string; heading: string; owner: string }[] = [
   { path: '/', heading: 'Home', owner: 'shell' },
   { path: '/account/login', heading: 'Sign in', owner: 'mfe-login' },
-  { path: '/account/login/twofactor', heading: 'Sign in with 2FA', owner: 'mfe-mfa' },
   { path: '/account/recover', heading: 'Recover your account', owner: 'mfe-recovery' },
   { path: '/account/login/secure', heading: 'Secure sign in', owner: 'mfe-devices' },
   { path: '/error/signin', heading: 'Sign-in error', owner: 'shell (error page)' },
@@ -101,10 +101,22 @@ test('a signed-in page of mfe-tenant runs without CSP violations or console erro
   await expectClean(page, watcher);
 });
 
+test('a page of mfe-mfa during a pending sign-in runs without CSP violations or console errors', async ({
+  page,
+}) => {
+  const watcher = await watch(page);
+  await signIn(page, addUser('csp-2fa', ['--require-2fa']), { returnUrl: '/account/' });
+  await expect(page).toHaveURL(/\/account\/setup-twofactor\?/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectClean(page, watcher);
+});
+
 test('the toast outlet loads on demand and keeps its look without inline styles', async ({ page }) => {
   const watcher = await watch(page);
   await page.goto('/account/login');
   await expectPage(page, 'Sign in');
+  // The toast listener is the app's: the page the gateway drew shows the heading before the app took over.
+  await appTookOver(page);
   // sonner is not part of the sign-in page until a toast is asked for.
   expect(await page.locator('[data-sonner-toaster]').count()).toBe(0);
   await page.evaluate(() =>

@@ -8,6 +8,16 @@ import { expectPage, openPage } from '../helpers/shell.js';
 
 const pages = ROUTES.filter((route) => route.path !== '*' && route.anonymous && route.path !== '/redirect');
 
+/**
+ * Pages of a sign-in step that load the step's view at once: without a pending sign-in there is nothing to continue,
+ * so the server answers "start again" and the visitor lands on the sign-in page (ADR 0005).
+ */
+const STEP_PAGES = new Set([
+  '/account/login/twofactor',
+  '/account/login/recoverycode',
+  '/account/setup-twofactor',
+]);
+
 test.describe("every route renders its owner's page", () => {
   for (const route of pages) {
     test(`${route.path} → "${route.title}" (${route.owner})`, async ({ page }) => {
@@ -28,6 +38,14 @@ test.describe("every route renders its owner's page", () => {
       }
       const response = await openPage(page, route.path);
       expect(response?.status()).toBe(200);
+      if (STEP_PAGES.has(route.path)) {
+        await expect(page).toHaveURL(/\/account\/login\?returnUrl=/);
+        await expectPage(page, 'Sign in');
+        await expect(page.getByText('Your session had timed out. Please try again.')).toBeVisible();
+        // The step's own remote answered first, then the sign-in page's.
+        expect(remoteEntries).toEqual([route.owner, 'mfe-login']);
+        return;
+      }
       await expectPage(page, route.title);
       release();
       // The page comes from its owner: a remote route loads exactly that remote, a shell route none.
