@@ -5,6 +5,7 @@
  * the gateway runs (the provider reads clients from the store on each lookup).
  */
 import { expect, test } from '@playwright/test';
+import { appTookOver } from '../helpers/sign-in.js';
 import { harnessIdentityService, startPortal, type IdentityService, type Portal } from '../helpers/portal.js';
 
 let identity: IdentityService;
@@ -28,6 +29,8 @@ test('portal → sign-in → back with name and roles → sign out → signed ou
   await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/login`));
   const returnUrl = new URL(page.url()).searchParams.get('returnUrl') ?? '';
   expect(returnUrl).toMatch(/^\/interaction\//);
+  // The gateway drew the page; the app's submit (not the native form) starts once it has taken over.
+  await appTookOver(page);
 
   await page.getByRole('textbox', { name: 'Username or email' }).fill('employee');
   await page.getByLabel('Password', { exact: true }).fill('Demo-Password-1!');

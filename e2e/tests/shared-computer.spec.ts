@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { DEMO_PASSWORD } from '../helpers/demo-users.js';
+import { appTookOver } from '../helpers/sign-in.js';
 import { startIdentityService, startPortal, type IdentityService, type Portal } from '../helpers/portal.js';
 
 let identity: IdentityService;
@@ -25,6 +26,7 @@ test('after the idle timeout the next person at the browser signs in as themselv
   test.setTimeout(180_000);
   const signInAs = async (username: string) => {
     await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/login`));
+    await appTookOver(page);
     const differentUser = page.getByRole('button', { name: 'Sign in as different user' });
     if (await differentUser.isVisible()) await differentUser.click();
     await page.getByRole('textbox', { name: 'Username or email' }).fill(username);
