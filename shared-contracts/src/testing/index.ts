@@ -10,6 +10,7 @@ export {
   type ProvidersOptions,
   type ProvidersResult,
 } from './render-with-providers.js';
+export { fieldError, stubGateway, type StubAnswers, type StubCall } from './stub-gateway.js';
 
 /** Reads a dotted key of a nested translation object. */
 function lookup(translations: Record<string, unknown>, key: string): unknown {

@@ -1,9 +1,8 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerNavigator } from 'shared-contracts/api';
-import { renderWithProviders } from 'shared-contracts/testing';
+import { fieldError, renderWithProviders, stubGateway } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
-import { fieldError, stubGateway } from '../../testing/stub-gateway';
 import { RedeemRecoveryCodesPage } from '../recovery-codes/recovery-codes-page';
 import { SetupTwoFactorPage } from './setup-two-factor-page';
 

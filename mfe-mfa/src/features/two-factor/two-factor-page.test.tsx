@@ -1,9 +1,8 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderWithProviders } from 'shared-contracts/testing';
+import { fieldError, renderWithProviders, stubGateway, type StubAnswers } from 'shared-contracts/testing';
 import de from '../../locales/de.json';
 import enGB from '../../locales/en-GB.json';
-import { fieldError, stubGateway, type StubAnswers } from '../../testing/stub-gateway';
 import { RecoveryCodeLoginPage } from '../recovery-code/recovery-code-page';
 import { TwoFactorLoginPage } from './two-factor-page';
 

@@ -2,10 +2,9 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, describe, expect, it } from 'vitest';
 import { useLocation } from 'react-router';
 import { registerNavigator } from 'shared-contracts/api';
-import { renderWithProviders } from 'shared-contracts/testing';
+import { renderWithProviders, stubGateway, type StubCall } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
 import de from '../../locales/de.json';
-import { stubGateway, type StubCall } from '../../testing/stub-gateway';
 import { SelectCustomerPage } from './select-customer-page';
 
 // A loaded 2-core machine answers slowly; the page's own timings (300 ms, 200 ms) are well inside this.

@@ -24,3 +24,8 @@ export function stubGateway(answers: StubAnswers) {
   };
   return { fetch, calls };
 }
+
+/** The 400 errors map of SPEC.md §4 for one field. */
+export function fieldError(field: string, code: string): Response {
+  return Response.json({ title: 'x', errors: { [field]: [code] } }, { status: 400 });
+}
