@@ -143,6 +143,21 @@ describe('remote loader: pages', () => {
     await loader.prepareRemotePage('mfe-mfa', '/account/login/twofactor');
     expect(i18n.getResourceBundle('de', 'mfe-mfa')).toEqual({ greeting: 'mfe-mfa in de' });
   });
+
+  it("has every loaded remote's text in the new language before the language changes, so nothing renders half-switched", async () => {
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: 'en-GB', resources: {} });
+    loader.connectI18n(i18n);
+    await loader.prepareRemotePage('mfe-mfa', '/account/login/twofactor');
+    const seenAtSwitch: unknown[] = [];
+    i18n.on('languageChanged', (language) =>
+      seenAtSwitch.push(i18n.getResource(language, 'mfe-mfa', 'greeting')),
+    );
+    // The module instance the freshly imported loader registered with (modules are reset before each test).
+    const { changeLocale } = await import('../platform/locale-change');
+    await changeLocale(i18n, 'fr-CA', { persist: false });
+    expect(seenAtSwitch).toEqual(['mfe-mfa in fr-CA']);
+  });
 });
 
 describe('remote loader: a remote that fails', () => {

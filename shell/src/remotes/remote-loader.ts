@@ -10,6 +10,7 @@ import {
   type RemotesManifest,
 } from 'shared-contracts';
 import { reportClientError } from '../errors/error-reporting';
+import { beforeLocaleChange } from '../platform/locale-change';
 
 /** Why a remote is unavailable: its name is not in the manifest, or its code failed to load or to start. */
 export class RemoteLoadError extends Error {
@@ -75,13 +76,18 @@ async function addTranslations(remote: RemoteModule, language: string): Promise<
   i18nInstance.addResourceBundle(language, remote.id, translations, true, true);
 }
 
-/** The i18next instance whose language the remotes' translations follow. */
+/**
+ * The i18next instance whose language the remotes' translations follow: before the language changes, every remote
+ * loaded so far brings its translations for the new language, so the whole page switches at once.
+ */
 export function connectI18n(i18n: I18n): void {
   i18nInstance = i18n;
-  i18n.on('languageChanged', (language) => {
-    for (const promise of modules.values()) {
-      void promise.then((remote) => addTranslations(remote, language)).catch(() => undefined);
-    }
+  beforeLocaleChange(async (language) => {
+    await Promise.all(
+      [...modules.values()].map((promise) =>
+        promise.then((remote) => addTranslations(remote, language)).catch(() => undefined),
+      ),
+    );
   });
 }
 
