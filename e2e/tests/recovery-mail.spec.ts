@@ -99,4 +99,8 @@ test('forgot password → the mailed link → a new password → the old one fai
   await page.goto(link);
   await expect(page).toHaveURL(new RegExp(`^${identity.url}/error/link-expired`));
   await expect(page.getByText('This link has expired or has already been used.')).toBeVisible();
+  // …which offers the way to a new one.
+  await page.getByRole('link', { name: 'Ask for a new link' }).click();
+  await expect(page).toHaveURL(`${identity.url}/account/recover`);
+  await expect(page.getByRole('textbox', { name: 'Username or e-mail' })).toBeVisible();
 });

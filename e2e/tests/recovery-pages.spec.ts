@@ -39,3 +39,11 @@ test('the recover page gives the same neutral notice for an unknown login', asyn
     page.getByText('If an account matches, we have sent an e-mail with a link to reset the password.'),
   ).toBeVisible();
 });
+
+test('link-expired offers a new link that keeps the returnUrl', async ({ page }) => {
+  await page.goto(`/error/link-expired?returnUrl=${encodeURIComponent('/account/')}`);
+  await expect(page.getByText('This link has expired or has already been used.')).toBeVisible();
+  await page.getByRole('link', { name: 'Ask for a new link' }).click();
+  await expect(page).toHaveURL(/\/account\/recover\?returnUrl=%2Faccount%2F$/);
+  await expect(page.getByRole('textbox', { name: 'Username or e-mail' })).toBeVisible();
+});

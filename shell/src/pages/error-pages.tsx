@@ -60,9 +60,19 @@ export function ExpiredPage() {
   return <ErrorPage pageKey="expired" pageId="expired" />;
 }
 
-/** `/error/link-expired`. */
+/** `/error/link-expired`: a dead reset link; the way to ask for a new one keeps the returnUrl when there is one. */
 export function LinkExpiredPage() {
-  return <ErrorPage pageKey="linkExpired" pageId="link-expired" />;
+  const { t } = useTranslation('common');
+  const [search] = useSearchParams();
+  const given = search.get('returnUrl') ?? search.get('ReturnUrl');
+  const recover = given
+    ? `/account/recover?returnUrl=${encodeURIComponent(safeReturnUrl(given))}`
+    : '/account/recover';
+  return (
+    <ErrorPage pageKey="linkExpired" pageId="link-expired">
+      <Link to={recover}>{t('errorPages.newLink')}</Link>
+    </ErrorPage>
+  );
 }
 
 /** `/error/notfound`. */
