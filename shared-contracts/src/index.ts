@@ -17,6 +17,7 @@ export * from './client-error.schema.js';
 export * from './login.schema.js';
 export * from './branding.js';
 export * from './locales/error-translations.js';
+export * from './locale-choice.js';
 export * from './two-factor.schema.js';
 export * from './customers.schema.js';
 export * from './password-rules.js';

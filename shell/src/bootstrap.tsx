@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { DEFAULT_LOCALE, SUPPORTED_LOCALES } from 'shared-contracts';
+import { chooseLocale, DEFAULT_LOCALE, SUPPORTED_LOCALES } from 'shared-contracts';
 import {
   configureApiClient,
   createAppStore,
@@ -15,7 +15,7 @@ import {
 } from 'shared-contracts/api';
 import { installGlobalErrorReporting } from './errors/error-reporting';
 import { initI18n } from './i18n/i18n';
-import { chooseLocale, readCultureCookie, readSavedLocale } from './platform/language';
+import { readCultureCookie, readSavedLocale } from './platform/language';
 import { routerReady, takeOverFirstPaint } from './platform/first-paint';
 import { PlatformRoot } from './platform/platform-root';
 import { connectI18n, registerManifestRemotes } from './remotes/remote-loader';
@@ -38,6 +38,7 @@ async function bootstrap() {
     defaultLanguage: partner.defaultLanguage,
     saved: readSavedLocale(),
     cookie: readCultureCookie(),
+    accepted: navigator.languages,
   });
   const i18n = await initI18n(locale);
   configureApiClient({

@@ -140,4 +140,19 @@ describe('the sign-in page in the first HTML', () => {
     expect(firstPaintLanguage(acme({ defaultLanguage: 'de' }), 'c=es|uic=es')).toBe('de');
     expect(firstPaintLanguage(acme(), undefined)).toBe('en-GB');
   });
+
+  it("draws a German browser's page in German without a cookie, within the partner's languages", async () => {
+    partner = acme();
+    const res = await request(app)
+      .get('/account/login')
+      .set('Accept-Language', 'de-DE,de;q=0.9,en;q=0.8')
+      .expect(200);
+    expect(res.text).toContain('<html lang="de" dir="ltr">');
+    expect(res.text).toContain('<h1>Anmelden</h1>');
+    expect(res.headers.vary ?? '').toMatch(/accept-language/i);
+    // A language the partner does not offer is passed over for the next one the browser accepts.
+    partner = acme({ availableLanguages: [{ name: 'en-GB' }, { name: 'ar' }] });
+    const other = await request(app).get('/account/login').set('Accept-Language', 'de-DE,ar;q=0.5');
+    expect(other.text).toContain('<html lang="ar" dir="rtl">');
+  });
 });

@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request } from 'express';
 import {
+  chooseLocale,
   CULTURE_COOKIE,
   cultureCookieLocale,
   DEFAULT_LOCALE,
   escapeHtmlText,
   findRoute,
   isRtlLocale,
+  parseAcceptLanguage,
   partnerDisplayName,
   partnerLogoUrl,
   SUPPORTED_LOCALES,
@@ -21,7 +23,6 @@ import { readCookie } from './cookies.js';
 // (shared-contracts/build/first-paint.mjs): dist/first-paint/pages.json and <folder>/<locale>[.logo].html.
 const NAME_SLOT = '__HR_FIRST_PAINT_PARTNER_NAME__';
 const LOGO_SLOT = '__HR_FIRST_PAINT_PARTNER_LOGO__';
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;
 
 /** What the first HTML needs of the request's partner. */
 export interface FirstPaintPartner {
@@ -45,22 +46,22 @@ export interface FirstPaint {
 }
 
 /**
- * The language the shell will choose for this visitor (shell/src/platform/language.ts chooseLocale): the culture
- * cookie when the partner offers it, else the partner's default, else en-GB. The shell's saved choice in local
- * storage is not visible here; the cookie carries the same choice.
+ * The language the shell will choose for this visitor ({@link chooseLocale}, the same function the shell runs): the
+ * culture cookie when the partner offers it, else the first language of Accept-Language the partner offers, else
+ * the partner's default, else en-GB. The shell's saved choice in local storage is not visible here; the cookie
+ * carries the same choice.
  */
-export function firstPaintLanguage(partner: FirstPaintPartner, cultureCookie: string | undefined): string {
-  const offered = partner.availableLanguages ?? [];
-  const find = (tag: string | undefined) =>
-    tag ? offered.find((l) => l.name.toLowerCase() === tag.toLowerCase())?.name : undefined;
-  const cookie = cultureCookieLocale(cultureCookie);
-  if (cookie && LANGUAGE_TAG.test(cookie)) {
-    if (offered.length === 0) return cookie;
-    const match = find(cookie);
-    if (match) return match;
-  }
-  if (partner.defaultLanguage && LANGUAGE_TAG.test(partner.defaultLanguage)) return partner.defaultLanguage;
-  return DEFAULT_LOCALE;
+export function firstPaintLanguage(
+  partner: FirstPaintPartner,
+  cultureCookie: string | undefined,
+  acceptLanguage?: string,
+): string {
+  return chooseLocale({
+    availableLanguages: partner.availableLanguages,
+    defaultLanguage: partner.defaultLanguage,
+    cookie: cultureCookieLocale(cultureCookie),
+    accepted: parseAcceptLanguage(acceptLanguage),
+  });
 }
 
 /** The locale whose text the shell shows for a language: the same tag when shipped, else en-GB (its fallback). */
@@ -123,7 +124,7 @@ export class FirstPaintPages {
       return undefined;
     }
     if (typeof folder !== 'string' || !/^[a-z0-9-]+$/.test(folder)) return undefined;
-    const lang = firstPaintLanguage(partner, readCookie(req, CULTURE_COOKIE));
+    const lang = firstPaintLanguage(partner, readCookie(req, CULTURE_COOKIE), req.get('accept-language'));
     const file = `${textLocaleOf(lang)}${partner.hasLogo ? '.logo' : ''}.html`;
     const markup = this.read(path.join(dir, folder, file));
     if (!markup) return undefined;

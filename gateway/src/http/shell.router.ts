@@ -104,6 +104,8 @@ export function shellRouter(options: ShellRouterOptions): Router {
         values.firstPaint = page;
         values.logoUrl = partner.hasLogo ? partnerLogoUrl(partner.partnerId) : undefined;
       }
+      // The drawn page speaks the language the cookie or the browser asks for.
+      if (values.firstPaint) res.vary('Accept-Language').vary('Cookie');
       res
         .status(isKnownPage(req.path) ? 200 : 404)
         .set('Cache-Control', 'no-cache')

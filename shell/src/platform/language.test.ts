@@ -2,18 +2,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   applyDocumentLanguage,
-  chooseLocale,
   cultureCookieValue,
   persistLocale,
   readCultureCookie,
   readSavedLocale,
 } from './language.js';
-
-const partnerLanguages = [
-  { name: 'en-GB', description: 'English' },
-  { name: 'de', description: 'Deutsch' },
-  { name: 'ar', description: 'العربية' },
-];
 
 beforeEach(() => {
   localStorage.clear();
@@ -45,24 +38,6 @@ describe('locale persistence (SPEC.md §1, §9)', () => {
     expect(document.cookie).not.toContain('evil');
     expect(localStorage.getItem('locale')).toBeNull();
     expect(cultureCookieValue('es')).toBe('c=es|uic=es');
-  });
-});
-
-describe('choosing the locale', () => {
-  it.each([
-    [{ saved: 'de', cookie: 'ar' }, 'de'],
-    [{ saved: undefined, cookie: 'ar' }, 'ar'],
-    [{ saved: 'es', cookie: undefined }, 'en-GB'], // es is not one of this partner's languages
-    [{ saved: 'AR', cookie: undefined }, 'ar'],
-  ])('%j with the partner languages gives %s', (input, expected) => {
-    expect(chooseLocale({ ...input, availableLanguages: partnerLanguages, defaultLanguage: 'en-GB' })).toBe(
-      expected,
-    );
-  });
-
-  it('falls back to the partner default, then en-GB', () => {
-    expect(chooseLocale({ availableLanguages: partnerLanguages, defaultLanguage: 'de' })).toBe('de');
-    expect(chooseLocale({})).toBe('en-GB');
   });
 });
 

@@ -1,19 +1,11 @@
 import {
   CULTURE_COOKIE,
-  DEFAULT_LOCALE,
   LOCALE_STORAGE_KEY,
+  isLanguageTag,
   isRtlLocale,
   type PartnerLanguage,
 } from 'shared-contracts';
 import { safeLocalStorage } from './theme.js';
-
-/** A BCP 47-like tag (`de`, `fr-CA`, `zh-Hant-TW`). Anything else is refused before it reaches a cookie. */
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;
-
-/** True when `value` is a plain language tag; it is then safe inside a cookie value or an attribute. */
-export function isLanguageTag(value: unknown): value is string {
-  return typeof value === 'string' && LANGUAGE_TAG.test(value);
-}
 
 /** The culture cookie's value for a locale, in ASP.NET Core's shape (SPEC.md §9): `c=<lng>|uic=<lng>`. */
 export function cultureCookieValue(locale: string): string {
@@ -81,33 +73,6 @@ export function findPartnerLanguage(languages: readonly PartnerLanguage[], local
   if (!locale) return undefined;
   const wanted = locale.toLowerCase();
   return languages.find((language) => language.name.toLowerCase() === wanted);
-}
-
-/** Inputs of {@link chooseLocale}. */
-export interface LocaleChoiceInput {
-  /** The partner's languages; when given, only one of them can win. */
-  availableLanguages?: readonly PartnerLanguage[];
-  /** The partner's default language (SPEC.md §3). */
-  defaultLanguage?: string;
-  saved?: string;
-  cookie?: string;
-}
-
-/**
- * The locale to show: the saved choice, else the culture cookie, else the partner's default, else en-GB. A saved
- * or cookie locale the partner does not offer is skipped, so one partner's choice does not leak into another's.
- */
-export function chooseLocale(input: LocaleChoiceInput): string {
-  const offered = input.availableLanguages;
-  const allowed = (locale: string | undefined) =>
-    isLanguageTag(locale) &&
-    (!offered || offered.length === 0 ? true : Boolean(findPartnerLanguage(offered, locale)));
-  for (const candidate of [input.saved, input.cookie]) {
-    if (allowed(candidate))
-      return offered ? (findPartnerLanguage(offered, candidate)?.name ?? candidate!) : candidate!;
-  }
-  if (isLanguageTag(input.defaultLanguage)) return input.defaultLanguage;
-  return DEFAULT_LOCALE;
 }
 
 /** Text direction of a locale (SPEC.md §1 RTL list). */

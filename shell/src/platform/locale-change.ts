@@ -1,5 +1,6 @@
 import type { i18n as I18n } from 'i18next';
-import { applyDocumentLanguage, isLanguageTag, persistLocale } from './language.js';
+import { isLanguageTag } from 'shared-contracts';
+import { applyDocumentLanguage, persistLocale } from './language.js';
 
 type LocalePreparer = (locale: string) => Promise<void>;
 const preparers = new Set<LocalePreparer>();

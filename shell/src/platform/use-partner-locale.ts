@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PartnerMetadata } from 'shared-contracts';
-import { chooseLocale, readCultureCookie, readSavedLocale } from './language.js';
+import { chooseLocale } from 'shared-contracts';
+import { readCultureCookie, readSavedLocale } from './language.js';
 import { changeLocale } from './locale-change.js';
 
 /**
@@ -18,6 +19,7 @@ export function usePartnerLocale(partner: PartnerMetadata | undefined): void {
       defaultLanguage: partner.defaultLanguage,
       saved: readSavedLocale(),
       cookie: readCultureCookie(),
+      accepted: navigator.languages,
     });
     void changeLocale(i18n, locale, { persist: false });
   }, [partner, i18n]);
