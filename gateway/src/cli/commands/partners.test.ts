@@ -136,6 +136,104 @@ describe('admin partners', () => {
     );
   });
 
+  it('update sets the password policy: only the values given change, and the sign-in and reset pages apply it', async () => {
+    expect(await admin.store.passwordPolicies.find('acme')).toBeUndefined();
+    const out = await admin.run(
+      'partners',
+      'update',
+      '--id',
+      'acme',
+      '--password-min-length',
+      '12',
+      '--password-require-classes',
+      'true',
+      '--password-max-repeat',
+      '3',
+      '--password-max-age-days',
+      '90',
+    );
+    expect(out).toBe(
+      'partner acme updated\npassword policy of acme: 12–256 characters, all four character classes, at most 3 identical in a row, no refused characters, expires after 90 days',
+    );
+    await admin.run('partners', 'update', '--id', 'acme', '--password-max-repeat', '0');
+    expect(await admin.store.passwordPolicies.find('acme')).toEqual({
+      partnerId: 'acme',
+      rules: { minLength: 12, requireCharacterClasses: true, maxConsecutive: 0 },
+      maxAgeDays: 90,
+    });
+    await admin.run(
+      'partners',
+      'update',
+      '--id',
+      'acme',
+      '--password-max-age-days',
+      '0',
+      '--password-invalid-characters',
+      '<>',
+      '--password-max-length',
+      '64',
+    );
+    expect(await admin.store.passwordPolicies.find('acme')).toEqual({
+      partnerId: 'acme',
+      rules: {
+        minLength: 12,
+        maxLength: 64,
+        requireCharacterClasses: true,
+        maxConsecutive: 0,
+        invalidCharacters: '<>',
+      },
+      maxAgeDays: 0,
+    });
+    // Branding options alone leave the policy as it was.
+    const policy = await admin.store.passwordPolicies.find('acme');
+    expect(await admin.run('partners', 'update', '--id', 'acme', '--name', 'Acme')).toBe(
+      'partner acme updated',
+    );
+    expect(await admin.store.passwordPolicies.find('acme')).toEqual(policy);
+  });
+
+  it.each([
+    [
+      ['--password-min-length', '7'],
+      'error: --password-min-length must be a whole number from 8 to 256, not "7"',
+    ],
+    [
+      ['--password-min-length', '12.5'],
+      'error: --password-min-length must be a whole number from 8 to 256, not "12.5"',
+    ],
+    [
+      ['--password-max-length', '63'],
+      'error: --password-max-length must be a whole number from 64 to 1024, not "63"',
+    ],
+    [
+      ['--password-max-repeat=-1'],
+      'error: --password-max-repeat must be a whole number from 0 to 64, not "-1"',
+    ],
+    [
+      ['--password-max-repeat', '65'],
+      'error: --password-max-repeat must be a whole number from 0 to 64, not "65"',
+    ],
+    [
+      ['--password-max-age-days', 'soon'],
+      'error: --password-max-age-days must be a whole number from 0 to 3650, not "soon"',
+    ],
+    [['--password-require-classes', 'yes'], 'error: --password-require-classes must be true or false'],
+    [
+      ['--password-min-length', '100', '--password-max-length', '64'],
+      'error: the minimum password length (100) may not exceed the maximum (64)',
+    ],
+    [
+      ['--password-min-length', '9', '--background-color', 'var(--x)'],
+      'error: --background-color: "var(--x)" is not a colour (#rgb, #rrggbb, rgb(), hsl() or a name)',
+    ],
+  ])('S1 update refuses the password policy %j, storing nothing', async (options, line) => {
+    const partner = await admin.store.partners.findById('acme');
+    const policy = await admin.store.passwordPolicies.find('acme');
+    expect(await admin.refused('partners', 'update', '--id', 'acme', ...options)).toBe(line);
+    expect(await admin.store.passwordPolicies.find('acme')).toEqual(policy);
+    expect(await admin.store.partners.findById('acme')).toEqual(partner);
+  });
+
   it('list shows id, name, domains and the default partner', async () => {
     const lines = (await admin.run('partners', 'list')).split('\n');
     expect(lines).toContain('acme\tAcme\t-');

@@ -1,10 +1,25 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { safeCssColour, safeHttpUrl, type PartnerLanguage } from 'shared-contracts';
+import {
+  passwordRulesSchema,
+  resolvePasswordRules,
+  safeCssColour,
+  safeHttpUrl,
+  type PartnerLanguage,
+  type PasswordRules,
+} from 'shared-contracts';
 import type { Partner } from '../../store/partner.repository.js';
+import type { PasswordPolicy } from '../../store/password-policy.repository.js';
+import type { Store } from '../../store/store.js';
 import { defineCommand, type OptionValues } from '../admin-command.js';
 import { UsageError } from '../cli-support.js';
 import { flag, list } from '../option-values.js';
+import {
+  captchaOptions,
+  captchaSummary,
+  changedCaptchaSettings,
+  describeCaptcha,
+} from './partner-captcha.js';
 
 /** The branding options `partners add` and `partners update` share. */
 const brandingOptions = {
@@ -19,6 +34,86 @@ const brandingOptions = {
   'show-background-images': { type: 'string', value: 'true|false' },
   default: { type: 'boolean' },
 } as const;
+
+/** The password policy options of `partners update` (ADR 0010); each changes only its own value. */
+const passwordPolicyOptions = {
+  'password-min-length': { type: 'string', value: 'N' },
+  'password-max-length': { type: 'string', value: 'N' },
+  'password-require-classes': { type: 'string', value: 'true|false' },
+  'password-max-repeat': { type: 'string', value: 'N' },
+  'password-invalid-characters': { type: 'string', value: 'CHARS' },
+  'password-max-age-days': { type: 'string', value: 'N' },
+} as const;
+
+/** A whole number within the rule's bounds (those of shared-contracts' schema). */
+function ruleNumber(text: string, option: string, min: number, max: number): number {
+  const value = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new UsageError(`--${option} must be a whole number from ${min} to ${max}, not "${text}"`);
+  return value;
+}
+
+/** The bounds the shared rule schema puts on a numeric rule (so the CLI and the service agree). */
+function boundsOf(rule: 'minLength' | 'maxLength' | 'maxConsecutive'): [number, number] {
+  const field = passwordRulesSchema.shape[rule];
+  return [field.minValue ?? 0, field.maxValue ?? Number.MAX_SAFE_INTEGER];
+}
+
+/** The largest maximum age accepted, in days (ten years). */
+const MAX_AGE_DAYS_LIMIT = 3650;
+
+/**
+ * The partner's stored password policy with the options given applied; undefined when none was given. Checked
+ * against the same bounds as the service's rules, and a minimum above the maximum is refused.
+ */
+async function changedPasswordPolicy(
+  store: Store,
+  partnerId: string,
+  values: OptionValues<typeof passwordPolicyOptions>,
+): Promise<PasswordPolicy | undefined> {
+  const given = Object.keys(passwordPolicyOptions).some(
+    (key) => values[key as keyof typeof passwordPolicyOptions] !== undefined,
+  );
+  if (!given) return undefined;
+  const policy = (await store.passwordPolicies.find(partnerId)) ?? { partnerId, rules: {}, maxAgeDays: 0 };
+  const rules: Partial<PasswordRules> = { ...policy.rules };
+  const min = values['password-min-length'];
+  if (min !== undefined) rules.minLength = ruleNumber(min, 'password-min-length', ...boundsOf('minLength'));
+  const max = values['password-max-length'];
+  if (max !== undefined) rules.maxLength = ruleNumber(max, 'password-max-length', ...boundsOf('maxLength'));
+  const classes = flag(values['password-require-classes'], 'password-require-classes');
+  if (classes !== undefined) rules.requireCharacterClasses = classes;
+  const repeat = values['password-max-repeat'];
+  if (repeat !== undefined)
+    rules.maxConsecutive = ruleNumber(repeat, 'password-max-repeat', ...boundsOf('maxConsecutive'));
+  const invalid = values['password-invalid-characters'];
+  if (invalid !== undefined) {
+    if (!passwordRulesSchema.shape.invalidCharacters.safeParse(invalid).success)
+      throw new UsageError('--password-invalid-characters must be at most 256 characters');
+    rules.invalidCharacters = invalid;
+  }
+  const resolved = resolvePasswordRules(rules);
+  if (resolved.minLength > resolved.maxLength)
+    throw new UsageError(
+      `the minimum password length (${resolved.minLength}) may not exceed the maximum (${resolved.maxLength})`,
+    );
+  const age = values['password-max-age-days'];
+  const maxAgeDays =
+    age === undefined ? policy.maxAgeDays : ruleNumber(age, 'password-max-age-days', 0, MAX_AGE_DAYS_LIMIT);
+  return { partnerId, rules, maxAgeDays };
+}
+
+/** One line describing a partner's password policy, as `partners update` reports it. */
+function describePolicy(policy: PasswordPolicy): string {
+  const rules = resolvePasswordRules(policy.rules);
+  return [
+    `password policy of ${policy.partnerId}: ${rules.minLength}–${rules.maxLength} characters`,
+    rules.requireCharacterClasses ? 'all four character classes' : 'no character classes',
+    rules.maxConsecutive > 0 ? `at most ${rules.maxConsecutive} identical in a row` : 'no repeat limit',
+    rules.invalidCharacters ? `refusing ${JSON.stringify(rules.invalidCharacters)}` : 'no refused characters',
+    policy.maxAgeDays > 0 ? `expires after ${policy.maxAgeDays} days` : 'never expires',
+  ].join(', ');
+}
 
 const LOGO_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -108,12 +203,24 @@ export const partnersCommands = [
       id: { type: 'string', value: 'ID', required: true },
       name: { type: 'string', value: 'N' },
       ...brandingOptions,
+      ...passwordPolicyOptions,
+      ...captchaOptions,
     },
-    summary: ['changes only the options given'],
+    summary: [
+      'changes only the options given',
+      'password policy: --password-max-repeat 0 = no limit, --password-max-age-days 0 = never expires',
+      ...captchaSummary,
+    ],
     async run({ store, out }, values) {
       if (!(await store.partners.findById(values.id))) throw new UsageError(`no partner "${values.id}"`);
+      // Everything is checked before anything is stored.
+      const policy = await changedPasswordPolicy(store, values.id, values);
+      const captcha = changedCaptchaSettings(await store.captchaSettings.find(values.id), values);
       await store.partners.update(values.id, partnerFields(values));
+      if (policy) await store.passwordPolicies.set(policy);
+      if (captcha) out(describeCaptcha(await store.captchaSettings.update(values.id, captcha)));
       out(`partner ${values.id} updated`);
+      if (policy) out(describePolicy(policy));
     },
   }),
   defineCommand({
