@@ -45,6 +45,10 @@ test('after the idle timeout the next person at the browser signs in as themselv
   // B asks the portal to sign in: the identity service asks who is there instead of answering for A.
   await page.goto(`${portal.url}/login`);
   await signInAs('manager');
+  // B works for two customers: the sign-in asks which one, as it does for B anywhere (ADR 0009).
+  await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/select`));
+  await page.getByRole('option', { name: 'Acme Logistics GmbH' }).click();
   await expect(page).toHaveURL(`${portal.url}/`);
   await expect(page.locator('#user-name')).toHaveText('Max Manager');
+  await expect(page.locator('#customer-name')).toHaveText('Acme Logistics GmbH');
 });

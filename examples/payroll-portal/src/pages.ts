@@ -23,18 +23,24 @@ ${body}
 </html>`;
 }
 
-/** The home page of a signed-in user: name and roles from the ID token. */
+/** The home page of a signed-in user: name, customer and roles from the ID token. */
 export function signedInPage(user: {
   name: string;
   email: string | undefined;
   roles: readonly string[];
+  customer?: { id: string; name: string } | undefined;
 }): string {
   const roles =
     user.roles.length > 0 ? user.roles.map((r) => `<li>${escapeHtml(r)}</li>`).join('') : '<li>none</li>';
+  const customer = user.customer
+    ? `<p id="customer">Customer: <strong id="customer-name">${escapeHtml(user.customer.name)}</strong> (<span id="customer-id">${escapeHtml(user.customer.id)}</span>)</p>`
+    : '<p id="customer">No customer chosen</p>';
   return layout(`<p id="status">Signed in as <strong id="user-name">${escapeHtml(user.name)}</strong></p>
 ${user.email ? `<p id="user-email">${escapeHtml(user.email)}</p>` : ''}
+${customer}
 <h2>Roles</h2>
 <ul id="user-roles">${roles}</ul>
+<p><a id="switch-customer" href="/switch-customer">Switch customer</a></p>
 <p><a id="sign-out" href="/logout">Sign out</a></p>`);
 }
 

@@ -4,7 +4,7 @@ import express from 'express';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml, signedInPage } from './pages.js';
-import { createPortalApp, type PortalApp } from './portal-app.js';
+import { createPortalApp, customerOf, type PortalApp } from './portal-app.js';
 
 async function listen(app: express.Express): Promise<{ server: Server; url: string }> {
   const server = createServer(app);
@@ -30,6 +30,31 @@ describe('pages', () => {
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<b>');
     expect(html).toContain('Signed in as');
+  });
+
+  it('shows the customer claim as text, or that none was chosen', () => {
+    const html = signedInPage({
+      name: 'Hanna',
+      email: undefined,
+      roles: ['HR_ADMIN'],
+      customer: { id: 'acme-<1>', name: '<i>Acme</i>' },
+    });
+    expect(html).toContain('<strong id="customer-name">&lt;i&gt;Acme&lt;/i&gt;</strong>');
+    expect(html).toContain('<span id="customer-id">acme-&lt;1&gt;</span>');
+    expect(signedInPage({ name: 'Emma', email: undefined, roles: [] })).toContain('No customer chosen');
+  });
+
+  it.each([
+    [
+      { id: 'a', name: 'A' },
+      { id: 'a', name: 'A' },
+    ],
+    ['a', undefined],
+    [{ id: 1, name: 'A' }, undefined],
+    [{ id: 'a' }, undefined],
+    [null, undefined],
+  ])('reads the customer claim %j as %j', (claim, expected) => {
+    expect(customerOf(claim)).toEqual(expected);
   });
 });
 
@@ -75,7 +100,15 @@ describe('back-channel logout', () => {
 
   function seedSession(sid: string): string {
     const id = `session-${sid}`;
-    portalApp.sessions.set(id, { sub: 'u1', sid, name: 'Erin', email: undefined, roles: [], idToken: 'x' });
+    portalApp.sessions.set(id, {
+      sub: 'u1',
+      sid,
+      name: 'Erin',
+      email: undefined,
+      roles: [],
+      customer: undefined,
+      idToken: 'x',
+    });
     return id;
   }
 

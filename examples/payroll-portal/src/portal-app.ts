@@ -22,6 +22,8 @@ interface PortalSession {
   name: string;
   email: string | undefined;
   roles: string[];
+  /** The customer the user chose to work in (ID token `customer` claim), when the identity service sent one. */
+  customer: { id: string; name: string } | undefined;
   idToken: string;
 }
 
@@ -42,6 +44,13 @@ function readCookie(req: Request, name: string): string | undefined {
 
 function cookieOptions(config: PortalConfig): express.CookieOptions {
   return { httpOnly: true, sameSite: 'lax', path: '/', secure: config.redirectUri.startsWith('https:') };
+}
+
+/** The `customer` claim `{id, name}` when it has that shape; anything else is ignored. */
+export function customerOf(claim: unknown): { id: string; name: string } | undefined {
+  if (typeof claim !== 'object' || claim === null) return undefined;
+  const { id, name } = claim as Record<string, unknown>;
+  return typeof id === 'string' && typeof name === 'string' ? { id, name } : undefined;
 }
 
 /** The portal's Express app and its session table (exposed for tests). */
@@ -91,7 +100,8 @@ export function createPortalApp(config: PortalConfig): PortalApp {
     res.type('html').send(session ? signedInPage(session) : signedOutPage());
   });
 
-  app.get('/login', async (_req, res) => {
+  /** Starts an authorization; `prompt` asks the identity service for something more (e.g. `select_account`). */
+  const authorize = async (res: Response, prompt?: string) => {
     const server = await configuration();
     const transaction: LoginTransaction = {
       codeVerifier: oidc.randomPKCECodeVerifier(),
@@ -109,8 +119,19 @@ export function createPortalApp(config: PortalConfig): PortalApp {
       code_challenge_method: 'S256',
       state: transaction.state,
       nonce: transaction.nonce,
+      ...(prompt ? { prompt } : {}),
     });
     res.redirect(303, url.href);
+  };
+
+  app.get('/login', async (_req, res) => {
+    await authorize(res);
+  });
+
+  // Switching customer: the identity service shows its customer selection to the signed-in user (ADR 0009), then
+  // the callback replaces this session with the new tokens.
+  app.get('/switch-customer', async (_req, res) => {
+    await authorize(res, 'select_account');
   });
 
   app.get('/callback', async (req, res) => {
@@ -151,6 +172,7 @@ export function createPortalApp(config: PortalConfig): PortalApp {
       name: typeof claims.name === 'string' ? claims.name : claims.sub,
       email: typeof claims.email === 'string' ? claims.email : undefined,
       roles,
+      customer: customerOf(claims.customer),
       idToken: tokens.id_token!,
     });
     res.cookie(SESSION_COOKIE, sessionId, cookieOptions(config));

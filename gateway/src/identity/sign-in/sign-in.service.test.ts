@@ -7,7 +7,7 @@ import { SessionManager, type Session } from '../../infra/sessions/session-manag
 import { LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import { startTestGateway, TEST_PASSWORD, type TestGateway } from '../../testing/test-gateway.js';
 import { PENDING_SIGN_IN_MS, SignInService, type SignInOutcome } from './sign-in.service.js';
-import { defaultSignInSteps, type SignInFacts } from './step-registry.js';
+import { defaultSignInSteps, type SignInFacts, type StepContext } from './step-registry.js';
 
 /** A request/response pair as the service sees them: a cookie header in, Set-Cookie headers out. */
 function exchange(session?: Session): { req: IncomingMessage; res: ServerResponse } {
@@ -218,6 +218,30 @@ describe('the step registry', () => {
         .list()
         .map((s) => s.id),
     ).toEqual(['expired-password', 'two-factor', 'two-factor-setup', 'device-offer', 'customer-selection']);
+  });
+
+  it('by default asks a user of several customers to choose one, and nobody else', async () => {
+    const facts: SignInFacts = {
+      hasSecondFactor: () => Promise.resolve(false),
+      hasDevice: () => Promise.resolve(false),
+      customerCount: (id) => Promise.resolve(id === 'two' ? 2 : 1),
+    };
+    const applying = async (steps: ReturnType<typeof defaultSignInSteps>, id: string) => {
+      const context = {
+        user: { id, requiresTwoFactor: false, passwordExpiresAt: null },
+        pending: { passed: [] },
+        now: 0,
+        facts,
+      } as unknown as StepContext;
+      const found: string[] = [];
+      for (const step of steps.list()) if (await step.appliesTo(context)) found.push(step.id);
+      return found;
+    };
+    expect(await applying(defaultSignInSteps(), 'two')).toContain('customer-selection');
+    expect(await applying(defaultSignInSteps(), 'one')).not.toContain('customer-selection');
+    expect(await applying(defaultSignInSteps({ selectCustomer: false }), 'two')).not.toContain(
+      'customer-selection',
+    );
   });
 
   it('denies by default: only the waiting step’s calls and the calls outside any step', () => {

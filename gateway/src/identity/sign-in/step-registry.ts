@@ -134,11 +134,11 @@ export const twoFactorSetupStep: SignInStep = {
   ],
 };
 
-/** Switches for steps whose pages have not shipped yet: registered in order, applying only once switched on. */
+/** Switches for steps that can be turned off: registered in order, applying only when switched on. */
 export interface StepSwitches {
-  /** Offer to register a passkey to users without one (the devices flow). */
+  /** Offer to register a passkey to users without one (the devices flow); off until its page ships. */
   offerDeviceRegistration?: boolean;
-  /** Ask users with more than one customer which one to work in (the tenant flow). */
+  /** Ask users with more than one customer which one to work in (the tenant flow); on unless switched off. */
   selectCustomer?: boolean;
 }
 
@@ -172,5 +172,5 @@ export function defaultSignInSteps(switches: StepSwitches = {}): SignInStepRegis
     .register(twoFactorStep)
     .register(twoFactorSetupStep)
     .register(deviceOfferStep(switches.offerDeviceRegistration ?? false))
-    .register(customerSelectionStep(switches.selectCustomer ?? false));
+    .register(customerSelectionStep(switches.selectCustomer ?? true));
 }

@@ -1,0 +1,166 @@
+/**
+ * Customer selection (issue 16, ADR 0009) as the payroll portal's users meet it: `hradmin`, who serves several
+ * customers, signs in through the portal, searches and pages through the customers at /account/select, picks one,
+ * and the portal shows that customer and the roles in it from the ID token; the portal's "Switch customer"
+ * (prompt=select_account) issues tokens for another one; a user of one customer never meets the page; axe finds
+ * nothing on the page in light, dark and RTL. A gateway of its own, whose customers are onboarded with the admin CLI.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_PASSWORD } from '../helpers/demo-users.js';
+import { startIdentityService, startPortal, type IdentityService, type Portal } from '../helpers/portal.js';
+import { appTookOver } from '../helpers/sign-in.js';
+import { GATEWAY_DIST } from '../helpers/system.js';
+
+let identity: IdentityService;
+let portal: Portal;
+
+/** The branches hradmin also serves, as a manager: with the two seeded Acme customers, ten match "acme". */
+const BRANCHES = Array.from({ length: 8 }, (_, i) => `Acme Branch ${String(i + 1).padStart(2, '0')}`);
+
+function admin(args: string[]): string {
+  const result = spawnSync(process.execPath, [path.join(GATEWAY_DIST, 'cli', 'admin.js'), ...args], {
+    env: identity.env,
+    encoding: 'utf8',
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0) throw new Error(`admin ${args.join(' ')} failed:\n${output}`);
+  return output;
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  identity = await startIdentityService();
+  portal = await startPortal({ issuer: identity.url, gatewayEnv: identity.env });
+  for (const [i, name] of BRANCHES.entries()) {
+    const id = `acme-branch-${i + 1}`;
+    admin(['customers', 'add', '--id', id, '--name', name, '--partner', 'demo']);
+    admin(['memberships', 'add', '--username', 'hradmin', '--customer', id, '--roles', 'MANAGER']);
+  }
+  admin(['customers', 'add', '--id', 'globex', '--name', 'Globex Corporation', '--partner', 'demo']);
+  admin(['memberships', 'add', '--username', 'hradmin', '--customer', 'globex', '--roles', 'EMPLOYEE']);
+  // An RTL language among the partner's, for the mirrored page.
+  admin([
+    'partners',
+    'update',
+    '--id',
+    'demo',
+    '--languages',
+    'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español,ar:العربية',
+  ]);
+});
+
+test.afterAll(async () => {
+  await portal?.stop();
+  await identity?.stop();
+});
+
+/** Types the credentials into the identity service's sign-in page the browser is on. */
+async function signInAs(page: Page, username: string) {
+  await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/login`));
+  await appTookOver(page);
+  await page.getByRole('textbox', { name: 'Username or email' }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+const selection = (page: Page) => ({
+  search: page.getByRole('combobox', { name: 'Search customers' }),
+  options: page.getByRole('listbox', { name: 'Customers' }).getByRole('option'),
+  status: page.getByTestId('customers-status'),
+  next: page.getByRole('button', { name: 'Next' }),
+  previous: page.getByRole('button', { name: 'Previous' }),
+});
+
+test('hradmin picks a customer through the portal, then switches to another', async ({ page }) => {
+  await page.goto(portal.url);
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await signInAs(page, 'hradmin');
+
+  // Eleven customers: the sign-in stops at the selection page, five at a time.
+  await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/select\\?returnUrl=%2Finteraction%2F`));
+  const select = selection(page);
+  await expect(select.status).toHaveText('Showing 1–5 of 11');
+  await expect(select.options).toHaveCount(5);
+
+  // Search as the user types: "acme" leaves ten (the Globex one drops out), then the second page.
+  await select.search.fill('acme');
+  await expect(select.status).toHaveText('Showing 1–5 of 10');
+  await expect(page).toHaveURL(/[?&]filter=acme(&|$)/);
+  await expect(select.options).toHaveText(BRANCHES.slice(0, 5));
+  await select.next.click();
+  await expect(select.status).toHaveText('Showing 6–10 of 10');
+  await expect(page).toHaveURL(/[?&]page=2(&|$)/);
+  await expect(select.options).toHaveText([...BRANCHES.slice(5), 'Acme Logistics GmbH', 'Acme Retail Ltd']);
+  await expect(select.next).toBeDisabled();
+
+  // A reload keeps the search and the page.
+  await page.reload();
+  await expect(select.search).toHaveValue('acme');
+  await expect(select.status).toHaveText('Showing 6–10 of 10');
+
+  // Nothing found says so.
+  await select.search.fill('no such customer');
+  await expect(select.status).toHaveText('No customer found.');
+  await expect(select.options).toHaveCount(0);
+  await select.search.fill('acme');
+  await expect(select.status).toHaveText('Showing 1–5 of 10');
+  await select.next.click();
+  await expect(select.status).toHaveText('Showing 6–10 of 10');
+
+  // The second customer of the page: the portal shows it, and the roles in it, from the ID token.
+  await select.options.nth(1).click();
+  await expect(page).toHaveURL(`${portal.url}/`);
+  await expect(page.locator('#user-name')).toHaveText('Hanna HR-Admin');
+  await expect(page.locator('#customer-name')).toHaveText('Acme Branch 07');
+  await expect(page.locator('#customer-id')).toHaveText('acme-branch-7');
+  await expect(page.locator('#user-roles li')).toHaveText(['MANAGER']);
+
+  // Switching: the portal asks again with prompt=select_account; the signed-in user chooses by keyboard alone.
+  await page.getByRole('link', { name: 'Switch customer' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/select\\?returnUrl=%2Finteraction%2F`));
+  // The customer used last comes first.
+  await expect(select.options.first()).toHaveText(/^Acme Branch 07/);
+  await select.search.fill('retail');
+  await expect(select.status).toHaveText('Showing 1–1 of 1');
+  await expect(select.options).toHaveText(['Acme Retail Ltd']);
+  await select.search.press('Enter');
+  await expect(page).toHaveURL(`${portal.url}/`);
+  await expect(page.locator('#customer-name')).toHaveText('Acme Retail Ltd');
+  await expect(page.locator('#customer-id')).toHaveText('acme-retail');
+  await expect(page.locator('#user-roles li')).toHaveText(['HR_ADMIN', 'ADMIN']);
+});
+
+test('a user of one customer never meets the selection page', async ({ page }) => {
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.push(frame.url());
+  });
+  await page.goto(`${portal.url}/login`);
+  await signInAs(page, 'employee');
+  await expect(page).toHaveURL(`${portal.url}/`);
+  await expect(page.locator('#user-name')).toHaveText('Emma Employee');
+  await expect(page.locator('#customer-name')).toHaveText('Acme Retail Ltd');
+  expect(visited.filter((url) => url.includes('/account/select'))).toEqual([]);
+});
+
+test.describe('accessibility of the selection page (axe-core)', () => {
+  for (const variant of ['light', 'dark', 'rtl'] as const) {
+    test(`no violations: ${variant}`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: variant === 'dark' ? 'dark' : 'light' });
+      if (variant === 'rtl') await page.addInitScript(() => localStorage.setItem('locale', 'ar'));
+      await page.goto(`${portal.url}/login`);
+      await signInAs(page, 'hradmin');
+      await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/select`));
+      await expect(selection(page).options).toHaveCount(5);
+      if (variant === 'rtl') await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      await expect(page.locator('html')).toHaveAttribute('data-theme', variant === 'dark' ? 'dark' : 'light');
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
+    });
+  }
+});
