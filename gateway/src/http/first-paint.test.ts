@@ -119,6 +119,8 @@ describe('the sign-in page in the first HTML', () => {
     res = await request(app).get('/account/login').set('Cookie', '.AspNetCore.Culture=c%3Dar%7Cuic%3Dar');
     expect(res.text).toContain('<html lang="ar" dir="rtl">');
     expect(res.text).toContain('<h1>Sign in</h1>');
+    // ... and that text is marked as English and isolated, so its punctuation does not flip.
+    expect(res.text).toContain('<body lang="en-GB" data-text-fallback=""');
   });
 
   it('leaves other pages as they were: an empty root for the app', async () => {

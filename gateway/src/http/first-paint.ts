@@ -9,10 +9,10 @@ import {
   escapeHtmlText,
   findRoute,
   isRtlLocale,
+  matchSupportedLocale,
   parseAcceptLanguage,
   partnerDisplayName,
   partnerLogoUrl,
-  SUPPORTED_LOCALES,
   type SupportedLocale,
 } from 'shared-contracts';
 import type { PartnerService } from '../identity/partner.service.js';
@@ -41,6 +41,8 @@ export interface FirstPaint {
   /** The document's `lang` (the language the shell will choose) and its direction. */
   lang: string;
   dir: 'ltr' | 'rtl';
+  /** The locale the text is written in: not `lang` when that language has no shipped text (en-GB then). */
+  textLang: SupportedLocale;
   /** The logo URL when the partner has a logo (the shell then shows it without asking whether it exists). */
   logoUrl: string | undefined;
 }
@@ -64,9 +66,12 @@ export function firstPaintLanguage(
   });
 }
 
-/** The locale whose text the shell shows for a language: the same tag when shipped, else en-GB (its fallback). */
+/**
+ * The locale whose text the shell shows for a language: the shipped locale that fits it (the remotes' own rule,
+ * `matchSupportedLocale`), else en-GB, its fallback.
+ */
 export function textLocaleOf(lang: string): SupportedLocale {
-  return SUPPORTED_LOCALES.find((l) => l.toLowerCase() === lang.toLowerCase()) ?? DEFAULT_LOCALE;
+  return matchSupportedLocale(lang) ?? DEFAULT_LOCALE;
 }
 
 /** Fills the placeholders of a drawn page: the name as text, the logo URL as an attribute, both escaped. */
@@ -125,13 +130,15 @@ export class FirstPaintPages {
     }
     if (typeof folder !== 'string' || !/^[a-z0-9-]+$/.test(folder)) return undefined;
     const lang = firstPaintLanguage(partner, readCookie(req, CULTURE_COOKIE), req.get('accept-language'));
-    const file = `${textLocaleOf(lang)}${partner.hasLogo ? '.logo' : ''}.html`;
+    const textLang = textLocaleOf(lang);
+    const file = `${textLang}${partner.hasLogo ? '.logo' : ''}.html`;
     const markup = this.read(path.join(dir, folder, file));
     if (!markup) return undefined;
     return {
       html: fillFirstPaint(markup, partner),
       lang,
       dir: isRtlLocale(lang) ? 'rtl' : 'ltr',
+      textLang,
       logoUrl: partner.hasLogo ? partnerLogoUrl(partner.partnerId) : undefined,
     };
   }

@@ -1,4 +1,10 @@
-import { contrastingTextColour, escapeHtmlText, isSafeCssColour, parseRgb } from 'shared-contracts';
+import {
+  contrastingTextColour,
+  escapeHtmlText,
+  isSafeCssColour,
+  matchSupportedLocale,
+  parseRgb,
+} from 'shared-contracts';
 import type { FirstPaint } from './first-paint.js';
 
 /** Values injected into the first HTML of the shell. */
@@ -42,6 +48,10 @@ export function renderShellHtml(html: string, values: ShellHtmlValues): string {
   const page = values.firstPaint;
   if (page) {
     out = out.replace(/<html\b[^>]*>/i, () => `<html lang="${escapeHtmlText(page.lang)}" dir="${page.dir}">`);
+    // Text of a language without shipped translations is en-GB: marked as such, and isolated so an RTL page does
+    // not flip its punctuation (the shell's applyDocumentLanguage does the same once it runs).
+    if (!matchSupportedLocale(page.lang))
+      out = out.replace(/<body\b/i, () => `<body lang="${page.textLang}" data-text-fallback=""`);
     out = out.replace(
       /<div id="root"><\/div>/,
       () => `<div id="root" data-first-paint="">${page.html}</div>`,

@@ -55,3 +55,15 @@ describe('document direction (SPEC.md §1 RTL list)', () => {
     expect(document.documentElement.lang).toBe(locale);
   });
 });
+
+describe('text without a translation in the chosen language', () => {
+  it('is marked en-GB and isolated in an RTL page, and unmarked again for a shipped language', () => {
+    applyDocumentLanguage('ar');
+    expect(document.documentElement.dir).toBe('rtl');
+    expect(document.body.lang).toBe('en-GB');
+    expect(document.body.hasAttribute('data-text-fallback')).toBe(true);
+    applyDocumentLanguage('de-AT');
+    expect(document.body.lang).toBe('');
+    expect(document.body.hasAttribute('data-text-fallback')).toBe(false);
+  });
+});

@@ -1,8 +1,10 @@
 import {
   CULTURE_COOKIE,
+  DEFAULT_LOCALE,
   LOCALE_STORAGE_KEY,
   isLanguageTag,
   isRtlLocale,
+  matchSupportedLocale,
   type PartnerLanguage,
 } from 'shared-contracts';
 import { safeLocalStorage } from './theme.js';
@@ -82,10 +84,22 @@ export function directionOf(locale: string): 'rtl' | 'ltr' {
 
 /**
  * Sets `lang` and `dir` on the document. `lang` is the chosen locale even when its text falls back to en-GB:
- * the layout must mirror for an RTL language we have no translation for yet.
+ * the layout must mirror for an RTL language we have no translation for yet. The body then says its text is
+ * en-GB (a screen reader reads it with an English voice) and is marked `data-text-fallback`, under which every
+ * text takes its direction from its own content (platform.css), so "Forgotten your password?" keeps its question
+ * mark at the end inside the mirrored layout.
  */
 export function applyDocumentLanguage(locale: string, root: HTMLElement = document.documentElement): void {
   if (!isLanguageTag(locale)) return;
   root.lang = locale;
   root.dir = directionOf(locale);
+  const body = root.ownerDocument.body as HTMLElement | null;
+  if (!body) return;
+  if (matchSupportedLocale(locale)) {
+    body.removeAttribute('lang');
+    body.removeAttribute('data-text-fallback');
+  } else {
+    body.lang = DEFAULT_LOCALE;
+    body.setAttribute('data-text-fallback', '');
+  }
 }
