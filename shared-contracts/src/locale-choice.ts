@@ -39,7 +39,7 @@ function exactly(offered: readonly string[], tag: string): string | undefined {
  */
 function closest(offered: readonly string[], tag: string): string | undefined {
   if (!isLanguageTag(tag)) return undefined;
-  const language = tag.toLowerCase().split('-')[0];
+  const language = tag.toLowerCase().split('-')[0] ?? tag;
   return (
     exactly(offered, tag) ??
     exactly(offered, language) ??
