@@ -51,12 +51,15 @@ export interface AdminCommandSpec<O extends OptionSpecs> {
   summary?: string[];
   /** The command ends OIDC artefacts, which live in Redis when REDIS_URL is set: open it for this command. */
   needsRedis?: boolean;
-  run(ctx: AdminContext, values: OptionValues<O>): Promise<void>;
+  /** One required positional argument after the command (e.g. `customers import FILE.csv`): its name in the usage. */
+  argument?: string;
+  /** `argument` is the positional argument's value when the command declares one (the dispatcher requires it). */
+  run(ctx: AdminContext, values: OptionValues<O>, argument: string): Promise<void>;
 }
 
 /** A command as the command table holds it: run with the values parsed from its own options. */
 export interface AdminCommand extends Omit<AdminCommandSpec<OptionSpecs>, 'run'> {
-  run(ctx: AdminContext, values: ParsedValues): Promise<void>;
+  run(ctx: AdminContext, values: ParsedValues, argument: string): Promise<void>;
 }
 
 /** Declares a command, checking `run`'s use of the values against the declared options. */

@@ -15,6 +15,8 @@ import { ADMIN_COMMANDS, ALL_OPTIONS, adminUsage, commandName, findCommand } fro
 export interface AdminCommandLine {
   command: AdminCommand;
   values: ParsedValues;
+  /** The positional argument of a command that declares one; empty otherwise. */
+  argument: string;
 }
 
 /** Finds the command `args` names and checks its options; every mistake is a {@link UsageError}. */
@@ -37,6 +39,11 @@ export function parseAdminCommandLine(args: string[]): AdminCommandLine {
     // `outbox` takes no sub-command: what follows it is a stray argument, not an unknown command.
     command = findCommand(area, undefined);
     rest = [name, ...extra];
+  }
+  let argument = '';
+  if (command?.argument) {
+    if (rest.length === 0 || rest[0]!.trim() === '') throw new UsageError(`${command.argument} is required`);
+    argument = rest.shift()!;
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   if (!command) {
@@ -61,7 +68,7 @@ export function parseAdminCommandLine(args: string[]): AdminCommandLine {
       : typeof value === 'string' && value.trim() !== '';
     if (!given) throw new UsageError(`--${option} is required`);
   }
-  return { command, values };
+  return { command, values, argument };
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -74,9 +81,9 @@ function isUniqueViolation(error: unknown): boolean {
   );
 }
 
-async function execute({ command, values }: AdminCommandLine, ctx: AdminContext): Promise<void> {
+async function execute({ command, values, argument }: AdminCommandLine, ctx: AdminContext): Promise<void> {
   try {
-    await command.run(ctx, values);
+    await command.run(ctx, values, argument);
   } catch (error) {
     if (isUniqueViolation(error)) throw new UsageError(`${command.area.replace(/s$/, '')} already exists`);
     throw error;

@@ -58,7 +58,7 @@ function synopsis(name: string, spec: OptionSpec): string {
 
 /** One command's lines of the usage: its synopsis, wrapped, and its summary. */
 function commandUsage(command: AdminCommand): string[] {
-  const head = `  ${commandName(command)}`;
+  const head = `  ${commandName(command)}${command.argument ? ` ${command.argument}` : ''}`;
   const indent = ' '.repeat(head.length + 1);
   const lines = [head];
   for (const [name, spec] of Object.entries(command.options)) {

@@ -26,6 +26,21 @@ export const membershipsCommands = [
   }),
   defineCommand({
     area: 'memberships',
+    name: 'remove',
+    options: {
+      username: { type: 'string', value: 'U', required: true },
+      customer: { type: 'string', value: 'ID', required: true },
+    },
+    summary: ['tokens already issued for that customer are refused from then on (ADR 0009)'],
+    async run({ store, out }, values) {
+      const user = await findUser(store, values.username);
+      if (!(await store.customers.removeMembership(user.id, values.customer)))
+        throw new UsageError(`${user.username} is not a member of "${values.customer}"`);
+      out(`${user.username} is no longer a member of ${values.customer}`);
+    },
+  }),
+  defineCommand({
+    area: 'memberships',
     name: 'list',
     options: {},
     async run({ store, out }) {
