@@ -54,6 +54,8 @@ test('forgot password → the mailed link → a new password → the old one fai
 
   // Long enough for the rules, but on the shipped common-password list (S2): the server refuses it.
   await newPassword.fill('password123');
+  // The strength meter says it in words (its estimator loads on the first character).
+  await expect(page.getByText('Password strength: very weak')).toBeVisible();
   await confirm.fill('password123');
   await submit.click();
   await expect(
@@ -64,6 +66,7 @@ test('forgot password → the mailed link → a new password → the old one fai
   // A refused password did not spend the link: a good one is accepted, and nobody is signed in by it (S14).
   const chosen = 'Forgotten no more, e2e 7';
   await newPassword.fill(chosen);
+  await expect(page.getByText(/^Password strength: (strong|very strong)$/)).toBeVisible();
   await confirm.fill(chosen);
   await submit.click();
   await expect(page.getByText('Your password has been reset. Sign in with your new password.')).toBeVisible();

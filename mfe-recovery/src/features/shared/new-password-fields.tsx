@@ -1,6 +1,7 @@
 import type { ChangeEventHandler } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from 'shared-contracts/ui';
+import { PasswordStrength } from './strength/password-strength';
 
 /** What {@link NewPasswordFields} needs of the live form. */
 interface NewPasswordForm {
@@ -9,7 +10,10 @@ interface NewPasswordForm {
   errorsOf: (name: 'newPassword' | 'confirmPassword') => string[];
 }
 
-/** The new password and its confirmation, with every rule's message live as the user types (SPEC.md §5). */
+/**
+ * The new password and its confirmation, with every rule's message live as the user types (SPEC.md §5), and the
+ * strength meter under the new password.
+ */
 export function NewPasswordFields({ form, autoFocus }: { form: NewPasswordForm; autoFocus?: boolean }) {
   const { t } = useTranslation('mfe-recovery');
   return (
@@ -25,6 +29,7 @@ export function NewPasswordFields({ form, autoFocus }: { form: NewPasswordForm; 
         required
         autoFocus={autoFocus}
       />
+      <PasswordStrength password={form.values.newPassword} />
       <TextField
         label={t('password.confirmLabel')}
         name="confirmPassword"
