@@ -43,6 +43,7 @@ function summary(samples, statuses, elapsedMs, errors, countStatus) {
     errors,
     p50: pick(50),
     p90: pick(90),
+    p95: pick(95),
     p99: pick(99),
     mean: sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : NaN,
   };
