@@ -26,6 +26,7 @@ import { SqlKeyValueStore } from './infra/kv/sql-key-value.store.js';
 import { safeEqual, sha256 } from './infra/crypto/tokens.js';
 import { createLogger } from './infra/logger.js';
 import { OutboxMailer, type Mailer } from './infra/mail/mailer.js';
+import { OutboxSmsSender, type SmsSender } from './infra/sms/sms-sender.js';
 import { Metrics } from './infra/metrics.js';
 import { RequestSessions } from './infra/sessions/request-sessions.js';
 import { SessionManager } from './infra/sessions/session-manager.js';
@@ -72,6 +73,8 @@ export interface AppDeps {
   kv?: KeyValueStore;
   /** Outgoing mail (runtime.ts: SMTP or the dev outbox); the store's outbox when omitted. */
   mailer?: Mailer;
+  /** Outgoing SMS (runtime.ts: the webhook or the dev outbox); probed by SystemStatus. */
+  sms?: SmsSender;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -103,6 +106,7 @@ export function createApp(deps: AppDeps): Express {
     knownDevices: new KnownDevices(config),
     kv: deps.kv ?? new SqlKeyValueStore(store.database.db, store.database.dialect, { now }),
     mailer: deps.mailer ?? new OutboxMailer(store.outbox),
+    sms: deps.sms ?? new OutboxSmsSender(store.outbox),
     publicUrl: config.publicUrl,
     revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
     onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),

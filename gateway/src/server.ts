@@ -20,6 +20,7 @@ async function start(): Promise<void> {
     clock: runtime.clock,
     kv: runtime.kv,
     mailer: runtime.mailer,
+    sms: runtime.sms,
     logger,
     oidc,
   });

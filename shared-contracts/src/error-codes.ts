@@ -53,6 +53,8 @@ export const ERROR_MESSAGES = {
   reauthenticationRequired: 'For your security, sign in again before you change your two-factor settings.',
   recoveryCodesUnavailable:
     'These recovery codes have already been shown or have expired. Generate a new set.',
+  invalidPhoneNumber: 'Enter the phone number with its country code, for example +44 7700 900123.',
+  codeNotSent: 'We could not send the code. Please try again in a few minutes.',
   // status catalogue (SPEC.md §8)
   badRequest: 'Bad Request',
   unauthorized: 'Unauthorized',

@@ -57,6 +57,10 @@ export const loginWith2faViewSchema = z.object({
   methods: z.array(twoFactorMethodSchema),
   /** Whether "remember this browser" is offered (a partner switch, off by default). */
   rememberBrowserAllowed: z.boolean(),
+  /** The verified phone the SMS code goes to, masked (`•••• 0123`); null without the SMS method. */
+  maskedPhone: z.string().nullable(),
+  /** The address the PIN is mailed to, masked (`j•••@example.com`); null without the PIN method. */
+  maskedEmail: z.string().nullable(),
 });
 /** Answer of `LoginWith2FAView`. */
 export type LoginWith2faView = z.infer<typeof loginWith2faViewSchema>;
@@ -93,6 +97,68 @@ export const loginWithRecoveryCodeRequestSchema = z.object({
 /** Body of `LoginWithRecoveryCode` as sent. */
 export type LoginWithRecoveryCodeRequest = z.input<typeof loginWithRecoveryCodeRequestSchema>;
 
+/** Digits of an e-mailed PIN (≥ 8 is recommended, ADR 0008). */
+export const PIN_LENGTH = 8;
+/** How many of the PIN's digits a sign-in asks for. */
+export const PIN_ASKED_DIGITS = 3;
+/** Digits of an SMS code. */
+export const SMS_CODE_LENGTH = 6;
+
+/** Query of `GeneratePin`: `forced=true` mails a new PIN even while one is live (resend), the old one dies. */
+export const generatePinQuerySchema = z.object({
+  forced: z
+    .enum(['true', 'false', 'True', 'False'], 'invalidValue')
+    .optional()
+    .transform((value) => value?.toLowerCase() === 'true'),
+});
+
+/** Answer of `PinReference` (or null when no PIN is live): the 1-based positions of the digits to type. */
+export const pinReferenceSchema = z
+  .object({
+    positions: z.array(z.number().int().min(1)),
+    /** Digits of the PIN that was mailed. */
+    length: z.number().int(),
+  })
+  .nullable();
+/** Answer of `PinReference`. */
+export type PinReference = z.infer<typeof pinReferenceSchema>;
+
+/** Body of `SendOTP`: nothing to choose; the code goes to the account's verified phone. */
+export const sendOtpRequestSchema = z.object({}, 'invalidValue');
+
+/**
+ * Answer of `SendOTP` and `GeneratePhoneVerification`: whether a code went out, where to (masked), and how long
+ * until another may be asked for (the wait grows with every resend).
+ */
+export const codeSentSchema = z.object({
+  sent: z.boolean(),
+  maskedPhone: z.string().nullable(),
+  retryAfterSeconds: z.number().int().min(0),
+});
+/** Answer of `SendOTP` and `GeneratePhoneVerification`. */
+export type CodeSent = z.infer<typeof codeSentSchema>;
+
+/**
+ * A phone number as typed: spaces, dots, dashes and brackets do not matter; it must be international (E.164:
+ * `+`, country code, up to 15 digits), since the SMS provider needs one.
+ */
+export function normalisePhone(value: string): string {
+  return value.replace(/[\s().-]/g, '');
+}
+
+/** Body of `GeneratePhoneVerification`: the phone number to prove at set-up. */
+export const generatePhoneVerificationRequestSchema = z.object({
+  phone: z
+    .string('required')
+    .trim()
+    .min(1, 'required')
+    .max(MAX_TYPED_CODE, 'invalidPhoneNumber')
+    .transform(normalisePhone)
+    .pipe(z.string().regex(/^\+[1-9][0-9]{6,14}$/, 'invalidPhoneNumber')),
+});
+/** Body of `GeneratePhoneVerification` as sent. */
+export type GeneratePhoneVerificationRequest = z.input<typeof generatePhoneVerificationRequestSchema>;
+
 /** Answer of `Setup2FAView`: what the set-up wizard shows. */
 export const setup2faViewSchema = z.object({
   /** The methods that can be set up here. */
@@ -101,6 +167,8 @@ export const setup2faViewSchema = z.object({
   configured: z.array(twoFactorMethodSchema),
   /** True while the wizard is a step of a sign-in (2FA required); false from the signed-in account. */
   duringSignIn: z.boolean(),
+  /** The account's address the PIN would be mailed to, masked; null when the account has none (no PIN). */
+  maskedEmail: z.string().nullable(),
   /** A new authenticator secret waiting for its first code. */
   authenticator: z.object({
     /** Base32 secret in groups of four, for typing into the app. */
@@ -117,11 +185,30 @@ export const setup2faViewSchema = z.object({
 /** Answer of `Setup2FAView`. */
 export type Setup2faView = z.infer<typeof setup2faViewSchema>;
 
-/** Body of `Validate2faSetupCode`: the first code from the new authenticator confirms the set-up. */
-export const validate2faSetupCodeRequestSchema = z.object({
-  method: z.literal('authenticator', 'invalidValue'),
-  code: totpCodeSchema,
-});
+/** A code of exactly `n` digits once spaces are gone. */
+function fixedDigitsSchema(n: number) {
+  return z
+    .string('required')
+    .trim()
+    .min(1, 'required')
+    .max(MAX_TYPED_CODE, 'invalidCode')
+    .transform(normaliseCode)
+    .pipe(z.string().regex(new RegExp(`^[0-9]{${n}}$`), 'invalidCode'));
+}
+
+/**
+ * Body of `Validate2faSetupCode`: the code that confirms the method being set up — the new authenticator's code,
+ * the code texted to the new phone, or the asked digits of the PIN mailed to the account's address.
+ */
+export const validate2faSetupCodeRequestSchema = z.discriminatedUnion(
+  'method',
+  [
+    z.object({ method: z.literal('authenticator'), code: totpCodeSchema }),
+    z.object({ method: z.literal('sms'), code: fixedDigitsSchema(SMS_CODE_LENGTH) }),
+    z.object({ method: z.literal('pin'), code: fixedDigitsSchema(PIN_ASKED_DIGITS) }),
+  ],
+  'invalidValue',
+);
 /** Body of `Validate2faSetupCode` as sent. */
 export type Validate2faSetupCodeRequest = z.input<typeof validate2faSetupCodeRequestSchema>;
 

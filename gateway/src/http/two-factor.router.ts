@@ -1,19 +1,29 @@
 import { Router, type Request, type Response } from 'express';
 import {
+  generatePhoneVerificationRequestSchema,
+  generatePinQuerySchema,
   loginWith2faRequestSchema,
   loginWithRecoveryCodeRequestSchema,
   RECOVERY_CODE_LENGTH,
   redeemRecoveryCodeQuerySchema,
   redeemStateQuerySchema,
   returnUrlOf,
+  sendOtpRequestSchema,
   validate2faSetupCodeRequestSchema,
 } from 'shared-contracts';
-import type { CodeOutcome, TwoFactorService } from '../identity/mfa/two-factor.service.js';
+import type {
+  CodeBinding,
+  CodeOutcome,
+  SendOutcome,
+  TwoFactorService,
+} from '../identity/mfa/two-factor.service.js';
+import { sha256 } from '../infra/crypto/tokens.js';
 import type { ReturnUrls } from '../identity/return-urls.service.js';
 import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import { localeOf } from './locale.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
@@ -77,6 +87,25 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
     responses.sendOutcome(res, await signIn.completeStep(req, res, session, TWO_FACTOR_STEP, amr));
   }
 
+  /**
+   * Who asks for a mailed PIN: the pending sign-in at the 2FA step (its code binds to that sign-in), else the
+   * set-up wizard's caller (the code binds to this set-up). Answers for itself and returns undefined otherwise.
+   */
+  async function pinActor(
+    req: Request,
+    res: Response,
+  ): Promise<{ user: SetupActor['user']; binding: CodeBinding } | undefined> {
+    const session = await sessions.current(req);
+    if (session && signIn.isAtStep(session, TWO_FACTOR_STEP)) {
+      const user = await twoFactor.user(session.record.data.pending!.userId);
+      if (user && !user.disabled) return { user, binding: bindingOf(session) };
+      await responses.restart(req, res);
+      return undefined;
+    }
+    const actor = await setupActor(req, res);
+    return actor ? { user: actor.user, binding: setupBindingOf(actor.session) } : undefined;
+  }
+
   for (const method of ['get', 'post'] as const) {
     router[method](
       '/LoginWith2FAView',
@@ -105,7 +134,12 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
       if (!body) return;
       const found = await pending(req);
       if (!found) return responses.restart(req, res);
-      const outcome = await twoFactor.verifySignInCode(found.userId, body.method, body.code);
+      const outcome = await twoFactor.verifySignInCode(
+        found.userId,
+        body.method,
+        body.code,
+        bindingOf(found.session),
+      );
       await finishStep(req, res, found.session, outcome, 'code', ['otp', 'mfa']);
     }),
   );
@@ -120,6 +154,52 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
       if (!found) return responses.restart(req, res);
       const outcome = await twoFactor.redeemRecoveryCode(found.userId, body.recoveryCode);
       await finishStep(req, res, found.session, outcome, 'recoveryCode', ['mfa']);
+    }),
+  );
+
+  router.post(
+    '/SendOTP',
+    atTwoFactor,
+    handle(async (req, res) => {
+      if (!parse(sendOtpRequestSchema, req.body ?? {}, res)) return;
+      const found = await pending(req);
+      const user = found ? await twoFactor.user(found.userId) : undefined;
+      if (!found || !user || user.disabled) return responses.restart(req, res);
+      sendCodeOutcome(res, await twoFactor.sendSignInSms(user, bindingOf(found.session), localeOf(res)));
+    }),
+  );
+
+  // POST only: it sends mail, so it needs the anti-forgery check a GET would skip.
+  router.post(
+    '/GeneratePin',
+    handle(async (req, res) => {
+      const query = parse(generatePinQuerySchema, lowerKeys(req.query), res);
+      if (!query) return;
+      const actor = await pinActor(req, res);
+      if (!actor) return;
+      const sent = await twoFactor.generatePin(actor.user, actor.binding, query.forced, localeOf(res));
+      res.set('Cache-Control', 'no-store').json(sent);
+    }),
+  );
+
+  view(router, '/PinReference', async (req, res) => {
+    const actor = await pinActor(req, res);
+    if (!actor) return;
+    res.set('Cache-Control', 'no-store').json(await twoFactor.pinReference(actor.user.id, actor.binding));
+  });
+
+  router.post(
+    '/GeneratePhoneVerification',
+    handle(async (req, res) => {
+      const actor = await setupActor(req, res);
+      if (!actor) return;
+      const body = parse(generatePhoneVerificationRequestSchema, req.body, res);
+      if (!body) return;
+      const binding = setupBindingOf(actor.session);
+      sendCodeOutcome(
+        res,
+        await twoFactor.sendPhoneVerification(actor.user, binding, body.phone, localeOf(res)),
+      );
     }),
   );
 
@@ -160,7 +240,13 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
       if (!actor) return;
       const body = parse(validate2faSetupCodeRequestSchema, req.body, res);
       if (!body) return;
-      const result = await twoFactor.confirmAuthenticator(actor.user.id, body.code);
+      const binding = setupBindingOf(actor.session);
+      const result =
+        body.method === 'authenticator'
+          ? await twoFactor.confirmAuthenticator(actor.user.id, body.code)
+          : body.method === 'sms'
+            ? await twoFactor.confirmSms(actor.user.id, body.code, binding)
+            : await twoFactor.confirmPin(actor.user.id, body.code, binding);
       if (result.kind === 'throttled') {
         res.set('Retry-After', '900');
         return sendFormError(res, 'tooManyAttempts');
@@ -217,6 +303,29 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
   );
 
   return router;
+}
+
+/**
+ * The key a mailed or texted code of a pending sign-in is kept under: this session (whose id changed when the
+ * password passed, S24) and this sign-in's start, so a code of another pending sign-in is not found (S18).
+ */
+function bindingOf(session: Session): CodeBinding {
+  return sha256(`sign-in|${session.id}|${session.record.data.pending?.startedAt ?? ''}`);
+}
+
+/** The key of a set-up's codes (phone verification, the PIN that proves the address): this session's wizard. */
+function setupBindingOf(session: Session): CodeBinding {
+  return sha256(`setup|${session.id}|${session.record.data.pending?.startedAt ?? 'account'}`);
+}
+
+/** Answers a text request: what went out (or the wait), too many (S6), or not deliverable. */
+function sendCodeOutcome(res: Response, outcome: SendOutcome): void {
+  if (outcome === 'throttled') {
+    res.set('Retry-After', '3600');
+    return sendFormError(res, 'tooManyAttempts');
+  }
+  if (outcome === 'failed') return sendFormError(res, 'codeNotSent');
+  res.set('Cache-Control', 'no-store').json(outcome);
 }
 
 /** The 400 errors map with `invalidCode` on the field (the code was wrong, expired or used). */

@@ -80,7 +80,11 @@ for (const backend of BACKENDS) {
         const user = await gw.addUser({ requiresTwoFactor: true });
         const b = await browser(gw.app);
         const { view, secret, recoveryCodesId } = await throughWizard(b, user, '/account/?x=1');
-        expect(view).toMatchObject({ methods: ['authenticator'], configured: [], duringSignIn: true });
+        expect(view).toMatchObject({
+          methods: ['authenticator', 'sms', 'pin'],
+          configured: [],
+          duringSignIn: true,
+        });
         expect(view.authenticator.secret).toMatch(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/);
         expect(view.authenticator.uri).toBe(
           `otpauth://totp/${encodeURIComponent(view.authenticator.issuer)}:${user.username}?issuer=${encodeURIComponent(view.authenticator.issuer)}&secret=${secret}&algorithm=SHA1&digits=6&period=30`,
@@ -188,7 +192,12 @@ for (const backend of BACKENDS) {
           signInStep: '/account/login/twofactor',
         });
         const view = await b.agent.get('/api/Account/LoginWith2FAView').expect(200);
-        expect(view.body).toEqual({ methods: ['authenticator'], rememberBrowserAllowed: false });
+        expect(view.body).toEqual({
+          methods: ['authenticator'],
+          rememberBrowserAllowed: false,
+          maskedPhone: null,
+          maskedEmail: null,
+        });
         // Codes ignore spaces (SPEC.md §2).
         const code = codeAt(secret, gw.clock.now());
         const res = await b.post('/api/Account/LoginWith2FA', {

@@ -2,6 +2,7 @@ import type { Clock } from '../infra/clock.js';
 import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import type { Mailer } from '../infra/mail/mailer.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { SmsSender } from '../infra/sms/sms-sender.js';
 import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { Store } from '../store/store.js';
@@ -32,6 +33,8 @@ export interface IdentityDeps {
   kv: KeyValueStore;
   /** Recovery links and "password changed" notices (SMTP or the dev outbox). */
   mailer: Mailer;
+  /** SMS codes of the second factor (the webhook provider or the dev outbox). */
+  sms: SmsSender;
   /** PUBLIC_URL: the origin of every mailed link (S13). */
   publicUrl: string;
   /** Ends an account's OIDC sessions and refresh tokens after a password change (S15). */
@@ -66,7 +69,7 @@ export function createIdentity(deps: IdentityDeps) {
     customers: createCustomersService(store),
     partners,
     returnUrls,
-    twoFactor: createTwoFactorService({ store, kv: deps.kv, clock }),
+    twoFactor: createTwoFactorService({ store, kv: deps.kv, clock, mailer: deps.mailer, sms: deps.sms }),
     loginView: createLoginViewService(partners, returnUrls),
     recovery: createRecoveryService({
       store,

@@ -16,6 +16,7 @@ const base: Partner = {
   showLanguageOptions: false,
   showBackgroundImages: true,
   isDefault: true,
+  requireTwoFactor: false,
 };
 
 describe('partner metadata answer (SPEC.md §3)', () => {

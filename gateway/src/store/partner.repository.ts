@@ -19,6 +19,8 @@ export interface Partner {
   showBackgroundImages: boolean;
   /** The partner used when no domain matches. */
   isDefault: boolean;
+  /** Every user of the partner must have a second factor: set-up at the next sign-in (ADR 0008). */
+  requireTwoFactor: boolean;
 }
 
 /** Fields of a new partner; everything but id and name has a default. */
@@ -39,6 +41,7 @@ function toPartner(row: Selectable<PartnerTable>): Partner {
     showLanguageOptions: row.show_language_options === 1,
     showBackgroundImages: row.show_background_images === 1,
     isDefault: row.is_default === 1,
+    requireTwoFactor: row.require_two_factor === 1,
   };
 }
 
@@ -56,6 +59,7 @@ function toRow(p: Partial<Partner>): Partial<Selectable<PartnerTable>> {
   if (p.showLanguageOptions !== undefined) row.show_language_options = p.showLanguageOptions ? 1 : 0;
   if (p.showBackgroundImages !== undefined) row.show_background_images = p.showBackgroundImages ? 1 : 0;
   if (p.isDefault !== undefined) row.is_default = p.isDefault ? 1 : 0;
+  if (p.requireTwoFactor !== undefined) row.require_two_factor = p.requireTwoFactor ? 1 : 0;
   return row;
 }
 
@@ -92,6 +96,7 @@ export class PartnerRepository {
       show_language_options: 0,
       show_background_images: 0,
       is_default: 0,
+      require_two_factor: 0,
       created_at: this.now(),
       ...toRow(input),
     };

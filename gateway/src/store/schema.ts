@@ -40,6 +40,8 @@ export interface PartnerTable {
   show_background_images: number;
   is_default: number;
   created_at: number;
+  /** 1: every user of the partner must have a second factor (set up at the next sign-in). */
+  require_two_factor: Generated<number>;
 }
 
 /** customers: tenants a user can select after sign-in. */
@@ -103,6 +105,10 @@ export interface SecondFactorTable {
   enabled: number;
   preferred_method: string | null;
   updated_at: number;
+  /** The phone number proved at set-up; the SMS method is on while it is set. */
+  sms_phone: Generated<string | null>;
+  /** 1 when the e-mailed PIN is on. */
+  pin_enabled: Generated<number>;
 }
 
 /** recovery_codes: hashed, one use each. */

@@ -11,6 +11,10 @@ export interface SecondFactor {
   enabled: boolean;
   preferredMethod: string | null;
   updatedAt: number;
+  /** The phone number proved at set-up (the SMS method is on); null without SMS. */
+  smsPhone: string | null;
+  /** The e-mailed PIN is on. */
+  pinEnabled: boolean;
 }
 
 /** The `second_factors` table: one row per user who set up a second factor. */
@@ -34,6 +38,8 @@ export class SecondFactorRepository {
       enabled: row.enabled === 1,
       preferredMethod: row.preferred_method,
       updatedAt: Number(row.updated_at),
+      smsPhone: row.sms_phone,
+      pinEnabled: row.pin_enabled === 1,
     };
   }
 
@@ -53,6 +59,28 @@ export class SecondFactorRepository {
       .insertInto('second_factors')
       .values({ user_id: userId, ...values })
       .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+      .execute();
+  }
+
+  /** Turns the SMS method on with the phone number the user just proved, keeping the other methods. */
+  async enableSms(userId: string, phone: string): Promise<void> {
+    await this.upsert(userId, { sms_phone: phone, preferred_method: 'sms' });
+  }
+
+  /** Turns the e-mailed PIN on, keeping the other methods. */
+  async enablePin(userId: string): Promise<void> {
+    await this.upsert(userId, { pin_enabled: 1, preferred_method: 'pin' });
+  }
+
+  private async upsert(
+    userId: string,
+    values: { sms_phone?: string; pin_enabled?: number; preferred_method: string },
+  ): Promise<void> {
+    const set = { ...values, enabled: 1, updated_at: this.now() };
+    await this.db
+      .insertInto('second_factors')
+      .values({ user_id: userId, totp_secret_enc: null, totp_last_step: null, ...set })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet(set))
       .execute();
   }
 

@@ -1,9 +1,31 @@
-import { groupCode, type LoginWith2faView, type Setup2faView, type TwoFactorMethod } from 'shared-contracts';
+import {
+  groupCode,
+  partnerDisplayName,
+  PIN_LENGTH,
+  SMS_CODE_LENGTH,
+  type CodeSent,
+  type LoginWith2faView,
+  type PinReference,
+  type Setup2faView,
+  type TwoFactorMethod,
+} from 'shared-contracts';
 import type { Clock } from '../../infra/clock.js';
 import { randomToken } from '../../infra/crypto/tokens.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
+import type { Mailer } from '../../infra/mail/mailer.js';
+import { renderMail } from '../../infra/mail/templates.js';
+import type { SmsSender } from '../../infra/sms/sms-sender.js';
+import { renderSmsCode } from '../../infra/sms/sms-texts.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
+import {
+  choosePositions,
+  deliveredCodes,
+  DELIVERED_CODE_TTL_MS,
+  digitsAt,
+  maskEmail,
+  maskPhone,
+} from './delivered-codes.js';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js';
 import { groupSecret, matchTotpStep, newTotpSecret, totpQrSvg, totpUri } from './totp.service.js';
 
@@ -20,28 +42,54 @@ export const RECOVERY_CODES_TTL_MS = 10 * 60_000;
 /** "Recent" for changing 2FA from a signed-in account (S21). */
 export const RECENT_SIGN_IN_MS = 10 * 60_000;
 
+/** PIN mails a user may cause (first sends and resends) within {@link SEND_WINDOW_MS}. */
+export const MAX_PIN_MAILS = 5;
+/** Texts a user may cause (sign-in codes and phone verification) within {@link SEND_WINDOW_MS}: SMS cost money. */
+export const MAX_SMS = 6;
+export const SEND_WINDOW_MS = 60 * 60_000;
+
 /** What checking a code leads to. */
 export type CodeOutcome = 'ok' | 'invalid' | 'throttled';
+
+/** What asking for an SMS leads to: sent (or waiting for its resend time), over the limit, or not deliverable. */
+export type SendOutcome = CodeSent | 'throttled' | 'failed';
 
 /** What the two-factor service needs. */
 export interface TwoFactorServiceDeps {
   store: Store;
   kv: KeyValueStore;
   clock: Clock;
+  /** The e-mailed PIN goes out here (SMTP or the dev outbox). */
+  mailer: Mailer;
+  /** SMS codes go out here (the webhook provider or the dev outbox). */
+  sms: SmsSender;
 }
+
+/**
+ * Where a mailed or texted code belongs: an opaque key of one pending sign-in (or one set-up in one session), made
+ * by the caller; a code kept under one binding cannot be used under another (S18).
+ */
+export type CodeBinding = string;
 
 const keys = {
   attempts: (userId: string) => `mfa:attempts:${userId}`,
   setupAttempts: (userId: string) => `mfa:setup-attempts:${userId}`,
   setupSecret: (userId: string) => `mfa:setup:${userId}`,
   codes: (id: string) => `mfa:codes:${id}`,
+  pin: (binding: CodeBinding) => `mfa:pin:${binding}`,
+  sms: (binding: CodeBinding) => `mfa:sms:${binding}`,
+  phone: (binding: CodeBinding) => `mfa:phone:${binding}`,
+  pinMails: (userId: string) => `mfa:pin-mails:${userId}`,
+  texts: (userId: string) => `mfa:texts:${userId}`,
 };
 
 /**
  * The second factor (SPEC.md §7 "Two-factor and codes", ADR 0008): the authenticator app (TOTP) and recovery
  * codes, at sign-in and in the set-up wizard. HTTP-free; the router maps outcomes to the protocol.
  */
-export function createTwoFactorService({ store, kv, clock }: TwoFactorServiceDeps) {
+export function createTwoFactorService({ store, kv, clock, mailer, sms }: TwoFactorServiceDeps) {
+  const delivered = deliveredCodes(kv, store.secrets, clock);
+
   /**
    * Reserves one attempt before any code is checked, so N parallel wrong codes evaluate at most the limit (S5/S6);
    * false when the user is over it.
@@ -52,14 +100,129 @@ export function createTwoFactorService({ store, kv, clock }: TwoFactorServiceDep
 
   async function issuerFor(user: User): Promise<string> {
     const partner = user.partnerId ? await store.partners.findById(user.partnerId) : undefined;
-    return partner?.name ?? (await store.partners.findForHost(undefined))?.name ?? 'Identity';
+    return partnerDisplayName(
+      partner?.name ?? (await store.partners.findForHost(undefined))?.name ?? 'Identity',
+      'Identity',
+    );
   }
 
-  /** The methods the account has set up, preferred first. */
-  async function methodsOf(userId: string): Promise<TwoFactorMethod[]> {
+  /** The methods the account has set up, preferred first (the PIN only while the account has an address). */
+  async function methodsOf(userId: string, user?: User): Promise<TwoFactorMethod[]> {
     const factor = await store.secondFactors.find(userId);
     if (!factor?.enabled) return [];
-    return factor.totpSecretSealed ? ['authenticator'] : [];
+    const email = (user ?? (await store.users.findById(userId)))?.email;
+    const methods: TwoFactorMethod[] = [];
+    if (factor.totpSecretSealed) methods.push('authenticator');
+    if (factor.smsPhone) methods.push('sms');
+    if (factor.pinEnabled && email) methods.push('pin');
+    const preferred = methods.find((m) => m === factor.preferredMethod);
+    return preferred ? [preferred, ...methods.filter((m) => m !== preferred)] : methods;
+  }
+
+  /** Whether the user may cause one more mail or text within the window (kept in the shared store). */
+  async function underSendLimit(key: string, max: number): Promise<boolean> {
+    return (await kv.increment(key, SEND_WINDOW_MS)) <= max;
+  }
+
+  /**
+   * Mails a PIN for `binding` unless one is live there (`forced`: a new PIN in any case, the old one dies). The
+   * mail is in the visitor's language and names the partner. False when the account has no address, the user
+   * asked for too many, or the mail could not be handed over.
+   */
+  async function mailPin(
+    user: User,
+    binding: CodeBinding,
+    forced: boolean,
+    locale: string | undefined,
+  ): Promise<boolean> {
+    if (!user.email) return false;
+    const key = keys.pin(binding);
+    const live = await delivered.read(key);
+    if (!forced && live?.userId === user.id && live.expiresAt > clock.now()) return true;
+    if (!(await underSendLimit(keys.pinMails(user.id), MAX_PIN_MAILS))) return false;
+    const record = delivered.fresh(user.id, PIN_LENGTH, { positions: choosePositions() });
+    await delivered.write(key, record);
+    const mail = renderMail('pin', locale, {
+      partnerName: await issuerFor(user),
+      displayName: user.displayName,
+      pin: record.code,
+      expiresInMinutes: DELIVERED_CODE_TTL_MS / 60_000,
+    });
+    try {
+      await mailer.send({ to: user.email, subject: mail.subject, text: mail.text, html: mail.html });
+    } catch {
+      await delivered.delete(key);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Texts a new code to `phone` under `key`, unless the last one there went out less than its wait ago (the wait
+   * doubles with each resend); a new code replaces the old one.
+   */
+  async function textCode(
+    user: User,
+    key: string,
+    phone: string,
+    locale: string | undefined,
+  ): Promise<SendOutcome> {
+    const now = clock.now();
+    const live = await delivered.read(key);
+    const same = live?.userId === user.id && live.phone === phone && live.expiresAt > now;
+    if (same && live.nextSendAt !== undefined && now < live.nextSendAt)
+      return {
+        sent: false,
+        maskedPhone: maskPhone(phone),
+        retryAfterSeconds: Math.ceil((live.nextSendAt - now) / 1000),
+      };
+    if (!(await underSendLimit(keys.texts(user.id), MAX_SMS))) return 'throttled';
+    const sends = (same ? (live.sends ?? 0) : 0) + 1;
+    const wait = delivered.waitAfter(sends);
+    const record = delivered.fresh(user.id, SMS_CODE_LENGTH, { phone, sends, nextSendAt: now + wait * 1000 });
+    await delivered.write(key, record);
+    const text = renderSmsCode(locale, {
+      partnerName: await issuerFor(user),
+      code: record.code,
+      expiresInMinutes: DELIVERED_CODE_TTL_MS / 60_000,
+    });
+    try {
+      await sms.send({ to: phone, text });
+    } catch {
+      await delivered.delete(key);
+      return 'failed';
+    }
+    return { sent: true, maskedPhone: maskPhone(phone), retryAfterSeconds: wait };
+  }
+
+  /** New recovery codes for `userId`, kept to be shown once under the returned id. */
+  async function newRecoveryCodeSet(userId: string): Promise<string> {
+    const codes = newRecoveryCodes();
+    await store.recoveryCodes.replace(
+      userId,
+      codes.map((c) => recoveryCodeHash(userId, c)),
+    );
+    const recoveryCodesId = randomToken(24);
+    await kv.set(
+      keys.codes(recoveryCodesId),
+      store.secrets.encrypt(JSON.stringify({ userId, codes })),
+      RECOVERY_CODES_TTL_MS,
+    );
+    return recoveryCodesId;
+  }
+
+  /** The end of every confirmed set-up: new recovery codes, the counter reset, the audit record. */
+  async function setupDone(userId: string, method: TwoFactorMethod): Promise<SetupResult> {
+    const recoveryCodesId = await newRecoveryCodeSet(userId);
+    await kv.delete(keys.setupAttempts(userId));
+    await store.audit.record({
+      at: clock.now(),
+      kind: 'two-factor.enabled',
+      userId,
+      ip: null,
+      data: { method },
+    });
+    return { kind: 'ok', recoveryCodesId };
   }
 
   return {
@@ -84,18 +247,81 @@ export function createTwoFactorService({ store, kv, clock }: TwoFactorServiceDep
 
     /** `LoginWith2FAView`. */
     async loginView(userId: string): Promise<LoginWith2faView> {
-      return { methods: await methodsOf(userId), rememberBrowserAllowed: false };
+      const user = await store.users.findById(userId);
+      const methods = await methodsOf(userId, user);
+      const factor = await store.secondFactors.find(userId);
+      return {
+        methods,
+        rememberBrowserAllowed: false,
+        maskedPhone: methods.includes('sms') && factor?.smsPhone ? maskPhone(factor.smsPhone) : null,
+        maskedEmail: methods.includes('pin') && user?.email ? maskEmail(user.email) : null,
+      };
     },
 
-    /** `LoginWith2FA`: checks a code of a method the account has (throttled, TOTP once per step: S6, S17). */
-    async verifySignInCode(userId: string, method: TwoFactorMethod, code: string): Promise<CodeOutcome> {
+    /**
+     * `LoginWith2FA`: checks a code of a method the account has (throttled, S6): the authenticator's once per step
+     * (S17); the texted code or the asked PIN digits of this pending sign-in only, once (S18).
+     */
+    async verifySignInCode(
+      userId: string,
+      method: TwoFactorMethod,
+      code: string,
+      binding: CodeBinding,
+    ): Promise<CodeOutcome> {
       if (!(await reserveAttempt(keys.attempts(userId)))) return 'throttled';
-      const factor = await store.secondFactors.find(userId);
-      if (method !== 'authenticator' || !factor?.enabled || !factor.totpSecretSealed) return 'invalid';
-      const step = matchTotpStep(store.secrets.decrypt(factor.totpSecretSealed), code, clock.now());
-      if (step === undefined || !(await store.secondFactors.acceptTotpStep(userId, step))) return 'invalid';
+      if (!(await methodsOf(userId)).includes(method)) return 'invalid';
+      if (method === 'authenticator') {
+        const factor = await store.secondFactors.find(userId);
+        if (!factor?.totpSecretSealed) return 'invalid';
+        const step = matchTotpStep(store.secrets.decrypt(factor.totpSecretSealed), code, clock.now());
+        if (step === undefined || !(await store.secondFactors.acceptTotpStep(userId, step))) return 'invalid';
+      } else if (method === 'sms') {
+        const factor = await store.secondFactors.find(userId);
+        const used = await delivered.use(keys.sms(binding), userId, code, (r) =>
+          r.phone === factor?.smsPhone ? r.code : undefined,
+        );
+        if (!used) return 'invalid';
+      } else {
+        const used = await delivered.use(keys.pin(binding), userId, code, (r) =>
+          r.positions ? digitsAt(r.code, r.positions) : undefined,
+        );
+        if (!used) return 'invalid';
+      }
       await kv.delete(keys.attempts(userId));
       return 'ok';
+    },
+
+    /** `SendOTP`: a new code texted to the account's verified phone, for this pending sign-in. */
+    async sendSignInSms(user: User, binding: CodeBinding, locale: string | undefined): Promise<SendOutcome> {
+      const factor = await store.secondFactors.find(user.id);
+      if (!factor?.enabled || !factor.smsPhone) return 'failed';
+      return textCode(user, keys.sms(binding), factor.smsPhone, locale);
+    },
+
+    /** `GeneratePhoneVerification`: a code texted to the phone being set up, for this set-up. */
+    sendPhoneVerification(
+      user: User,
+      binding: CodeBinding,
+      phone: string,
+      locale: string | undefined,
+    ): Promise<SendOutcome> {
+      return textCode(user, keys.phone(binding), phone, locale);
+    },
+
+    /** `GeneratePin`: mails a PIN for this pending sign-in or set-up (see {@link mailPin}). */
+    generatePin: mailPin,
+
+    /**
+     * `PinReference`: which digits of the live PIN to type, other ones than asked last time (a reshuffle); null
+     * when no PIN is live for this binding.
+     */
+    async pinReference(userId: string, binding: CodeBinding): Promise<PinReference> {
+      const key = keys.pin(binding);
+      const record = await delivered.read(key);
+      if (!record || record.userId !== userId) return null;
+      const positions = choosePositions(PIN_LENGTH, undefined, record.positions);
+      if (!(await delivered.write(key, { ...record, positions }))) return null;
+      return { positions, length: record.code.length };
     },
 
     /** `LoginWithRecoveryCode`: uses one code, exactly once however many requests race for it (S19). */
@@ -129,9 +355,10 @@ export function createTwoFactorService({ store, kv, clock }: TwoFactorServiceDep
       const issuer = await issuerFor(user);
       const uri = totpUri(secret, issuer, user.username);
       return {
-        methods: ['authenticator'],
-        configured: await methodsOf(user.id),
+        methods: user.email ? ['authenticator', 'sms', 'pin'] : ['authenticator', 'sms'],
+        configured: await methodsOf(user.id, user),
         duringSignIn,
+        maskedEmail: user.email ? maskEmail(user.email) : null,
         authenticator: {
           secret: groupSecret(secret),
           uri,
@@ -146,10 +373,7 @@ export function createTwoFactorService({ store, kv, clock }: TwoFactorServiceDep
      * `Validate2faSetupCode`: the first code of the new secret turns the authenticator on (replacing any earlier
      * one) and makes a new set of recovery codes, kept to be shown once under the returned id.
      */
-    async confirmAuthenticator(
-      userId: string,
-      code: string,
-    ): Promise<{ kind: 'ok'; recoveryCodesId: string } | { kind: 'invalid' | 'throttled' }> {
+    async confirmAuthenticator(userId: string, code: string): Promise<SetupResult> {
       if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
       const sealed = await kv.get(keys.setupSecret(userId));
       if (!sealed) return { kind: 'invalid' };
@@ -159,26 +383,33 @@ export function createTwoFactorService({ store, kv, clock }: TwoFactorServiceDep
       // Only the request that takes the waiting secret goes on: two confirmations cannot make two sets of codes.
       if ((await kv.take(keys.setupSecret(userId))) === undefined) return { kind: 'invalid' };
       await store.secondFactors.enableAuthenticator(userId, store.secrets.encrypt(secret), step);
-      const codes = newRecoveryCodes();
-      await store.recoveryCodes.replace(
-        userId,
-        codes.map((c) => recoveryCodeHash(userId, c)),
+      return setupDone(userId, 'authenticator');
+    },
+
+    /**
+     * `Validate2faSetupCode` for SMS: the code texted to the new phone (this set-up's, once) proves the phone; it
+     * becomes the verified number the SMS method uses.
+     */
+    async confirmSms(userId: string, code: string, binding: CodeBinding): Promise<SetupResult> {
+      if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
+      const used = await delivered.use(keys.phone(binding), userId, code, (r) => r.code);
+      if (!used?.phone) return { kind: 'invalid' };
+      await store.secondFactors.enableSms(userId, used.phone);
+      return setupDone(userId, 'sms');
+    },
+
+    /**
+     * `Validate2faSetupCode` for the PIN: the asked digits of the PIN mailed for this set-up prove the user reads
+     * the account's address, which is all the method needs.
+     */
+    async confirmPin(userId: string, code: string, binding: CodeBinding): Promise<SetupResult> {
+      if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
+      const used = await delivered.use(keys.pin(binding), userId, code, (r) =>
+        r.positions ? digitsAt(r.code, r.positions) : undefined,
       );
-      const recoveryCodesId = randomToken(24);
-      await kv.set(
-        keys.codes(recoveryCodesId),
-        store.secrets.encrypt(JSON.stringify({ userId, codes })),
-        RECOVERY_CODES_TTL_MS,
-      );
-      await kv.delete(keys.setupAttempts(userId));
-      await store.audit.record({
-        at: clock.now(),
-        kind: 'two-factor.enabled',
-        userId,
-        ip: null,
-        data: { method: 'authenticator' },
-      });
-      return { kind: 'ok', recoveryCodesId };
+      if (!used) return { kind: 'invalid' };
+      await store.secondFactors.enablePin(userId);
+      return setupDone(userId, 'pin');
     },
 
     /** `RedeemRecoveryCode`: the set kept under `id`, for its own user, once (then the id is dead). */
@@ -198,6 +429,9 @@ export function createTwoFactorService({ store, kv, clock }: TwoFactorServiceDep
     },
   };
 }
+
+/** What a set-up confirmation leads to. */
+export type SetupResult = { kind: 'ok'; recoveryCodesId: string } | { kind: 'invalid' | 'throttled' };
 
 function readCodeSet(store: Store, sealed: string): { userId: string; codes: string[] } | undefined {
   try {

@@ -54,9 +54,11 @@ type Req = IncomingMessage;
 type Res = ServerResponse;
 
 /** The store-backed facts the steps decide on. */
-export function storeSignInFacts(store: Pick<Store, 'users' | 'customers'>): SignInFacts {
+export function storeSignInFacts(store: Pick<Store, 'users' | 'customers' | 'partners'>): SignInFacts {
   return {
     hasSecondFactor: (userId) => store.users.hasSecondFactor(userId),
+    partnerRequiresTwoFactor: async (user) =>
+      user.partnerId ? ((await store.partners.findById(user.partnerId))?.requireTwoFactor ?? false) : false,
     hasDevice: (userId) => store.users.hasWebauthnCredential(userId),
     customerCount: (userId) => store.customers.countCustomersOf(userId),
   };

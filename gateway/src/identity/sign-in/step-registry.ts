@@ -5,6 +5,8 @@ import type { User } from '../../store/user.repository.js';
 export interface SignInFacts {
   /** The user has a confirmed second factor (authenticator, SMS or PIN). */
   hasSecondFactor(userId: string): Promise<boolean>;
+  /** The user's partner requires a second factor of all its users (absent: no partner does). */
+  partnerRequiresTwoFactor?(user: User): Promise<boolean>;
   /** The user has a registered passkey or security key. */
   hasDevice(userId: string): Promise<boolean>;
   /** How many customers the user belongs to. */
@@ -122,12 +124,15 @@ export const twoFactorStep: SignInStep = {
 export const twoFactorSetupStep: SignInStep = {
   id: 'two-factor-setup',
   path: '/account/setup-twofactor',
-  appliesTo: async ({ user, facts }) => user.requiresTwoFactor && !(await facts.hasSecondFactor(user.id)),
+  appliesTo: async ({ user, facts }) =>
+    (user.requiresTwoFactor || ((await facts.partnerRequiresTwoFactor?.(user)) ?? false)) &&
+    !(await facts.hasSecondFactor(user.id)),
   calls: [
     'Setup2FAView',
     'Validate2faSetupCode',
     'GeneratePhoneVerification',
     'GeneratePin',
+    'PinReference',
     'EnableTwoFactor',
     'RedeemRecoveryCode',
     'RedeemState',

@@ -47,6 +47,8 @@ export const errorsDe = {
     'Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Zwei-Faktor-Einstellungen ändern.',
   recoveryCodesUnavailable:
     'Diese Wiederherstellungscodes wurden bereits angezeigt oder sind abgelaufen. Erzeugen Sie neue Codes.',
+  invalidPhoneNumber: 'Geben Sie die Telefonnummer mit Ländervorwahl ein, zum Beispiel +49 151 23456789.',
+  codeNotSent: 'Der Code konnte nicht gesendet werden. Bitte versuchen Sie es in einigen Minuten erneut.',
   badRequest: 'Ungültige Anfrage',
   unauthorized: 'Nicht autorisiert',
   forbidden: 'Verboten',

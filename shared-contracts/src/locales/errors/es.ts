@@ -45,6 +45,9 @@ export const errorsEs = {
     'Por su seguridad, vuelva a iniciar sesión antes de cambiar la configuración de la verificación en dos pasos.',
   recoveryCodesUnavailable:
     'Estos códigos de recuperación ya se mostraron o han caducado. Genere un nuevo conjunto.',
+  invalidPhoneNumber:
+    'Introduzca el número de teléfono con el prefijo del país, por ejemplo +34 612 345 678.',
+  codeNotSent: 'No pudimos enviar el código. Inténtelo de nuevo dentro de unos minutos.',
   badRequest: 'Solicitud incorrecta',
   unauthorized: 'No autorizado',
   forbidden: 'Prohibido',

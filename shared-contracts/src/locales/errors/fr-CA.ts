@@ -46,6 +46,8 @@ export const errorsFrCA = {
     'Pour votre sécurité, reconnectez-vous avant de modifier vos paramètres de double authentification.',
   recoveryCodesUnavailable:
     'Ces codes de récupération ont déjà été affichés ou ont expiré. Générez-en de nouveaux.',
+  invalidPhoneNumber: "Entrez le numéro de téléphone avec l'indicatif du pays, par exemple +1 514 555 0123.",
+  codeNotSent: "Nous n'avons pas pu envoyer le code. Réessayez dans quelques minutes.",
   badRequest: 'Requête incorrecte',
   unauthorized: 'Non autorisé',
   forbidden: 'Interdit',

@@ -1,0 +1,370 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PIN_ASKED_DIGITS, PIN_LENGTH } from 'shared-contracts';
+import { SmtpMailer } from '../infra/mail/mailer.js';
+import { startSmtpListener, type SmtpListener } from '../infra/mail/testing/smtp-listener.js';
+import { WebhookSmsSender } from '../infra/sms/sms-sender.js';
+import {
+  BACKENDS,
+  browser,
+  listenOnLoopback,
+  startTestGateway,
+  type LoopbackServer,
+  type TestGateway,
+} from '../testing/test-gateway.js';
+import type { User } from '../store/user.repository.js';
+import { createTwoFactorService, MFA_MAX_ATTEMPTS } from '../identity/mfa/two-factor.service.js';
+
+type Browser = Awaited<ReturnType<typeof browser>>;
+
+/** A text as the SMS provider received it. */
+interface Text {
+  to: string;
+  text: string;
+}
+
+/** The code in a text: the six digits it starts with. */
+function codeOf(text: Text | undefined): string {
+  const code = /\b(\d{6})\b/.exec(text?.text ?? '')?.[1];
+  if (!code) throw new Error(`no code in ${JSON.stringify(text)}`);
+  return code;
+}
+
+/** The digits of `pin` at the 1-based positions. */
+function digitsAtPositions(pin: string, positions: number[]): string {
+  return positions.map((p) => pin[p - 1]).join('');
+}
+
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip)(
+    `SMS code and e-mailed PIN (${backend.name})${backend.skip ? ` — skipped: ${backend.skip}` : ''}`,
+    () => {
+      let gw: TestGateway;
+      let smtp: SmtpListener;
+      let provider: LoopbackServer;
+      const texts: Text[] = [];
+
+      beforeAll(async () => {
+        smtp = await startSmtpListener();
+        // The test's SMS provider: a real HTTP receiver behind SMS_WEBHOOK_URL, as a relay in front of one would be.
+        provider = await listenOnLoopback((req, res) => {
+          let body = '';
+          req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          req.on('end', () => {
+            texts.push(JSON.parse(body) as Text);
+            res.writeHead(202).end();
+          });
+        });
+        gw = await startTestGateway({
+          backend: backend.name,
+          overrides: {
+            mailer: new SmtpMailer(smtp.url, 'identity@example.test'),
+            sms: new WebhookSmsSender({ url: `${provider.origin}/sms`, token: 'test-token' }),
+          },
+        });
+        await gw.store.partners.create({ id: 'acme', name: 'Acme Payroll', domains: ['acme.test'] });
+      });
+      afterAll(async () => {
+        await gw.close();
+        await smtp.close();
+        await provider.close();
+      });
+      beforeEach(() => {
+        texts.length = 0;
+      });
+
+      /** The newest mail to `to`, waiting for it the way a recipient would. */
+      async function lastMailTo(to: string, after: number) {
+        for (let i = 0; i < 100; i += 1) {
+          const mail = smtp.received.slice(after).find((m) => m.envelopeTo.includes(to));
+          if (mail) return mail.mail;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        throw new Error(`no mail to ${to}`);
+      }
+
+      /** The PIN in a mail (eight digits on a line of their own in the text part). */
+      function pinOf(mail: Awaited<ReturnType<typeof lastMailTo>>): string {
+        const pin = new RegExp(`^\\s*(\\d{${PIN_LENGTH}})\\s*$`, 'm').exec(mail.text ?? '')?.[1];
+        if (!pin) throw new Error(`no PIN in ${mail.text}`);
+        return pin;
+      }
+
+      /** Asks for a PIN (or a new one) and returns it as mailed. */
+      async function mailedPin(b: Browser, user: User, forced = false): Promise<string> {
+        const before = smtp.received.length;
+        const sent = await b.post(`/api/Account/GeneratePin${forced ? '?forced=true' : ''}`);
+        expect(sent.status).toBe(200);
+        expect(sent.body).toBe(true);
+        return pinOf(await lastMailTo(user.email!, before));
+      }
+
+      /** The digits of `pin` the gateway asks for now. */
+      async function askedDigits(b: Browser, pin: string): Promise<{ positions: number[]; digits: string }> {
+        const ref = await b.agent.get('/api/Account/PinReference').expect(200);
+        const positions = ref.body.positions as number[];
+        expect(ref.body.length).toBe(PIN_LENGTH);
+        return { positions, digits: digitsAtPositions(pin, positions) };
+      }
+
+      /** A user who must set up 2FA, signed in with the password up to the wizard. */
+      async function atWizard(input: Partial<Parameters<TestGateway['addUser']>[0]> = {}) {
+        const user = await gw.addUser({ requiresTwoFactor: true, partnerId: 'acme', ...input });
+        const b = await browser(gw.app);
+        const start = await b.signIn(user.username);
+        expect(start.body.redirect).toMatch(/^\/account\/setup-twofactor/);
+        return { user, b };
+      }
+
+      /** A user with SMS set up through the wizard at sign-in. */
+      async function userWithSms(phone = '+44 7700 900123') {
+        const { user, b } = await atWizard();
+        const sent = await b.post('/api/Account/GeneratePhoneVerification', { phone });
+        expect(sent.status).toBe(200);
+        expect(sent.body).toMatchObject({ sent: true, maskedPhone: '•••• 0123' });
+        const text = texts.at(-1);
+        expect(text?.to).toBe('+447700900123');
+        await b.post('/api/Account/Validate2faSetupCode', { method: 'sms', code: codeOf(text) }).expect(200);
+        expect((await b.post('/api/Account/EnableTwoFactor?returnUrl=/account/')).status).toBe(209);
+        return user;
+      }
+
+      /** A user with the e-mailed PIN set up through the wizard at sign-in. */
+      async function userWithPin() {
+        const { user, b } = await atWizard();
+        const pin = await mailedPin(b, user);
+        const { digits } = await askedDigits(b, pin);
+        await b.post('/api/Account/Validate2faSetupCode', { method: 'pin', code: digits }).expect(200);
+        expect((await b.post('/api/Account/EnableTwoFactor?returnUrl=/account/')).status).toBe(209);
+        return user;
+      }
+
+      async function atTwoFactor(user: User) {
+        const b = await browser(gw.app);
+        const res = await b.signIn(user.username);
+        expect(res.body.redirect).toMatch(/^\/account\/login\/twofactor/);
+        return b;
+      }
+
+      async function signedIn(b: Browser): Promise<boolean> {
+        return (await b.agent.get('/api/Account/User')).body.isAuthenticated === true;
+      }
+
+      it('sets up SMS with phone verification in the wizard and signs in with a texted code', async () => {
+        const user = await userWithSms();
+        const b = await atTwoFactor(user);
+        const view = await b.agent.get('/api/Account/LoginWith2FAView').expect(200);
+        expect(view.body).toMatchObject({ methods: ['sms'], maskedPhone: '•••• 0123', maskedEmail: null });
+
+        const sent = await b.post('/api/Account/SendOTP');
+        expect(sent.status).toBe(200);
+        expect(sent.body).toEqual({ sent: true, maskedPhone: '•••• 0123', retryAfterSeconds: 30 });
+        const text = texts.at(-1)!;
+        expect(text.to).toBe('+447700900123');
+        expect(text.text).toContain('Acme Payroll');
+        const done = await b.post('/api/Account/LoginWith2FA', { method: 'sms', code: codeOf(text) });
+        expect(done.status).toBe(209);
+        await b.exchange(done.body.state);
+        expect(await signedIn(b)).toBe(true);
+      });
+
+      it('texts in the visitor’s language and the wait before a resend grows', async () => {
+        const user = await userWithSms();
+        const b = await atTwoFactor(user);
+        texts.length = 0;
+        const first = await b.post('/api/Account/SendOTP').set('Accept-Language', 'de');
+        expect(first.body).toMatchObject({ sent: true, retryAfterSeconds: 30 });
+        expect(texts.at(-1)!.text).toContain('Anmeldecode');
+        const tooSoon = await b.post('/api/Account/SendOTP');
+        expect(tooSoon.status).toBe(200);
+        expect(tooSoon.body).toMatchObject({ sent: false });
+        expect(texts).toHaveLength(1);
+        gw.clock.advance(30_000);
+        const second = await b.post('/api/Account/SendOTP');
+        expect(second.body).toMatchObject({ sent: true, retryAfterSeconds: 60 });
+        gw.clock.advance(30_000);
+        expect((await b.post('/api/Account/SendOTP')).body).toMatchObject({ sent: false });
+        gw.clock.advance(30_000);
+        expect((await b.post('/api/Account/SendOTP')).body).toMatchObject({
+          sent: true,
+          retryAfterSeconds: 120,
+        });
+        // Only the newest code counts.
+        expect(texts).toHaveLength(3);
+        const old = await b.post('/api/Account/LoginWith2FA', { method: 'sms', code: codeOf(texts[1]) });
+        expect(old.status).toBe(400);
+        const ok = await b.post('/api/Account/LoginWith2FA', { method: 'sms', code: codeOf(texts[2]) });
+        expect(ok.status).toBe(209);
+      });
+
+      it('S18 a texted code works only for its own pending sign-in, once, and not after 10 minutes', async () => {
+        const user = await userWithSms();
+        const first = await atTwoFactor(user);
+        await first.post('/api/Account/SendOTP').expect(200);
+        const code = codeOf(texts.at(-1));
+        // Another pending sign-in of the same user (another browser) cannot use it.
+        const second = await atTwoFactor(user);
+        const other = await second.post('/api/Account/LoginWith2FA', { method: 'sms', code });
+        expect(other.status).toBe(400);
+        expect(other.body.errors).toEqual({ code: ['invalidCode'] });
+        // Its own sign-in can, once.
+        const used = await first.post('/api/Account/LoginWith2FA', { method: 'sms', code });
+        expect(used.status).toBe(209);
+        const again = await atTwoFactor(user);
+        const reused = await again.post('/api/Account/LoginWith2FA', { method: 'sms', code });
+        expect(reused.status).toBe(400);
+
+        // Expired: a code older than 10 minutes is refused even in its own sign-in.
+        await again.post('/api/Account/SendOTP').expect(200);
+        const late = codeOf(texts.at(-1));
+        gw.clock.advance(10 * 60_000 + 1_000);
+        const expired = await again.post('/api/Account/LoginWith2FA', { method: 'sms', code: late });
+        if (expired.status === 209) await again.exchange(expired.body.state);
+        expect(await signedIn(again)).toBe(false);
+      });
+
+      it('S18 a texted code or PIN is used once and dies after 10 minutes, however the sign-in fares', async () => {
+        // The service itself, on the gateway's own store and key-value store: the same binding twice (which the
+        // HTTP flow cannot reach, since a sign-in's session changes when it completes) and a code outliving 10 min.
+        const service = createTwoFactorService({
+          store: gw.store,
+          kv: gw.kv,
+          clock: gw.clock,
+          mailer: new SmtpMailer(smtp.url, 'identity@example.test'),
+          sms: new WebhookSmsSender({ url: `${provider.origin}/sms` }),
+        });
+        const user = await userWithSms();
+        await service.sendSignInSms(user, 'binding-a', undefined);
+        const code = codeOf(texts.at(-1));
+        expect(await service.verifySignInCode(user.id, 'sms', code, 'binding-a')).toBe('ok');
+        expect(await service.verifySignInCode(user.id, 'sms', code, 'binding-a')).toBe('invalid');
+
+        await service.sendSignInSms(user, 'binding-b', undefined);
+        const late = codeOf(texts.at(-1));
+        gw.clock.advance(10 * 60_000 + 1_000);
+        expect(await service.verifySignInCode(user.id, 'sms', late, 'binding-b')).toBe('invalid');
+
+        const pinUser = await userWithPin();
+        const before = smtp.received.length;
+        expect(await service.generatePin(pinUser, 'binding-c', false, undefined)).toBe(true);
+        const pin = pinOf(await lastMailTo(pinUser.email!, before));
+        const ref = await service.pinReference(pinUser.id, 'binding-c');
+        const digits = digitsAtPositions(pin, ref!.positions);
+        expect(await service.verifySignInCode(pinUser.id, 'pin', digits, 'binding-c')).toBe('ok');
+        expect(await service.verifySignInCode(pinUser.id, 'pin', digits, 'binding-c')).toBe('invalid');
+        expect(await service.pinReference(pinUser.id, 'binding-c')).toBeNull();
+      });
+
+      it('S6 wrong SMS codes count against the throttle; then even the right one is refused', async () => {
+        const user = await userWithSms();
+        const b = await atTwoFactor(user);
+        await b.post('/api/Account/SendOTP').expect(200);
+        const code = codeOf(texts.at(-1));
+        const wrong = code === '000000' ? '111111' : '000000';
+        for (let i = 0; i < MFA_MAX_ATTEMPTS; i += 1) {
+          const res = await b.post('/api/Account/LoginWith2FA', { method: 'sms', code: wrong });
+          expect(res.body.errors).toEqual({ code: ['invalidCode'] });
+        }
+        const locked = await b.post('/api/Account/LoginWith2FA', { method: 'sms', code });
+        expect(locked.status).toBe(400);
+        expect(locked.body.errors).toEqual({ '': ['tooManyAttempts'] });
+        gw.clock.advance(16 * 60_000);
+      });
+
+      it('refuses a phone number that is not international, in the visitor’s language', async () => {
+        const { b } = await atWizard();
+        const res = await b
+          .post('/api/Account/GeneratePhoneVerification', { phone: '07700 900123' })
+          .set('Accept-Language', 'fr-CA');
+        expect(res.status).toBe(400);
+        expect(res.body.errors).toEqual({ phone: ['invalidPhoneNumber'] });
+        expect(texts).toHaveLength(0);
+      });
+
+      it('sets up the PIN in the wizard and signs in with the asked digits after a reshuffle', async () => {
+        const user = await userWithPin();
+        const b = await atTwoFactor(user);
+        const view = await b.agent.get('/api/Account/LoginWith2FAView').expect(200);
+        expect(view.body).toMatchObject({ methods: ['pin'], maskedEmail: `u•••@example.test` });
+
+        const before = smtp.received.length;
+        expect((await b.post('/api/Account/GeneratePin')).body).toBe(true);
+        const mail = await lastMailTo(user.email!, before);
+        expect(mail.subject).toBe('Your Acme Payroll sign-in PIN');
+        const pin = pinOf(mail);
+        // Asked again without forced: the live PIN stays, no second mail.
+        expect((await b.post('/api/Account/GeneratePin')).body).toBe(true);
+        expect(smtp.received.length).toBe(before + 1);
+
+        const first = await askedDigits(b, pin);
+        expect(first.positions).toHaveLength(PIN_ASKED_DIGITS);
+        expect(new Set(first.positions).size).toBe(PIN_ASKED_DIGITS);
+        const shuffled = await askedDigits(b, pin);
+        expect(shuffled.positions).not.toEqual(first.positions);
+        const done = await b.post('/api/Account/LoginWith2FA', { method: 'pin', code: shuffled.digits });
+        expect(done.status).toBe(209);
+      });
+
+      it('S18 the PIN: the resent PIN’s predecessor and another sign-in’s PIN fail; one use', async () => {
+        const user = await userWithPin();
+        const b = await atTwoFactor(user);
+        const oldPin = await mailedPin(b, user);
+        // Resend: a new PIN, the old one dies.
+        const pin = await mailedPin(b, user, true);
+        let now = await askedDigits(b, pin);
+        while (digitsAtPositions(oldPin, now.positions) === now.digits) now = await askedDigits(b, pin);
+        const stale = await b.post('/api/Account/LoginWith2FA', {
+          method: 'pin',
+          code: digitsAtPositions(oldPin, now.positions),
+        });
+        expect(stale.body.errors).toEqual({ code: ['invalidCode'] });
+
+        // Another pending sign-in of the same user has its own PIN: this one's digits do not open it.
+        const other = await atTwoFactor(user);
+        const otherPin = await mailedPin(other, user);
+        let asked = await askedDigits(other, otherPin);
+        while (digitsAtPositions(pin, asked.positions) === asked.digits)
+          asked = await askedDigits(other, otherPin);
+        const cross = await other.post('/api/Account/LoginWith2FA', {
+          method: 'pin',
+          code: digitsAtPositions(pin, asked.positions),
+        });
+        expect(cross.body.errors).toEqual({ code: ['invalidCode'] });
+
+        const ok = await b.post('/api/Account/LoginWith2FA', { method: 'pin', code: now.digits });
+        expect(ok.status).toBe(209);
+        // Used: the same sign-in's PIN is gone.
+        expect((await b.agent.get('/api/Account/PinReference')).body).not.toMatchObject({
+          positions: now.positions,
+        });
+        gw.clock.advance(16 * 60_000);
+      });
+
+      it('answers PinReference null and LoginWith2FA invalid before any PIN was mailed', async () => {
+        const user = await userWithPin();
+        const b = await atTwoFactor(user);
+        const ref = await b.agent.get('/api/Account/PinReference').expect(200);
+        expect(ref.body).toBeNull();
+        const res = await b.post('/api/Account/LoginWith2FA', { method: 'pin', code: '123' });
+        expect(res.body.errors).toEqual({ code: ['invalidCode'] });
+        gw.clock.advance(16 * 60_000);
+      });
+
+      it('does not offer the PIN to an account without an e-mail address', async () => {
+        const { b } = await atWizard({ email: null });
+        const view = await b.agent.get('/api/Account/Setup2FAView').expect(200);
+        expect(view.body.methods).toEqual(['authenticator', 'sms']);
+        expect((await b.post('/api/Account/GeneratePin')).body).toBe(false);
+      });
+
+      it('sends every user of a partner that requires 2FA through set-up', async () => {
+        await gw.store.partners.create({ id: 'strict', name: 'Strict Ltd', domains: [] });
+        const user = await gw.addUser({ partnerId: 'strict' });
+        const free = await browser(gw.app);
+        expect((await free.signIn(user.username)).body.redirect).not.toMatch(/setup-twofactor/);
+        await gw.store.partners.update('strict', { requireTwoFactor: true });
+        const b = await browser(gw.app);
+        expect((await b.signIn(user.username)).body.redirect).toMatch(/^\/account\/setup-twofactor/);
+      });
+    },
+  );
+}
