@@ -286,6 +286,29 @@ for (const backend of BACKENDS) {
         expect(names((await again.customers('')).body)[0]).toBe('Customer 04');
       });
 
+      it('the customer used last leads every list it matches, once, and paging stays whole around it', async () => {
+        // The test before chose Customer 04.
+        const site = await atSelection();
+        const pages = [];
+        for (let page = 1; page <= 3; page++)
+          pages.push(...names((await site.customers(`?page=${page}`)).body));
+        expect(pages[0]).toBe('Customer 04');
+        expect(pages).toHaveLength(12);
+        expect(new Set(pages).size).toBe(12);
+        const bySize = [];
+        for (let page = 1; page <= 4; page++)
+          bySize.push(...names((await site.customers(`?size=4&page=${page}`)).body));
+        expect(bySize).toEqual(pages);
+        const matching = await site.customers('?filter=customer&size=2&page=2');
+        expect(matching.body).toMatchObject({ total: 6 });
+        expect(names(matching.body)).toEqual(['Customer 02', 'Customer 03']);
+        expect(names((await site.customers('?filter=customer&size=2')).body)).toEqual([
+          'Customer 04',
+          'Customer 01',
+        ]);
+        expect(names((await site.customers('?filter=zurich')).body)).not.toContain('Customer 04');
+      });
+
       it('the calls answer nobody who is neither at the step nor signed in', async () => {
         const site = new Site(new TestBrowser(issuer));
         await site.start();

@@ -80,6 +80,7 @@ export class CustomerRepository {
             roles: JSON.stringify(m.roles),
             created_at: at,
             last_selected_at: null,
+            search_key: customerSearchKey(c.name),
           })),
         );
         if (members.length > 0) await trx.insertInto('memberships').values(members).execute();
@@ -107,6 +108,8 @@ export class CustomerRepository {
         roles: JSON.stringify(input.roles),
         created_at: this.now(),
         last_selected_at: null,
+        // The customer's folded name, so the user's list is searched and paged from the memberships index alone.
+        search_key: sql<string>`(select search_key from customers where id = ${input.customerId})`,
       })
       .execute();
   }
@@ -148,51 +151,79 @@ export class CustomerRepository {
   /**
    * One page of the customers `userId` belongs to whose name contains `filter` (case, accents and compatibility forms
    * ignored; `%` and `_` are text), the last selected one first, then by name. Only the user's memberships are read
-   * (S37): the search starts from the memberships' `user_id` prefix.
+   * (S37): counting, filtering and paging walk the index memberships(user_id, search_key, customer_id) and never sort;
+   * the customers table is read for the page's rows only.
    */
   async searchCustomersOf(
     userId: string,
     query: { filter?: string | undefined; offset: number; limit: number },
   ): Promise<CustomerPage> {
     const filter = query.filter ? customerSearchKey(query.filter) : '';
-    const scoped = () => {
-      let q = this.db
-        .selectFrom('memberships')
-        .innerJoin('customers', 'customers.id', 'memberships.customer_id')
-        .where('memberships.user_id', '=', userId);
+    const mine = () => {
+      let q = this.db.selectFrom('memberships').where('memberships.user_id', '=', userId);
       if (filter !== '')
-        q = q.where(sql<boolean>`customers.search_key like ${containsPattern(filter)} escape '\\'`);
+        q = q.where(sql<boolean>`memberships.search_key like ${containsPattern(filter)} escape '\\'`);
       return q;
     };
-    const counted = await scoped()
+    const counted = await mine()
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     const total = Number(counted.n);
     if (total === 0 || query.offset >= total) return { customers: [], total };
+    // The customer chosen last leads the list when it matches the filter; the others follow by name.
     const last = await this.db
       .selectFrom('memberships')
-      .select('customer_id')
+      .select(['customer_id', 'search_key'])
       .where('user_id', '=', userId)
       .where('last_selected_at', 'is not', null)
       .orderBy('last_selected_at', 'desc')
       .limit(1)
       .executeTakeFirst();
-    const rows = await scoped()
-      .select(['customers.id', 'customers.partner_id', 'customers.name', 'memberships.roles'])
-      .orderBy(sql`case when customers.id = ${last?.customer_id ?? ''} then 0 else 1 end`)
-      .orderBy('customers.search_key')
-      .orderBy('customers.id')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute();
+    const pinned = last && (last.search_key ?? '').includes(filter) ? last.customer_id : undefined;
+    const ids: string[] = [];
+    let offset = query.offset;
+    let limit = query.limit;
+    if (pinned !== undefined && offset === 0) {
+      ids.push(pinned);
+      limit -= 1;
+    } else if (pinned !== undefined) offset -= 1;
+    if (limit > 0) {
+      let q = mine().select('memberships.customer_id');
+      if (pinned !== undefined) q = q.where('memberships.customer_id', '!=', pinned);
+      const rows = await q
+        .orderBy('memberships.search_key')
+        .orderBy('memberships.customer_id')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      ids.push(...rows.map((row) => row.customer_id));
+    }
+    const rows =
+      ids.length === 0
+        ? []
+        : await this.db
+            .selectFrom('memberships')
+            .innerJoin('customers', 'customers.id', 'memberships.customer_id')
+            .select(['customers.id', 'customers.partner_id', 'customers.name', 'memberships.roles'])
+            .where('memberships.user_id', '=', userId)
+            .where('memberships.customer_id', 'in', ids)
+            .execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
     return {
       total,
-      customers: rows.map((row) => ({
-        id: row.id,
-        partnerId: row.partner_id,
-        name: row.name,
-        roles: JSON.parse(row.roles) as RoleName[],
-      })),
+      customers: ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row
+          ? [
+              {
+                id: row.id,
+                partnerId: row.partner_id,
+                name: row.name,
+                roles: JSON.parse(row.roles) as RoleName[],
+              },
+            ]
+          : [];
+      }),
     };
   }
 

@@ -62,6 +62,8 @@ export interface MembershipTable {
   created_at: number;
   /** Epoch ms of the user's last choice of this customer; the last used one is listed first. */
   last_selected_at: number | null;
+  /** The customer's folded name (`customers.search_key`), so the user's list is searched from one index. */
+  search_key: string | null;
 }
 
 /** oidc_clients: relying parties. The secret is AES-256-GCM encrypted (oidc-provider needs it in clear to compare). */
