@@ -60,6 +60,7 @@ const envSchema = z.object({
     })
     .optional(),
   METRICS_PUBLIC: booleanText.default(false),
+  RECAPTCHA_VERIFY_URL: urlText(['http:', 'https:']).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: z.string().optional(),
   SESSION_IDLE_MINUTES: z.coerce
@@ -103,6 +104,8 @@ export interface GatewayConfig {
   metricsToken?: string | undefined;
   /** METRICS_PUBLIC=true: `/metrics` answers anyone (a private network only); never together with a token. */
   metricsPublic?: boolean;
+  /** Where reCAPTCHA tokens are verified (RECAPTCHA_VERIFY_URL); Google's siteverify when unset. */
+  recaptchaVerifyUrl?: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Express `trust proxy` setting; false unless configured. */
   trustProxy: boolean | number | string;
@@ -190,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     smsWebhookToken: e.SMS_WEBHOOK_TOKEN,
     metricsToken: e.METRICS_TOKEN,
     metricsPublic: e.METRICS_PUBLIC,
+    recaptchaVerifyUrl: e.RECAPTCHA_VERIFY_URL,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,

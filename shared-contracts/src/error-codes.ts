@@ -48,6 +48,9 @@ export const ERROR_MESSAGES = {
   localLoginNotAllowed: 'Signing in with a password is not allowed here.',
   notAuthenticated: 'You need to sign in first.',
   stepNotAllowed: 'This step is not available now. Please start signing in again.',
+  // captcha (SPEC.md §4)
+  captchaRequired: 'Please confirm that you are a person to continue.',
+  captchaInvalid: 'The check did not succeed. Please try again.',
   // second factor
   invalidCode: 'The code is not valid or has expired. Check it and try again.',
   reauthenticationRequired: 'For your security, sign in again before you change your two-factor settings.',

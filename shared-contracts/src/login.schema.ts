@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { captchaProviderSchema } from './captcha.schema.js';
 
 /** Body of `Login` (SPEC.md §2 sign-in screen, §7). */
 export const loginRequestSchema = z.object({
@@ -30,6 +31,8 @@ export const loginViewSchema = z.object({
   returnUrl: z.string(),
   /** Whether a captcha must be solved before Login (SPEC.md §9 captcha-guarded paths). */
   captchaRequired: z.boolean().optional(),
+  /** The partner's captcha provider (absent when off): which widget shows, and whether the reCAPTCHA notice does. */
+  captcha: captchaProviderSchema.optional(),
 });
 /** Answer of `LoginView`. */
 export type LoginView = z.infer<typeof loginViewSchema>;

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { loginRequestSchema, returnUrlOf, returnUrlQuerySchema } from 'shared-contracts';
 import type { LoginViewService } from '../identity/login-view.service.js';
 import type { ReturnUrls } from '../identity/return-urls.service.js';
@@ -16,6 +16,8 @@ export interface LoginRouterDeps {
   returnUrls: ReturnUrls;
   responses: SignInResponses;
   antiforgery: Antiforgery;
+  /** The captcha check in front of `Login` (captcha.router.ts); absent, Login is guarded by its throttle only. */
+  loginGuard?: RequestHandler;
 }
 
 /** Password sign-in (SPEC.md §7 "Sign-in"): LoginView and Login. */
@@ -32,12 +34,16 @@ export function loginRouter(deps: LoginRouterDeps): Router {
       const fresh = await sessions.ensure(req, res);
       deps.antiforgery.issue(res, fresh.id);
     }
-    const body = await deps.loginView(await sessions.current(req), req.hostname, query.returnUrl);
+    const body = await deps.loginView(await sessions.current(req), req.hostname, query.returnUrl, {
+      req,
+      ip: req.ip ?? 'unknown',
+    });
     res.set('Cache-Control', 'no-store').json(body);
   });
 
   router.post(
     '/Login',
+    deps.loginGuard ?? ((_req, _res, next) => next()),
     handle(async (req, res) => {
       const body = parse(loginRequestSchema, req.body, res);
       if (!body) return;

@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
+import { RECAPTCHA_CSP } from '../identity/captcha.service.js';
 
 /** The per-response CSP nonce (`res.locals.cspNonce`), also used to fill the shell's `__CSP_NONCE__`. */
 export function cspNonce(res: Response): string {
   return String(res.locals.cspNonce);
+}
+
+/**
+ * Google's origins for a response whose partner uses reCAPTCHA (`res.locals.recaptchaCsp`, set in app.ts), else
+ * nothing: the CSP widens only for those partners (ADR 0014).
+ */
+function recaptchaOrigins(res: Response, origins: readonly string[]): string {
+  return res.locals.recaptchaCsp === true ? origins.join(' ') : '';
 }
 
 /**
@@ -22,14 +31,19 @@ export function securityHeaders(options: { hsts: boolean }): RequestHandler[] {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", (_req, res) => `'nonce-${cspNonce(res as Response)}'`],
+        scriptSrc: [
+          "'self'",
+          (_req, res) => `'nonce-${cspNonce(res as Response)}'`,
+          (_req, res) => recaptchaOrigins(res as Response, RECAPTCHA_CSP.script),
+        ],
         // No 'unsafe-inline': stylesheets are files, React style props and the partner colour go through the
         // CSSOM (not parsed style attributes), and the one inline <style> (the first HTML's partner colour,
         // render-shell-html.ts) carries the nonce. The shell build strips sonner's injected <style>.
         styleSrc: ["'self'", (_req, res) => `'nonce-${cspNonce(res as Response)}'`],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", (_req, res) => recaptchaOrigins(res as Response, RECAPTCHA_CSP.connect)],
+        frameSrc: ["'self'", (_req, res) => recaptchaOrigins(res as Response, RECAPTCHA_CSP.frame)],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
         objectSrc: ["'none'"],

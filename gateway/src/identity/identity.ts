@@ -1,3 +1,4 @@
+import { GOOGLE_SITEVERIFY_URL } from '../infra/captcha/recaptcha-verifier.js';
 import type { Clock } from '../infra/clock.js';
 import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import type { Mailer } from '../infra/mail/mailer.js';
@@ -7,6 +8,7 @@ import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { Store } from '../store/store.js';
 import { createAccountsService } from './accounts.service.js';
+import { CaptchaService, type CaptchaServiceDeps } from './captcha.service.js';
 import { createCustomersService } from './customers.service.js';
 import { createLoginViewService } from './login-view.service.js';
 import { createTwoFactorService } from './mfa/two-factor.service.js';
@@ -39,6 +41,12 @@ export interface IdentityDeps {
   publicUrl: string;
   /** Ends an account's OIDC sessions and refresh tokens after a password change (S15). */
   revokeOidc?: ((accountId: string) => Promise<unknown>) | undefined;
+  /** SECRET_KEY (the proof-of-work challenges are signed with keys derived from it) and the reCAPTCHA verify URL. */
+  captcha: {
+    secretKey: Buffer;
+    recaptchaVerifyUrl?: string | undefined;
+    fallback?: CaptchaServiceDeps['fallback'];
+  };
   /** Faults of work done after an answer went out (the recovery mail). */
   onBackgroundError?: (error: unknown) => void;
 }
@@ -62,6 +70,18 @@ export function createIdentity(deps: IdentityDeps) {
   });
   const partners = new PartnerService(store.partners);
   const returnUrls = createReturnUrls(store);
+  const captcha = new CaptchaService({
+    users: store.users,
+    settings: store.captchaSettings,
+    partners,
+    kv: deps.kv,
+    throttle: deps.throttle,
+    clock,
+    knownDevices: deps.knownDevices,
+    secretKey: deps.captcha.secretKey,
+    recaptchaVerifyUrl: deps.captcha.recaptchaVerifyUrl ?? GOOGLE_SITEVERIFY_URL,
+    fallback: deps.captcha.fallback,
+  });
   return {
     signIn,
     auth,
@@ -70,7 +90,8 @@ export function createIdentity(deps: IdentityDeps) {
     partners,
     returnUrls,
     twoFactor: createTwoFactorService({ store, kv: deps.kv, clock, mailer: deps.mailer, sms: deps.sms }),
-    loginView: createLoginViewService(partners, returnUrls),
+    captcha,
+    loginView: createLoginViewService(partners, returnUrls, captcha),
     recovery: createRecoveryService({
       store,
       kv: deps.kv,

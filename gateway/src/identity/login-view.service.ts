@@ -1,20 +1,38 @@
 import type { LoginView } from 'shared-contracts';
 import type { Session } from '../infra/sessions/session-manager.js';
+import type { CaptchaContext, CaptchaService } from './captcha.service.js';
 import type { PartnerService } from './partner.service.js';
 import type { ReturnUrls } from './return-urls.service.js';
 
 /** What the sign-in page needs (`LoginView`): the remembered username, the partner's options, the checked target. */
-export function createLoginViewService(partners: PartnerService, returnUrls: ReturnUrls) {
-  return async (session: Session | undefined, host: string, returnUrl: string): Promise<LoginView> => {
+export function createLoginViewService(
+  partners: PartnerService,
+  returnUrls: ReturnUrls,
+  captcha?: CaptchaService,
+) {
+  return async (
+    session: Session | undefined,
+    host: string,
+    returnUrl: string,
+    /** The request and its source: whether the next Login needs a challenge (ADR 0014). */
+    request?: Omit<CaptchaContext, 'host' | 'sessionId'>,
+  ): Promise<LoginView> => {
     const [partner, target] = await Promise.all([partners.forHost(host), returnUrls.safe(returnUrl)]);
     const username = session?.record.data.username;
+    const provider = await captcha?.providerFor(host);
+    const captchaRequired =
+      captcha && provider && request
+        ? (await captcha.assess({ ...request, host, sessionId: session?.id ?? '' }, 'login', username))
+            .required
+        : false;
     return {
       ...(username ? { username } : {}),
       allowLocal: true,
       showLoginProviders: partner?.showLoginProviders ?? false,
       providers: [],
       returnUrl: target,
-      captchaRequired: false,
+      captchaRequired,
+      ...(provider ? { captcha: provider } : {}),
     };
   };
 }

@@ -7,6 +7,7 @@ import * as passwordPolicies from './migrations/0006-password-policies.js';
 import * as customerSearch from './migrations/0005-customer-search.js';
 import * as membershipSearchKey from './migrations/0009-membership-search-key.js';
 import * as secondFactorMethods from './migrations/0007-second-factor-methods.js';
+import * as captchaSettings from './migrations/0010-captcha-settings.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 function provider(store: StoreDatabase): MigrationProvider {
@@ -18,6 +19,7 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0005-customer-search': { up: (db) => customerSearch.up(db) },
     '0009-membership-search-key': { up: (db) => membershipSearchKey.up(db) },
     '0007-second-factor-methods': { up: (db) => secondFactorMethods.up(db) },
+    '0010-captcha-settings': { up: (db) => captchaSettings.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }

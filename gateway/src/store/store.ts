@@ -1,5 +1,6 @@
 import { SecretBox } from '../infra/crypto/secret-box.js';
 import { AuditRepository } from './audit.repository.js';
+import { CaptchaSettingsRepository } from './captcha-settings.repository.js';
 import { ClientRepository } from './client.repository.js';
 import { CustomerRepository } from './customer.repository.js';
 import { openDatabase, type OpenDatabaseOptions, type StoreDatabase } from './database.js';
@@ -28,6 +29,8 @@ export interface Store {
   oneTimeTokens: OneTimeTokenRepository;
   /** Partners' password rules and maximum password age. */
   passwordPolicies: PasswordPolicyRepository;
+  /** Partners' captcha provider and when it asks (the reCAPTCHA secret sealed with `secrets`). */
+  captchaSettings: CaptchaSettingsRepository;
   /** Second-factor settings (the authenticator secret sealed with `secrets`). */
   secondFactors: SecondFactorRepository;
   /** Recovery codes, hashed. */
@@ -52,6 +55,7 @@ export function createStore(
     secrets,
     oneTimeTokens: new OneTimeTokenRepository(database.db, now),
     passwordPolicies: new PasswordPolicyRepository(database.db, now),
+    captchaSettings: new CaptchaSettingsRepository(database.db, secrets, now),
     secondFactors: new SecondFactorRepository(database.db, now),
     recoveryCodes: new RecoveryCodeRepository(database.db, now),
   };

@@ -173,6 +173,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     logger,
     kv,
     ...(oidc ? { oidc } : {}),
+    // The suites of the throttle, recovery and the protocol see their own layer: no captcha stands in front of
+    // guarded calls unless a suite asks for it (the captcha suite sets `captchaFallback`; e2e runs the default).
+    captchaFallback: { when: 'never' },
     ...options.overrides,
   });
   server?.server.on('request', app);

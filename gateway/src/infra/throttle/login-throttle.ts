@@ -192,6 +192,31 @@ export class LoginThrottle {
     }
   }
 
+  /**
+   * Reads the counters of a subject without reserving anything: how many failures its own key, the account and
+   * the source hold in the window. A known device or source is judged by its own counter only (S7), so the
+   * shared counts read 0 for it. The captcha decides "on risk" from this (ADR 0014).
+   */
+  async peek(subject: ThrottleSubject): Promise<{ own: number; account: number; source: number }> {
+    const keys = this.keys(subject);
+    try {
+      const [own, account, source, knownSource] = await Promise.all([
+        this.own.get(keys.own),
+        this.account.get(keys.account),
+        this.source.get(keys.source),
+        this.knownSources.get(keys.knownSource),
+      ]);
+      const known = subject.device !== undefined || (knownSource?.consumedPoints ?? 0) > 0;
+      return {
+        own: own?.consumedPoints ?? 0,
+        account: known ? 0 : (account?.consumedPoints ?? 0),
+        source: known ? 0 : (source?.consumedPoints ?? 0),
+      };
+    } catch (error) {
+      throw new ThrottleUnavailableError(error);
+    }
+  }
+
   /** The attempt failed: start or grow its own delay once the free failures are used. */
   async failed(attempt: ThrottleAttempt): Promise<void> {
     const failures = attempt.failuresBefore + 1;

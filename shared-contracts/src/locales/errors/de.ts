@@ -42,6 +42,8 @@ export const errorsDe = {
   localLoginNotAllowed: 'Die Anmeldung mit Passwort ist hier nicht erlaubt.',
   notAuthenticated: 'Sie müssen sich zuerst anmelden.',
   stepNotAllowed: 'Dieser Schritt ist jetzt nicht verfügbar. Bitte beginnen Sie die Anmeldung erneut.',
+  captchaRequired: 'Bitte bestätigen Sie, dass Sie ein Mensch sind, um fortzufahren.',
+  captchaInvalid: 'Die Prüfung war nicht erfolgreich. Bitte versuchen Sie es erneut.',
   invalidCode: 'Der Code ist ungültig oder abgelaufen. Bitte prüfen Sie ihn und versuchen Sie es erneut.',
   reauthenticationRequired:
     'Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Zwei-Faktor-Einstellungen ändern.',

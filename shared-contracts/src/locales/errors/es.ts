@@ -40,6 +40,8 @@ export const errorsEs = {
   localLoginNotAllowed: 'Aquí no se permite iniciar sesión con contraseña.',
   notAuthenticated: 'Primero debe iniciar sesión.',
   stepNotAllowed: 'Este paso no está disponible ahora. Vuelva a iniciar sesión.',
+  captchaRequired: 'Confirme que es una persona para continuar.',
+  captchaInvalid: 'La comprobación no se ha superado. Inténtelo de nuevo.',
   invalidCode: 'El código no es válido o ha caducado. Compruébelo e inténtelo de nuevo.',
   reauthenticationRequired:
     'Por su seguridad, vuelva a iniciar sesión antes de cambiar la configuración de la verificación en dos pasos.',

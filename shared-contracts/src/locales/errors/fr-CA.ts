@@ -41,6 +41,8 @@ export const errorsFrCA = {
   localLoginNotAllowed: "La connexion par mot de passe n'est pas autorisée ici.",
   notAuthenticated: "Vous devez d'abord vous connecter.",
   stepNotAllowed: "Cette étape n'est pas disponible maintenant. Veuillez recommencer la connexion.",
+  captchaRequired: 'Veuillez confirmer que vous êtes une personne pour continuer.',
+  captchaInvalid: 'La vérification n’a pas réussi. Veuillez réessayer.',
   invalidCode: "Le code n'est pas valide ou a expiré. Vérifiez-le et réessayez.",
   reauthenticationRequired:
     'Pour votre sécurité, reconnectez-vous avant de modifier vos paramètres de double authentification.',
