@@ -16,8 +16,9 @@ import { securityHeaders } from './http/security-headers.js';
 import { cookieNames } from './http/cookies.js';
 import { FirstPaintPages, firstPaintPartner } from './http/first-paint.js';
 import { shellRouter } from './http/shell.router.js';
-import type { CaptchaServiceDeps } from './identity/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
+import { createErrorRecords, type ErrorRecords } from './identity/ops/error-records.service.js';
+import { SystemStatusService, type SystemStatusDeps } from './identity/ops/system-status.service.js';
 import type { SignedInAccountInfo } from './identity/session-auth.service.js';
 import type { OidcLogoutHooks } from './identity/sign-out.service.js';
 import { defaultSignInSteps, type SignInStepRegistry } from './identity/sign-in/step-registry.js';
@@ -43,6 +44,8 @@ export interface IdentityServices {
   getSignedInAccount(req: IncomingMessage): Promise<SignedInAccountInfo | undefined>;
   /** Ends the gateway session (old cookie dead: S27) and starts an anonymous one. */
   signOut(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Short-lived error records behind the `/error/...` pages' `errorId` (the provider's error rendering). */
+  errorRecords?: ErrorRecords;
 }
 
 /**
@@ -72,12 +75,12 @@ export interface AppDeps {
   clientErrorLimits?: ClientErrorLimits;
   /** Short-lived flow state (runtime.ts: Redis or the store's `kv` table); the store's table when omitted. */
   kv?: KeyValueStore;
-  /** Captcha settings of partners without their own (tests of the throttle alone: `{ when: 'never' }`). */
-  captchaFallback?: CaptchaServiceDeps['fallback'];
   /** Outgoing mail (runtime.ts: SMTP or the dev outbox); the store's outbox when omitted. */
   mailer?: Mailer;
   /** Outgoing SMS (runtime.ts: the webhook or the dev outbox); probed by SystemStatus. */
   sms?: SmsSender;
+  /** SystemStatus probe timeout and cache lifetime (tests shorten them). */
+  systemStatus?: Pick<SystemStatusDeps, 'probeTimeoutMs' | 'cacheMs'>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -98,6 +101,19 @@ export function createApp(deps: AppDeps): Express {
   );
   const sessions = new RequestSessions(manager, config);
   const antiforgery = new Antiforgery(config, sessions, now);
+  const kv = deps.kv ?? new SqlKeyValueStore(store.database.db, store.database.dialect, { now });
+  const errorRecords = createErrorRecords({ kv, now });
+  const systemStatus = new SystemStatusService({
+    probes: {
+      database: () => store.database.ping(),
+      sessionStore: () => manager.ping(),
+      mail: deps.mailer?.ping ? () => deps.mailer?.ping?.() ?? Promise.resolve(false) : undefined,
+      sms: deps.sms?.ping ? () => deps.sms?.ping?.() ?? Promise.resolve(false) : undefined,
+    },
+    releases,
+    now,
+    ...deps.systemStatus,
+  });
   const identity = createIdentity({
     store,
     sessions,
@@ -107,15 +123,10 @@ export function createApp(deps: AppDeps): Express {
     metrics: { signIn: (result) => metrics.inc('sign_ins_total', { result }) },
     oidc: deps.oidc,
     knownDevices: new KnownDevices(config),
-    kv: deps.kv ?? new SqlKeyValueStore(store.database.db, store.database.dialect, { now }),
+    kv,
     mailer: deps.mailer ?? new OutboxMailer(store.outbox),
     sms: deps.sms ?? new OutboxSmsSender(store.outbox),
     publicUrl: config.publicUrl,
-    captcha: {
-      secretKey: config.secretKey,
-      recaptchaVerifyUrl: config.recaptchaVerifyUrl,
-      fallback: deps.captchaFallback,
-    },
     revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
     onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
   });
@@ -148,27 +159,21 @@ export function createApp(deps: AppDeps): Express {
   });
   // Small bodies (most JSON answers) go out as they are: compressing them costs more than the bytes it saves.
   app.use(compression({ threshold: 1024 }));
-  // Pages of partners that use reCAPTCHA allow Google's origins in their CSP; every other page stays 'self'.
-  app.use((req, res, next) => {
-    identity.captcha
-      .usesRecaptcha(req.hostname)
-      .then((uses) => {
-        res.locals.recaptchaCsp = uses;
-        next();
-      })
-      .catch(next);
-  });
   app.use(securityHeaders({ hsts: config.secure }));
 
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
   });
+  // The same probes as SystemStatus: ready while the database and session store answer (a message transport
+  // down degrades the service but a replica can still sign people in).
   app.get('/readyz', async (_req, res) => {
-    const [database, sessionStore, oidc] = await Promise.all([
-      store.database.ping(),
-      manager.ping(),
+    const [status, oidc] = await Promise.all([
+      systemStatus.current(),
       deps.oidc?.ping ? deps.oidc.ping().catch(() => false) : Promise.resolve(true),
     ]);
+    const up = (name: string) => status.dependencies.find((d) => d.name === name)?.state === 'ok';
+    const database = up('database');
+    const sessionStore = up('sessionStore');
     const ready = database && sessionStore && oidc;
     res
       .status(ready ? 200 : 503)
@@ -200,12 +205,16 @@ export function createApp(deps: AppDeps): Express {
     requestLocale(async (host) => (await identity.partners.forHost(host))?.defaultLanguage),
   );
   app.use('/api/ops', opsRouter(logger, metrics, deps.clientErrorLimits));
-  app.use('/api/Account', accountApi({ config, sessions, antiforgery, identity }));
+  app.use(
+    '/api/Account',
+    accountApi({ config, sessions, antiforgery, identity, status: { systemStatus, errorRecords } }),
+  );
   app.use('/remotes', remotesRouter(config, releases));
 
   deps.oidc?.mount(app, {
     getSignedInAccount: identity.auth.getSignedInAccount,
     signOut: identity.auth.signOut,
+    errorRecords,
   });
 
   app.use('/api', (_req, res) => sendFormError(res, 'notFound', 404));

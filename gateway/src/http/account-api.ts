@@ -3,7 +3,6 @@ import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
-import { captchaGuard, captchaRouter } from './captcha.router.js';
 import { customersRouter } from './customers.router.js';
 import { loginRouter } from './login.router.js';
 import { logoutRouter } from './logout.router.js';
@@ -12,6 +11,7 @@ import { sendFormError } from './problem.js';
 import { recoveryRouter } from './recovery.router.js';
 import { secureSignInRouter } from './secure-sign-in.router.js';
 import { sessionRouter } from './session.router.js';
+import { statusRouter, type StatusRouterDeps } from './status.router.js';
 import { createSignInResponses } from './sign-in-responses.js';
 import { twoFactorRouter } from './two-factor.router.js';
 import { vendorRouter } from './vendor.router.js';
@@ -22,6 +22,8 @@ export interface AccountApiDeps {
   sessions: RequestSessions;
   antiforgery: Antiforgery;
   identity: Identity;
+  /** SystemStatus and Error (SPEC.md §7 "Other"); absent, both calls answer the API's 404. */
+  status?: StatusRouterDeps;
 }
 
 /**
@@ -42,26 +44,15 @@ export function accountApi(deps: AccountApiDeps): Router {
     responses.gate,
     sessionRouter({ ...identity, sessions, antiforgery, responses, config: deps.config }),
     partnerRouter({ partners: identity.partners }),
-    captchaRouter({ ...identity, sessions, responses }),
-    loginRouter({
-      ...identity,
-      sessions,
-      antiforgery,
-      responses,
-      loginGuard: captchaGuard({ ...identity, sessions }, 'login'),
-    }),
+    loginRouter({ ...identity, sessions, antiforgery, responses }),
     logoutRouter({ signOut: identity.signOut, responses }),
     customersRouter({ ...identity, sessions, responses }),
     twoFactorRouter({ ...identity, sessions, responses }),
-    recoveryRouter({
-      ...identity,
-      sessions,
-      responses,
-      recoverGuard: captchaGuard({ ...identity, sessions }, 'recover'),
-    }),
+    recoveryRouter({ ...identity, sessions, responses }),
     secureSignInRouter(),
     vendorRouter(),
   );
+  if (deps.status) router.use(statusRouter(deps.status));
   router.use((_req, res) => {
     sendFormError(res, 'notFound', 404);
   });

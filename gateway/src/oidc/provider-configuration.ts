@@ -4,7 +4,7 @@
  * (ARCHITECTURE.md "OpenID Connect for the applications").
  */
 import { createHmac } from 'node:crypto';
-import type { AdapterFactory, Configuration } from 'oidc-provider';
+import type { AdapterFactory, Configuration, ErrorOut, KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { customerOfToken, loadGrantForSiteCustomer, policyWithSelectAccount } from './grant-customer.js';
 import { rpInitiatedLogoutFeature } from './rp-initiated-logout.js';
@@ -77,6 +77,12 @@ export interface OidcConfigurationOptions {
    * demo portal on localhost:4000), false otherwise.
    */
   allowPrivateNetworkFetch?: boolean | undefined;
+  /**
+   * Records an error the provider would render (a wrong redirect_uri, an unknown client...) and returns the
+   * `/error/...?errorId=` page to send the browser to; undefined (or a failure) falls back to the plain page.
+   */
+  recordError?:
+    ((ctx: KoaContextWithOIDC, out: ErrorOut, error: Error) => Promise<string | undefined>) | undefined;
 }
 
 /** Default sign-in page, shared with the interaction handler. */
@@ -214,7 +220,14 @@ export function buildOidcConfiguration(
       const { dispatcher: _dispatcher, ...rest } = init as RequestInit & { dispatcher?: unknown };
       return fetch(url, rest);
     },
-    renderError(ctx, out) {
+    async renderError(ctx, out, error) {
+      // A person's browser landed here: the error page of the sign-in site shows a reference instead of raw codes.
+      const page = await options.recordError?.(ctx, out, error).catch(() => undefined);
+      if (page) {
+        ctx.redirect(page);
+        ctx.status = 303;
+        return;
+      }
       ctx.type = 'html';
       const rows = Object.entries(out)
         .map(([key, value]) => `<dt>${escapeHtmlText(key)}</dt><dd>${escapeHtmlText(String(value))}</dd>`)

@@ -13,6 +13,8 @@ export interface MailMessage {
 /** Sends mail: SMTP when SMTP_URL is set, otherwise the dev outbox in the store (ARCHITECTURE.md stand-ins). */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /** True when the transport answers (SMTP: connects and greets); absent for the dev outbox. */
+  ping?(): Promise<boolean>;
   close?(): Promise<void>;
 }
 
@@ -55,6 +57,15 @@ export class SmtpMailer implements Mailer {
       text: message.text,
       ...(message.html !== undefined ? { html: message.html } : {}),
     });
+  }
+
+  /** Connects, greets and authenticates without sending anything (nodemailer's `verify`); false on any failure. */
+  async ping(): Promise<boolean> {
+    try {
+      return await this.transport.verify();
+    } catch {
+      return false;
+    }
   }
 
   close(): Promise<void> {

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { Logger } from 'pino';
 import type { OutboxRepository } from '../../store/outbox.repository.js';
 
@@ -11,6 +12,8 @@ export interface SmsMessage {
 /** Sends SMS: an HTTP provider behind a webhook when SMS_WEBHOOK_URL is set, otherwise the dev outbox. */
 export interface SmsSender {
   send(message: SmsMessage): Promise<void>;
+  /** True when the provider is reachable; absent for the dev outbox. */
+  ping?(): Promise<boolean>;
   close?(): Promise<void>;
 }
 
@@ -80,6 +83,25 @@ export class WebhookSmsSender implements SmsSender {
     // Drain the body so the connection can be reused; its content is not needed (and may echo the message).
     await response.arrayBuffer().catch(() => undefined);
     if (!response.ok) throw new SmsSendError(`SMS webhook answered ${response.status}`, response.status);
+  }
+
+  /**
+   * Opens a TCP connection to the webhook's host and port and closes it: a status probe must not send a message
+   * (providers bill per message) nor present the token, so reachability is all it checks.
+   */
+  ping(): Promise<boolean> {
+    const url = new URL(this.url);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    return new Promise((resolve) => {
+      const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
+      const done = (ok: boolean) => {
+        socket.destroy();
+        resolve(ok);
+      };
+      socket.setTimeout(this.timeoutMs, () => done(false));
+      socket.once('connect', () => done(true));
+      socket.once('error', () => done(false));
+    });
   }
 }
 

@@ -1,0 +1,76 @@
+import type { ErrorOut, KoaContextWithOIDC } from 'oidc-provider';
+import type { ErrorMessageKey, ErrorRecordKind } from 'shared-contracts';
+import type { OidcLogger } from './oidc-provider.js';
+
+/** What the error pages need from the gateway's error records (identity/ops/error-records.service.ts). */
+export interface OidcErrorRecords {
+  record(input: {
+    kind: ErrorRecordKind;
+    messageKey: ErrorMessageKey;
+    clientName?: string | undefined;
+    returnUrl?: string | undefined;
+    requestId?: string | undefined;
+  }): Promise<{ errorId: string; kind: ErrorRecordKind }>;
+  pageOf(record: { errorId: string; kind: ErrorRecordKind }): string;
+}
+
+/** OAuth error codes (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6, oidc-provider's own) → the safe message a person sees. */
+const MESSAGE_OF_ERROR: Readonly<Record<string, ErrorMessageKey>> = {
+  invalid_redirect_uri: 'invalidRedirectUri',
+  redirect_uri_mismatch: 'invalidRedirectUri',
+  invalid_client: 'unknownApplication',
+  unauthorized_client: 'unknownApplication',
+  access_denied: 'accessDenied',
+  consent_required: 'accessDenied',
+  login_required: 'sessionExpired',
+  session_not_found: 'sessionExpired',
+  invalid_request: 'invalidRequest',
+  invalid_request_object: 'invalidRequest',
+  invalid_scope: 'invalidRequest',
+  unsupported_response_type: 'invalidRequest',
+  unsupported_response_mode: 'invalidRequest',
+  request_not_supported: 'invalidRequest',
+  request_uri_not_supported: 'invalidRequest',
+  registration_not_supported: 'invalidRequest',
+  interaction_required: 'invalidRequest',
+  invalid_grant: 'invalidRequest',
+};
+
+/**
+ * The provider's `recordError` hook: an error oidc-provider would render as a bare page becomes an error record
+ * (safe message key, the client's name when the client is known, the application's origin from its registered
+ * redirect URI — never the one the request sent) and a 303 to `/error/signin?errorId=` (`/error/expired` for a
+ * dead session). The log line carries the reference and the OAuth details for operators.
+ */
+export function oidcErrorRecorder(
+  records: () => OidcErrorRecords | undefined,
+  logger: OidcLogger | undefined,
+): (ctx: KoaContextWithOIDC, out: ErrorOut, error: Error) => Promise<string | undefined> {
+  return async (ctx, out, error) => {
+    const errorRecords = records();
+    if (!errorRecords) return undefined;
+    const messageKey = MESSAGE_OF_ERROR[out.error] ?? 'unexpected';
+    const client = ctx.oidc?.client;
+    const requestId = (ctx.req as { id?: unknown }).id;
+    const record = await errorRecords.record({
+      kind: messageKey === 'sessionExpired' ? 'expired' : 'signIn',
+      messageKey,
+      clientName: client?.clientName ?? undefined,
+      returnUrl: client?.redirectUris?.[0],
+      requestId: typeof requestId === 'string' ? requestId : undefined,
+    });
+    logger?.warn(
+      {
+        errorId: record.errorId,
+        requestId,
+        error: out.error,
+        errorDescription: out.error_description,
+        clientId: client?.clientId,
+        route: ctx.oidc?.route,
+        err: ctx.status >= 500 ? error : undefined,
+      },
+      'oidc request refused; browser sent to the error page',
+    );
+    return errorRecords.pageOf(record);
+  };
+}
