@@ -64,6 +64,8 @@ export interface IdentityService {
   url: string;
   /** DATA_DIR and friends: what the admin CLI needs to reach the same store. */
   env: NodeJS.ProcessEnv;
+  /** What the gateway has written since it started listening (`startIdentityService` only). */
+  logs?(): string;
   stop(): Promise<void>;
 }
 
@@ -116,9 +118,16 @@ export async function startIdentityService(extraEnv: Record<string, string> = {}
     /Identity service at/,
     'gateway',
   );
+  let logs = '';
+  const keep = (chunk: Buffer) => {
+    logs += chunk.toString();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   return {
     url,
     env,
+    logs: () => logs,
     async stop() {
       await stopProcess(child);
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,51 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { LOGIN_PATH, safeReturnUrl } from 'shared-contracts';
+import { ERROR_ID_PATTERN, LOGIN_PATH, safeReturnUrl } from 'shared-contracts';
 import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
+import { useErrorRecordQuery } from '../platform/platform.api';
+
+/**
+ * What a server-side error record says (`errorId` in the address, resolved by the `Error` call): the message in
+ * the visitor's language, the reference to quote, the time, and the way back — to the application when the record
+ * knows it, else to the sign-in page. An unknown, expired or malformed reference shows nothing (no hint).
+ */
+export function ErrorReference({ offerSignIn = true }: { offerSignIn?: boolean }) {
+  const { t, i18n } = useTranslation('common');
+  const [search] = useSearchParams();
+  const errorId = search.get('errorId') ?? '';
+  const valid = ERROR_ID_PATTERN.test(errorId);
+  const { data: record } = useErrorRecordQuery(errorId, { skip: !valid });
+  if (!valid || !record || record.errorId !== errorId) return null;
+  const time = new Date(record.occurredAt);
+  return (
+    <div className="hr-error-reference" data-testid="error-reference">
+      <p data-testid="error-message">{t(`errorPages.messages.${record.messageKey}`)}</p>
+      <p>
+        {t('errorPages.errorId', { errorId: '' })}
+        <strong data-testid="error-reference-id">{record.errorId}</strong>
+      </p>
+      <p>
+        {t('errorPages.occurredAt', {
+          time: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }).format(
+            time,
+          ),
+        })}
+      </p>
+      <p>{t('errorPages.quoteReference')}</p>
+      {record.returnUrl ? (
+        <a href={record.returnUrl} data-testid="error-way-back">
+          {record.clientName
+            ? t('errorPages.backToApplication', { clientName: record.clientName })
+            : t('errorPages.backToApplicationUnnamed')}
+        </a>
+      ) : offerSignIn ? (
+        <Link to={LOGIN_PATH} data-testid="error-way-back">
+          {t('errorPages.signIn')}
+        </Link>
+      ) : null}
+    </div>
+  );
+}
 
 function ErrorPage({
   pageKey,
@@ -18,6 +62,8 @@ function ErrorPage({
       <Card>
         <Stack>
           <p>{t(`errorPages.${pageKey}`)}</p>
+          {/* Pages with a sign-in link of their own do not get a second one. */}
+          <ErrorReference offerSignIn={pageKey !== 'signInError' && pageKey !== 'accessDenied'} />
           {children}
           <Link to="/">{t('errorPages.home')}</Link>
         </Stack>
@@ -45,14 +91,7 @@ export function AccessDeniedPage() {
 
 /** `/error`: the error index; `errorId` names the server-side error when there is one. */
 export function ErrorIndexPage() {
-  const { t } = useTranslation('common');
-  const [search] = useSearchParams();
-  const errorId = search.get('errorId');
-  return (
-    <ErrorPage pageKey="error" pageId="error">
-      {errorId ? <p>{t('errorPages.errorId', { errorId })}</p> : null}
-    </ErrorPage>
-  );
+  return <ErrorPage pageKey="error" pageId="error" />;
 }
 
 /** `/error/expired`. */

@@ -1,3 +1,4 @@
+import type { ErrorRecord, SystemStatus } from 'shared-contracts';
 import { baseApi } from 'shared-contracts/api';
 
 // The partner call lives in shared-contracts/api (one cache entry for the shell, the platform and every remote);
@@ -19,8 +20,16 @@ export const platformApi = baseApi.injectEndpoints({
     setLanguage: build.mutation<unknown, string>({
       query: (language) => ({ url: 'SetLanguage', method: 'POST', params: { language } }),
     }),
+    /** `SystemStatus`: the service's and each remote's state and versions (the /devops page polls it). */
+    systemStatus: build.query<SystemStatus, void>({
+      query: () => ({ url: 'SystemStatus', method: 'GET' }),
+    }),
+    /** `Error` (query errorId): the safe fields of a recorded error; a 404 for an unknown or expired reference. */
+    errorRecord: build.query<ErrorRecord, string>({
+      query: (errorId) => ({ url: 'Error', method: 'GET', params: { errorId } }),
+    }),
   }),
 });
 
 /** Hook of `SetLanguage`. */
-export const { useSetLanguageMutation } = platformApi;
+export const { useSetLanguageMutation, useSystemStatusQuery, useErrorRecordQuery } = platformApi;
