@@ -14,9 +14,10 @@ afterEach(() => {
 const CODES = Array.from({ length: 10 }, (_, i) => `ABCD-EFGH-JK${String(i).padStart(2, '0')}`);
 const setupView = () =>
   Response.json({
-    methods: ['authenticator'],
+    methods: ['authenticator', 'sms', 'pin'],
     configured: [],
     duringSignIn: true,
+    maskedEmail: 'u•••@example.test',
     authenticator: {
       secret: 'JBSW Y3DP EHPK 3PXP',
       uri: 'otpauth://totp/Acme:tara?secret=JBSWY3DPEHPK3PXP',
@@ -27,6 +28,44 @@ const setupView = () =>
   });
 
 describe('SetupTwoFactorPage', () => {
+  it('sets up SMS: phone number, texted code, confirm, then the recovery codes', async () => {
+    const gateway = stubGateway({
+      Setup2FAView: setupView,
+      GeneratePhoneVerification: ({ body }) =>
+        (body as { phone: string }).phone.startsWith('+')
+          ? Response.json({ sent: true, maskedPhone: '•••• 0123', retryAfterSeconds: 30 })
+          : fieldError('phone', 'invalidPhoneNumber'),
+      Validate2faSetupCode: () => Response.json({ recoveryCodesId: 'set-1' }),
+      RedeemRecoveryCode: () => Response.json({ codes: CODES }),
+    });
+    await renderWithProviders(<SetupTwoFactorPage />, {
+      path: '/account/setup-twofactor',
+      fetch: gateway.fetch,
+      resources: { 'en-GB': { 'mfe-mfa': enGB } },
+    });
+    fireEvent.click(await screen.findByRole('radio', { name: 'SMS code' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByRole('heading', { name: 'Set up SMS codes' });
+    const phone = screen.getByLabelText('Mobile number');
+    fireEvent.change(phone, { target: { value: '07700 900123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
+    expect(
+      await screen.findByText('Enter the phone number with its country code, for example +44 7700 900123.'),
+    ).toBeTruthy();
+    fireEvent.change(phone, { target: { value: '+44 7700 900123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
+    expect(await screen.findByText('We sent a code to •••• 0123.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('6-digit code from the text message'), {
+      target: { value: '123456' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await screen.findByRole('heading', { name: 'Save your recovery codes' });
+    expect(gateway.calls.find((c) => c.call === 'Validate2faSetupCode')?.body).toEqual({
+      method: 'sms',
+      code: '123456',
+    });
+  });
+
   it('walks choose → scan and confirm → recovery codes → done, and ends with EnableTwoFactor', async () => {
     let attempts = 0;
     const gateway = stubGateway({
@@ -48,7 +87,7 @@ describe('SetupTwoFactorPage', () => {
       resources: { 'en-GB': { 'mfe-mfa': enGB } },
     });
     expect(await screen.findByText('Step 1 of 4')).toBeTruthy();
-    expect(screen.getByRole('radio', { name: 'Authenticator app' })).toBeTruthy();
+    expect(await screen.findByRole('radio', { name: 'Authenticator app' })).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Next' }));
 
     const heading = await screen.findByRole('heading', { name: 'Set up your authenticator app' });

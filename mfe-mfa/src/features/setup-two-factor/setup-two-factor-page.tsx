@@ -1,20 +1,27 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf, type Setup2faView } from 'shared-contracts';
+import { returnUrlOf, type CodeSent, type Setup2faView, type TwoFactorMethod } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Checkbox, Page, Stack, TextField } from 'shared-contracts/ui';
 import { RecoveryCodeList } from '../recovery-codes/recovery-code-list';
 import { useRecoveryCodeSet } from '../recovery-codes/use-recovery-code-set';
-import { returnUrlQuery } from '../two-factor/two-factor-page';
+import {
+  nextSendAt,
+  usePinChallenge,
+  usePositionsText,
+  useSecondsUntil,
+} from '../two-factor/delivered-codes';
+import { returnUrlQuery, SmsStatus } from '../two-factor/two-factor-page';
 import {
   useEnableTwoFactorMutation,
+  useGeneratePhoneVerificationMutation,
   useSetup2faViewQuery,
   useValidate2faSetupCodeMutation,
 } from '../two-factor/two-factor.api';
 
 /** The wizard's steps, in order (ADR 0008): choose, set up and confirm, recovery codes, done. */
-const STEPS = ['choose', 'authenticator', 'codes', 'done'] as const;
+const STEPS = ['choose', 'setup', 'codes', 'done'] as const;
 type WizardStep = (typeof STEPS)[number];
 
 /**
@@ -28,6 +35,7 @@ export function SetupTwoFactorPage() {
   const returnUrl = returnUrlOf(search);
   const view = useSetup2faViewQuery();
   const [step, setStep] = useState<WizardStep>('choose');
+  const [method, setMethod] = useState<TwoFactorMethod>('authenticator');
   const [recoveryCodesId, setRecoveryCodesId] = useState<string | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useRef(true);
@@ -39,6 +47,10 @@ export function SetupTwoFactorPage() {
     heading.current?.focus();
   }, [step]);
   const viewErrors = useFormErrors(view.error);
+  const confirmed = (id: string) => {
+    setRecoveryCodesId(id);
+    setStep('codes');
+  };
   const index = STEPS.indexOf(step);
 
   return (
@@ -49,7 +61,7 @@ export function SetupTwoFactorPage() {
             {t('setup.stepOf', { n: index + 1, total: STEPS.length })}
           </p>
           <h2 ref={heading} tabIndex={-1} style={{ margin: 0, fontSize: '1.25rem' }}>
-            {t(`setup.${step}.title`)}
+            {step === 'setup' ? t(`setup.${method}.title`) : t(`setup.${step}.title`)}
           </h2>
           {viewErrors.form.length > 0 ? (
             <Alert kind="error">
@@ -67,17 +79,21 @@ export function SetupTwoFactorPage() {
           ) : null}
           {view.isLoading ? <p role="status">{t('common.loading')}</p> : null}
           {view.data && step === 'choose' ? (
-            <ChooseMethod view={view.data} onNext={() => setStep('authenticator')} />
-          ) : null}
-          {view.data && step === 'authenticator' ? (
-            <AuthenticatorSetup
+            <ChooseMethod
               view={view.data}
-              onBack={() => setStep('choose')}
-              onConfirmed={(id) => {
-                setRecoveryCodesId(id);
-                setStep('codes');
-              }}
+              method={method}
+              onChange={setMethod}
+              onNext={() => setStep('setup')}
             />
+          ) : null}
+          {view.data && step === 'setup' && method === 'authenticator' ? (
+            <AuthenticatorSetup view={view.data} onBack={() => setStep('choose')} onConfirmed={confirmed} />
+          ) : null}
+          {view.data && step === 'setup' && method === 'sms' ? (
+            <SmsSetup onBack={() => setStep('choose')} onConfirmed={confirmed} />
+          ) : null}
+          {view.data && step === 'setup' && method === 'pin' ? (
+            <PinSetup view={view.data} onBack={() => setStep('choose')} onConfirmed={confirmed} />
           ) : null}
           {step === 'codes' ? (
             <CodesStep
@@ -86,24 +102,34 @@ export function SetupTwoFactorPage() {
               onNext={() => setStep('done')}
             />
           ) : null}
-          {step === 'done' ? <DoneStep returnUrl={returnUrl} /> : null}
+          {step === 'done' ? <DoneStep returnUrl={returnUrl} method={method} /> : null}
         </Stack>
       </Card>
     </Page>
   );
 }
 
-function ChooseMethod({ view, onNext }: { view: Setup2faView; onNext: () => void }) {
+function ChooseMethod({
+  view,
+  method,
+  onChange,
+  onNext,
+}: {
+  view: Setup2faView;
+  method: TwoFactorMethod;
+  onChange: (method: TwoFactorMethod) => void;
+  onNext: () => void;
+}) {
   const { t } = useTranslation('mfe-mfa');
   return (
     <Stack>
       <p>{view.configured.length > 0 ? t('setup.choose.replaces') : t('setup.choose.intro')}</p>
       <fieldset className="hr-field" style={{ border: 0, padding: 0, margin: 0 }}>
         <legend className="hr-field__label">{t('setup.choose.legend')}</legend>
-        {view.methods.map((method, i) => (
-          <label key={method} className="hr-checkbox">
-            <input type="radio" name="method" value={method} defaultChecked={i === 0} />
-            {t(`methods.${method}`)}
+        {view.methods.map((m) => (
+          <label key={m} className="hr-checkbox">
+            <input type="radio" name="method" value={m} checked={method === m} onChange={() => onChange(m)} />
+            {t(`methods.${m}`)}
           </label>
         ))}
       </fieldset>
@@ -196,6 +222,172 @@ function AuthenticatorSetup({
   );
 }
 
+/** Errors of a step's calls, as one alert. */
+function FormErrors({ messages }: { messages: string[] }) {
+  return messages.length > 0 ? (
+    <Alert kind="error">
+      {messages.map((message) => (
+        <div key={message}>{message}</div>
+      ))}
+    </Alert>
+  ) : null;
+}
+
+/** SMS: the phone number (international), a texted code to prove it, then the code typed back. */
+function SmsSetup({
+  onBack,
+  onConfirmed,
+}: {
+  onBack: () => void;
+  onConfirmed: (recoveryCodesId: string) => void;
+}) {
+  const { t } = useTranslation('mfe-mfa');
+  const [phone, setPhone] = useState('');
+  const [code, setCode] = useState('');
+  const [sent, setSent] = useState<CodeSent | undefined>(undefined);
+  const [until, setUntil] = useState<number | undefined>(undefined);
+  const secondsLeft = useSecondsUntil(until);
+  const [sendCode, sending] = useGeneratePhoneVerificationMutation();
+  const [validate, validating] = useValidate2faSetupCodeMutation();
+  const sendErrors = useFormErrors(sending.error);
+  const errors = useFormErrors(validating.error);
+
+  const onSend = async (event?: FormEvent<HTMLFormElement>) => {
+    event?.preventDefault();
+    const result = await sendCode({ phone });
+    if (result.data) {
+      if (result.data.sent || !sent) setSent(result.data);
+      setUntil(nextSendAt(result.data));
+    }
+  };
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = await validate({ method: 'sms', code });
+    if ('data' in result && result.data) onConfirmed(result.data.recoveryCodesId);
+  };
+
+  return (
+    <Stack>
+      <form method="post" onSubmit={(event) => void onSend(event)} noValidate>
+        <Stack>
+          <p>{t('setup.sms.intro')}</p>
+          <FormErrors messages={sendErrors.form} />
+          <TextField
+            label={t('setup.sms.phoneLabel')}
+            name="phone"
+            type="tel"
+            autoComplete="tel"
+            value={phone}
+            onChange={(event) => setPhone(event.target.value)}
+            errors={sendErrors.field('phone')}
+            hint={t('setup.sms.phoneHint')}
+            required
+          />
+          {sent ? null : (
+            <Button type="submit" loading={sending.isLoading}>
+              {t('setup.sms.send')}
+            </Button>
+          )}
+        </Stack>
+      </form>
+      {sent ? (
+        <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+          <Stack>
+            <SmsStatus
+              maskedPhone={sent.maskedPhone}
+              sent={sent.sent}
+              secondsLeft={secondsLeft}
+              busy={sending.isLoading}
+              onResend={() => void onSend()}
+            />
+            <FormErrors messages={errors.form} />
+            <TextField
+              label={t('setup.sms.codeLabel')}
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+              errors={errors.field('code')}
+              hint={t('login2fa.hint')}
+              required
+            />
+            <Button type="submit" loading={validating.isLoading}>
+              {t('setup.authenticator.confirm')}
+            </Button>
+          </Stack>
+        </form>
+      ) : null}
+      <Button variant="secondary" onClick={onBack}>
+        {t('setup.back')}
+      </Button>
+    </Stack>
+  );
+}
+
+/** PIN by e-mail: a PIN mailed to the account's address; typing the asked digits proves the address is read. */
+function PinSetup({
+  view,
+  onBack,
+  onConfirmed,
+}: {
+  view: Setup2faView;
+  onBack: () => void;
+  onConfirmed: (recoveryCodesId: string) => void;
+}) {
+  const { t } = useTranslation('mfe-mfa');
+  const [started, setStarted] = useState(false);
+  const pin = usePinChallenge(started);
+  const positions = usePositionsText(pin.pin?.positions);
+  const [code, setCode] = useState('');
+  const [validate, validating] = useValidate2faSetupCodeMutation();
+  const errors = useFormErrors(validating.error ?? pin.error);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = await validate({ method: 'pin', code });
+    if ('data' in result && result.data) onConfirmed(result.data.recoveryCodesId);
+  };
+
+  return (
+    <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+      <Stack>
+        <p>{t('setup.pin.intro', { email: view.maskedEmail ?? '' })}</p>
+        <FormErrors messages={errors.form} />
+        {!started ? <Button onClick={() => setStarted(true)}>{t('setup.pin.send')}</Button> : null}
+        <div role="status" aria-live="polite">
+          {pin.mailed === true ? <p>{t('login2fa.pin.sentTo', { email: view.maskedEmail ?? '' })}</p> : null}
+          {pin.mailed === false ? <Alert kind="error">{t('login2fa.pin.notSent')}</Alert> : null}
+        </div>
+        {pin.pin ? (
+          <>
+            <TextField
+              label={t('login2fa.pin.asked', { positions })}
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+              errors={errors.field('code')}
+              hint={t('login2fa.hint')}
+              required
+            />
+            <Button type="submit" loading={validating.isLoading}>
+              {t('setup.authenticator.confirm')}
+            </Button>
+            <Button variant="secondary" disabled={pin.isBusy} onClick={() => void pin.resend()}>
+              {t('login2fa.pin.resend')}
+            </Button>
+          </>
+        ) : null}
+        <Button variant="secondary" onClick={onBack}>
+          {t('setup.back')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
 function CodesStep({
   id,
   accountName,
@@ -233,14 +425,14 @@ function CodesStep({
   );
 }
 
-function DoneStep({ returnUrl }: { returnUrl: string }) {
+function DoneStep({ returnUrl, method }: { returnUrl: string; method: TwoFactorMethod }) {
   const { t } = useTranslation('mfe-mfa');
   const [enable, { isLoading, error }] = useEnableTwoFactorMutation();
   const errors = useFormErrors(error);
   return (
     <Stack>
       <Alert kind="success">{t('setup.done.message')}</Alert>
-      <p>{t('setup.done.intro')}</p>
+      <p>{t(`setup.done.intro.${method}`)}</p>
       {errors.form.length > 0 ? (
         <Alert kind="error">
           {errors.form.map((message) => (

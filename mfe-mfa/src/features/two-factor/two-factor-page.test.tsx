@@ -19,7 +19,13 @@ async function render(ui: React.ReactElement, answers: StubAnswers, path: string
   return { gateway, result };
 }
 
-const view = () => Response.json({ methods: ['authenticator'], rememberBrowserAllowed: false });
+const view = () =>
+  Response.json({
+    methods: ['authenticator'],
+    rememberBrowserAllowed: false,
+    maskedPhone: null,
+    maskedEmail: null,
+  });
 
 describe('TwoFactorLoginPage', () => {
   it('asks for the authenticator code with the hint, and sends the method and the code', async () => {
@@ -48,17 +54,69 @@ describe('TwoFactorLoginPage', () => {
   });
 
   it('offers a choice when the account has several methods', async () => {
-    await render(
+    const { gateway } = await render(
       <TwoFactorLoginPage />,
       {
         LoginWith2FAView: () =>
-          Response.json({ methods: ['authenticator', 'sms'], rememberBrowserAllowed: false }),
+          Response.json({
+            methods: ['authenticator', 'sms'],
+            rememberBrowserAllowed: false,
+            maskedPhone: '•••• 0123',
+            maskedEmail: null,
+          }),
+        SendOTP: () => Response.json({ sent: true, maskedPhone: '•••• 0123', retryAfterSeconds: 30 }),
       },
       '/account/login/twofactor',
     );
     const sms = await screen.findByRole('radio', { name: 'SMS code' });
+    expect(gateway.calls.some((c) => c.call === 'SendOTP')).toBe(false);
     fireEvent.click(sms);
     expect(await screen.findByLabelText('Code from the text message')).toBeTruthy();
+    // Choosing SMS texts a code; a new one waits for the server's time.
+    expect(await screen.findByText('We sent a code to •••• 0123.')).toBeTruthy();
+    expect(screen.getByText(/You can ask for a new code in \d+ s\./)).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Send a new code' }).disabled).toBe(true);
+  });
+
+  it('mails a PIN, asks for digits at positions, reshuffles and resends', async () => {
+    const references = [
+      { positions: [2, 5, 7], length: 8 },
+      { positions: [1, 3, 8], length: 8 },
+      { positions: [4, 6, 8], length: 8 },
+    ];
+    const { gateway } = await render(
+      <TwoFactorLoginPage />,
+      {
+        LoginWith2FAView: () =>
+          Response.json({
+            methods: ['pin'],
+            rememberBrowserAllowed: false,
+            maskedPhone: null,
+            maskedEmail: 'j•••@example.test',
+          }),
+        GeneratePin: () => Response.json(true),
+        PinReference: () => Response.json(references.shift() ?? null),
+        LoginWith2FA: () => fieldError('code', 'invalidCode'),
+      },
+      '/account/login/twofactor',
+    );
+    expect(await screen.findByLabelText('Enter digits 2, 5 and 7 of your PIN')).toBeTruthy();
+    expect(screen.getByText('We e-mailed a PIN to j•••@example.test.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Ask for other digits' }));
+    const field = await screen.findByLabelText('Enter digits 1, 3 and 8 of your PIN');
+    fireEvent.change(field, { target: { value: '418' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    expect(gateway.calls.find((c) => c.call === 'LoginWith2FA')?.body).toEqual({
+      method: 'pin',
+      code: '418',
+    });
+
+    fireEvent.click(screen.getByRole('button', { name: 'E-mail me a new PIN' }));
+    expect(await screen.findByLabelText('Enter digits 4, 6 and 8 of your PIN')).toBeTruthy();
+    const mails = gateway.calls.filter((c) => c.call === 'GeneratePin');
+    expect(mails.map((c) => c.query.get('forced'))).toEqual([null, 'true']);
+    expect(screen.getByText(/A new PIN is on its way/)).toBeTruthy();
   });
 
   it('speaks German', async () => {

@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, type TwoFactorMethod } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
+import { usePinChallenge, usePositionsText, useSmsCode } from './delivered-codes';
 import { useLoginWith2faMutation, useLoginWith2faViewQuery } from './two-factor.api';
 
 /** The query string that keeps the sign-in's returnUrl across the step's pages. */
@@ -25,7 +26,13 @@ export function TwoFactorLoginPage() {
   const method = chosen ?? methods[0] ?? 'authenticator';
   const [code, setCode] = useState('');
   const [verify, { isLoading, error }] = useLoginWith2faMutation();
-  const errors = useFormErrors(error ?? view.error);
+  // A text or a mail goes out only once its method is the one in use.
+  const sms = useSmsCode(view.isSuccess && method === 'sms');
+  const pin = usePinChallenge(view.isSuccess && method === 'pin');
+  const positions = usePositionsText(pin.pin?.positions);
+  const errors = useFormErrors(error ?? view.error ?? (method === 'sms' ? sms.error : pin.error));
+  const label =
+    method === 'pin' && pin.pin ? t('login2fa.pin.asked', { positions }) : t(`login2fa.codeLabel.${method}`);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -66,8 +73,30 @@ export function TwoFactorLoginPage() {
             ) : methods.length === 1 ? (
               <p>{t('login2fa.usingMethod', { method: t(`methods.${method}`) })}</p>
             ) : null}
+            {method === 'sms' ? (
+              <SmsStatus
+                maskedPhone={sms.sent?.maskedPhone ?? view.data?.maskedPhone ?? null}
+                sent={sms.sent?.sent === true}
+                secondsLeft={sms.secondsLeft}
+                busy={sms.isSending}
+                onResend={() => void sms.resend()}
+              />
+            ) : null}
+            {method === 'pin' ? (
+              <div role="status" aria-live="polite">
+                {pin.mailed === true ? (
+                  <p>
+                    {pin.resent
+                      ? t('login2fa.pin.resent', { email: view.data?.maskedEmail ?? '' })
+                      : t('login2fa.pin.sentTo', { email: view.data?.maskedEmail ?? '' })}
+                  </p>
+                ) : null}
+                {pin.mailed === false ? <Alert kind="error">{t('login2fa.pin.notSent')}</Alert> : null}
+              </div>
+            ) : null}
             <TextField
-              label={t(`login2fa.codeLabel.${method}`)}
+              key={method}
+              label={label}
               name="code"
               inputMode="numeric"
               autoComplete="one-time-code"
@@ -81,6 +110,20 @@ export function TwoFactorLoginPage() {
             <Button type="submit" loading={isLoading}>
               {isLoading ? t('login2fa.verifying') : t('login2fa.submit')}
             </Button>
+            {method === 'pin' ? (
+              <div style={{ display: 'flex', gap: '0.75rem', flexWrap: 'wrap' }}>
+                <Button
+                  variant="secondary"
+                  disabled={pin.isBusy || !pin.pin}
+                  onClick={() => void pin.reshuffle()}
+                >
+                  {t('login2fa.pin.reshuffle')}
+                </Button>
+                <Button variant="secondary" disabled={pin.isBusy} onClick={() => void pin.resend()}>
+                  {t('login2fa.pin.resend')}
+                </Button>
+              </div>
+            ) : null}
             <Link to={`/account/login/recoverycode${returnUrlQuery(returnUrl)}`}>
               {t('login2fa.useRecoveryCode')}
             </Link>
@@ -89,5 +132,35 @@ export function TwoFactorLoginPage() {
         </form>
       </Card>
     </Page>
+  );
+}
+
+/** Where the SMS code went and the resend button, held back while the server's wait runs. */
+export function SmsStatus({
+  maskedPhone,
+  sent,
+  secondsLeft,
+  busy,
+  onResend,
+}: {
+  maskedPhone: string | null;
+  sent: boolean;
+  secondsLeft: number;
+  busy: boolean;
+  onResend: () => void;
+}) {
+  const { t } = useTranslation('mfe-mfa');
+  return (
+    <Stack>
+      <p role="status" aria-live="polite">
+        {sent && maskedPhone ? t('login2fa.sms.sentTo', { phone: maskedPhone }) : null}
+      </p>
+      <Button variant="secondary" disabled={busy || secondsLeft > 0} onClick={onResend}>
+        {t('login2fa.sms.resend')}
+      </Button>
+      {secondsLeft > 0 ? (
+        <p className="hr-fine-print">{t('login2fa.sms.wait', { seconds: secondsLeft })}</p>
+      ) : null}
+    </Stack>
   );
 }

@@ -1,12 +1,17 @@
 import { baseApi, type RedirectFollowed } from 'shared-contracts/api';
 import {
+  codeSentSchema,
   loginWith2faViewSchema,
+  pinReferenceSchema,
   loginWithRecoveryCodeViewSchema,
   recoveryCodeSetSchema,
   redeemStateSchema,
   setup2faViewSchema,
   validate2faSetupCodeResponseSchema,
+  type CodeSent,
+  type GeneratePhoneVerificationRequest,
   type LoginWith2faRequest,
+  type PinReference,
   type LoginWith2faView,
   type LoginWithRecoveryCodeRequest,
   type LoginWithRecoveryCodeView,
@@ -41,6 +46,30 @@ export const twoFactorApi = baseApi.injectEndpoints({
     loginWithRecoveryCode: build.mutation<RedirectFollowed | null, LoginWithRecoveryCodeRequest>({
       query: (body) => ({ url: 'LoginWithRecoveryCode', method: 'POST', body }),
       invalidatesTags: ['User'],
+    }),
+    /** `SendOTP`: a new code texted to the verified phone (or the wait before another may be asked for). */
+    sendOtp: build.mutation<CodeSent, void>({
+      query: () => ({ url: 'SendOTP', method: 'POST', body: {} }),
+      transformResponse: (body: unknown) => codeSentSchema.parse(body),
+    }),
+    /** `GeneratePin` (query forced): mails a PIN unless one is live; `forced` mails a new one. True when sent. */
+    generatePin: build.mutation<boolean, { forced: boolean }>({
+      query: ({ forced }) => ({
+        url: 'GeneratePin',
+        method: 'POST',
+        ...(forced ? { params: { forced: 'true' } } : {}),
+      }),
+      transformResponse: (body: unknown) => body === true,
+    }),
+    /** `PinReference`: which digits of the live PIN to type; each call asks for other ones (reshuffle). */
+    pinReference: build.mutation<PinReference, void>({
+      query: () => ({ url: 'PinReference', method: 'POST' }),
+      transformResponse: (body: unknown) => pinReferenceSchema.parse(body),
+    }),
+    /** `GeneratePhoneVerification`: texts a code to the phone being set up. */
+    generatePhoneVerification: build.mutation<CodeSent, GeneratePhoneVerificationRequest>({
+      query: (body) => ({ url: 'GeneratePhoneVerification', method: 'POST', body }),
+      transformResponse: (body: unknown) => codeSentSchema.parse(body),
     }),
     /** `Setup2FAView`: a new authenticator secret with its QR code. */
     setup2faView: build.query<Setup2faView, void>({
@@ -78,6 +107,10 @@ export const {
   useLoginWith2faMutation,
   useLoginWithRecoveryCodeViewQuery,
   useLoginWithRecoveryCodeMutation,
+  useSendOtpMutation,
+  useGeneratePinMutation,
+  usePinReferenceMutation,
+  useGeneratePhoneVerificationMutation,
   useSetup2faViewQuery,
   useValidate2faSetupCodeMutation,
   useRedeemRecoveryCodeMutation,
