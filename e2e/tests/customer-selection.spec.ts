@@ -3,9 +3,11 @@
  * customers, signs in through the portal, searches and pages through the customers at /account/select, picks one,
  * and the portal shows that customer and the roles in it from the ID token; the portal's "Switch customer"
  * (prompt=select_account) issues tokens for another one; a user of one customer never meets the page; axe finds
- * nothing on the page in light, dark and RTL. A gateway of its own, whose customers are onboarded with the admin CLI.
+ * nothing on the page in light, dark and RTL. A gateway of its own, whose customers are onboarded with the admin CLI's
+ * `customers import`.
  */
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -34,13 +36,17 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   identity = await startIdentityService();
   portal = await startPortal({ issuer: identity.url, gatewayEnv: identity.env });
-  for (const [i, name] of BRANCHES.entries()) {
-    const id = `acme-branch-${i + 1}`;
-    admin(['customers', 'add', '--id', id, '--name', name, '--partner', 'demo']);
-    admin(['memberships', 'add', '--username', 'hradmin', '--customer', id, '--roles', 'MANAGER']);
-  }
-  admin(['customers', 'add', '--id', 'globex', '--name', 'Globex Corporation', '--partner', 'demo']);
-  admin(['memberships', 'add', '--username', 'hradmin', '--customer', 'globex', '--roles', 'EMPLOYEE']);
+  // Onboarded as an operator would: one CSV through `admin customers import`, hradmin a member of each.
+  const csv = path.join(identity.env.DATA_DIR!, 'customers.csv');
+  writeFileSync(
+    csv,
+    [
+      'id,name,partner,username,roles',
+      ...BRANCHES.map((name, i) => `acme-branch-${i + 1},${name},demo,hradmin,MANAGER`),
+      'globex,Globex Corporation,demo,hradmin,EMPLOYEE',
+    ].join('\n'),
+  );
+  expect(admin(['customers', 'import', csv])).toContain('imported 9 customers and 9 memberships');
   // An RTL language among the partner's, for the mirrored page.
   admin([
     'partners',
@@ -131,6 +137,14 @@ test('hradmin picks a customer through the portal, then switches to another', as
   await expect(page.locator('#customer-name')).toHaveText('Acme Retail Ltd');
   await expect(page.locator('#customer-id')).toHaveText('acme-retail');
   await expect(page.locator('#user-roles li')).toHaveText(['HR_ADMIN', 'ADMIN']);
+
+  // The operator ends that membership: the customer is no longer offered (S37).
+  admin(['memberships', 'remove', '--username', 'hradmin', '--customer', 'acme-retail']);
+  await page.getByRole('link', { name: 'Switch customer' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/select`));
+  await expect(select.status).toHaveText('Showing 1–5 of 10');
+  await select.search.fill('retail');
+  await expect(select.status).toHaveText('No customer found.');
 });
 
 test('a user of one customer never meets the selection page', async ({ page }) => {

@@ -238,6 +238,12 @@ for (const backend of BACKENDS) {
         ]);
         const none = await site.customers('?filter=Secret');
         expect(none.body).toMatchObject({ customers: [], total: 0 });
+        // The escape character is text too, and the longest filter allowed is an ordinary search.
+        for (const text of ['\\', '\\%', 'a\\_b', 'x'.repeat(100)]) {
+          const answer = await site.customers(`?filter=${encodeURIComponent(text)}`);
+          expect(answer.status, text).toBe(200);
+          expect(answer.body, text).toMatchObject({ customers: [], total: 0 });
+        }
         const paged = await site.customers('?filter=customer&size=4&page=2');
         expect(paged.body).toMatchObject({ total: 6, page: 2 });
         expect(names(paged.body)).toEqual(['Customer 05', 'Customer 06']);
