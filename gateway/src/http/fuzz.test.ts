@@ -19,6 +19,7 @@ const TWO_FACTOR_ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ['post', '/api/Account/RedeemState'],
   ['post', '/api/Account/SendOTP'],
   ['post', '/api/Account/PinReference'],
+  ['get', '/api/Account/PinReference'],
   ['post', '/api/Account/GeneratePin'],
   ['post', '/api/Account/GeneratePhoneVerification'],
   ['post', '/api/Account/Validate2faSetupCode'],
@@ -207,6 +208,10 @@ describe('fuzz: malformed input never gives a 5xx', () => {
 
   it.each([
     ['the 2FA step', { requiresTwoFactor: false, withFactor: true, calls: twoFactorStep.calls }],
+    [
+      'the 2FA step with SMS and PIN',
+      { requiresTwoFactor: false, withFactor: true, delivered: true, calls: twoFactorStep.calls },
+    ],
     ['the set-up wizard', { requiresTwoFactor: true, withFactor: false, calls: twoFactorSetupStep.calls }],
   ])('at %s, bad input to the step calls gets the errors map, never a 5xx', async (_label, setup) => {
     const user = await gw.addUser({ requiresTwoFactor: setup.requiresTwoFactor });
@@ -216,6 +221,10 @@ describe('fuzz: malformed input never gives a 5xx', () => {
         gw.store.secrets.encrypt('JBSWY3DPEHPK3PXP'),
         0,
       );
+    if ('delivered' in setup) {
+      await gw.store.secondFactors.enableSms(user.id, '+447700900123');
+      await gw.store.secondFactors.enablePin(user.id);
+    }
     const failures: string[] = [];
     const own = new Set(setup.calls.map((c) => `/api/account/${c.toLowerCase()}`));
     const b = await browser(gw.app);
