@@ -9,6 +9,11 @@ export const loginRequestSchema = z.object({
   password: z.string().min(1, 'required').max(1024),
   rememberMe: z.boolean().optional().default(false),
   returnUrl: z.string().max(2048).optional(),
+  /**
+   * The browser has a user-verifying platform authenticator (ADR 0016): only then does the sign-in offer to
+   * register a device. The page asks `PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable()`.
+   */
+  platformAuthenticator: z.boolean().optional().default(false),
 });
 /** Body of `Login` as sent. */
 export type LoginRequest = z.input<typeof loginRequestSchema>;

@@ -49,7 +49,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     customersRouter({ ...identity, sessions, responses }),
     twoFactorRouter({ ...identity, sessions, responses }),
     recoveryRouter({ ...identity, sessions, responses }),
-    secureSignInRouter(),
+    secureSignInRouter({ ...identity, sessions, responses }),
     vendorRouter(),
   );
   if (deps.status) router.use(statusRouter(deps.status));

@@ -56,6 +56,7 @@ export function loginRouter(deps: LoginRouterDeps): Router {
         rememberMe: body.rememberMe,
         returnUrl,
         ip: req.ip ?? 'unknown',
+        platformAuthenticator: body.platformAuthenticator,
       });
       responses.sendOutcome(res, outcome);
     }),

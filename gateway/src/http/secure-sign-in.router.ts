@@ -1,10 +1,167 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import {
+  credentialOptionsQuerySchema,
+  deviceRegistrationPayloadSchema,
+  returnUrlOf,
+  secureLoginQuerySchema,
+  secureSignInPayloadSchema,
+  skipFidoRequestSchema,
+} from 'shared-contracts';
+import type { TwoFactorService } from '../identity/mfa/two-factor.service.js';
+import type { ReturnUrls } from '../identity/return-urls.service.js';
+import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { SignInService } from '../identity/sign-in/sign-in.service.js';
+import type { WebauthnService } from '../identity/webauthn/webauthn.service.js';
+import type { Session } from '../infra/sessions/session-manager.js';
+import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import { handle, parse } from './plumbing.js';
+import { sendFormError } from './problem.js';
+import type { SignInResponses } from './sign-in-responses.js';
+
+/** Dependencies of {@link secureSignInRouter}. */
+export interface SecureSignInRouterDeps {
+  sessions: RequestSessions;
+  signIn: SignInService;
+  auth: SessionAuthService;
+  twoFactor: Pick<TwoFactorService, 'recentFullSignIn' | 'user'>;
+  webauthn: WebauthnService;
+  returnUrls: ReturnUrls;
+  responses: SignInResponses;
+}
+
+const OFFER_STEP = 'device-offer';
+
+/** Who registers a device: the device-offer step of a pending sign-in, or a recently signed-in account (S21). */
+interface Registrant {
+  user: NonNullable<Awaited<ReturnType<TwoFactorService['user']>>>;
+  session: Session;
+  duringSignIn: boolean;
+}
 
 /**
- * Secure sign-in (SPEC.md §7): AssertionOptions, CredentialOptions, RegisterCredential, SecureLogin.
- * Mounted in the account API after the sign-in gate; the area's calls register here as its flow ships, and
- * until then they answer the API's 404.
+ * Secure sign-in (SPEC.md §7, §4, ADR 0016): AssertionOptions and SecureLogin for anyone (a passkey sign-in starts
+ * over like Login), CredentialOptions, RegisterCredential and SkipFido for the device-offer step of a pending
+ * sign-in or a signed-in account whose full sign-in is recent (S21). Failures are quiet to the browser (one code,
+ * no reason); the reason goes to the log.
  */
-export function secureSignInRouter(): Router {
-  return Router();
+export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
+  const { sessions, signIn, auth, webauthn, responses } = deps;
+  const router = Router();
+
+  router.post(
+    '/AssertionOptions',
+    handle(async (req, res) => {
+      const session = await sessions.ensure(req, res);
+      // Nothing is stored for an anonymous session until its first save; the challenge is bound to its id.
+      if (!session.stored) await sessions.save(session);
+      res.set('Cache-Control', 'no-store').json(await webauthn.assertionOptions(session.id));
+    }),
+  );
+
+  router.post(
+    '/SecureLogin',
+    handle(async (req, res) => {
+      const query = parse(secureLoginQuerySchema, req.query, res);
+      if (!query) return;
+      const body = parse(secureSignInPayloadSchema, req.body, res);
+      if (!body) return;
+      const found = await sessions.lookup(req);
+      if (found.kind !== 'active') return responses.timedOut(req, res);
+      const outcome = await webauthn.verifyAssertion(body, found.session.id);
+      if (outcome.kind !== 'ok') {
+        req.log.info({ reason: outcome.reason }, 'secure sign-in refused');
+        return sendFormError(res, 'secureSignInFailed');
+      }
+      const returnUrl = await deps.returnUrls.safe(query.returnUrl);
+      responses.sendOutcome(
+        res,
+        await signIn.deviceSignIn(req, res, found.session, outcome.user, {
+          returnUrl,
+          ip: req.ip ?? 'unknown',
+          credentialId: outcome.credential.id,
+        }),
+      );
+    }),
+  );
+
+  /**
+   * The registering account: the offer step of a pending sign-in, or a signed-in account. Answers for itself (and
+   * returns undefined) otherwise: anyone else starts again at the sign-in page; a signed-in account whose full
+   * sign-in is not recent must sign in again first (S21).
+   */
+  async function registrant(req: Request, res: Response): Promise<Registrant | undefined> {
+    const session = await sessions.current(req);
+    if (session && signIn.isAtStep(session, OFFER_STEP)) {
+      const user = await deps.twoFactor.user(session.record.data.pending!.userId);
+      if (user && !user.disabled) return { user, session, duringSignIn: true };
+    }
+    const signedIn = session ? await auth.signedInUser(req) : undefined;
+    if (!session || !signedIn) {
+      await responses.restart(req, res);
+      return undefined;
+    }
+    const { info } = signedIn;
+    if (!(await deps.twoFactor.recentFullSignIn(signedIn.user.id, info.authTime, info.amr))) {
+      sendFormError(res, 'reauthenticationRequired');
+      return undefined;
+    }
+    return { user: signedIn.user, session, duringSignIn: false };
+  }
+
+  /** Where a registrant goes next: the rest of the sign-in, or the returnUrl of a signed-in account. */
+  async function carryOn(req: Request, res: Response, actor: Registrant): Promise<void> {
+    if (actor.duringSignIn) {
+      return responses.sendOutcome(res, await signIn.completeStep(req, res, actor.session, OFFER_STEP));
+    }
+    responses.redirect(res, await deps.returnUrls.safe(returnUrlOf(req.query)), actor.session);
+  }
+
+  router.post(
+    '/CredentialOptions',
+    handle(async (req, res) => {
+      const actor = await registrant(req, res);
+      if (!actor) return;
+      const query = parse(credentialOptionsQuerySchema, displayNameQuery(req), res);
+      if (!query) return;
+      const options = await webauthn.registrationOptions(actor.user, query.displayName, actor.session.id);
+      res.set('Cache-Control', 'no-store').json(options);
+    }),
+  );
+
+  router.post(
+    '/RegisterCredential',
+    handle(async (req, res) => {
+      const actor = await registrant(req, res);
+      if (!actor) return;
+      const body = parse(deviceRegistrationPayloadSchema, req.body, res);
+      if (!body) return;
+      const outcome = await webauthn.register(body, actor.user.id, actor.session.id);
+      if (outcome.kind !== 'ok') {
+        req.log.info({ reason: outcome.reason }, 'device registration refused');
+        // SPEC.md §4: any failure shows the device-registration error against the whole form.
+        return sendFormError(res, 'deviceRegistrationError');
+      }
+      await carryOn(req, res, actor);
+    }),
+  );
+
+  router.post(
+    '/SkipFido',
+    handle(async (req, res) => {
+      const actor = await registrant(req, res);
+      if (!actor) return;
+      const body = parse(skipFidoRequestSchema, req.body, res);
+      if (!body) return;
+      if (body.remember) await webauthn.skipOffer(actor.user.id);
+      await carryOn(req, res, actor);
+    }),
+  );
+
+  return router;
+}
+
+/** `displayName` by case-insensitive name; a repeated key stays an array and fails the schema. */
+function displayNameQuery(req: Request): Record<string, unknown> {
+  const entry = Object.entries(req.query).find(([key]) => key.toLowerCase() === 'displayname');
+  return entry ? { displayName: entry[1] } : {};
 }

@@ -18,6 +18,7 @@ import { createReturnUrls } from './return-urls.service.js';
 import { createSessionAuthService } from './session-auth.service.js';
 import { SignInService, type SignInMetrics } from './sign-in/sign-in.service.js';
 import type { SignInStepRegistry } from './sign-in/step-registry.js';
+import { createWebauthnService } from './webauthn/webauthn.service.js';
 import { createSignOutService, type OidcLogoutHooks } from './sign-out.service.js';
 
 /** What {@link createIdentity} builds the services from. */
@@ -102,6 +103,7 @@ export function createIdentity(deps: IdentityDeps) {
       revokeOidc: deps.revokeOidc,
       ...(deps.onBackgroundError ? { onBackgroundError: deps.onBackgroundError } : {}),
     }),
+    webauthn: createWebauthnService({ store, kv: deps.kv, clock, publicUrl: deps.publicUrl }),
     signOut: createSignOutService({ store, sessions, auth, oidc: deps.oidc, now: () => clock.now() }),
   };
 }

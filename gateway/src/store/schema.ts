@@ -99,6 +99,12 @@ export interface WebauthnCredentialTable {
   last_used_at: number | null;
 }
 
+/** device_offer_skips: when a user last skipped the device offer (SkipFido). */
+export interface DeviceOfferSkipTable {
+  user_id: string;
+  skipped_at: number;
+}
+
 /** second_factors: per-user second-factor settings; the TOTP secret is encrypted. */
 export interface SecondFactorTable {
   user_id: string;
@@ -198,6 +204,7 @@ export interface Database {
   oidc_clients: OidcClientTable;
   external_logins: ExternalLoginTable;
   webauthn_credentials: WebauthnCredentialTable;
+  device_offer_skips: DeviceOfferSkipTable;
   second_factors: SecondFactorTable;
   recovery_codes: RecoveryCodeTable;
   one_time_tokens: OneTimeTokenTable;

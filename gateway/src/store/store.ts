@@ -12,6 +12,7 @@ import { PartnerRepository } from './partner.repository.js';
 import { RecoveryCodeRepository } from './recovery-code.repository.js';
 import { SecondFactorRepository } from './second-factor.repository.js';
 import { UserRepository } from './user.repository.js';
+import { WebauthnCredentialRepository } from './webauthn-credential.repository.js';
 
 /** Every repository over one database. */
 export interface Store {
@@ -35,6 +36,8 @@ export interface Store {
   secondFactors: SecondFactorRepository;
   /** Recovery codes, hashed. */
   recoveryCodes: RecoveryCodeRepository;
+  /** Passkeys and security keys, and skipped device offers. */
+  webauthnCredentials: WebauthnCredentialRepository;
 }
 
 /** Builds the repositories over an open database. */
@@ -58,6 +61,7 @@ export function createStore(
     captchaSettings: new CaptchaSettingsRepository(database.db, secrets, now),
     secondFactors: new SecondFactorRepository(database.db, now),
     recoveryCodes: new RecoveryCodeRepository(database.db, now),
+    webauthnCredentials: new WebauthnCredentialRepository(database.db, now),
   };
 }
 

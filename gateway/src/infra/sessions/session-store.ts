@@ -47,6 +47,8 @@ export interface PendingSignIn {
   /** The step the browser was sent to; only its calls work now (S3, S20). */
   current: string | undefined;
   startedAt: number;
+  /** The browser reported a user-verifying platform authenticator at Login (the device offer needs one). */
+  platformAuthenticator?: boolean;
 }
 
 /** A stored session. */

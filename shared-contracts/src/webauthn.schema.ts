@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { returnUrlQuerySchema } from './user.schema.js';
+
+/**
+ * Secure sign-in and device registration payloads (SPEC.md §3): binary values travel as URL-safe base64 without
+ * padding (RFC 4648 §5), the field names are the spec's (`clientDataJson`, not the browser's `clientDataJSON`).
+ * The browser side converts with {@link toSecureSignInPayload} / {@link toDeviceRegistrationPayload}; the gateway
+ * validates with the schemas below and converts back for the WebAuthn library.
+ */
+
+/** URL-safe base64 text of at most `max` characters (padding tolerated, never required). */
+function base64Url(max: number) {
+  return z
+    .string('required')
+    .min(1, 'required')
+    .max(max, 'invalidValue')
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, 'invalidValue');
+}
+
+// WebAuthn credential ids are at most 1023 bytes (WebAuthn L3 §5.1): 1364 base64url characters.
+const CREDENTIAL_ID_MAX = 1366;
+// authenticatorData and clientDataJSON are small; extensions could grow them, 16 KiB of text is generous.
+const SMALL_BLOB_MAX = 16_384;
+// An attestation object with a certificate chain: kept under the API's 64 KB JSON body limit.
+const ATTESTATION_MAX = 48_000;
+
+/** The public-key credential type, the only one WebAuthn defines. */
+const publicKeyType = z.literal('public-key', 'invalidValue');
+
+/** Client extension outputs: an object, never interpreted by the gateway. */
+const extensionsSchema = z.record(z.string(), z.unknown()).optional();
+
+/** Body of `SecureLogin`: the assertion the device produced (SPEC.md §3 "Secure sign-in credential payload"). */
+export const secureSignInPayloadSchema = z.object({
+  id: base64Url(CREDENTIAL_ID_MAX),
+  rawId: base64Url(CREDENTIAL_ID_MAX),
+  type: publicKeyType,
+  extensions: extensionsSchema,
+  response: z.object({
+    authenticatorData: base64Url(SMALL_BLOB_MAX),
+    clientDataJson: base64Url(SMALL_BLOB_MAX),
+    signature: base64Url(SMALL_BLOB_MAX),
+    userHandle: base64Url(1024).nullable().optional(),
+  }),
+});
+/** Body of `SecureLogin`. */
+export type SecureSignInPayload = z.infer<typeof secureSignInPayloadSchema>;
+
+/** Body of `RegisterCredential`: the new credential (SPEC.md §3 "Device registration payload"). */
+export const deviceRegistrationPayloadSchema = z.object({
+  id: base64Url(CREDENTIAL_ID_MAX),
+  rawId: base64Url(CREDENTIAL_ID_MAX),
+  type: publicKeyType,
+  extensions: extensionsSchema,
+  response: z.object({
+    attestationObject: base64Url(ATTESTATION_MAX),
+    clientDataJson: base64Url(SMALL_BLOB_MAX),
+    /** How the browser says it can reach the authenticator again ("internal", "usb", "hybrid", …). */
+    transports: z.array(z.string().max(32)).max(8).optional(),
+  }),
+});
+/** Body of `RegisterCredential`. */
+export type DeviceRegistrationPayload = z.infer<typeof deviceRegistrationPayloadSchema>;
+
+/** The longest device name kept. */
+export const DEVICE_NAME_MAX = 64;
+
+/** Query of `CredentialOptions`: the name the user gave the device (prefilled from the browser and platform). */
+export const credentialOptionsQuerySchema = z.object({
+  displayName: z.string('required').trim().min(1, 'required').max(DEVICE_NAME_MAX, 'invalidValue'),
+});
+/** Query of `CredentialOptions`. */
+export type CredentialOptionsQuery = z.infer<typeof credentialOptionsQuerySchema>;
+
+/** Query of `SecureLogin`. */
+export const secureLoginQuerySchema = returnUrlQuerySchema;
+
+/**
+ * Body of `SkipFido`. `remember: false` continues the sign-in without recording the skip (the page found nothing
+ * to register with); otherwise the offer is not made again for {@link DEVICE_OFFER_SKIP_DAYS} days.
+ */
+export const skipFidoRequestSchema = z.object({ remember: z.boolean().optional().default(true) });
+/** Body of `SkipFido` as sent. */
+export type SkipFidoRequest = z.input<typeof skipFidoRequestSchema>;
+
+/** Days a skipped device offer stays quiet before the sign-in offers registration again. */
+export const DEVICE_OFFER_SKIP_DAYS = 30;
+
+/** What `startAuthentication` of @simplewebauthn/browser returns (AuthenticationResponseJSON), structurally. */
+export interface BrowserAssertion {
+  id: string;
+  rawId: string;
+  type: string;
+  clientExtensionResults?: Record<string, unknown>;
+  response: { authenticatorData: string; clientDataJSON: string; signature: string; userHandle?: string };
+}
+
+/** What `startRegistration` of @simplewebauthn/browser returns (RegistrationResponseJSON), structurally. */
+export interface BrowserAttestation {
+  id: string;
+  rawId: string;
+  type: string;
+  clientExtensionResults?: Record<string, unknown>;
+  response: { attestationObject: string; clientDataJSON: string; transports?: string[] };
+}
+
+/** The browser's assertion as the `SecureLogin` body. */
+export function toSecureSignInPayload(assertion: BrowserAssertion): SecureSignInPayload {
+  return {
+    id: assertion.id,
+    rawId: assertion.rawId,
+    type: 'public-key',
+    extensions: assertion.clientExtensionResults ?? {},
+    response: {
+      authenticatorData: assertion.response.authenticatorData,
+      clientDataJson: assertion.response.clientDataJSON,
+      signature: assertion.response.signature,
+      userHandle: assertion.response.userHandle ?? null,
+    },
+  };
+}
+
+/** The browser's new credential as the `RegisterCredential` body. */
+export function toDeviceRegistrationPayload(attestation: BrowserAttestation): DeviceRegistrationPayload {
+  return {
+    id: attestation.id,
+    rawId: attestation.rawId,
+    type: 'public-key',
+    extensions: attestation.clientExtensionResults ?? {},
+    response: {
+      attestationObject: attestation.response.attestationObject,
+      clientDataJson: attestation.response.clientDataJSON,
+      ...(attestation.response.transports ? { transports: attestation.response.transports } : {}),
+    },
+  };
+}
+
+/** A registered device as the manage-devices list shows it. */
+export interface RegisteredDevice {
+  id: string;
+  name: string;
+  /** Epoch ms. */
+  createdAt: number;
+  /** Epoch ms of the last secure sign-in with it, or null. */
+  lastUsedAt: number | null;
+}
