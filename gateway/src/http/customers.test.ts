@@ -4,6 +4,7 @@
  * user's own customers, and a token is only ever for the customer chosen.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCommand } from '../cli/admin.js';
 import { defaultSignInSteps } from '../identity/sign-in/step-registry.js';
 import { pkcePair, verifyJwt } from '../oidc/testing/oidc-harness.js';
 import {
@@ -437,7 +438,14 @@ for (const backend of BACKENDS) {
         const { site, refresh_token, access_token, claims } = await portalSignIn(user.username, chosen);
         expect(claims.customer).toEqual({ id: chosen, name: 'Customer 05' });
 
-        expect(await gw.store.customers.removeMembership(user.id, chosen)).toBe(true);
+        // The operator ends the membership with the admin CLI.
+        const printed: string[] = [];
+        await runAdminCommand(
+          gw.store,
+          ['memberships', 'remove', '--username', user.username, '--customer', chosen],
+          (line) => printed.push(line),
+        );
+        expect(printed).toEqual([`${user.username} is no longer a member of ${chosen}`]);
         const refused = await refresh(refresh_token);
         expect(refused.status).toBe(400);
         expect(((await refused.json()) as { error: string }).error).toBe('invalid_grant');
