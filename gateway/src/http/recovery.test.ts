@@ -398,6 +398,48 @@ for (const backend of BACKENDS) {
         expect(changed!.passwordExpiresAt).toBeNull();
       });
 
+      it('the partner’s maximum password age sends an older password to the change step, and a new one lives that long', async () => {
+        const partnerId = `aged-${nextIp().replaceAll('.', '-')}`;
+        await gw.store.partners.create({ id: partnerId, name: 'Aged Partner' });
+        await gw.store.passwordPolicies.set({ partnerId, rules: {}, maxAgeDays: 30 });
+        const user = await gw.addUser({ partnerId });
+        const signInRedirect = async (password = TEST_PASSWORD) => {
+          const b = await browser(gw.app, nextIp());
+          return (await b.signIn(user.username, password, { returnUrl: '/account/' })).body
+            .redirect as string;
+        };
+        const setAge = (days: number) =>
+          gw.store.database.db
+            .updateTable('users')
+            .set({ password_changed_at: gw.clock.now() - days * 86_400_000 })
+            .where('id', '=', user.id)
+            .execute();
+
+        // A password younger than the maximum age signs in; one at or past it goes to the change step.
+        await setAge(29);
+        expect(await signInRedirect()).not.toMatch(/change-expired-password/);
+        await setAge(30);
+        expect(await signInRedirect()).toMatch(/^\/account\/change-expired-password/);
+
+        // 0 = never: the same old password signs in again.
+        await gw.store.passwordPolicies.set({ partnerId, rules: {}, maxAgeDays: 0 });
+        expect(await signInRedirect()).not.toMatch(/change-expired-password/);
+
+        // With the policy back, the change sets a new password that expires after the maximum age.
+        await gw.store.passwordPolicies.set({ partnerId, rules: {}, maxAgeDays: 30 });
+        const b = await atExpiredStep(user);
+        const done = await b.post('/api/Account/ChangeExpiredPassword', {
+          currentPassword: TEST_PASSWORD,
+          newPassword: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        });
+        expect(done.status).toBe(209);
+        expect(done.body.redirect).toBe('/account/');
+        const changed = await gw.store.users.findById(user.id);
+        expect(changed!.passwordExpiresAt).toBe(gw.clock.now() + 30 * 86_400_000);
+        expect(await signInRedirect(NEW_PASSWORD)).not.toMatch(/change-expired-password/);
+      });
+
       it('S16 the reset page, which carries the token, is sent with Referrer-Policy: no-referrer', async () => {
         const res = await request(gw.app).get('/account/reset-password?token=abc');
         expect(res.status).toBe(200);

@@ -11,8 +11,8 @@ export interface SignInFacts {
   hasDevice(userId: string): Promise<boolean>;
   /** How many customers the user belongs to. */
   customerCount(userId: string): Promise<number>;
-  /** When the user last skipped the device offer (SkipFido), or undefined. */
-  deviceOfferSkippedAt?(userId: string): Promise<number | undefined>;
+  /** The maximum password age in days of the account's partner (0 = never; ADR 0010). */
+  passwordMaxAgeDays?(user: User): Promise<number>;
 }
 
 /** What a step sees when deciding whether it applies to a pending sign-in. */
@@ -61,9 +61,6 @@ export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
   'SetLanguage',
   'SystemStatus',
   'Error',
-  // A passkey sign-in starts over like Login does (ADR 0016).
-  'AssertionOptions',
-  'SecureLogin',
 ];
 
 /** Ordered list of sign-in steps; a flow registers its step without touching Login. */
@@ -99,11 +96,23 @@ export class SignInStepRegistry {
   }
 }
 
-/** Expired password → the change page; while it is pending only its call works (S3). */
+/** A day in milliseconds (password ages are counted in days). */
+const DAY_MS = 86_400_000;
+
+/**
+ * Expired password → the change page; while it is pending only its call works (S3). A password has expired when its
+ * own expiry has passed (`expire-password`, or the age policy when it was set) or when it is older than the
+ * partner's maximum age now (a policy set or shortened after the password was chosen applies at once).
+ */
 export const expiredPasswordStep: SignInStep = {
   id: 'expired-password',
   path: '/account/change-expired-password',
-  appliesTo: ({ user, now }) => user.passwordExpiresAt !== null && user.passwordExpiresAt <= now,
+  appliesTo: async ({ user, now, facts }) => {
+    if (user.passwordExpiresAt !== null && user.passwordExpiresAt <= now) return true;
+    if (user.passwordHash === null || user.passwordChangedAt === null) return false;
+    const maxAgeDays = (await facts.passwordMaxAgeDays?.(user)) ?? 0;
+    return maxAgeDays > 0 && now - user.passwordChangedAt >= maxAgeDays * DAY_MS;
+  },
   calls: ['ChangeExpiredPassword', 'PasswordRules'],
 };
 
@@ -146,30 +155,18 @@ export const twoFactorSetupStep: SignInStep = {
 
 /** Switches for steps that can be turned off: registered in order, applying only when switched on. */
 export interface StepSwitches {
-  /** Offer to register a passkey to users without one (the devices flow); on unless switched off. */
+  /** Offer to register a passkey to users without one (the devices flow); off until its page ships. */
   offerDeviceRegistration?: boolean;
   /** Ask users with more than one customer which one to work in (the tenant flow); on unless switched off. */
   selectCustomer?: boolean;
 }
 
-/** A skipped device offer stays quiet this long (SkipFido; "ask again after 30 days at most"). */
-export const DEVICE_OFFER_QUIET_MS = 30 * 24 * 3_600_000;
-
-/**
- * No passkey yet → offer to register one (register, or SkipFido), once per sign-in and never again within
- * {@link DEVICE_OFFER_QUIET_MS} of a skip. Only browsers that said at Login they have a user-verifying platform
- * authenticator are offered it (ADR 0016): elsewhere the page would have nothing to register with.
- */
+/** No passkey yet → offer to register one (register, or SkipFido). */
 export function deviceOfferStep(enabled: boolean): SignInStep {
   return {
     id: 'device-offer',
     path: '/account/registerdevice',
-    appliesTo: async ({ user, pending, now, facts }) => {
-      if (!enabled || pending.platformAuthenticator !== true) return false;
-      if (await facts.hasDevice(user.id)) return false;
-      const skippedAt = await facts.deviceOfferSkippedAt?.(user.id);
-      return skippedAt === undefined || now - skippedAt >= DEVICE_OFFER_QUIET_MS || now < skippedAt;
-    },
+    appliesTo: async ({ user, facts }) => enabled && !(await facts.hasDevice(user.id)),
     calls: ['CredentialOptions', 'RegisterCredential', 'SkipFido'],
   };
 }
@@ -193,6 +190,6 @@ export function defaultSignInSteps(switches: StepSwitches = {}): SignInStepRegis
     .register(expiredPasswordStep)
     .register(twoFactorStep)
     .register(twoFactorSetupStep)
-    .register(deviceOfferStep(switches.offerDeviceRegistration ?? true))
+    .register(deviceOfferStep(switches.offerDeviceRegistration ?? false))
     .register(customerSelectionStep(switches.selectCustomer ?? true));
 }
