@@ -43,6 +43,8 @@ export interface PasswordSignIn {
   returnUrl: string;
   /** Source address, for throttling and audit. */
   ip: string;
+  /** The browser has a user-verifying platform authenticator (the device offer needs one, ADR 0016). */
+  platformAuthenticator?: boolean;
 }
 
 /** Counters the service reports to /metrics. */
@@ -55,7 +57,7 @@ type Res = ServerResponse;
 
 /** The store-backed facts the steps decide on. */
 export function storeSignInFacts(
-  store: Pick<Store, 'users' | 'customers' | 'partners' | 'passwordPolicies'>,
+  store: Pick<Store, 'users' | 'customers' | 'webauthnCredentials' | 'passwordPolicies' | 'partners'>,
 ): SignInFacts {
   return {
     hasSecondFactor: (userId) => store.users.hasSecondFactor(userId),
@@ -63,6 +65,7 @@ export function storeSignInFacts(
       user.partnerId ? ((await store.partners.findById(user.partnerId))?.requireTwoFactor ?? false) : false,
     hasDevice: (userId) => store.users.hasWebauthnCredential(userId),
     customerCount: (userId) => store.customers.countCustomersOf(userId),
+    deviceOfferSkippedAt: (userId) => store.webauthnCredentials.offerSkippedAt(userId),
     passwordMaxAgeDays: async (user) =>
       user.partnerId ? ((await store.passwordPolicies.find(user.partnerId))?.maxAgeDays ?? 0) : 0,
   };
@@ -169,10 +172,51 @@ export class SignInService {
       passed: ['password'],
       current: undefined,
       startedAt: this.clock.now(),
+      ...(input.platformAuthenticator ? { platformAuthenticator: true } : {}),
     };
     // New id once the password passed (S24): whatever an attacker planted before is worthless now. The cookie
     // stays a browser-session cookie until every step has passed; remember-me applies at completion.
     const next = await this.sessions.regenerate(req, res, session, { pending, username: input.login }, false);
+    return this.advance(req, res, next, user, pending);
+  }
+
+  /**
+   * `SecureLogin`: a verified passkey assertion (user verification required) signs `user` in. It counts as two
+   * factors (possession and the PIN or biometric, ADR 0016): the password, second-factor and device-offer steps
+   * are passed; the steps after them (customer selection) still apply. The session id is replaced (S24).
+   */
+  async deviceSignIn(
+    req: Req,
+    res: Res,
+    session: Session,
+    user: User,
+    input: { returnUrl: string; ip: string; credentialId: string },
+  ): Promise<SignInOutcome> {
+    if (user.disabled) return { kind: 'invalidCredentials' };
+    await this.store.audit.record({
+      at: this.clock.now(),
+      kind: 'sign-in.passkey',
+      userId: user.id,
+      ip: input.ip,
+      data: { credentialId: input.credentialId },
+    });
+    const pending: PendingSignIn = {
+      userId: user.id,
+      returnUrl: input.returnUrl,
+      rememberMe: false,
+      amr: ['hwk', 'user', 'mfa'],
+      // "password" stands for the first factor the state machine requires; the passkey gave both.
+      passed: ['password', 'expired-password', 'two-factor', 'two-factor-setup', 'device-offer'],
+      current: undefined,
+      startedAt: this.clock.now(),
+    };
+    const next = await this.sessions.regenerate(
+      req,
+      res,
+      session,
+      { pending, username: user.username },
+      false,
+    );
     return this.advance(req, res, next, user, pending);
   }
 

@@ -13,6 +13,8 @@ export interface SignInFacts {
   customerCount(userId: string): Promise<number>;
   /** The maximum password age in days of the account's partner (0 = never; ADR 0010). */
   passwordMaxAgeDays?(user: User): Promise<number>;
+  /** When the user last skipped the device offer (SkipFido), or undefined. */
+  deviceOfferSkippedAt?(userId: string): Promise<number | undefined>;
 }
 
 /** What a step sees when deciding whether it applies to a pending sign-in. */
@@ -61,6 +63,9 @@ export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
   'SetLanguage',
   'SystemStatus',
   'Error',
+  // A passkey sign-in starts over like Login does (ADR 0016).
+  'AssertionOptions',
+  'SecureLogin',
 ];
 
 /** Ordered list of sign-in steps; a flow registers its step without touching Login. */
@@ -155,18 +160,30 @@ export const twoFactorSetupStep: SignInStep = {
 
 /** Switches for steps that can be turned off: registered in order, applying only when switched on. */
 export interface StepSwitches {
-  /** Offer to register a passkey to users without one (the devices flow); off until its page ships. */
+  /** Offer to register a passkey to users without one (the devices flow); on unless switched off. */
   offerDeviceRegistration?: boolean;
   /** Ask users with more than one customer which one to work in (the tenant flow); on unless switched off. */
   selectCustomer?: boolean;
 }
 
-/** No passkey yet → offer to register one (register, or SkipFido). */
+/** A skipped device offer stays quiet this long (SkipFido; "ask again after 30 days at most"). */
+export const DEVICE_OFFER_QUIET_MS = 30 * 24 * 3_600_000;
+
+/**
+ * No passkey yet → offer to register one (register, or SkipFido), once per sign-in and never again within
+ * {@link DEVICE_OFFER_QUIET_MS} of a skip. Only browsers that said at Login they have a user-verifying platform
+ * authenticator are offered it (ADR 0016): elsewhere the page would have nothing to register with.
+ */
 export function deviceOfferStep(enabled: boolean): SignInStep {
   return {
     id: 'device-offer',
     path: '/account/registerdevice',
-    appliesTo: async ({ user, facts }) => enabled && !(await facts.hasDevice(user.id)),
+    appliesTo: async ({ user, pending, now, facts }) => {
+      if (!enabled || pending.platformAuthenticator !== true) return false;
+      if (await facts.hasDevice(user.id)) return false;
+      const skippedAt = await facts.deviceOfferSkippedAt?.(user.id);
+      return skippedAt === undefined || now - skippedAt >= DEVICE_OFFER_QUIET_MS || now < skippedAt;
+    },
     calls: ['CredentialOptions', 'RegisterCredential', 'SkipFido'],
   };
 }
@@ -190,6 +207,6 @@ export function defaultSignInSteps(switches: StepSwitches = {}): SignInStepRegis
     .register(expiredPasswordStep)
     .register(twoFactorStep)
     .register(twoFactorSetupStep)
-    .register(deviceOfferStep(switches.offerDeviceRegistration ?? false))
+    .register(deviceOfferStep(switches.offerDeviceRegistration ?? true))
     .register(customerSelectionStep(switches.selectCustomer ?? true));
 }
