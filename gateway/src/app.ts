@@ -16,6 +16,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { cookieNames } from './http/cookies.js';
 import { FirstPaintPages, firstPaintPartner } from './http/first-paint.js';
 import { shellRouter } from './http/shell.router.js';
+import type { CaptchaServiceDeps } from './identity/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
 import { createErrorRecords, type ErrorRecords } from './identity/ops/error-records.service.js';
 import { SystemStatusService, type SystemStatusDeps } from './identity/ops/system-status.service.js';
@@ -75,6 +76,8 @@ export interface AppDeps {
   clientErrorLimits?: ClientErrorLimits;
   /** Short-lived flow state (runtime.ts: Redis or the store's `kv` table); the store's table when omitted. */
   kv?: KeyValueStore;
+  /** Captcha settings of partners without their own (tests of the throttle alone: `{ when: 'never' }`). */
+  captchaFallback?: CaptchaServiceDeps['fallback'];
   /** Outgoing mail (runtime.ts: SMTP or the dev outbox); the store's outbox when omitted. */
   mailer?: Mailer;
   /** Outgoing SMS (runtime.ts: the webhook or the dev outbox); probed by SystemStatus. */
@@ -127,6 +130,11 @@ export function createApp(deps: AppDeps): Express {
     mailer: deps.mailer ?? new OutboxMailer(store.outbox),
     sms: deps.sms ?? new OutboxSmsSender(store.outbox),
     publicUrl: config.publicUrl,
+    captcha: {
+      secretKey: config.secretKey,
+      recaptchaVerifyUrl: config.recaptchaVerifyUrl,
+      fallback: deps.captchaFallback,
+    },
     revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
     onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
   });
@@ -159,6 +167,16 @@ export function createApp(deps: AppDeps): Express {
   });
   // Small bodies (most JSON answers) go out as they are: compressing them costs more than the bytes it saves.
   app.use(compression({ threshold: 1024 }));
+  // Pages of partners that use reCAPTCHA allow Google's origins in their CSP; every other page stays 'self'.
+  app.use((req, res, next) => {
+    identity.captcha
+      .usesRecaptcha(req.hostname)
+      .then((uses) => {
+        res.locals.recaptchaCsp = uses;
+        next();
+      })
+      .catch(next);
+  });
   app.use(securityHeaders({ hsts: config.secure }));
 
   app.get('/healthz', (_req, res) => {

@@ -22,5 +22,6 @@ export * from './two-factor.schema.js';
 export * from './customers.schema.js';
 export * from './password-rules.js';
 export * from './recovery.schema.js';
-export * from './webauthn.schema.js';
 export * from './ops.schema.js';
+export * from './webauthn.schema.js';
+export * from './captcha.schema.js';

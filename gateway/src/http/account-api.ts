@@ -3,6 +3,7 @@ import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
+import { captchaGuard, captchaRouter } from './captcha.router.js';
 import { customersRouter } from './customers.router.js';
 import { loginRouter } from './login.router.js';
 import { logoutRouter } from './logout.router.js';
@@ -44,11 +45,23 @@ export function accountApi(deps: AccountApiDeps): Router {
     responses.gate,
     sessionRouter({ ...identity, sessions, antiforgery, responses, config: deps.config }),
     partnerRouter({ partners: identity.partners }),
-    loginRouter({ ...identity, sessions, antiforgery, responses }),
+    captchaRouter({ ...identity, sessions, responses }),
+    loginRouter({
+      ...identity,
+      sessions,
+      antiforgery,
+      responses,
+      loginGuard: captchaGuard({ ...identity, sessions }, 'login'),
+    }),
     logoutRouter({ signOut: identity.signOut, responses }),
     customersRouter({ ...identity, sessions, responses }),
     twoFactorRouter({ ...identity, sessions, responses }),
-    recoveryRouter({ ...identity, sessions, responses }),
+    recoveryRouter({
+      ...identity,
+      sessions,
+      responses,
+      recoverGuard: captchaGuard({ ...identity, sessions }, 'recover'),
+    }),
     secureSignInRouter({ ...identity, sessions, responses }),
     vendorRouter(),
   );
