@@ -6,7 +6,7 @@ import type { IdentityServices, OidcMount } from './app.js';
 import type { GatewayConfig } from './config.js';
 import { findAccount } from './identity/accounts.service.js';
 import { revokeOidcArtefactsOfAccount } from './oidc/account-revocation.js';
-import { oidcErrorRecorder } from './oidc/error-pages.js';
+import { expiredInteractionRecorder, oidcErrorRecorder } from './oidc/error-pages.js';
 import { createOidcProvider } from './oidc/oidc-provider.js';
 import type { OidcDatabase } from './oidc/types.js';
 import type { Store } from './store/store.js';
@@ -34,6 +34,10 @@ export async function createOidcMount(
     getSignedInAccount: async (req) => (services ? services.getSignedInAccount(req) : undefined),
     logger: logger.child({ module: 'oidc' }),
     recordError: oidcErrorRecorder(() => services?.errorRecords, logger.child({ module: 'oidc' })),
+    recordExpiredInteraction: expiredInteractionRecorder(
+      () => services?.errorRecords,
+      logger.child({ module: 'oidc' }),
+    ),
   });
   return {
     mount(app, identity) {

@@ -113,6 +113,24 @@ for (const backend of BACKENDS) {
         },
       );
 
+      it('a dead sign-in interaction lands on the expired page with a reference', async () => {
+        const browser = new TestBrowser(issuer);
+        const response = await browser.request('/interaction/no-such-interaction');
+        expect(response.status).toBe(303);
+        const location = new URL(response.headers.get('location') ?? '', issuer);
+        expect(location.pathname).toBe('/error/expired');
+        const errorId = location.searchParams.get('errorId') ?? '';
+        const answer = await browser.request(`/api/Account/Error?errorId=${errorId}`);
+        expect(answer.status).toBe(200);
+        expect(await answer.json()).toMatchObject({
+          errorId,
+          kind: 'expired',
+          messageKey: 'sessionExpired',
+          clientName: null,
+          returnUrl: null,
+        });
+      });
+
       it('answers 404 alike for an unknown reference, and 400 for a malformed one', async () => {
         const browser = new TestBrowser(issuer);
         const unknown = await browser.request('/api/Account/Error?errorId=0000000000000000');

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { ErrorOut, KoaContextWithOIDC } from 'oidc-provider';
 import type { ErrorMessageKey, ErrorRecordKind } from 'shared-contracts';
 import type { OidcLogger } from './oidc-provider.js';
@@ -70,6 +71,31 @@ export function oidcErrorRecorder(
         err: ctx.status >= 500 ? error : undefined,
       },
       'oidc request refused; browser sent to the error page',
+    );
+    return errorRecords.pageOf(record);
+  };
+}
+
+/**
+ * The interaction handler's `expiredPage` hook: a browser that comes back to a dead interaction (its cookie gone,
+ * the sign-in too slow) gets an error record and `/error/expired?errorId=`; the log line carries the reference.
+ */
+export function expiredInteractionRecorder(
+  records: () => OidcErrorRecords | undefined,
+  logger: OidcLogger | undefined,
+): (req: IncomingMessage) => Promise<string | undefined> {
+  return async (req) => {
+    const errorRecords = records();
+    if (!errorRecords) return undefined;
+    const requestId = (req as { id?: unknown }).id;
+    const record = await errorRecords.record({
+      kind: 'expired',
+      messageKey: 'sessionExpired',
+      requestId: typeof requestId === 'string' ? requestId : undefined,
+    });
+    logger?.info(
+      { errorId: record.errorId, requestId },
+      'sign-in interaction expired; browser sent to the error page',
     );
     return errorRecords.pageOf(record);
   };

@@ -18,6 +18,14 @@ export interface InteractionDependencies {
   /** Customer selection page for `prompt=select_account`. */
   selectCustomerPath: string;
   expiredPath: string;
+  /** Records a dead interaction and returns its error page with `errorId`; absent, `expiredPath` as it is. */
+  expiredPage?: ((req: Request) => Promise<string | undefined>) | undefined;
+}
+
+/** Sends the browser to the expired page: with a recorded reference when the gateway keeps error records. */
+async function sendToExpired(req: Request, res: Response, deps: InteractionDependencies): Promise<void> {
+  const page = deps.expiredPage ? await deps.expiredPage(req).catch(() => undefined) : undefined;
+  res.redirect(303, page ?? deps.expiredPath);
 }
 
 function asAccount(value: SignedInAccount | string | undefined): SignedInAccount | undefined {
@@ -39,13 +47,13 @@ export async function handleInteraction(
   } catch (error) {
     // Interaction cookie missing or expired, or the OIDC session changed hands: nothing to resume.
     if (error instanceof errors.SessionNotFound) {
-      res.redirect(303, deps.expiredPath);
+      await sendToExpired(req, res, deps);
       return;
     }
     throw error;
   }
   if (details.uid !== req.params.uid) {
-    res.redirect(303, deps.expiredPath);
+    await sendToExpired(req, res, deps);
     return;
   }
 

@@ -71,6 +71,8 @@ export interface OidcProviderOptions extends OidcConfigurationOptions {
   findClient: FindOidcClient;
   /** Error page for a dead interaction (default `/error/expired`). */
   expiredPath?: string | undefined;
+  /** Records a dead interaction and returns its error page with `errorId` (the gateway's error records). */
+  recordExpiredInteraction?: ((req: Request) => Promise<string | undefined>) | undefined;
   logger?: OidcLogger | undefined;
   /** How often expired rows are purged from `oidc_payloads` (default 10 min; 0 = never). */
   purgeIntervalMs?: number | undefined;
@@ -200,6 +202,7 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
           loginPath,
           selectCustomerPath: options.selectCustomerPath ?? DEFAULT_SELECT_CUSTOMER_PATH,
           expiredPath,
+          expiredPage: options.recordExpiredInteraction,
         }).catch(next);
       });
       const authorize = OIDC_ROUTES.authorization;
