@@ -1,0 +1,194 @@
+/**
+ * The SMS code and the e-mailed PIN, end to end: a gateway of the suite's own texts through SMS_WEBHOOK_URL to the
+ * test's HTTP receiver and mails through SMTP_URL to a real SMTP listener. Users of the suite's own (2FA required)
+ * set the method up in the wizard at sign-in, then sign in with it: the SMS code read from the receiver, the PIN's
+ * digits read from the mail at the positions the page asks for after one reshuffle. No axe violations, light and
+ * dark.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { addUser } from '../helpers/admin.js';
+import type { DemoUser } from '../helpers/demo-users.js';
+import { startMailCatcher, type MailCatcher } from '../helpers/mail.js';
+import { startIdentityService, type IdentityService } from '../helpers/portal.js';
+import { appTookOver, signInPage } from '../helpers/sign-in.js';
+import { twoFactorPages } from '../helpers/two-factor.js';
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+/** A text as the SMS provider received it. */
+interface Text {
+  to: string;
+  text: string;
+}
+
+let mail: MailCatcher;
+let identity: IdentityService;
+let receiver: Server;
+const texts: Text[] = [];
+
+test.beforeAll(async () => {
+  mail = await startMailCatcher();
+  // The test's SMS provider: answers 202 to each `{to, text}` the gateway posts, and keeps it for the test to read.
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      texts.push(JSON.parse(body) as Text);
+      res.writeHead(202).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as AddressInfo;
+  identity = await startIdentityService({
+    SMTP_URL: mail.url,
+    SMS_WEBHOOK_URL: `http://127.0.0.1:${port}/sms`,
+  });
+});
+
+test.afterAll(async () => {
+  await identity?.stop();
+  await mail?.close();
+  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+});
+
+async function expectNoAxeViolations(page: Page, label: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${label} (${scheme})`,
+    ).toEqual([]);
+  }
+}
+
+/** Signs in with the password on the suite's gateway; the page then shows the next step. */
+async function passwordSignIn(page: Page, user: DemoUser) {
+  await page.context().clearCookies();
+  await page.goto(`${identity.url}/account/login?returnUrl=%2Faccount%2F`);
+  await appTookOver(page);
+  const form = signInPage(page);
+  await form.username.fill(user.username);
+  await form.password.fill(user.password);
+  await form.submit.click();
+}
+
+/** The newest text to `to` after `count` texts had arrived. */
+async function textAfter(count: number, to: string): Promise<string> {
+  await expect.poll(() => texts.slice(count).filter((t) => t.to === to).length).toBeGreaterThan(0);
+  const text = texts
+    .slice(count)
+    .filter((t) => t.to === to)
+    .at(-1)!;
+  return /\b(\d{6})\b/.exec(text.text)![1]!;
+}
+
+/** The PIN in the newest PIN mail to `to` after `count` mails had arrived. */
+async function pinAfter(count: number, to: string): Promise<string> {
+  const pinMails = () =>
+    mail.received.slice(count).filter((m) => m.to.includes(to) && /sign-in PIN$/.test(m.subject));
+  await expect.poll(() => pinMails().length).toBeGreaterThan(0);
+  return /^\s*(\d{8})\s*$/m.exec(pinMails().at(-1)!.text)![1]!;
+}
+
+/** The digits of `pin` the label "Enter digits 2, 5 and 7 of your PIN" asks for. */
+async function askedDigits(page: Page, pin: string): Promise<{ label: string; digits: string }> {
+  const field = page.getByLabel(/^Enter digits .+ of your PIN$/);
+  await expect(field).toBeVisible();
+  const label = (await page
+    .locator('label', { hasText: /^Enter digits/ })
+    .first()
+    .textContent())!.trim();
+  const positions = (/^Enter digits (.+) of your PIN/.exec(label)![1]!.match(/\d+/g) ?? []).map(Number);
+  expect(positions).toHaveLength(3);
+  return { label, digits: positions.map((p) => pin[p - 1]).join('') };
+}
+
+/** The wizard's last steps: recovery codes stored, Finish, signed in at /account/. */
+async function finishWizard(page: Page) {
+  const { wizard } = twoFactorPages(page);
+  await expect(wizard.codes).toHaveCount(10);
+  await wizard.stored.check();
+  await wizard.continue.click();
+  await expect(page.getByText('2FA setup completed')).toBeVisible();
+  await wizard.finish.click();
+  await expect(page).toHaveURL(/\/account\/$/);
+}
+
+async function signedInAs(page: Page, username: string) {
+  const me: unknown = await page.evaluate(
+    async () => (await fetch('/api/Account/User')).json() as Promise<unknown>,
+  );
+  expect(me).toMatchObject({ isAuthenticated: true, userName: username });
+}
+
+test('SMS: the phone is verified in the wizard, then a texted code signs in', async ({ page }) => {
+  const user = addUser('sms', ['--require-2fa'], identity.env);
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/setup-twofactor/);
+  await page.getByRole('radio', { name: 'SMS code' }).check();
+  await twoFactorPages(page).wizard.next.click();
+  await expect(page.getByRole('heading', { name: 'Set up SMS codes' })).toBeVisible();
+  const phone = page.getByRole('textbox', { name: 'Mobile number' });
+  await phone.fill('07700 900123');
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  await expect(
+    page.getByText('Enter the phone number with its country code, for example +44 7700 900123.'),
+  ).toBeVisible();
+  let count = texts.length;
+  await phone.fill('+44 7700 900123');
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  await expect(page.getByText('We sent a code to •••• 0123.')).toBeVisible();
+  await expectNoAxeViolations(page, 'wizard: SMS');
+  const setupCode = await textAfter(count, '+447700900123');
+  await page.getByLabel('6-digit code from the text message').fill(setupCode);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await finishWizard(page);
+
+  count = texts.length;
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/login\/twofactor/);
+  await expect(page.getByText('We sent a code to •••• 0123.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send a new code' })).toBeDisabled();
+  await expectNoAxeViolations(page, '2FA sign-in: SMS');
+  const code = await textAfter(count, '+447700900123');
+  await page.getByLabel('Code from the text message').fill(code.replace(/(\d{3})/, '$1 '));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/account\/$/);
+  await signedInAs(page, user.username);
+});
+
+test('PIN: set up by a mailed PIN, then signs in with the asked digits after a reshuffle', async ({
+  page,
+}) => {
+  const user = addUser('pin', ['--require-2fa'], identity.env);
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/setup-twofactor/);
+  await page.getByRole('radio', { name: 'PIN by e-mail' }).check();
+  await twoFactorPages(page).wizard.next.click();
+  let count = mail.received.length;
+  await page.getByRole('button', { name: 'E-mail me a PIN' }).click();
+  const setupPin = await pinAfter(count, user.email);
+  const setup = await askedDigits(page, setupPin);
+  await expectNoAxeViolations(page, 'wizard: PIN');
+  await page.getByLabel(setup.label).fill(setup.digits);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await finishWizard(page);
+
+  count = mail.received.length;
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/login\/twofactor/);
+  const pin = await pinAfter(count, user.email);
+  const first = await askedDigits(page, pin);
+  await expectNoAxeViolations(page, '2FA sign-in: PIN');
+  await page.getByRole('button', { name: 'Ask for other digits' }).click();
+  await expect(page.getByLabel(first.label)).toHaveCount(0);
+  const asked = await askedDigits(page, pin);
+  await page.getByLabel(asked.label).fill(asked.digits);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/account\/$/);
+  await signedInAs(page, user.username);
+});
