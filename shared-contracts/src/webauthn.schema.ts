@@ -91,7 +91,7 @@ export interface BrowserAssertion {
   id: string;
   rawId: string;
   type: string;
-  clientExtensionResults?: Record<string, unknown>;
+  clientExtensionResults?: object;
   response: { authenticatorData: string; clientDataJSON: string; signature: string; userHandle?: string };
 }
 
@@ -100,7 +100,7 @@ export interface BrowserAttestation {
   id: string;
   rawId: string;
   type: string;
-  clientExtensionResults?: Record<string, unknown>;
+  clientExtensionResults?: object;
   response: { attestationObject: string; clientDataJSON: string; transports?: string[] };
 }
 
@@ -110,7 +110,7 @@ export function toSecureSignInPayload(assertion: BrowserAssertion): SecureSignIn
     id: assertion.id,
     rawId: assertion.rawId,
     type: 'public-key',
-    extensions: assertion.clientExtensionResults ?? {},
+    extensions: { ...assertion.clientExtensionResults },
     response: {
       authenticatorData: assertion.response.authenticatorData,
       clientDataJson: assertion.response.clientDataJSON,
@@ -126,7 +126,7 @@ export function toDeviceRegistrationPayload(attestation: BrowserAttestation): De
     id: attestation.id,
     rawId: attestation.rawId,
     type: 'public-key',
-    extensions: attestation.clientExtensionResults ?? {},
+    extensions: { ...attestation.clientExtensionResults },
     response: {
       attestationObject: attestation.response.attestationObject,
       clientDataJson: attestation.response.clientDataJSON,

@@ -1,25 +1,116 @@
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
-import { Card, Page, Stack } from 'shared-contracts/ui';
+import {
+  credentialOptionsQuerySchema,
+  DEVICE_NAME_MAX,
+  returnUrlOf,
+  toDeviceRegistrationPayload,
+} from 'shared-contracts';
+import { isRedirectFollowed } from 'shared-contracts/api';
+import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
+import {
+  useCredentialOptionsMutation,
+  useRegisterCredentialMutation,
+  useSkipFidoMutation,
+} from '../devices.api';
+import { currentBrowser, describeBrowser } from '../shared/device-name';
+
+/** The name the field starts with: "Chrome on Windows" in the visitor's language, or a plain "My device". */
+function useSuggestedName(): string {
+  const { t } = useTranslation('mfe-devices');
+  const { browser, platform } = describeBrowser(currentBrowser());
+  if (browser && platform) return t('register.suggestedName', { browser, platform });
+  return browser ?? platform ?? t('register.fallbackName');
+}
 
 /**
- * `/account/registerdevice`: its title, its purpose and a way back to sign-in (its flow is not built yet); the
- * server's state machine decides when a visitor is sent here.
+ * `/account/registerdevice?returnUrl=…` (SPEC.md §2, §4 "Device registration"): the device offer of a sign-in, or a
+ * signed-in user adding a device. Credential options by display name, the device creates the credential
+ * (@simplewebauthn/browser), RegisterCredential stores it and answers 209 onwards. Any failure — the device refused,
+ * the server refused — shows the device-registration error against the whole form; Skip (SkipFido) always works.
  */
 export function RegisterDevicePage() {
   const { t } = useTranslation('mfe-devices');
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
+  const suggested = useSuggestedName();
+  const [name, setName] = useState<string | undefined>(undefined);
+  const displayName = name ?? suggested;
+  const [nameErrors, setNameErrors] = useState<string[]>([]);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [credentialOptions] = useCredentialOptionsMutation();
+  const [registerCredential] = useRegisterCredentialMutation();
+  const [skipFido, skip] = useSkipFidoMutation();
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setFailed(false);
+    const checked = credentialOptionsQuerySchema.safeParse({ displayName });
+    if (!checked.success) {
+      setNameErrors([
+        t(`errors:${checked.error.issues[0]?.message === 'required' ? 'required' : 'invalidValue'}`),
+      ]);
+      event.currentTarget.querySelector<HTMLInputElement>('input[name="displayName"]')?.focus();
+      return;
+    }
+    setNameErrors([]);
+    setBusy(true);
+    try {
+      const optionsJSON = await credentialOptions({ displayName: checked.data.displayName }).unwrap();
+      // Loaded with the page's own chunk, never on the sign-in page.
+      const { startRegistration } = await import('@simplewebauthn/browser');
+      const attestation = await startRegistration({ optionsJSON });
+      const result = await registerCredential({
+        payload: toDeviceRegistrationPayload(attestation),
+        returnUrl,
+      }).unwrap();
+      if (!isRedirectFollowed(result))
+        window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+    } catch {
+      // SPEC.md §4: whatever failed (device, browser, server), one error against the whole form.
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onSkip = async () => {
+    const result = await skipFido({ returnUrl });
+    if ('data' in result && !isRedirectFollowed(result.data))
+      window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+  };
+
   return (
     <Page title={t('routes.registerDevice')} pageId="registerdevice">
       <Card>
-        <Stack>
-          <p>{t('pages.registerDevice')}</p>
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-            {t('common.backToSignIn')}
-          </Link>
-        </Stack>
+        <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+          <Stack>
+            <p>{t('pages.registerDevice')}</p>
+            {failed ? <Alert kind="error">{t('errors:deviceRegistrationError')}</Alert> : null}
+            <TextField
+              label={t('register.nameLabel')}
+              name="displayName"
+              autoComplete="off"
+              maxLength={DEVICE_NAME_MAX}
+              value={displayName}
+              onChange={(event) => setName(event.target.value)}
+              errors={nameErrors}
+              hint={t('register.nameHint')}
+              required
+            />
+            <Button type="submit" loading={busy}>
+              {busy ? t('register.registering') : t('register.submit')}
+            </Button>
+            <Button variant="secondary" loading={skip.isLoading} onClick={() => void onSkip()}>
+              {t('register.skip')}
+            </Button>
+            <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
+              {t('common.backToSignIn')}
+            </Link>
+          </Stack>
+        </form>
       </Card>
     </Page>
   );

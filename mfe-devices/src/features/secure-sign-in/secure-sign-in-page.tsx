@@ -1,23 +1,73 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
-import { Card, Page, Stack } from 'shared-contracts/ui';
+import { returnUrlOf, toSecureSignInPayload } from 'shared-contracts';
+import { isRedirectFollowed } from 'shared-contracts/api';
+import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
+import { useAssertionOptionsMutation, useSecureLoginMutation } from '../devices.api';
+
+type Attempt = 'asking' | 'failed';
 
 /**
- * `/account/login/secure`: its title, its purpose and a way back to sign-in (its flow is not built yet); the
- * server's state machine decides when a visitor is sent here.
+ * `/account/login/secure?returnUrl=…` (SPEC.md §4 "Secure sign-in"), also reached from the sign-in page's "Sign in
+ * with a passkey": request assertion options, ask the device (@simplewebauthn/browser), post the result; the 209
+ * goes on to the returnUrl. Any failure ends the attempt quietly: the §8 message with a retry and the way back to
+ * the username and password form.
  */
 export function SecureLoginPage() {
   const { t } = useTranslation('mfe-devices');
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
+  const [attempt, setAttempt] = useState<Attempt>('asking');
+  const [assertionOptions] = useAssertionOptionsMutation();
+  const [secureLogin] = useSecureLoginMutation();
+
+  /** One attempt; false on any failure (SPEC.md §4). */
+  const signIn = useCallback(async (): Promise<boolean> => {
+    try {
+      const optionsJSON = await assertionOptions().unwrap();
+      const { startAuthentication } = await import('@simplewebauthn/browser');
+      const assertion = await startAuthentication({ optionsJSON });
+      const result = await secureLogin({ payload: toSecureSignInPayload(assertion), returnUrl }).unwrap();
+      if (!isRedirectFollowed(result))
+        window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+      return true;
+    } catch {
+      return false;
+    }
+  }, [assertionOptions, secureLogin, returnUrl]);
+
+  const start = useCallback(() => {
+    setAttempt('asking');
+    void signIn().then((ok) => {
+      if (!ok) setAttempt('failed');
+    });
+  }, [signIn]);
+
+  // Ask once on arrival (the visitor chose a passkey to get here); a development double effect asks once too.
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asked.current) return;
+    asked.current = true;
+    start();
+  }, [start]);
+
   return (
     <Page title={t('routes.loginSecure')} pageId="login-secure">
       <Card>
         <Stack>
-          <p>{t('pages.loginSecure')}</p>
+          {attempt === 'failed' ? (
+            <Alert kind="error">{t('errors:secureSignInFailed')}</Alert>
+          ) : (
+            <p role="status">{t('secure.asking')}</p>
+          )}
+          {attempt === 'failed' ? (
+            <Button onClick={start} autoFocus>
+              {t('secure.retry')}
+            </Button>
+          ) : null}
           <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-            {t('common.backToSignIn')}
+            {t('secure.useUsername')}
           </Link>
         </Stack>
       </Card>
