@@ -61,6 +61,7 @@ describe('admin partners', () => {
       showLanguageOptions: true,
       showBackgroundImages: false,
       isDefault: true,
+      requireTwoFactor: false,
     });
   });
 
@@ -76,6 +77,18 @@ describe('admin partners', () => {
       'partner globex updated',
     );
     expect(await admin.store.partners.findById('globex')).toEqual({ ...before, name: 'Globex Corp' });
+  });
+
+  it('update --require-two-factor turns the partner-wide second factor on and off, and refuses other values', async () => {
+    expect((await admin.store.partners.findById('acme'))?.requireTwoFactor).toBe(false);
+    await admin.run('partners', 'update', '--id', 'acme', '--require-two-factor', 'true');
+    expect((await admin.store.partners.findById('acme'))?.requireTwoFactor).toBe(true);
+    expect(await admin.refused('partners', 'update', '--id', 'acme', '--require-two-factor', 'yes')).toBe(
+      'error: --require-two-factor must be true or false',
+    );
+    expect((await admin.store.partners.findById('acme'))?.requireTwoFactor).toBe(true);
+    await admin.run('partners', 'update', '--id', 'acme', '--require-two-factor', 'false');
+    expect((await admin.store.partners.findById('acme'))?.requireTwoFactor).toBe(false);
   });
 
   it('update names an unknown partner', async () => {

@@ -35,6 +35,11 @@ const brandingOptions = {
   default: { type: 'boolean' },
 } as const;
 
+/** `partners update --require-two-factor`: every user of the partner sets up a second factor at the next sign-in. */
+const twoFactorOptions = {
+  'require-two-factor': { type: 'string', value: 'true|false' },
+} as const;
+
 /** The password policy options of `partners update` (ADR 0010); each changes only its own value. */
 const passwordPolicyOptions = {
   'password-min-length': { type: 'string', value: 'N' },
@@ -205,10 +210,12 @@ export const partnersCommands = [
       ...brandingOptions,
       ...passwordPolicyOptions,
       ...captchaOptions,
+      ...twoFactorOptions,
     },
     summary: [
       'changes only the options given',
       'password policy: --password-max-repeat 0 = no limit, --password-max-age-days 0 = never expires',
+      '--require-two-factor true: every user of the partner sets up a second factor at the next sign-in',
       ...captchaSummary,
     ],
     async run({ store, out }, values) {
@@ -216,7 +223,11 @@ export const partnersCommands = [
       // Everything is checked before anything is stored.
       const policy = await changedPasswordPolicy(store, values.id, values);
       const captcha = changedCaptchaSettings(await store.captchaSettings.find(values.id), values);
-      await store.partners.update(values.id, partnerFields(values));
+      const requireTwoFactor = flag(values['require-two-factor'], 'require-two-factor');
+      await store.partners.update(values.id, {
+        ...partnerFields(values),
+        ...(requireTwoFactor === undefined ? {} : { requireTwoFactor }),
+      });
       if (policy) await store.passwordPolicies.set(policy);
       if (captcha) out(describeCaptcha(await store.captchaSettings.update(values.id, captcha)));
       out(`partner ${values.id} updated`);
