@@ -3,7 +3,7 @@
  * then goes on to its returnUrl signed in; the recover page answers the same neutral notice for any login.
  */
 import { expect, test } from '@playwright/test';
-import { addUser } from '../helpers/admin.js';
+import { addUser, runAdmin } from '../helpers/admin.js';
 import { signIn } from '../helpers/sign-in.js';
 
 test('an expired password is changed on its page and the sign-in ends at the returnUrl', async ({ page }) => {
@@ -46,4 +46,39 @@ test('link-expired offers a new link that keeps the returnUrl', async ({ page })
   await page.getByRole('link', { name: 'Ask for a new link' }).click();
   await expect(page).toHaveURL(/\/account\/recover\?returnUrl=%2Faccount%2F$/);
   await expect(page.getByRole('textbox', { name: 'Username or e-mail' })).toBeVisible();
+});
+
+test("a partner's password policy set with the admin CLI is the one the change page applies as the user types", async ({
+  page,
+}) => {
+  const partner = `policy-${Date.now().toString(36)}`;
+  runAdmin(['partners', 'add', '--id', partner, '--name', 'Policy Partner']);
+  runAdmin([
+    'partners',
+    'update',
+    '--id',
+    partner,
+    '--password-min-length',
+    '12',
+    '--password-require-classes',
+    'true',
+    '--password-max-repeat',
+    '2',
+  ]);
+  const user = addUser('expired-policy', ['--expired', '--partner', partner]);
+  await signIn(page, user, { returnUrl: '/account/' });
+  await expect(page).toHaveURL(/\/account\/change-expired-password/);
+  await page.getByLabel('New password', { exact: true }).fill('aaabbbcccd');
+  await expect(page.getByText('Password must be at least 12 characters.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Must have at least one upper case character, one lower case character, one number and one special character.',
+    ),
+  ).toBeVisible();
+  await expect(page.getByText('Must not contain more than 2 consecutive characters.')).toBeVisible();
+  // A password that meets the partner's rules clears their messages.
+  await page.getByLabel('Current password', { exact: true }).fill(user.password);
+  await page.getByLabel('New password', { exact: true }).fill('Fine-Pass-42x');
+  await expect(page.getByText('Password must be at least 12 characters.')).toHaveCount(0);
+  await expect(page.getByText('Must not contain more than 2 consecutive characters.')).toHaveCount(0);
 });
