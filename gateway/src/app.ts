@@ -31,6 +31,7 @@ import { createLogger } from './infra/logger.js';
 import { OutboxMailer, type Mailer } from './infra/mail/mailer.js';
 import { OutboxSmsSender, type SmsSender } from './infra/sms/sms-sender.js';
 import { Metrics } from './infra/metrics.js';
+import { requestContext } from './infra/request-context.js';
 import { RequestSessions } from './infra/sessions/request-sessions.js';
 import { SessionManager } from './infra/sessions/session-manager.js';
 import type { SessionStore } from './infra/sessions/session-store.js';
@@ -159,6 +160,15 @@ export function createApp(deps: AppDeps): Express {
         error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
     }),
   );
+  // Each request's audit context (ADR 0015): source address, user agent and the request id the logs carry.
+  store.audit.useContext(() => requestContext.getStore());
+  app.use((req, _res, next) => {
+    const ua = req.get('user-agent');
+    requestContext.run(
+      { ip: req.ip ?? null, userAgent: ua ?? null, requestId: typeof req.id === 'string' ? req.id : null },
+      next,
+    );
+  });
   app.use((_req, res, next) => {
     res.on('finish', () =>
       metrics.inc('http_requests_total', { status: `${Math.floor(res.statusCode / 100)}xx` }),
@@ -222,6 +232,14 @@ export function createApp(deps: AppDeps): Express {
     '/api',
     requestLocale(async (host) => (await identity.partners.forHost(host))?.defaultLanguage),
   );
+  // The partner whose site a call happened on, for the audit trail (the lookup is cached by the partner service).
+  app.use('/api/Account', (req, _res, next) => {
+    identity.partners.forHost(req.hostname).then((partner) => {
+      const context = requestContext.getStore();
+      if (context && partner) context.partnerId = partner.id;
+      next();
+    }, next);
+  });
   app.use('/api/ops', opsRouter(logger, metrics, deps.clientErrorLimits));
   app.use(
     '/api/Account',

@@ -60,6 +60,12 @@ const envSchema = z.object({
     })
     .optional(),
   METRICS_PUBLIC: booleanText.default(false),
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ message: 'must be a number' })
+    .int({ message: 'must be a whole number of days' })
+    .min(1, { message: 'must be at least 1' })
+    .max(36_500, { message: 'must be at most 36500' })
+    .default(180),
   RECAPTCHA_VERIFY_URL: urlText(['http:', 'https:']).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: z.string().optional(),
@@ -106,6 +112,8 @@ export interface GatewayConfig {
   metricsPublic?: boolean;
   /** Where reCAPTCHA tokens are verified (RECAPTCHA_VERIFY_URL); Google's siteverify when unset. */
   recaptchaVerifyUrl?: string | undefined;
+  /** Days audit events are kept (AUDIT_RETENTION_DAYS, default 180); older ones are purged hourly. */
+  auditRetentionDays?: number;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Express `trust proxy` setting; false unless configured. */
   trustProxy: boolean | number | string;
@@ -194,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     metricsToken: e.METRICS_TOKEN,
     metricsPublic: e.METRICS_PUBLIC,
     recaptchaVerifyUrl: e.RECAPTCHA_VERIFY_URL,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
+import { DEFAULT_AUDIT_RETENTION_DAYS, startAuditPurge } from './identity/ops/audit-retention.js';
 import { HASH_CONCURRENCY } from './identity/passwords.service.js';
 import { createLogger } from './infra/logger.js';
 import { createOidcMount } from './oidc.mount.js';
@@ -23,6 +24,14 @@ async function start(): Promise<void> {
     sms: runtime.sms,
     logger,
     oidc,
+  });
+  // Audit events older than AUDIT_RETENTION_DAYS go hourly, in small batches between requests.
+  const stopAuditPurge = startAuditPurge({
+    audit: runtime.store.audit,
+    retentionDays: config.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
+    now: () => runtime.clock.now(),
+    onPurged: (count) => logger.info({ count }, 'expired audit events purged'),
+    onError: (error) => logger.error({ err: error }, 'audit purge failed'),
   });
   const server: Server = app.listen(config.port, () => {
     logger.info(
@@ -53,6 +62,7 @@ async function start(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close(() => {
+      stopAuditPurge();
       oidc.close();
       runtime
         .close()

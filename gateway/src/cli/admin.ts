@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -81,13 +82,49 @@ function isUniqueViolation(error: unknown): boolean {
   );
 }
 
-async function execute({ command, values, argument }: AdminCommandLine, ctx: AdminContext): Promise<void> {
+/** The operating-system account running the CLI, for the audit trail. */
+function operator(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Every command run is an audit event `admin.<area>[.<name>]` with its outcome, the option names given (never
+ * their values: passwords and secrets are options) and the user it names; the actor is the OS account.
+ */
+async function recordAdminAction(
+  { command, values }: AdminCommandLine,
+  ctx: AdminContext,
+  outcome: 'success' | 'failure',
+): Promise<void> {
+  await ctx.store.audit.record({
+    at: Date.now(),
+    kind: `admin.${command.area}${command.name ? `.${command.name}` : ''}`,
+    outcome,
+    userId: null,
+    ip: null,
+    userAgent: `admin-cli (${operator()})`,
+    data: {
+      options: Object.keys(values).sort(),
+      ...(typeof values.username === 'string' ? { username: values.username } : {}),
+      ...(typeof values.user === 'string' ? { user: values.user } : {}),
+    },
+  });
+}
+
+async function execute(line: AdminCommandLine, ctx: AdminContext): Promise<void> {
+  const { command, values, argument } = line;
   try {
     await command.run(ctx, values, argument);
   } catch (error) {
+    await recordAdminAction(line, ctx, 'failure').catch(() => undefined);
     if (isUniqueViolation(error)) throw new UsageError(`${command.area.replace(/s$/, '')} already exists`);
     throw error;
   }
+  await recordAdminAction(line, ctx, 'success');
 }
 
 /**

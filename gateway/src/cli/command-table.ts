@@ -1,4 +1,5 @@
 import type { AdminCommand, OptionSpec } from './admin-command.js';
+import { auditCommands } from './commands/audit.js';
 import { clientsCommands } from './commands/clients.js';
 import { customersCommands } from './commands/customers.js';
 import { keysCommands } from './commands/keys.js';
@@ -18,6 +19,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...keysCommands,
   ...sessionsCommands,
   ...outboxCommands,
+  ...auditCommands,
 ];
 
 /** How a command is typed on the command line: `users add`, or just `outbox`. */

@@ -1,6 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
+/** Whether the decision an event records went the user's way. */
+export type AuditOutcome = 'success' | 'failure';
+
+/** Where an event happened: filled from the request being served (`AuditRepository.useContext`). */
+export interface AuditContext {
+  ip?: string | null | undefined;
+  userAgent?: string | null | undefined;
+  requestId?: string | null | undefined;
+  partnerId?: string | null | undefined;
+}
+
 /** One audit event. */
 export interface AuditEvent {
   at: number;
@@ -8,40 +19,106 @@ export interface AuditEvent {
   userId: string | null;
   ip: string | null;
   data: Record<string, unknown>;
+  /** Derived from the kind when omitted (`…failed`, `…locked`, `…refused`, `…denied` are failures). */
+  outcome?: AuditOutcome | undefined;
+  userAgent?: string | null | undefined;
+  requestId?: string | null | undefined;
+  partnerId?: string | null | undefined;
 }
 
-/** Audit events table access (append-only). */
+/** A stored event, as the CLI reads it. */
+export interface StoredAuditEvent extends AuditEvent {
+  id: number;
+  outcome: AuditOutcome;
+}
+
+/** What {@link AuditRepository.list} selects. */
+export interface AuditFilter {
+  userId?: string | undefined;
+  /** Only events at or after this time (ms). */
+  since?: number | undefined;
+  /** Kinds or kind prefixes (`sign-in` matches `sign-in.failed`); letters, digits, `.` and `-` only (the CLI checks). */
+  kinds?: readonly string[] | undefined;
+  limit?: number | undefined;
+}
+
+const FAILURE = /(^|\.)(failed|locked|refused|denied|throttled)(\.|$)/;
+const MAX_TEXT = 512;
+
+/** The outcome an event's kind implies. */
+export function outcomeOfKind(kind: string): AuditOutcome {
+  return FAILURE.test(kind) ? 'failure' : 'success';
+}
+
+function clip(value: string | null | undefined): string | null {
+  return value ? value.slice(0, MAX_TEXT) : null;
+}
+
+/**
+ * The audit trail (ADR 0015): one append-only table every sign-in decision and account change writes to, through
+ * this one repository. Each event gets the request's context (source address, user agent, request id, partner)
+ * from the context provider the gateway installs, so the services that record events need not carry it.
+ */
 export class AuditRepository {
+  private context: () => AuditContext | undefined = () => undefined;
+
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Installs where events find their request context (the gateway's per-request storage). */
+  useContext(provider: () => AuditContext | undefined): void {
+    this.context = provider;
+  }
+
   async record(event: AuditEvent): Promise<void> {
+    const context = this.context() ?? {};
     await this.db
       .insertInto('audit_events')
       .values({
         at: event.at,
         kind: event.kind,
         user_id: event.userId,
-        ip: event.ip,
+        ip: clip(event.ip ?? context.ip),
         data: JSON.stringify(event.data),
+        outcome: event.outcome ?? outcomeOfKind(event.kind),
+        user_agent: clip(event.userAgent ?? context.userAgent),
+        request_id: clip(event.requestId ?? context.requestId),
+        partner_id: clip(event.partnerId ?? context.partnerId),
       })
       .execute();
   }
 
-  async listForUser(userId: string, limit = 50): Promise<AuditEvent[]> {
-    const rows = await this.db
-      .selectFrom('audit_events')
-      .selectAll()
-      .where('user_id', '=', userId)
+  /** Events newest first, filtered by user, time and kind. */
+  async list(filter: AuditFilter = {}): Promise<StoredAuditEvent[]> {
+    let query = this.db.selectFrom('audit_events').selectAll();
+    if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+    if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
+    const kinds = filter.kinds ?? [];
+    if (kinds.length > 0)
+      query = query.where((eb) =>
+        eb.or(kinds.flatMap((k) => [eb('kind', '=', k), eb('kind', 'like', `${k}.%`)])),
+      );
+    const rows = await query
+      .orderBy('at', 'desc')
       .orderBy('id', 'desc')
-      .limit(limit)
+      .limit(filter.limit ?? 1000)
       .execute();
     return rows.map((r) => ({
-      at: r.at,
+      id: Number(r.id),
+      at: Number(r.at),
       kind: r.kind,
       userId: r.user_id,
       ip: r.ip,
       data: JSON.parse(r.data) as Record<string, unknown>,
+      outcome:
+        r.outcome === 'failure' ? 'failure' : r.outcome === 'success' ? 'success' : outcomeOfKind(r.kind),
+      userAgent: r.user_agent,
+      requestId: r.request_id,
+      partnerId: r.partner_id,
     }));
+  }
+
+  async listForUser(userId: string, limit = 50): Promise<AuditEvent[]> {
+    return this.list({ userId, limit });
   }
 
   async countByKind(kind: string): Promise<number> {
@@ -51,5 +128,19 @@ export class AuditRepository {
       .where('kind', '=', kind)
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /**
+   * Deletes up to `batch` events older than `before` (ms) and answers how many went. Small batches keep each
+   * statement short (SQLite runs it on the event loop), so a purge never holds requests back for long.
+   */
+  async purgeBatch(before: number, batch = 500): Promise<number> {
+    const result = await this.db
+      .deleteFrom('audit_events')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('audit_events').select('id').where('at', '<', before).orderBy('at').limit(batch),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -9,6 +9,7 @@ import * as deviceOfferSkips from './migrations/0013-device-offer-skips.js';
 import * as membershipSearchKey from './migrations/0009-membership-search-key.js';
 import * as secondFactorMethods from './migrations/0007-second-factor-methods.js';
 import * as captchaSettings from './migrations/0010-captcha-settings.js';
+import * as auditContext from './migrations/0011-audit-context.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 function provider(store: StoreDatabase): MigrationProvider {
@@ -22,6 +23,7 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0009-membership-search-key': { up: (db) => membershipSearchKey.up(db) },
     '0007-second-factor-methods': { up: (db) => secondFactorMethods.up(db) },
     '0010-captcha-settings': { up: (db) => captchaSettings.up(db) },
+    '0011-audit-context': { up: (db) => auditContext.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }
@@ -31,6 +33,9 @@ export async function migrateToLatest(store: StoreDatabase): Promise<void> {
   const migrator = new Migrator({
     db: store.db,
     provider: provider(store),
+    // Parallel work lands migrations out of number order (0013 before 0011): a store that already ran a higher
+    // number must still take a lower one that arrives later.
+    allowUnorderedMigrations: true,
     ...(store.schema ? { migrationTableSchema: store.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

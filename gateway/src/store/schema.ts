@@ -148,6 +148,11 @@ export interface AuditEventTable {
   user_id: string | null;
   ip: string | null;
   data: string;
+  /** `success` or `failure` (migration 0011). */
+  outcome: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  partner_id: string | null;
 }
 
 /** oidc_payloads: oidc-provider adapter storage, primary key (kind, id). */

@@ -116,6 +116,15 @@ export class SignInService {
     }
     if (!decision.allowed) {
       this.metrics.signIn('throttled');
+      // A refused attempt on a real account is its lockout; names that match nobody leave no row to flood with.
+      if (user)
+        await this.store.audit.record({
+          at: this.clock.now(),
+          kind: 'sign-in.locked',
+          userId: user.id,
+          ip: input.ip,
+          data: { retryAfterSeconds: decision.retryAfterSeconds },
+        });
       const { retryAfterSeconds, challenge } = decision;
       return challenge
         ? { kind: 'throttled', retryAfterSeconds, challenge }
