@@ -9,7 +9,7 @@ export function signInPage(page: Page) {
     password: page.getByLabel('Password', { exact: true }),
     rememberMe: page.getByRole('checkbox', { name: 'Remember me' }),
     submit: page.getByRole('button', { name: 'Sign in', exact: true }),
-    differentUser: page.getByRole('button', { name: 'Sign in as different user' }),
+    differentUser: page.getByRole('button', { name: 'Sign in as a different user' }),
     forgotPassword: page.getByRole('link', { name: 'Forgotten your password?' }),
     capsLockWarning: page.getByText('Warning: CAPS LOCK is on!'),
     timedOut: page.getByText('Your session had timed out. Please try again.'),
@@ -21,10 +21,14 @@ export function signInPage(page: Page) {
   };
 }
 
-/** Opens the sign-in page (optionally with a returnUrl) and waits for its form. */
+/**
+ * Opens the sign-in page (optionally with a returnUrl) and waits for its form, or, for a browser already signed
+ * in, for the choice between continuing and signing in as a different user.
+ */
 export async function openSignIn(page: Page, returnUrl?: string) {
   await page.goto(returnUrl ? `/account/login?returnUrl=${encodeURIComponent(returnUrl)}` : '/account/login');
-  await expect(signInPage(page).password).toBeVisible();
+  const form = signInPage(page);
+  await expect(form.password.or(form.differentUser).first()).toBeVisible();
   await appTookOver(page);
 }
 

@@ -12,7 +12,7 @@ import { deflateSync, crc32 } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { gatewayEnv, REPO, systemUnderTest } from '../helpers/system.js';
-import { openSignIn } from '../helpers/sign-in.js';
+import { appTookOver, openSignIn } from '../helpers/sign-in.js';
 
 const ADMIN_CLI = path.join(REPO, 'gateway', 'dist', 'cli', 'admin.js');
 
@@ -154,7 +154,7 @@ test.describe('partner branding per host', () => {
     expect(html).toContain(`--partner-background:${ACME.colour}`);
 
     await openSignIn(page);
-    await expect(page).toHaveTitle(`${ACME.name} Identity`);
+    await expect(page).toHaveTitle(`Sign in – ${ACME.name} Identity`);
     expect(await rootVariable(page, '--partner-background')).toBe(ACME.colour);
     await expect(header(page).root).toHaveCSS('background-color', ACME.rgb);
     const logo = header(page).logo;
@@ -172,10 +172,13 @@ test.describe('partner branding per host', () => {
   });
 
   test('127.0.0.1 shows Globex: its own title, colour, logo, languages and default language', async ({
-    page,
+    browser,
   }) => {
+    // A browser whose languages Globex does not offer (Japanese) gets the partner's default.
+    const context = await browser.newContext({ locale: 'ja-JP' });
+    const page = await context.newPage();
     await page.goto(`${otherHostUrl}/account/login`);
-    await expect(page).toHaveTitle(`${GLOBEX.name} Identity`);
+    await expect(page).toHaveTitle(new RegExp(` – ${GLOBEX.name} Identity$`));
     await expect(header(page).root).toHaveCSS('background-color', GLOBEX.rgb);
     await expect(header(page).logo).toHaveAttribute('src', '/api/Account/GetPartnerLogo?partnerId=globex');
     await expect.poll(() => header(page).logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
@@ -188,10 +191,23 @@ test.describe('partner branding per host', () => {
       'href',
       'https://globex.example/privacy',
     );
+    await context.close();
   });
 });
 
 test.describe('languages', () => {
+  test('a German browser without a choice gets German, from the first HTML on', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'de-DE' });
+    const page = await context.newPage();
+    const response = await page.goto(`${system.baseUrl}/account/login`);
+    expect(await response!.text()).toContain('<html lang="de" dir="ltr">');
+    await appTookOver(page);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('heading', { level: 1, name: 'Anmelden' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Benutzername oder E-Mail' })).toBeVisible();
+    await context.close();
+  });
+
   test('a locale chosen in the picker is sent, kept in the cookie and storage, and survives a reload', async ({
     page,
     context,

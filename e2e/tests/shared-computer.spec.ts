@@ -27,7 +27,7 @@ test('after the idle timeout the next person at the browser signs in as themselv
   const signInAs = async (username: string) => {
     await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/login`));
     await appTookOver(page);
-    const differentUser = page.getByRole('button', { name: 'Sign in as different user' });
+    const differentUser = page.getByRole('button', { name: 'Sign in as a different user' });
     if (await differentUser.isVisible()) await differentUser.click();
     await page.getByRole('textbox', { name: 'Username or email' }).fill(username);
     await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);

@@ -140,7 +140,7 @@ test('the sign-in page load asks GetPartnerMetaData exactly once (one shared cac
   });
   await openSignIn(page);
   // The platform, the header and mfe-login's provider switch have all read the partner by now.
-  await expect(page).toHaveTitle('Acme Payroll Identity');
+  await expect(page).toHaveTitle('Sign in – Acme Payroll Identity');
   await page.waitForTimeout(500);
   expect(partnerCalls).toHaveLength(1);
 });

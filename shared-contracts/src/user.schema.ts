@@ -30,3 +30,11 @@ export const returnUrlQuerySchema = z
   .transform((q) => ({ returnUrl: returnUrlOf(q) }));
 /** Query of calls that take a returnUrl. */
 export type ReturnUrlQuery = z.infer<typeof returnUrlQuerySchema>;
+
+/**
+ * One application a signed-in person can go on to (the `Applications` call, not in SPEC.md §7: ADR 0017): a
+ * registered client's name and the address where it starts its own sign-in.
+ */
+export const applicationSchema = z.object({ name: z.string(), url: z.string() });
+/** One entry of the `Applications` answer. */
+export type Application = z.infer<typeof applicationSchema>;

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { CULTURE_COOKIE, exchangeRequestSchema, returnUrlQuerySchema } from 'shared-contracts';
 import type { GatewayConfig } from '../config.js';
+import type { Applications } from '../identity/applications.service.js';
 import type { PartnerService } from '../identity/partner.service.js';
 import { profileImageSvg } from '../identity/profile-image.js';
 import type { ReturnUrls } from '../identity/return-urls.service.js';
@@ -21,6 +22,7 @@ export interface SessionRouterDeps {
   auth: SessionAuthService;
   partners: PartnerService;
   returnUrls: ReturnUrls;
+  applications: Applications;
   responses: SignInResponses;
   config: Pick<GatewayConfig, 'secure'>;
 }
@@ -30,7 +32,7 @@ export interface SessionRouterDeps {
  * SetLanguage. The query calls answer both GET and POST.
  */
 export function sessionRouter(deps: SessionRouterDeps): Router {
-  const { sessions, antiforgery, auth, returnUrls, responses } = deps;
+  const { sessions, antiforgery, auth, returnUrls, applications, responses } = deps;
   const router = Router();
 
   router.get(
@@ -63,6 +65,12 @@ export function sessionRouter(deps: SessionRouterDeps): Router {
   view(router, '/User', async (req, res) => {
     if (!parse(returnUrlQuerySchema, req.query, res)) return;
     res.set('Cache-Control', 'no-store').json(await auth.currentUser(req));
+  });
+
+  // Where a signed-in person can go on to from the signed-in home (ADR 0017); nothing for anyone else.
+  view(router, '/Applications', async (req, res) => {
+    const user = await auth.currentUser(req);
+    res.set('Cache-Control', 'no-store').json(user.isAuthenticated ? await applications.list() : []);
   });
 
   view(router, '/LocalAllowed', async (req, res) => {

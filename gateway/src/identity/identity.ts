@@ -8,6 +8,7 @@ import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { Store } from '../store/store.js';
 import { createAccountsService } from './accounts.service.js';
+import { createApplications } from './applications.service.js';
 import { CaptchaService, type CaptchaServiceDeps } from './captcha.service.js';
 import { createCustomersService } from './customers.service.js';
 import { createLoginViewService } from './login-view.service.js';
@@ -90,6 +91,7 @@ export function createIdentity(deps: IdentityDeps) {
     customers: createCustomersService(store),
     partners,
     returnUrls,
+    applications: createApplications(store),
     twoFactor: createTwoFactorService({ store, kv: deps.kv, clock, mailer: deps.mailer, sms: deps.sms }),
     captcha,
     loginView: createLoginViewService(partners, returnUrls, captcha),

@@ -98,6 +98,7 @@ export async function seedDemoData(store: Store, now: () => number = Date.now): 
       redirectUris: [`${DEMO_PORTAL_URL}/callback`],
       postLogoutRedirectUris: [`${DEMO_PORTAL_URL}/`],
       backchannelLogoutUri: `${DEMO_PORTAL_URL}/backchannel-logout`,
+      initiateLoginUri: `${DEMO_PORTAL_URL}/login`,
       firstParty: true,
     });
   }

@@ -12,6 +12,8 @@ export interface OidcClient {
   backchannelLogoutUri: string | undefined;
   /** First-party clients skip the consent prompt. */
   firstParty: boolean;
+  /** Where the application starts its own sign-in (initiate_login_uri); the signed-in home offers it. */
+  initiateLoginUri: string | undefined;
 }
 
 /** Fields of a new client. */
@@ -46,6 +48,7 @@ export class ClientRepository {
       postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
       backchannelLogoutUri: row.backchannel_logout_uri ?? undefined,
       firstParty: row.first_party === 1,
+      initiateLoginUri: row.initiate_login_uri ?? undefined,
     };
   }
 
@@ -60,6 +63,7 @@ export class ClientRepository {
         post_logout_redirect_uris: JSON.stringify(input.postLogoutRedirectUris ?? []),
         backchannel_logout_uri: input.backchannelLogoutUri ?? null,
         first_party: input.firstParty === false ? 0 : 1,
+        initiate_login_uri: input.initiateLoginUri ?? null,
         created_at: this.now(),
       })
       .execute();
@@ -81,6 +85,7 @@ export class ClientRepository {
     if (changes.backchannelLogoutUri !== undefined)
       set.backchannel_logout_uri = changes.backchannelLogoutUri ?? null;
     if (changes.firstParty !== undefined) set.first_party = changes.firstParty ? 1 : 0;
+    if (changes.initiateLoginUri !== undefined) set.initiate_login_uri = changes.initiateLoginUri ?? null;
     if (Object.keys(set).length > 0) {
       await this.db.updateTable('oidc_clients').set(set).where('client_id', '=', clientId).execute();
       this.changed();

@@ -4,6 +4,7 @@ import { findRoute, ROUTES } from 'shared-contracts';
 import { ProgressBar, SiteFrame } from 'shared-contracts/ui';
 import { usePartner } from '../platform/partner-context';
 import { PartnerFooter, PartnerHeader } from '../platform/partner-header';
+import { PageAnnouncer } from './page-announcer';
 import { ScrollManager } from './scroll-manager';
 
 const NOT_FOUND = ROUTES.find((r) => r.path === '*')!;
@@ -30,6 +31,7 @@ export function AppLayout() {
         <>
           <ProgressBar active={navigation.state !== 'idle'} label={t('app.loading')} />
           <ScrollManager />
+          <PageAnnouncer route={route} />
         </>
       }
       header={<PartnerHeader />}

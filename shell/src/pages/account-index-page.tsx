@@ -1,25 +1,32 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useRouteLoaderData } from 'react-router';
 import { Card, Page } from 'shared-contracts/ui';
+import type { GuardData } from '../router/guard';
+import { SignedInCard } from './signed-in-card';
 
-/** `/account/` (and `/account`): the account pages a visitor can start from. */
+/**
+ * `/account/` (and `/account`): a signed-in person sees who is signed in and the ways on; a visitor the account pages
+ * to start from.
+ */
 export function AccountIndexPage() {
   const { t } = useTranslation('common');
+  const user = useRouteLoaderData<GuardData>('root')?.user;
   return (
     <Page title={t('routes.accountIndex')} pageId="account-index">
-      <Card>
-        <ul className="hr-stack">
-          <li>
-            <Link to="/account/login">{t('accountIndex.signIn')}</Link>
-          </li>
-          <li>
-            <Link to="/account/recover">{t('accountIndex.recover')}</Link>
-          </li>
-          <li>
-            <Link to="/account/logout">{t('accountIndex.signOut')}</Link>
-          </li>
-        </ul>
-      </Card>
+      {user?.isAuthenticated ? (
+        <SignedInCard user={user} />
+      ) : (
+        <Card>
+          <ul className="hr-stack">
+            <li>
+              <Link to="/account/login">{t('accountIndex.signIn')}</Link>
+            </li>
+            <li>
+              <Link to="/account/recover">{t('accountIndex.recover')}</Link>
+            </li>
+          </ul>
+        </Card>
+      )}
     </Page>
   );
 }

@@ -47,11 +47,10 @@ export function partnerBranding(partner: PartnerMetadata): PartnerBranding {
 }
 
 /**
- * Applies the branding to the document: the title, the background colour as a CSS variable (set through the
+ * Applies the branding to the document (the title is the page's: layout/page-announcer.tsx): the background colour as a CSS variable (set through the
  * CSSOM, so no style attribute is parsed and CSP stays strict), and a flag for background images.
  */
 export function applyPartnerBranding(branding: PartnerBranding, doc: Document = document): void {
-  doc.title = branding.title;
   const root = doc.documentElement;
   if (branding.backgroundColor) {
     root.style.setProperty(PARTNER_BACKGROUND_VARIABLE, branding.backgroundColor);

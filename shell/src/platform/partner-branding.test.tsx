@@ -3,6 +3,7 @@ import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { normalisePartnerMetadata, type PartnerMetadata } from 'shared-contracts';
 import { applyPartnerBranding, contrastingTextColour, partnerBranding } from './branding.js';
+import { documentTitle } from '../layout/page-announcer.js';
 import { PartnerLogo, PrivacyPolicyLink } from './partner-branding.js';
 import { renderWithPlatform } from './testing/platform-harness.js';
 
@@ -13,9 +14,11 @@ function partner(overrides: Record<string, unknown>): PartnerMetadata {
 }
 
 describe('partner branding in the shell (SPEC.md §1, §3)', () => {
-  it('titles the page "<partnerName> Identity" and sets the background variable', () => {
-    applyPartnerBranding(partnerBranding(partner({ themesBackgroundColor: '#0b6e4f' })));
-    expect(document.title).toBe('Acme Payroll Identity');
+  it('titles the site "<partnerName> Identity", after the page title, and sets the background variable', () => {
+    const branding = partnerBranding(partner({ themesBackgroundColor: '#0b6e4f' }));
+    applyPartnerBranding(branding);
+    expect(branding.title).toBe('Acme Payroll Identity');
+    expect(documentTitle('Sign in', branding.title)).toBe('Sign in – Acme Payroll Identity');
     const style = document.documentElement.style;
     expect(style.getPropertyValue('--partner-background')).toBe('#0b6e4f');
     expect(style.getPropertyValue('--partner-on-background')).toBe('#ffffff');
@@ -47,7 +50,9 @@ describe('S34 branding payloads execute nothing', () => {
   it('S34 shows a name with markup as text, in the title and the logo alt', async () => {
     const evil = partner({ partnerName: '<img src=x onerror=alert(1)><script>alert(2)</script>' });
     applyPartnerBranding(partnerBranding(evil));
-    expect(document.title).toBe('<img src=x onerror=alert(1)><script>alert(2)</script> Identity');
+    expect(partnerBranding(evil).title).toBe(
+      '<img src=x onerror=alert(1)><script>alert(2)</script> Identity',
+    );
     const { container } = await renderWithPlatform(<PartnerLogo partner={evil} />);
     expect(container.querySelectorAll('script')).toHaveLength(0);
     expect(container.querySelectorAll('img')).toHaveLength(1);

@@ -27,6 +27,8 @@ describe('admin clients', () => {
       'http://localhost:4000/',
       '--backchannel-logout-uri',
       'http://localhost:4000/backchannel-logout',
+      '--initiate-login-uri',
+      'http://localhost:4000/login',
     );
     expect(out).toBe('client portal added (public, PKCE)');
     expect(await admin.store.clients.findById('portal')).toEqual({
@@ -41,6 +43,7 @@ describe('admin clients', () => {
       postLogoutRedirectUris: ['http://localhost:4000/'],
       backchannelLogoutUri: 'http://localhost:4000/backchannel-logout',
       firstParty: true,
+      initiateLoginUri: 'http://localhost:4000/login',
     });
   });
 

@@ -14,9 +14,13 @@ export const clientsCommands = [
       public: { type: 'boolean' },
       'post-logout-uri': { type: 'string', multiple: true, value: 'URL[,URL]' },
       'backchannel-logout-uri': { type: 'string', value: 'URL' },
+      'initiate-login-uri': { type: 'string', value: 'URL' },
       'third-party': { type: 'boolean' },
     },
-    summary: ['either --secret (at least 16 characters: a confidential client) or --public (PKCE only)'],
+    summary: [
+      'either --secret (at least 16 characters: a confidential client) or --public (PKCE only)',
+      '--initiate-login-uri: where the application starts its own sign-in; the signed-in home links to it',
+    ],
     async run({ store, out }, values) {
       const redirectUris = list(values['redirect-uri']).map((u) => url(u, 'redirect-uri'));
       if (redirectUris.length === 0) throw new UsageError('--redirect-uri is required');
@@ -27,12 +31,14 @@ export const clientsCommands = [
       if (values.secret !== undefined && values.secret.length < 16)
         throw new UsageError('--secret must have at least 16 characters');
       const backchannel = values['backchannel-logout-uri'];
+      const launch = values['initiate-login-uri'];
       const client = await store.clients.create({
         clientId: values.id,
         name: values.name,
         redirectUris,
         postLogoutRedirectUris: list(values['post-logout-uri']).map((u) => url(u, 'post-logout-uri')),
         ...(backchannel ? { backchannelLogoutUri: url(backchannel, 'backchannel-logout-uri') } : {}),
+        ...(launch ? { initiateLoginUri: url(launch, 'initiate-login-uri') } : {}),
         ...(values.secret !== undefined ? { clientSecret: values.secret } : {}),
         firstParty: !values['third-party'],
       });

@@ -1,8 +1,9 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf } from 'shared-contracts';
-import { usePartnerMetadataQuery } from 'shared-contracts/api';
-import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
+import { usePartnerMetadataQuery, useUserQuery } from 'shared-contracts/api';
+import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
 import { useLoginViewQuery } from './login.api';
 
 import { SignInForm } from './sign-in-form';
@@ -16,12 +17,44 @@ export function vendorSignInPath(vendorId: string, returnUrl: string): string {
   return `/account/login/vendor?${query.toString()}`;
 }
 
+/**
+ * A person already signed in who reaches the sign-in page (an application asked again, or Back): a real way on to
+ * where the sign-in was going, and the way to sign in as someone else.
+ */
+function SignedInChoice({
+  name,
+  returnUrl,
+  onDifferentUser,
+}: {
+  name: string;
+  returnUrl: string;
+  onDifferentUser: () => void;
+}) {
+  const { t } = useTranslation(NS);
+  return (
+    <Stack>
+      <p>{t('login.signedInAs', { name })}</p>
+      <Link
+        className="hr-button hr-button--primary"
+        to={`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`}
+      >
+        {t('login.continueSignedIn', { name })}
+      </Link>
+      <Button variant="secondary" onClick={onDifferentUser}>
+        {t('login.differentUser')}
+      </Button>
+    </Stack>
+  );
+}
+
 /** The body of both sign-in routes once LoginView has answered. */
 function SignInBody({ local }: { local: boolean }) {
   const { t } = useTranslation(NS);
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
   const { data: view } = useLoginViewQuery({ returnUrl });
+  const { data: user } = useUserQuery({ returnUrl });
+  const [differentUser, setDifferentUser] = useState(false);
   // The shell's start-up already holds the partner (one shared cache entry): no second call.
   const { data: partner } = usePartnerMetadataQuery();
 
@@ -32,10 +65,22 @@ function SignInBody({ local }: { local: boolean }) {
   // lists some; the local-only route never shows them.
   const showProviders = !local && partner?.showLoginProviders === true && view?.showLoginProviders !== false;
   const providers = showProviders ? (view?.providers ?? []) : [];
+  if (user?.isAuthenticated && !differentUser)
+    return (
+      <SignedInChoice
+        name={user.displayName ?? user.userName ?? ''}
+        returnUrl={view?.returnUrl ?? returnUrl}
+        onDifferentUser={() => setDifferentUser(true)}
+      />
+    );
   return (
     <Stack>
       {allowLocal ? (
-        <SignInForm returnUrl={view?.returnUrl ?? returnUrl} rememberedUsername={view?.username} />
+        <SignInForm
+          returnUrl={view?.returnUrl ?? returnUrl}
+          rememberedUsername={view?.username}
+          forgetUsername={differentUser}
+        />
       ) : (
         <Alert kind="info">{t('errors:localLoginNotAllowed')}</Alert>
       )}

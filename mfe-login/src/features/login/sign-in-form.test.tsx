@@ -64,7 +64,7 @@ describe('SignInForm', () => {
   it('offers "sign in as different user" for a remembered username and forgets it', async () => {
     await renderForm((store) => store.dispatch(setUsername('employee')));
     expect(screen.getByLabelText<HTMLInputElement>('Username or email').value).toBe('employee');
-    fireEvent.click(screen.getByRole('button', { name: 'Sign in as different user' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in as a different user' }));
     expect(screen.getByLabelText<HTMLInputElement>('Username or email').value).toBe('');
     expect(screen.queryByText('Continue as employee.')).toBeNull();
   });

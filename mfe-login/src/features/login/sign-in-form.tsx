@@ -23,18 +23,20 @@ export interface SignInFormProps {
   returnUrl: string;
   /** The username LoginView remembered, when the store has none. */
   rememberedUsername?: string;
+  /** Start without the remembered username ("Sign in as a different user" chosen before the form showed). */
+  forgetUsername?: boolean;
 }
 
 /**
  * Username-or-email and password sign-in (SPEC.md §2 "Sign-in"). The server decides
  * the next step: a 209 is followed by the base query; a 400 fills the field and form errors.
  */
-export function SignInForm({ returnUrl, rememberedUsername }: SignInFormProps) {
+export function SignInForm({ returnUrl, rememberedUsername, forgetUsername = false }: SignInFormProps) {
   const { t } = useTranslation(NS);
   const dispatch = useDispatch();
   const storedUsername = useSelector((state: RootState) => selectUsername(state));
-  // "Sign in as different user" forgets the username here and ignores the one LoginView remembered.
-  const [forgotten, setForgotten] = useState(false);
+  // "Sign in as a different user" forgets the username here and ignores the one LoginView remembered.
+  const [forgotten, setForgotten] = useState(forgetUsername);
   const keptUsername = forgotten ? undefined : (storedUsername ?? rememberedUsername);
   const timedOut = useSelector((state: RootState) => selectTimedOut(state));
   const { data: user } = useUserQuery({ returnUrl });

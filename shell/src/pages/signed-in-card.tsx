@@ -1,0 +1,48 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { returnUrlOf, safeReturnUrl, type CurrentUser } from 'shared-contracts';
+import { Card, Stack } from 'shared-contracts/ui';
+import { useApplicationsQuery } from './applications.api';
+
+/**
+ * Who is signed in, and the ways on: Continue to the page that asked for the sign-in (a returnUrl) or to each
+ * application that starts its own sign-in, and Sign out. Shown on `/` and `/account/` to a signed-in person.
+ */
+export function SignedInCard({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation('common');
+  const [search] = useSearchParams();
+  const { data: applications = [] } = useApplicationsQuery();
+  const returnUrl = safeReturnUrl(returnUrlOf(Object.fromEntries(search)));
+  const name = user.displayName ?? user.userName ?? '';
+  return (
+    <Card className="shell__signed-in">
+      <Stack>
+        <p>{t('home.signedInAs', { name })}</p>
+        {returnUrl !== '/' ? (
+          <Link
+            className="hr-button hr-button--primary"
+            to={`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`}
+          >
+            {t('home.continue')}
+          </Link>
+        ) : null}
+        {applications.length > 0 ? (
+          <nav aria-label={t('home.applications')}>
+            <ul className="shell__applications">
+              {applications.map((application) => (
+                <li key={application.url}>
+                  <a className="hr-button hr-button--primary" href={application.url}>
+                    {t('home.continueTo', { name: application.name })}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+        <Link className="hr-button hr-button--secondary" to="/account/logout">
+          {t('home.signOut')}
+        </Link>
+      </Stack>
+    </Card>
+  );
+}
