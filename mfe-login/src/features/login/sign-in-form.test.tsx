@@ -82,6 +82,8 @@ describe('SignInForm', () => {
       password: '',
       rememberMe: true,
       returnUrl: '/account/select',
+      // jsdom has no WebAuthn: no platform authenticator, so the sign-in will not offer to register one.
+      platformAuthenticator: false,
     });
     // The username is kept for the session.
     expect(sessionStorage.getItem('hr-identity.username')).toBe('employee');

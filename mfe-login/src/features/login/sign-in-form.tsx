@@ -14,6 +14,7 @@ import {
 } from 'shared-contracts/api';
 import { Alert, Button, Checkbox, FinePrint, Stack, TextField } from 'shared-contracts/ui';
 import { useLoginMutation } from './login.api';
+import { hasPlatformAuthenticator } from './platform-authenticator';
 import { useCapsLock } from './use-caps-lock';
 
 const NS = 'mfe-login';
@@ -58,7 +59,8 @@ export function SignInForm({ returnUrl, rememberedUsername, forgetUsername = fal
     dispatch(setTimedOut(false));
     dispatch(setUsername(username.trim() || undefined));
     setForgotten(false);
-    const result = await login({ username, password, rememberMe, returnUrl });
+    const platformAuthenticator = await hasPlatformAuthenticator();
+    const result = await login({ username, password, rememberMe, returnUrl, platformAuthenticator });
     // A 200 without a step change should not happen; fall back to the returnUrl through the safe redirect page.
     if ('data' in result && !isRedirectFollowed(result.data)) {
       window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
@@ -131,6 +133,10 @@ export function SignInForm({ returnUrl, rememberedUsername, forgetUsername = fal
         </Button>
         <Link to={`/account/recover?returnUrl=${encodeURIComponent(returnUrl)}`}>
           {t('login.forgotPassword')}
+        </Link>
+        {/* The passkey ceremony lives on its own page (mfe-devices): its code loads only when chosen. */}
+        <Link to={`/account/login/secure?returnUrl=${encodeURIComponent(returnUrl)}`}>
+          {t('login.passkey')}
         </Link>
         <FinePrint>
           <Trans
