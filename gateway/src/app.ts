@@ -35,6 +35,7 @@ import { requestContext } from './infra/request-context.js';
 import { RequestSessions } from './infra/sessions/request-sessions.js';
 import { SessionManager } from './infra/sessions/session-manager.js';
 import type { SessionStore } from './infra/sessions/session-store.js';
+import { RememberedBrowsers } from './identity/mfa/remembered-browsers.js';
 import { KnownDevices } from './infra/throttle/known-devices.js';
 import type { LoginThrottle } from './infra/throttle/login-throttle.js';
 import { ReleaseRegistry } from './releases/release-registry.js';
@@ -127,6 +128,7 @@ export function createApp(deps: AppDeps): Express {
     metrics: { signIn: (result) => metrics.inc('sign_ins_total', { result }) },
     oidc: deps.oidc,
     knownDevices: new KnownDevices(config),
+    rememberedBrowsers: new RememberedBrowsers(config, now),
     kv,
     mailer: deps.mailer ?? new OutboxMailer(store.outbox),
     sms: deps.sms ?? new OutboxSmsSender(store.outbox),

@@ -140,6 +140,7 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
         body.code,
         bindingOf(found.session),
       );
+      if (outcome === 'ok' && body.rememberBrowser) await twoFactor.rememberBrowser(req, res, found.userId);
       await finishStep(req, res, found.session, outcome, 'code', ['otp', 'mfa']);
     }),
   );

@@ -12,6 +12,7 @@ import { createApplications } from './applications.service.js';
 import { CaptchaService, type CaptchaServiceDeps } from './captcha.service.js';
 import { createCustomersService } from './customers.service.js';
 import { createLoginViewService } from './login-view.service.js';
+import type { RememberedBrowsers } from './mfa/remembered-browsers.js';
 import { createTwoFactorService } from './mfa/two-factor.service.js';
 import { PartnerService } from './partner.service.js';
 import { createRecoveryService } from './recovery/recovery.service.js';
@@ -39,6 +40,8 @@ export interface IdentityDeps {
   mailer: Mailer;
   /** SMS codes of the second factor (the webhook provider or the dev outbox). */
   sms: SmsSender;
+  /** "Remember this browser" after a second factor (ADR 0008). */
+  rememberedBrowsers?: RememberedBrowsers;
   /** PUBLIC_URL: the origin of every mailed link (S13). */
   publicUrl: string;
   /** Ends an account's OIDC sessions and refresh tokens after a password change (S15). */
@@ -65,6 +68,7 @@ export function createIdentity(deps: IdentityDeps) {
     deps.metrics,
     undefined,
     deps.knownDevices,
+    deps.rememberedBrowsers,
   );
   const auth = createSessionAuthService(store, sessions, (session) => {
     const state = signIn.pendingState(session);
@@ -92,7 +96,14 @@ export function createIdentity(deps: IdentityDeps) {
     partners,
     returnUrls,
     applications: createApplications(store),
-    twoFactor: createTwoFactorService({ store, kv: deps.kv, clock, mailer: deps.mailer, sms: deps.sms }),
+    twoFactor: createTwoFactorService({
+      store,
+      kv: deps.kv,
+      clock,
+      mailer: deps.mailer,
+      sms: deps.sms,
+      rememberedBrowsers: deps.rememberedBrowsers,
+    }),
     captcha,
     loginView: createLoginViewService(partners, returnUrls, captcha),
     recovery: createRecoveryService({

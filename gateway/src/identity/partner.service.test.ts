@@ -17,6 +17,7 @@ const base: Partner = {
   showBackgroundImages: true,
   isDefault: true,
   requireTwoFactor: false,
+  rememberTwoFactorBrowser: false,
 };
 
 describe('partner metadata answer (SPEC.md §3)', () => {

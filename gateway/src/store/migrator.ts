@@ -8,6 +8,7 @@ import * as customerSearch from './migrations/0005-customer-search.js';
 import * as deviceOfferSkips from './migrations/0013-device-offer-skips.js';
 import * as membershipSearchKey from './migrations/0009-membership-search-key.js';
 import * as secondFactorMethods from './migrations/0007-second-factor-methods.js';
+import * as rememberBrowser from './migrations/0007-second-factor-remember-browser.js';
 import * as captchaSettings from './migrations/0010-captcha-settings.js';
 import * as auditContext from './migrations/0011-audit-context.js';
 
@@ -22,6 +23,7 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0013-device-offer-skips': { up: (db) => deviceOfferSkips.up(db) },
     '0009-membership-search-key': { up: (db) => membershipSearchKey.up(db) },
     '0007-second-factor-methods': { up: (db) => secondFactorMethods.up(db) },
+    '0007-second-factor-remember-browser': { up: (db) => rememberBrowser.up(db) },
     '0010-captcha-settings': { up: (db) => captchaSettings.up(db) },
     '0011-audit-context': { up: (db) => auditContext.up(db) },
   };

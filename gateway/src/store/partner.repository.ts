@@ -21,6 +21,8 @@ export interface Partner {
   isDefault: boolean;
   /** Every user of the partner must have a second factor: set-up at the next sign-in (ADR 0008). */
   requireTwoFactor: boolean;
+  /** The 2FA page offers "remember this browser" for 30 days (ADR 0008); off by default. */
+  rememberTwoFactorBrowser: boolean;
 }
 
 /** Fields of a new partner; everything but id and name has a default. */
@@ -42,6 +44,7 @@ function toPartner(row: Selectable<PartnerTable>): Partner {
     showBackgroundImages: row.show_background_images === 1,
     isDefault: row.is_default === 1,
     requireTwoFactor: row.require_two_factor === 1,
+    rememberTwoFactorBrowser: row.remember_two_factor_browser === 1,
   };
 }
 
@@ -60,6 +63,8 @@ function toRow(p: Partial<Partner>): Partial<Selectable<PartnerTable>> {
   if (p.showBackgroundImages !== undefined) row.show_background_images = p.showBackgroundImages ? 1 : 0;
   if (p.isDefault !== undefined) row.is_default = p.isDefault ? 1 : 0;
   if (p.requireTwoFactor !== undefined) row.require_two_factor = p.requireTwoFactor ? 1 : 0;
+  if (p.rememberTwoFactorBrowser !== undefined)
+    row.remember_two_factor_browser = p.rememberTwoFactorBrowser ? 1 : 0;
   return row;
 }
 
@@ -97,6 +102,7 @@ export class PartnerRepository {
       show_background_images: 0,
       is_default: 0,
       require_two_factor: 0,
+      remember_two_factor_browser: 0,
       created_at: this.now(),
       ...toRow(input),
     };

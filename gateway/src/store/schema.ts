@@ -42,6 +42,8 @@ export interface PartnerTable {
   created_at: number;
   /** 1: every user of the partner must have a second factor (set up at the next sign-in). */
   require_two_factor: Generated<number>;
+  /** 1: the 2FA page offers "remember this browser" for 30 days. */
+  remember_two_factor_browser: Generated<number>;
 }
 
 /** customers: tenants a user can select after sign-in. */

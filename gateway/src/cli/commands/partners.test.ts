@@ -62,6 +62,7 @@ describe('admin partners', () => {
       showBackgroundImages: false,
       isDefault: true,
       requireTwoFactor: false,
+      rememberTwoFactorBrowser: false,
     });
   });
 
@@ -89,6 +90,8 @@ describe('admin partners', () => {
     expect((await admin.store.partners.findById('acme'))?.requireTwoFactor).toBe(true);
     await admin.run('partners', 'update', '--id', 'acme', '--require-two-factor', 'false');
     expect((await admin.store.partners.findById('acme'))?.requireTwoFactor).toBe(false);
+    await admin.run('partners', 'update', '--id', 'acme', '--remember-two-factor-browser', 'true');
+    expect((await admin.store.partners.findById('acme'))?.rememberTwoFactorBrowser).toBe(true);
   });
 
   it('update names an unknown partner', async () => {

@@ -38,6 +38,7 @@ const brandingOptions = {
 /** `partners update --require-two-factor`: every user of the partner sets up a second factor at the next sign-in. */
 const twoFactorOptions = {
   'require-two-factor': { type: 'string', value: 'true|false' },
+  'remember-two-factor-browser': { type: 'string', value: 'true|false' },
 } as const;
 
 /** The password policy options of `partners update` (ADR 0010); each changes only its own value. */
@@ -216,6 +217,7 @@ export const partnersCommands = [
       'changes only the options given',
       'password policy: --password-max-repeat 0 = no limit, --password-max-age-days 0 = never expires',
       '--require-two-factor true: every user of the partner sets up a second factor at the next sign-in',
+      '--remember-two-factor-browser true: the 2FA page offers "remember this browser" for 30 days',
       ...captchaSummary,
     ],
     async run({ store, out }, values) {
@@ -224,9 +226,14 @@ export const partnersCommands = [
       const policy = await changedPasswordPolicy(store, values.id, values);
       const captcha = changedCaptchaSettings(await store.captchaSettings.find(values.id), values);
       const requireTwoFactor = flag(values['require-two-factor'], 'require-two-factor');
+      const rememberTwoFactorBrowser = flag(
+        values['remember-two-factor-browser'],
+        'remember-two-factor-browser',
+      );
       await store.partners.update(values.id, {
         ...partnerFields(values),
         ...(requireTwoFactor === undefined ? {} : { requireTwoFactor }),
+        ...(rememberTwoFactorBrowser === undefined ? {} : { rememberTwoFactorBrowser }),
       });
       if (policy) await store.passwordPolicies.set(policy);
       if (captcha) out(describeCaptcha(await store.captchaSettings.update(values.id, captcha)));

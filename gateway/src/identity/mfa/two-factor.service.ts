@@ -9,6 +9,7 @@ import {
   type Setup2faView,
   type TwoFactorMethod,
 } from 'shared-contracts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../infra/clock.js';
 import { randomToken } from '../../infra/crypto/tokens.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
@@ -18,6 +19,7 @@ import type { SmsSender } from '../../infra/sms/sms-sender.js';
 import { renderSmsCode } from '../../infra/sms/sms-texts.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
+import type { RememberedBrowsers } from './remembered-browsers.js';
 import {
   choosePositions,
   deliveredCodes,
@@ -63,6 +65,8 @@ export interface TwoFactorServiceDeps {
   mailer: Mailer;
   /** SMS codes go out here (the webhook provider or the dev outbox). */
   sms: SmsSender;
+  /** "Remember this browser" after a second factor, where the user's partner allows it. */
+  rememberedBrowsers?: RememberedBrowsers | undefined;
 }
 
 /**
@@ -87,7 +91,14 @@ const keys = {
  * The second factor (SPEC.md §7 "Two-factor and codes", ADR 0008): the authenticator app (TOTP) and recovery
  * codes, at sign-in and in the set-up wizard. HTTP-free; the router maps outcomes to the protocol.
  */
-export function createTwoFactorService({ store, kv, clock, mailer, sms }: TwoFactorServiceDeps) {
+export function createTwoFactorService({
+  store,
+  kv,
+  clock,
+  mailer,
+  sms,
+  rememberedBrowsers,
+}: TwoFactorServiceDeps) {
   const delivered = deliveredCodes(kv, store.secrets, clock);
 
   /**
@@ -117,6 +128,12 @@ export function createTwoFactorService({ store, kv, clock, mailer, sms }: TwoFac
     if (factor.pinEnabled && email) methods.push('pin');
     const preferred = methods.find((m) => m === factor.preferredMethod);
     return preferred ? [preferred, ...methods.filter((m) => m !== preferred)] : methods;
+  }
+
+  /** Whether the user's partner offers "remember this browser" (off by default, ADR 0008). */
+  async function rememberAllowed(user: User | undefined): Promise<boolean> {
+    if (!rememberedBrowsers || !user?.partnerId) return false;
+    return (await store.partners.findById(user.partnerId))?.rememberTwoFactorBrowser ?? false;
   }
 
   /** Whether the user may cause one more mail or text within the window (kept in the shared store). */
@@ -252,7 +269,7 @@ export function createTwoFactorService({ store, kv, clock, mailer, sms }: TwoFac
       const factor = await store.secondFactors.find(userId);
       return {
         methods,
-        rememberBrowserAllowed: false,
+        rememberBrowserAllowed: await rememberAllowed(user),
         maskedPhone: methods.includes('sms') && factor?.smsPhone ? maskPhone(factor.smsPhone) : null,
         maskedEmail: methods.includes('pin') && user?.email ? maskEmail(user.email) : null,
       };
@@ -289,6 +306,15 @@ export function createTwoFactorService({ store, kv, clock, mailer, sms }: TwoFac
       }
       await kv.delete(keys.attempts(userId));
       return 'ok';
+    },
+
+    /**
+     * After a second factor with "remember this browser" ticked: remembers this browser for the user's 2FA for 30
+     * days, when the partner allows it (else nothing).
+     */
+    async rememberBrowser(req: IncomingMessage, res: ServerResponse, userId: string): Promise<void> {
+      const user = await store.users.findById(userId);
+      if (user && (await rememberAllowed(user))) rememberedBrowsers?.remember(req, res, user);
     },
 
     /** `SendOTP`: a new code texted to the account's verified phone, for this pending sign-in. */

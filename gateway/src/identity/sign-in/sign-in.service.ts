@@ -9,6 +9,7 @@ import type { PendingSignIn, SignedInAccount } from '../../infra/sessions/sessio
 import type { Store } from '../../store/store.js';
 import { normaliseLogin, type User } from '../../store/user.repository.js';
 import { dummyPasswordHash, verifyPassword } from '../passwords.service.js';
+import type { RememberedBrowsers } from '../mfa/remembered-browsers.js';
 import type { SignInFacts, SignInStep, SignInStepRegistry } from './step-registry.js';
 
 /** A pending sign-in (password passed, steps open) lasts this long; then the flow starts again (ADR 0005). */
@@ -90,6 +91,8 @@ export class SignInService {
     facts?: SignInFacts,
     /** Browsers where an account signed in before (S7); without it only known source addresses count. */
     private readonly knownDevices?: KnownDevices,
+    /** Browsers remembered after a second factor (ADR 0008): their sign-ins skip the 2FA step. */
+    private readonly rememberedBrowsers?: RememberedBrowsers,
   ) {
     this.facts = facts ?? storeSignInFacts(store);
   }
@@ -181,6 +184,11 @@ export class SignInService {
       passed: ['password'],
       current: undefined,
       startedAt: this.clock.now(),
+      // Not when the sign-in is for changing the second factor (S21 wants the factor itself then).
+      ...(this.rememberedBrowsers?.recognise(req, user) &&
+      !input.returnUrl.startsWith('/account/setup-twofactor')
+        ? { secondFactorRemembered: true }
+        : {}),
       ...(input.platformAuthenticator ? { platformAuthenticator: true } : {}),
     };
     // New id once the password passed (S24): whatever an attacker planted before is worthless now. The cookie

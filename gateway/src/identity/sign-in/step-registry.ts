@@ -127,7 +127,9 @@ export const twoFactorStep: SignInStep = {
   path: '/account/login/twofactor',
   // Not again right after the set-up wizard: its confirmation code already proved the new factor.
   appliesTo: async ({ user, pending, facts }) =>
-    !pending.passed.includes('two-factor-setup') && (await facts.hasSecondFactor(user.id)),
+    !pending.passed.includes('two-factor-setup') &&
+    pending.secondFactorRemembered !== true &&
+    (await facts.hasSecondFactor(user.id)),
   calls: [
     'LoginWith2FAView',
     'LoginWith2FA',

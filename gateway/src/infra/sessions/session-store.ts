@@ -47,6 +47,8 @@ export interface PendingSignIn {
   /** The step the browser was sent to; only its calls work now (S3, S20). */
   current: string | undefined;
   startedAt: number;
+  /** This browser was remembered after an earlier second factor of the user (ADR 0008): the 2FA step is skipped. */
+  secondFactorRemembered?: boolean;
   /** The browser reported a user-verifying platform authenticator at Login (the device offer needs one). */
   platformAuthenticator?: boolean;
 }
