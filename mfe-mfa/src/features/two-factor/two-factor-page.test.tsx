@@ -119,9 +119,42 @@ describe('TwoFactorLoginPage', () => {
     expect(screen.getByText(/A new PIN is on its way/)).toBeTruthy();
   });
 
+  it('offers "remember this browser" only where allowed, and sends it when ticked', async () => {
+    const { gateway } = await render(
+      <TwoFactorLoginPage />,
+      {
+        LoginWith2FAView: () =>
+          Response.json({
+            methods: ['authenticator'],
+            rememberBrowserAllowed: true,
+            maskedPhone: null,
+            maskedEmail: null,
+          }),
+        LoginWith2FA: () => fieldError('code', 'invalidCode'),
+      },
+      '/account/login/twofactor',
+    );
+    const remember = await screen.findByRole('checkbox', {
+      name: 'Remember this browser for 30 days (don’t use on a shared computer)',
+    });
+    fireEvent.click(remember);
+    fireEvent.change(screen.getByLabelText('Code from your authenticator app'), {
+      target: { value: '123456' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() =>
+      expect(gateway.calls.find((c) => c.call === 'LoginWith2FA')?.body).toEqual({
+        method: 'authenticator',
+        code: '123456',
+        rememberBrowser: true,
+      }),
+    );
+  });
+
   it('speaks German', async () => {
     await render(<TwoFactorLoginPage />, { LoginWith2FAView: view }, '/account/login/twofactor', 'de');
     expect(await screen.findByLabelText('Code aus Ihrer Authenticator-App')).toBeTruthy();
+    expect(screen.queryByRole('checkbox')).toBeNull();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Mit 2FA anmelden');
   });
 });

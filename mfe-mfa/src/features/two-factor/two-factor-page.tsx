@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, type TwoFactorMethod } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
-import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
+import { Alert, Button, Card, Checkbox, Page, Stack, TextField } from 'shared-contracts/ui';
 import { usePinChallenge, usePositionsText, useSmsCode } from './delivered-codes';
 import { useLoginWith2faMutation, useLoginWith2faViewQuery } from './two-factor.api';
 
@@ -25,6 +25,7 @@ export function TwoFactorLoginPage() {
   const [chosen, setChosen] = useState<TwoFactorMethod | undefined>(undefined);
   const method = chosen ?? methods[0] ?? 'authenticator';
   const [code, setCode] = useState('');
+  const [rememberBrowser, setRememberBrowser] = useState(false);
   const [verify, { isLoading, error }] = useLoginWith2faMutation();
   // A text or a mail goes out only once its method is the one in use.
   const sms = useSmsCode(view.isSuccess && method === 'sms');
@@ -37,7 +38,7 @@ export function TwoFactorLoginPage() {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     // A 209 is followed by the base query (the next step, or the application); a 400 fills the errors.
-    await verify({ method, code });
+    await verify({ method, code, ...(rememberBrowser ? { rememberBrowser } : {}) });
   };
 
   return (
@@ -107,6 +108,14 @@ export function TwoFactorLoginPage() {
               required
               autoFocus
             />
+            {view.data?.rememberBrowserAllowed ? (
+              <Checkbox
+                label={t('login2fa.rememberBrowser')}
+                name="rememberBrowser"
+                checked={rememberBrowser}
+                onChange={(event) => setRememberBrowser(event.target.checked)}
+              />
+            ) : null}
             <Button type="submit" loading={isLoading}>
               {isLoading ? t('login2fa.verifying') : t('login2fa.submit')}
             </Button>
