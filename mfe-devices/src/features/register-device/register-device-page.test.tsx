@@ -1,0 +1,80 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithProviders, stubGateway } from 'shared-contracts/testing';
+import enGB from '../../locales/en-GB.json';
+import { RegisterDevicePage } from './register-device-page';
+
+afterEach(cleanup);
+
+async function renderPage(answers: Parameters<typeof stubGateway>[0] = {}) {
+  const gateway = stubGateway({
+    CredentialOptions: () =>
+      Response.json({
+        challenge: 'AAAAAAAAAAAAAAAAAAAAAA',
+        rp: { id: 'localhost', name: 'Identity' },
+        user: { id: 'dXNlcg', name: 'employee', displayName: 'Emma' },
+        pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+      }),
+    ...answers,
+  });
+  await renderWithProviders(<RegisterDevicePage />, {
+    path: '/account/registerdevice?returnUrl=%2Faccount%2F',
+    fetch: gateway.fetch,
+    resources: { 'en-GB': { 'mfe-devices': enGB } },
+  });
+  return gateway.calls;
+}
+
+describe('RegisterDevicePage', () => {
+  it('shows the name field prefilled, register, skip and the way back to sign-in', async () => {
+    await renderPage();
+    const name = screen.getByLabelText<HTMLInputElement>('Device name');
+    expect(name.value.length).toBeGreaterThan(0);
+    expect(screen.getByRole('button', { name: 'Register this device' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Skip for now' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to sign in' }).getAttribute('href')).toBe(
+      '/account/login?returnUrl=%2Faccount%2F',
+    );
+  });
+
+  it('asks for a name before calling the server', async () => {
+    const calls = await renderPage();
+    fireEvent.change(screen.getByLabelText('Device name'), { target: { value: '   ' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Register this device' }).closest('form')!);
+    expect(await screen.findByText('This field is required.')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByLabelText('Device name'));
+    expect(calls.some((c) => c.call === 'CredentialOptions')).toBe(false);
+  });
+
+  it('asks CredentialOptions for the typed name and shows the registration error when the device cannot register', async () => {
+    // jsdom has no WebAuthn: the device step fails as a refusing authenticator would.
+    const calls = await renderPage();
+    fireEvent.change(screen.getByLabelText('Device name'), { target: { value: 'Work laptop' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Register this device' }).closest('form')!);
+    expect(
+      await screen.findByText('There was a problem registering your device. Please try again later.'),
+    ).toBeTruthy();
+    expect(calls.find((c) => c.call === 'CredentialOptions')?.query.get('displayName')).toBe('Work laptop');
+    expect(calls.some((c) => c.call === 'RegisterCredential')).toBe(false);
+  });
+
+  it('shows the registration error when the server refuses the options', async () => {
+    await renderPage({
+      CredentialOptions: () =>
+        Response.json({ title: 'x', errors: { '': ['deviceRegistrationError'] } }, { status: 400 }),
+    });
+    fireEvent.submit(screen.getByRole('button', { name: 'Register this device' }).closest('form')!);
+    expect(
+      await screen.findByText('There was a problem registering your device. Please try again later.'),
+    ).toBeTruthy();
+  });
+
+  it('skips with SkipFido and the returnUrl', async () => {
+    const calls = await renderPage({
+      SkipFido: () => Response.json({ redirect: '/account/', state: 's' }, { status: 209 }),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Skip for now' }));
+    await waitFor(() => expect(calls.some((c) => c.call === 'SkipFido')).toBe(true));
+    expect(calls.find((c) => c.call === 'SkipFido')?.query.get('returnUrl')).toBe('/account/');
+  });
+});
