@@ -12,14 +12,17 @@ import type { DemoUser } from '../helpers/demo-users.js';
 import { harnessIdentityService, startPortal, type IdentityService, type Portal } from '../helpers/portal.js';
 import { appTookOver, signInPage } from '../helpers/sign-in.js';
 
-/** A virtual platform authenticator on the page's browser (CDP WebAuthn domain). */
-async function platformAuthenticator(page: Page, options: { isUserVerified?: boolean } = {}) {
+/** A virtual authenticator on the page's browser (CDP WebAuthn domain): built in by default, or a USB key. */
+async function platformAuthenticator(
+  page: Page,
+  options: { isUserVerified?: boolean; transport?: 'internal' | 'usb' } = {},
+) {
   const cdp: CDPSession = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable', { enableUI: false });
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: {
       protocol: 'ctap2',
-      transport: 'internal',
+      transport: options.transport ?? 'internal',
       hasResidentKey: true,
       hasUserVerification: true,
       isUserVerified: options.isUserVerified ?? true,
@@ -191,4 +194,30 @@ test('without a platform authenticator a password sign-in is not offered registr
   await page.goto(`/account/login?returnUrl=${encodeURIComponent('/account/')}`);
   await passwordSignIn(page, user);
   await expect(page).toHaveURL(/\/account\/$/);
+});
+
+test('a signed-in user registers a USB security key from the account, then signs in with it', async ({
+  page,
+}) => {
+  // Only a roaming key: the browser reports no platform authenticator, so the sign-in makes no offer.
+  const key = await platformAuthenticator(page, { transport: 'usb' });
+  const user = addUser('security-key');
+  await page.goto(`/account/login?returnUrl=${encodeURIComponent('/account/')}`);
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/$/);
+
+  // Right after a full sign-in (S21) the account may add a device.
+  await page.goto(`/account/registerdevice?returnUrl=${encodeURIComponent('/account/')}`);
+  const offer = registerDevicePage(page);
+  await offer.name.fill('Blue USB key');
+  await offer.register.click();
+  await expect(page).toHaveURL(/\/account\/$/);
+  expect(await key.credentials()).toHaveLength(1);
+
+  await page.context().clearCookies();
+  await page.goto(`/account/login?returnUrl=${encodeURIComponent('/account/')}`);
+  await appTookOver(page);
+  await page.getByRole('link', { name: 'Sign in with a passkey' }).click();
+  await expect(page).toHaveURL(/\/account\/$/);
+  await expect(page.getByText(`You are signed in as`)).toBeVisible();
 });
