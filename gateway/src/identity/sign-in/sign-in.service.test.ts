@@ -131,6 +131,8 @@ describe('the sign-in state machine', () => {
       rememberMe,
       returnUrl: '/interaction/abc',
       ip: '203.0.113.9',
+      // The browser has a platform authenticator: the device offer applies to accounts without a device (ADR 0016).
+      platformAuthenticator: true,
     });
     return { user, anonymous, outcome };
   }
