@@ -217,9 +217,12 @@ export const validate2faSetupCodeResponseSchema = z.object({ recoveryCodesId: z.
 /** Answer of `Validate2faSetupCode`. */
 export type Validate2faSetupCodeResponse = z.infer<typeof validate2faSetupCodeResponseSchema>;
 
-/** Query of `RedeemRecoveryCode`: the one-time id of a freshly generated set. */
+/**
+ * Query of `RedeemRecoveryCode`: the one-time id of a freshly generated set. Without an id, a signed-in account
+ * with a second factor (recent full sign-in, S21) gets a new set on demand, replacing the old one.
+ */
 export const redeemRecoveryCodeQuerySchema = z.object({
-  id: z.string('required').min(1, 'required').max(128, 'invalidValue'),
+  id: z.string('required').min(1, 'required').max(128, 'invalidValue').optional(),
 });
 
 /** Answer of `RedeemRecoveryCode`: the set, shown this once (grouped for reading). */

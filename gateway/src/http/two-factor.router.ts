@@ -271,6 +271,14 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
       if (!actor) return;
       const query = parse(redeemRecoveryCodeQuerySchema, lowerKeys(req.query), res);
       if (!query) return;
+      if (query.id === undefined) {
+        // On demand, from the signed-in account only (the wizard of a sign-in has its set's id).
+        if (actor.duringSignIn) return sendValidationProblem(res, { id: ['required'] });
+        const fresh = await twoFactor.regenerateRecoveryCodes(actor.user.id);
+        if (!fresh) return sendFormError(res, 'stepNotAllowed');
+        res.set('Cache-Control', 'no-store').json({ codes: fresh });
+        return;
+      }
       const codes = await twoFactor.takeRecoveryCodes(actor.user.id, query.id);
       if (!codes) return sendFormError(res, 'recoveryCodesUnavailable');
       res.set('Cache-Control', 'no-store').json({ codes });

@@ -347,6 +347,47 @@ for (const backend of BACKENDS) {
         expect(recovery.body.errors).toEqual({ '': ['tooManyAttempts'] });
       });
 
+      it('a signed-in account makes a new set of recovery codes on demand; the old set stops working', async () => {
+        const { user, secret, codes } = await userWithAuthenticator();
+        const b = await atTwoFactorStep(user);
+        const done = await b.post('/api/Account/LoginWith2FA', {
+          method: 'authenticator',
+          code: codeAt(secret, gw.clock.now()),
+        });
+        expect(done.status).toBe(209);
+        await b.exchange(done.body.state);
+        const fresh = await b.post('/api/Account/RedeemRecoveryCode').expect(200);
+        expect(fresh.body.codes).toHaveLength(10);
+        expect(fresh.body.codes).not.toContain(codes[0]);
+
+        const old = await atTwoFactorStep(user);
+        const refused = await old.post('/api/Account/LoginWithRecoveryCode', { recoveryCode: codes[0] });
+        expect(refused.body.errors).toEqual({ recoveryCode: ['invalidCode'] });
+        const accepted = await old.post('/api/Account/LoginWithRecoveryCode', {
+          recoveryCode: fresh.body.codes[0],
+        });
+        expect(accepted.status).toBe(209);
+
+        // Not recent any more (S21): sign in again first.
+        gw.clock.advance(11 * 60_000);
+        const late = await b.post('/api/Account/RedeemRecoveryCode');
+        expect(late.body.errors).toEqual({ '': ['reauthenticationRequired'] });
+      });
+
+      it('makes no codes on demand for an account without a factor, nor without an id during a sign-in', async () => {
+        const plain = await gw.addUser();
+        const b = await browser(gw.app);
+        await b.signIn(plain.username);
+        const none = await b.post('/api/Account/RedeemRecoveryCode');
+        expect(none.body.errors).toEqual({ '': ['stepNotAllowed'] });
+
+        const required = await gw.addUser({ requiresTwoFactor: true });
+        const wizard = await browser(gw.app);
+        await wizard.signIn(required.username);
+        const noId = await wizard.post('/api/Account/RedeemRecoveryCode');
+        expect(noId.body.errors).toEqual({ id: ['required'] });
+      });
+
       it('S21 set-up from the account needs a recent full sign-in; anonymous callers start again', async () => {
         const anonymous = await browser(gw.app);
         const none = await anonymous.agent.get('/api/Account/Setup2FAView');

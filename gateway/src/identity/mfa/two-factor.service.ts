@@ -438,6 +438,25 @@ export function createTwoFactorService({
       return setupDone(userId, 'pin');
     },
 
+    /**
+     * `RedeemRecoveryCode` without an id: a new set on demand for an account with a second factor, replacing the
+     * old codes; answered once (grouped), undefined without a factor.
+     */
+    async regenerateRecoveryCodes(userId: string): Promise<string[] | undefined> {
+      if ((await methodsOf(userId)).length === 0) return undefined;
+      const id = await newRecoveryCodeSet(userId);
+      await store.audit.record({
+        at: clock.now(),
+        kind: 'two-factor.recovery-codes-regenerated',
+        userId,
+        ip: null,
+        data: {},
+      });
+      const taken = await kv.take(keys.codes(id));
+      const set = taken ? readCodeSet(store, taken) : undefined;
+      return set?.codes.map((c) => groupCode(c));
+    },
+
     /** `RedeemRecoveryCode`: the set kept under `id`, for its own user, once (then the id is dead). */
     async takeRecoveryCodes(userId: string, id: string): Promise<string[] | undefined> {
       const key = keys.codes(id);

@@ -82,9 +82,9 @@ export const twoFactorApi = baseApi.injectEndpoints({
       query: (body) => ({ url: 'Validate2faSetupCode', method: 'POST', body }),
       transformResponse: (body: unknown) => validate2faSetupCodeResponseSchema.parse(body),
     }),
-    /** `RedeemRecoveryCode` (query id): the new set, this once. */
-    redeemRecoveryCode: build.mutation<RecoveryCodeSet, { id: string }>({
-      query: ({ id }) => ({ url: 'RedeemRecoveryCode', method: 'POST', params: { id } }),
+    /** `RedeemRecoveryCode` (query id): the new set, this once; without an id, a new set on demand. */
+    redeemRecoveryCode: build.mutation<RecoveryCodeSet, { id?: string }>({
+      query: ({ id }) => ({ url: 'RedeemRecoveryCode', method: 'POST', ...(id ? { params: { id } } : {}) }),
       transformResponse: (body: unknown) => recoveryCodeSetSchema.parse(body),
     }),
     /** `RedeemState` (query state): whether a set can still be shown. */
