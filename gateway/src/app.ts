@@ -39,6 +39,7 @@ import { RememberedBrowsers } from './identity/mfa/remembered-browsers.js';
 import { KnownDevices } from './infra/throttle/known-devices.js';
 import type { LoginThrottle } from './infra/throttle/login-throttle.js';
 import { ReleaseRegistry } from './releases/release-registry.js';
+import { ClientErrorCountRepository } from './store/client-error-count.repository.js';
 import type { Store } from './store/store.js';
 
 /** What the OIDC mount needs from the identity layer: who is signed in, and ending the site session. */
@@ -187,7 +188,13 @@ export function createApp(deps: AppDeps): Express {
         res.locals.recaptchaCsp = uses;
         next();
       })
-      .catch(next);
+      .catch((error: unknown) => {
+        // The store is down: keep the strict CSP ('self' only) and go on, so /readyz can answer 503 and the
+        // probes of SystemStatus still run, instead of every request failing here with a 500.
+        req.log.warn({ err: error }, 'captcha settings unavailable; strict CSP');
+        res.locals.recaptchaCsp = false;
+        next();
+      });
   });
   app.use(securityHeaders({ hsts: config.secure }));
 
@@ -236,13 +243,25 @@ export function createApp(deps: AppDeps): Express {
   );
   // The partner whose site a call happened on, for the audit trail (the lookup is cached by the partner service).
   app.use('/api/Account', (req, _res, next) => {
-    identity.partners.forHost(req.hostname).then((partner) => {
-      const context = requestContext.getStore();
-      if (context && partner) context.partnerId = partner.id;
-      next();
-    }, next);
+    identity.partners.forHost(req.hostname).then(
+      (partner) => {
+        const context = requestContext.getStore();
+        if (context && partner) context.partnerId = partner.id;
+        next();
+      },
+      // Without the store the call fails on its own terms (SystemStatus still answers): no partner in the context.
+      () => next(),
+    );
   });
-  app.use('/api/ops', opsRouter(logger, metrics, deps.clientErrorLimits));
+  app.use(
+    '/api/ops',
+    opsRouter(logger, metrics, deps.clientErrorLimits, {
+      releases,
+      bucketCookie: cookieNames(config).bucket,
+      counts: new ClientErrorCountRepository(store.database.db),
+      now,
+    }),
+  );
   app.use(
     '/api/Account',
     accountApi({ config, sessions, antiforgery, identity, status: { systemStatus, errorRecords } }),

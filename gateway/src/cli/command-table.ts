@@ -1,6 +1,7 @@
 import type { AdminCommand, OptionSpec } from './admin-command.js';
 import { auditCommands } from './commands/audit.js';
 import { clientsCommands } from './commands/clients.js';
+import { errorsCommands } from './commands/errors.js';
 import { customersCommands } from './commands/customers.js';
 import { keysCommands } from './commands/keys.js';
 import { membershipsCommands } from './commands/memberships.js';
@@ -20,6 +21,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...sessionsCommands,
   ...outboxCommands,
   ...auditCommands,
+  ...errorsCommands,
 ];
 
 /** How a command is typed on the command line: `users add`, or just `outbox`. */

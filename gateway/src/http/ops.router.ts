@@ -1,8 +1,39 @@
-import express, { Router } from 'express';
+import express, { Router, type Request } from 'express';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { clientErrorReportSchema } from 'shared-contracts';
+import { ASSET_VERSION, clientErrorReportSchema } from 'shared-contracts';
 import type { Metrics } from '../infra/metrics.js';
+import { isRemoteId, type ReleaseRegistry } from '../releases/release-registry.js';
+import { readCookie } from './cookies.js';
+
+/** Where a report's remote version comes from and where it is counted (`admin errors`). */
+export interface ClientErrorVersions {
+  releases: Pick<ReleaseRegistry, 'manifest' | 'read'>;
+  /** Name of the canary bucket cookie (`cookieNames(config).bucket`). */
+  bucketCookie: string;
+  /** Where accepted reports are counted per minute (the store's `client_error_counts`). */
+  counts: { add(at: number, remote: string, version: string, kind: string): Promise<void> };
+  now: () => number;
+}
+
+/**
+ * The remote a report names (`origin`: a remote id, or the shell) and the version this browser was given: the
+ * manifest its canary bucket cookie selects, so canary and active versions are told apart.
+ */
+export function reportedVersion(
+  req: Request,
+  origin: string | undefined,
+  versions: Pick<ClientErrorVersions, 'releases' | 'bucketCookie'>,
+): { remote: string; version: string } {
+  if (origin === undefined || origin === 'shell') return { remote: 'shell', version: ASSET_VERSION };
+  if (!isRemoteId(origin)) return { remote: 'other', version: 'unknown' };
+  const bucket = Number(readCookie(req, versions.bucketCookie));
+  const version =
+    Number.isInteger(bucket) && bucket >= 0 && bucket <= 99
+      ? versions.releases.manifest(bucket).remotes[origin]?.version
+      : versions.releases.read().remotes[origin]?.active;
+  return { remote: origin, version: version ?? 'unknown' };
+}
 
 /** Limits of the client-error endpoint. */
 export interface ClientErrorLimits {
@@ -22,7 +53,12 @@ export const DEFAULT_CLIENT_ERROR_LIMITS: ClientErrorLimits = {
  * `POST /api/ops/client-errors`: the shell's error reports (SPEC.md §1), validated by the shared schema, logged
  * as structured JSON and counted. Rate-limited per source and overall so a flood cannot fill a disk.
  */
-export function opsRouter(logger: Logger, metrics: Metrics, limits = DEFAULT_CLIENT_ERROR_LIMITS): Router {
+export function opsRouter(
+  logger: Logger,
+  metrics: Metrics,
+  limits = DEFAULT_CLIENT_ERROR_LIMITS,
+  versions?: ClientErrorVersions,
+): Router {
   const router = Router();
   const perSource = new RateLimiterMemory({ points: limits.perSourcePerMinute, duration: 60 });
   const global = new RateLimiterMemory({ points: limits.globalPerMinute, duration: 60 });
@@ -52,7 +88,18 @@ export function opsRouter(logger: Logger, metrics: Metrics, limits = DEFAULT_CLI
       return;
     }
     metrics.inc('client_error_reports_total', { kind: parsed.data.kind, outcome: 'accepted' });
-    logger.warn({ clientError: parsed.data, ip: req.ip, requestId: req.id }, 'client error report');
+    const { remote, version } = versions
+      ? reportedVersion(req, parsed.data.origin, versions)
+      : { remote: 'unknown', version: 'unknown' };
+    metrics.inc('client_error_reports_by_version_total', { remote, version, kind: parsed.data.kind });
+    logger.warn(
+      { clientError: parsed.data, remote, version, ip: req.ip, requestId: req.id },
+      'client error report',
+    );
+    // Counted for `admin errors`; a store hiccup loses one count, never the report's answer.
+    await versions?.counts
+      .add(versions.now(), remote, version, parsed.data.kind)
+      .catch((error: unknown) => logger.error({ err: error }, 'client error count failed'));
     res.status(202).end();
   });
   return router;

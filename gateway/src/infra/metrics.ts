@@ -5,6 +5,10 @@ export class Metrics {
   constructor() {
     this.define('http_requests_total', 'HTTP requests answered, by method and status class.');
     this.define('client_error_reports_total', 'Client error reports received, by kind and outcome.');
+    this.define(
+      'client_error_reports_by_version_total',
+      'Accepted client error reports by remote (or shell), the version this browser was given, and kind.',
+    );
     this.define('sign_ins_total', 'Password sign-in attempts, by result.');
   }
 

@@ -11,6 +11,7 @@ import * as secondFactorMethods from './migrations/0007-second-factor-methods.js
 import * as rememberBrowser from './migrations/0007-second-factor-remember-browser.js';
 import * as captchaSettings from './migrations/0010-captcha-settings.js';
 import * as auditContext from './migrations/0011-audit-context.js';
+import * as clientErrorCounts from './migrations/0012-client-error-counts.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 function provider(store: StoreDatabase): MigrationProvider {
@@ -26,6 +27,7 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0007-second-factor-remember-browser': { up: (db) => rememberBrowser.up(db) },
     '0010-captcha-settings': { up: (db) => captchaSettings.up(db) },
     '0011-audit-context': { up: (db) => auditContext.up(db) },
+    '0012-client-error-counts': { up: (db) => clientErrorCounts.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }

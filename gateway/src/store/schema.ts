@@ -202,6 +202,15 @@ export interface KvTable {
   expires_at: number;
 }
 
+/** client_error_counts: client-error reports per minute, remote, version and kind (migration 0012). */
+export interface ClientErrorCountTable {
+  minute: number;
+  remote: string;
+  version: string;
+  kind: string;
+  count: number;
+}
+
 /** The database as Kysely sees it. */
 export interface Database {
   users: UserTable;
@@ -220,4 +229,5 @@ export interface Database {
   sessions: SessionTable;
   outbox: OutboxTable;
   kv: KvTable;
+  client_error_counts: ClientErrorCountTable;
 }
