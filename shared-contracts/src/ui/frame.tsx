@@ -31,7 +31,7 @@ export function BrandBand({ name, logoUrl, logoAlt, onLogoError }: BrandBandProp
           onError={onLogoError}
         />
       ) : (
-        <span className="hr-brand__name" data-testid="partner-name">
+        <span className="hr-brand__name" data-testid="partner-name" title={name}>
           {name}
         </span>
       )}

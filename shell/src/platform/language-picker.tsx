@@ -28,7 +28,14 @@ export function LanguagePicker({ partner }: { partner: PartnerMetadata }) {
 
   return (
     <div className="platform-control platform-language-picker">
-      <label htmlFor={id}>{t('platform.language.label')}</label>
+      {/* Compact: a globe in place of the word, which stays the select's accessible name. */}
+      <label htmlFor={id} className="platform-control__label">
+        <svg className="platform-control__icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <circle cx="12" cy="12" r="9" />
+          <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9M12 3c-2.5 2.6-3.8 5.6-3.8 9s1.3 6.4 3.8 9" />
+        </svg>
+        <span className="platform-visually-hidden">{t('platform.language.label')}</span>
+      </label>
       <select
         id={id}
         data-testid="language-picker"
