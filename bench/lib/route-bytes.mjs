@@ -88,6 +88,17 @@ export function remoteRouteFiles(dist, route, { exposed = './remote', locale = '
 }
 
 /**
+ * Components a page loads only when the person meets them, never on a first load (the captcha challenge shows after
+ * failed sign-ins; docs/adr/0014-captcha.md). Their loaders — `()=>…import()…then(m=>({default:m.<Name>}))` in the
+ * minified shell — are cut like route pages. The toaster is not listed: it is counted on purpose (budget.json note).
+ */
+const ON_DEMAND_COMPONENTS = ['CaptchaDialog'];
+const ON_DEMAND_LOADERS = new RegExp(
+  `\\(\\)\\s*=>(?:(?!\\(\\)\\s*=>)[^])*?default:\\s*[\\w$]+\\.(?:${ON_DEMAND_COMPONENTS.join('|')})\\b`,
+  'g',
+);
+
+/**
  * The shell's files for a first load: the scripts and stylesheets index.html references, and every chunk their
  * code loads eagerly (the async bootstrap and the shared libraries it consumes). Route pages (`lazy:` in route
  * objects) are not eager and are skipped, which is why the walk cuts every `lazy:` segment out first.
@@ -113,10 +124,9 @@ export function shellInitialFiles(dist) {
   const queue = refs.filter((f) => f.endsWith('.js'));
   while (queue.length) {
     const file = queue.shift();
-    const code = readFileSync(path.join(dist, file), 'utf8').replace(
-      /lazy:\s*(?:async\s*)?\(\)\s*=>[^]*?\.then\(/g,
-      'lazy:(',
-    );
+    const code = readFileSync(path.join(dist, file), 'utf8')
+      .replace(/lazy:\s*(?:async\s*)?\(\)\s*=>[^]*?\.then\(/g, 'lazy:(')
+      .replace(ON_DEMAND_LOADERS, '()=>null');
     for (const id of chunkIdsIn(code)) {
       for (const f of filesOf(id)) {
         if (seen.has(f)) continue;

@@ -28,7 +28,7 @@ const USED_TOKEN_TTL_MS = 10 * 60_000;
 export const CAPTCHA_RISK = {
   ownFailures: 3,
   accountFailures: 10,
-  sourceFailures: 10,
+  sourceFailures: 25,
   highOwnFailures: 6,
   highSharedFailures: 50,
   /** Recover / SendOTP requests per source answered without a challenge in the window. */

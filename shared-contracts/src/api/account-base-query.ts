@@ -6,6 +6,7 @@ import {
   REQUESTED_WITH,
   SUPPORTED_LOCALES_HEADER,
 } from '../constants.js';
+import { guardedActionOf } from '../captcha.schema.js';
 import { ERROR_MESSAGES } from '../error-codes.js';
 import { returnUrlOf } from '../return-url.js';
 import { classifyResponse, resolveRedirectTarget, statusMessage, type ApiError } from '../protocol.js';
@@ -155,6 +156,7 @@ async function followRedirect(redirect: string, state: string): Promise<void> {
 /**
  * The base query of every account call: it alone implements the client protocol of SPEC.md §4, §7 and §8, so no
  * page ever handles statuses itself.
+ * - a guarded call (Login, Link, Recover, SendOTP) while a challenge shows: cancelled, never sent;
  * - every call: Accept, X-Requested-With, x-supported-locales, x-default-locale (and Accept-Language);
  * - non-GET: the anti-forgery header, fetching a token first when the cookie is absent;
  * - 200–208 → `{data}`; 209 → Exchange, then navigate, `{data: RedirectFollowed}`;
@@ -165,6 +167,14 @@ export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
   const call: AccountCall = typeof args === 'string' ? { url: args } : args;
   const method = call.method ?? 'POST';
   const url = buildUrl(call);
+  // While a challenge is in progress the guarded calls are cancelled, not sent (SPEC.md §4 "Captcha"): the page
+  // sees the form code the server would answer, and the challenge's success callback sends the call again.
+  const captcha = (api.getState() as { captcha?: { show?: boolean } }).captcha;
+  if (captcha?.show === true && guardedActionOf(call.url) !== undefined) {
+    return {
+      error: apiError(url, undefined, null, ERROR_MESSAGES.captchaRequired, { '': ['captchaRequired'] }),
+    };
+  }
   const config = apiClientConfig();
   const headers = baseHeaders();
   if (method !== 'GET') {

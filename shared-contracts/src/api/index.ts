@@ -4,6 +4,7 @@
  */
 export * from './account-base-query.js';
 export * from './antiforgery.js';
+export * from './captcha.js';
 export * from './base-api.js';
 export * from './client-config.js';
 export * from './navigation.js';

@@ -1,5 +1,6 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { baseApi } from './base-api.js';
+import { captchaSlice } from './captcha.js';
 import { sessionSlice } from './session.slice.js';
 
 /**
@@ -13,8 +14,12 @@ import { sessionSlice } from './session.slice.js';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by remotes through declaration merging
 export interface LazyLoadedSlices {}
 
-/** The one root reducer: the API cache and the session slice, plus whatever remotes inject. */
-export const rootReducer = combineSlices(baseApi, sessionSlice).withLazyLoadedSlices<LazyLoadedSlices>();
+/** The one root reducer: the API cache, the session and captcha slices, plus whatever remotes inject. */
+export const rootReducer = combineSlices(
+  baseApi,
+  sessionSlice,
+  captchaSlice,
+).withLazyLoadedSlices<LazyLoadedSlices>();
 
 /** Creates the store (the shell creates exactly one per page; tests and dev hosts create their own). */
 export function createAppStore(preloadedState?: Partial<RootState>) {

@@ -2,6 +2,7 @@ import './platform.css';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { partnerDisplayName } from 'shared-contracts';
+import { CaptchaOutlet } from '../captcha/captcha-outlet.js';
 import { applyPartnerBranding, partnerBranding } from './branding.js';
 import { registerOfflineWorker } from './offline-worker.js';
 import { OfflineNotice } from './offline-notice.js';
@@ -62,6 +63,7 @@ export function PlatformRoot({ children, offlineWorker = true }: PlatformRootPro
     <PartnerContext.Provider value={partner ?? FALLBACK_PARTNER}>
       <OfflineNotice />
       {children}
+      <CaptchaOutlet />
       <PlatformToaster theme={theme} dir={dir} />
     </PartnerContext.Provider>
   );

@@ -79,6 +79,8 @@ function SignInBody({ local }: { local: boolean }) {
         <SignInForm
           returnUrl={view?.returnUrl ?? returnUrl}
           rememberedUsername={view?.username}
+          captcha={view?.captcha}
+          captchaRequired={view?.captchaRequired}
           forgetUsername={differentUser}
         />
       ) : (

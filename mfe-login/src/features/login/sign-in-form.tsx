@@ -2,8 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link } from 'react-router';
+import { isRecaptcha, type CaptchaProvider } from 'shared-contracts';
 import {
+  isCaptchaRequired,
   isRedirectFollowed,
+  requestCaptcha,
   selectTimedOut,
   selectUsername,
   setTimedOut,
@@ -24,6 +27,10 @@ export interface SignInFormProps {
   returnUrl: string;
   /** The username LoginView remembered, when the store has none. */
   rememberedUsername?: string;
+  /** The partner's captcha (LoginView): which challenge shows, and whether Google's notice does (SPEC.md §2). */
+  captcha?: CaptchaProvider | undefined;
+  /** LoginView says the next Login needs a solved challenge: it is asked for before Login is sent. */
+  captchaRequired?: boolean | undefined;
   /** Start without the remembered username ("Sign in as a different user" chosen before the form showed). */
   forgetUsername?: boolean;
 }
@@ -32,7 +39,13 @@ export interface SignInFormProps {
  * Username-or-email and password sign-in (SPEC.md §2 "Sign-in"). The server decides
  * the next step: a 209 is followed by the base query; a 400 fills the field and form errors.
  */
-export function SignInForm({ returnUrl, rememberedUsername, forgetUsername = false }: SignInFormProps) {
+export function SignInForm({
+  returnUrl,
+  rememberedUsername,
+  captcha,
+  captchaRequired,
+  forgetUsername = false,
+}: SignInFormProps) {
   const { t } = useTranslation(NS);
   const dispatch = useDispatch();
   const storedUsername = useSelector((state: RootState) => selectUsername(state));
@@ -59,12 +72,21 @@ export function SignInForm({ returnUrl, rememberedUsername, forgetUsername = fal
     dispatch(setTimedOut(false));
     dispatch(setUsername(username.trim() || undefined));
     setForgotten(false);
-    const platformAuthenticator = await hasPlatformAuthenticator();
-    const result = await login({ username, password, rememberMe, returnUrl, platformAuthenticator });
-    // A 200 without a step change should not happen; fall back to the returnUrl through the safe redirect page.
-    if ('data' in result && !isRedirectFollowed(result.data)) {
-      window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
-    }
+    // The server decides when a challenge is due (SPEC.md §4 "Captcha"): up front when LoginView said so, or when
+    // Login answers `captchaRequired`. The shell shows it; once solved, its callback sends Login again.
+    const ask = () =>
+      requestCaptcha(dispatch, { action: 'login', provider: captcha, onSolved: () => void send() });
+    const send = async () => {
+      const platformAuthenticator = await hasPlatformAuthenticator();
+      const result = await login({ username, password, rememberMe, returnUrl, platformAuthenticator });
+      if ('error' in result && isCaptchaRequired(result.error)) return ask();
+      // A 200 without a step change should not happen; fall back to the returnUrl through the safe redirect page.
+      if ('data' in result && !isRedirectFollowed(result.data)) {
+        window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+      }
+    };
+    if (captchaRequired) ask();
+    else await send();
   };
 
   const differentUser = () => {
@@ -138,18 +160,22 @@ export function SignInForm({ returnUrl, rememberedUsername, forgetUsername = fal
         <Link to={`/account/login/secure?returnUrl=${encodeURIComponent(returnUrl)}`}>
           {t('login.passkey')}
         </Link>
-        <FinePrint>
-          <Trans
-            t={t}
-            i18nKey="login.recaptchaNotice"
-            components={{
-              privacy: (
-                <a href="https://policies.google.com/privacy" target="_blank" rel="noopener noreferrer" />
-              ),
-              terms: <a href="https://policies.google.com/terms" target="_blank" rel="noopener noreferrer" />,
-            }}
-          />
-        </FinePrint>
+        {isRecaptcha(captcha) ? (
+          <FinePrint>
+            <Trans
+              t={t}
+              i18nKey="login.recaptchaNotice"
+              components={{
+                privacy: (
+                  <a href="https://policies.google.com/privacy" target="_blank" rel="noopener noreferrer" />
+                ),
+                terms: (
+                  <a href="https://policies.google.com/terms" target="_blank" rel="noopener noreferrer" />
+                ),
+              }}
+            />
+          </FinePrint>
+        ) : null}
       </Stack>
     </form>
   );
