@@ -7,9 +7,15 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
-import { addUser } from '../helpers/admin.js';
+import { addUser, runAdmin } from '../helpers/admin.js';
 import type { DemoUser } from '../helpers/demo-users.js';
-import { harnessIdentityService, startPortal, type IdentityService, type Portal } from '../helpers/portal.js';
+import {
+  harnessIdentityService,
+  startIdentityService,
+  startPortal,
+  type IdentityService,
+  type Portal,
+} from '../helpers/portal.js';
 import { appTookOver, signInPage } from '../helpers/sign-in.js';
 
 /** A virtual authenticator on the page's browser (CDP WebAuthn domain): built in by default, or a USB key. */
@@ -220,4 +226,49 @@ test('a signed-in user registers a USB security key from the account, then signs
   await page.getByRole('link', { name: 'Sign in with a passkey' }).click();
   await expect(page).toHaveURL(/\/account\/$/);
   await expect(page.getByText(`You are signed in as`)).toBeVisible();
+});
+
+test.describe('right to left', () => {
+  let rtl: IdentityService;
+  test.beforeAll(async () => {
+    // A gateway of its own: an RTL language among the demo partner's, without changing the shared harness.
+    rtl = await startIdentityService();
+    runAdmin(
+      [
+        'partners',
+        'update',
+        '--id',
+        'demo',
+        '--languages',
+        'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español,ar:العربية',
+      ],
+      rtl.env,
+    );
+  });
+  test.afterAll(async () => {
+    await rtl?.stop();
+  });
+
+  test('the offer page mirrors and stays axe clean, and the passkey signs in from the mirrored secure page', async ({
+    page,
+  }) => {
+    await page.addInitScript(() => localStorage.setItem('locale', 'ar'));
+    await platformAuthenticator(page);
+    const user = addUser('passkey-rtl', [], rtl.env);
+    await page.goto(`${rtl.url}/account/login?returnUrl=${encodeURIComponent('/account/')}`);
+    await passwordSignIn(page, user);
+    const offer = registerDevicePage(page);
+    await expect(offer.heading).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    // Arabic has no translation yet: the text falls back to en-GB, the layout mirrors.
+    expect(await offer.name.evaluate((input) => getComputedStyle(input).direction)).toBe('rtl');
+    await expectAxeClean(page);
+    await offer.register.click();
+    await expect(page).toHaveURL(/\/account\/$/);
+
+    await page.context().clearCookies();
+    await page.goto(`${rtl.url}/account/login/secure?returnUrl=${encodeURIComponent('/account/')}`);
+    await expect(page).toHaveURL(/\/account\/$/);
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  });
 });
