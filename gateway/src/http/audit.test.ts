@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../cli/admin.js';
+import { createCustomersService } from '../identity/customers.service.js';
 import { purgeExpiredAuditEvents } from '../identity/ops/audit-retention.js';
 import {
   BACKENDS,
@@ -107,6 +108,44 @@ for (const backend of BACKENDS) {
         expect(table[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+\tfailure\tsign-in\.failed\t/);
         await expect(admin('audit', '--since', 'yesterday')).rejects.toThrow(/--since/);
         await expect(admin('audit', '--kind', "x' or 1=1")).rejects.toThrow(/--kind/);
+      });
+
+      it('records the second factor refused at sign-in and a customer chosen or refused', async () => {
+        const user = await gw.addUser();
+        await gw.store.database.db
+          .insertInto('second_factors')
+          .values({
+            user_id: user.id,
+            totp_secret_enc: null,
+            totp_last_step: null,
+            enabled: 1,
+            preferred_method: 'pin',
+            updated_at: 0,
+          })
+          .execute();
+        const b = await browser(gw.app);
+        await b.signIn(user.username);
+        await b.post('/api/Account/LoginWith2FA', { method: 'pin', code: '123456' });
+        const failed = await gw.store.audit.list({ userId: user.id, kinds: ['two-factor.failed'] });
+        expect(failed[0]).toMatchObject({ outcome: 'failure', data: { method: 'pin' } });
+        expect(JSON.stringify(failed)).not.toContain('123456');
+
+        const customers = createCustomersService(gw.store);
+        await gw.store.customers.create({
+          id: `audit-c-${backend.name}`,
+          partnerId: null,
+          name: 'Audit customer',
+        });
+        await gw.store.customers.addMembership({
+          userId: user.id,
+          customerId: `audit-c-${backend.name}`,
+          roles: ['EMPLOYEE'],
+        });
+        await customers.choose(user.id, 'someone-elses-customer');
+        await customers.choose(user.id, `audit-c-${backend.name}`);
+        const kinds = (await eventsOf(user.id)).map((e) => [e.kind, e.outcome]);
+        expect(kinds).toContainEqual(['customer.select.refused', 'failure']);
+        expect(kinds).toContainEqual(['customer.selected', 'success']);
       });
 
       it('purges events older than the retention and keeps the rest', async () => {

@@ -15,7 +15,7 @@ const summary = (c: MemberCustomer): CustomerSummary => ({ id: c.id, name: c.nam
  * Customer (tenant) selection (ADR 0009): a user's customers, searched and paged in SQL; the choice is accepted only
  * for a customer the user belongs to (S37), and remembered so it is listed first next time.
  */
-export function createCustomersService(store: Pick<Store, 'customers'>) {
+export function createCustomersService(store: Pick<Store, 'customers' | 'audit'>) {
   return {
     /**
      * `SelectCustomerView`: the customer to preselect — `cid` when the user belongs to it (otherwise ignored, with
@@ -59,8 +59,24 @@ export function createCustomersService(store: Pick<Store, 'customers'>) {
      */
     async choose(userId: string, customerId: string): Promise<CustomerSummary | undefined> {
       const membership = await store.customers.membershipOf(userId, customerId);
-      if (!membership) return undefined;
+      if (!membership) {
+        await store.audit.record({
+          at: Date.now(),
+          kind: 'customer.select.refused',
+          userId,
+          ip: null,
+          data: { customerId: customerId.slice(0, 200) },
+        });
+        return undefined;
+      }
       await store.customers.markSelected(userId, customerId);
+      await store.audit.record({
+        at: Date.now(),
+        kind: 'customer.selected',
+        userId,
+        ip: null,
+        data: { customerId },
+      });
       return summary(membership);
     },
 

@@ -285,6 +285,25 @@ export function createTwoFactorService({
       code: string,
       binding: CodeBinding,
     ): Promise<CodeOutcome> {
+      const outcome = await this.checkSignInCode(userId, method, code, binding);
+      // The audit trail of the second factor at sign-in: which method, and why it was refused (never the code).
+      await store.audit.record({
+        at: clock.now(),
+        kind: outcome === 'ok' ? 'two-factor.verified' : 'two-factor.failed',
+        userId,
+        ip: null,
+        data: outcome === 'ok' ? { method } : { method, reason: outcome },
+      });
+      return outcome;
+    },
+
+    /** The check behind {@link verifySignInCode}, without the audit record. */
+    async checkSignInCode(
+      userId: string,
+      method: TwoFactorMethod,
+      code: string,
+      binding: CodeBinding,
+    ): Promise<CodeOutcome> {
       if (!(await reserveAttempt(keys.attempts(userId)))) return 'throttled';
       if (!(await methodsOf(userId)).includes(method)) return 'invalid';
       if (method === 'authenticator') {
