@@ -136,11 +136,31 @@ export function toDeviceRegistrationPayload(attestation: BrowserAttestation): De
 }
 
 /** A registered device as the manage-devices list shows it. */
-export interface RegisteredDevice {
-  id: string;
-  name: string;
+export const registeredDeviceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
   /** Epoch ms. */
-  createdAt: number;
+  createdAt: z.number(),
   /** Epoch ms of the last secure sign-in with it, or null. */
-  lastUsedAt: number | null;
-}
+  lastUsedAt: z.number().nullable(),
+});
+/** A registered device as the manage-devices list shows it. */
+export type RegisteredDevice = z.infer<typeof registeredDeviceSchema>;
+
+/** Answer of `Devices`: the signed-in account's passkeys and security keys, oldest first. */
+export const devicesViewSchema = z.object({ devices: z.array(registeredDeviceSchema) });
+/** Answer of `Devices`. */
+export type DevicesView = z.infer<typeof devicesViewSchema>;
+
+/** Body of `RenameDevice`. */
+export const renameDeviceRequestSchema = z.object({
+  id: base64Url(CREDENTIAL_ID_MAX),
+  name: z.string('required').trim().min(1, 'required').max(DEVICE_NAME_MAX, 'invalidValue'),
+});
+/** Body of `RenameDevice`. */
+export type RenameDeviceRequest = z.infer<typeof renameDeviceRequestSchema>;
+
+/** Body of `RemoveDevice`. */
+export const removeDeviceRequestSchema = z.object({ id: base64Url(CREDENTIAL_ID_MAX) });
+/** Body of `RemoveDevice`. */
+export type RemoveDeviceRequest = z.infer<typeof removeDeviceRequestSchema>;

@@ -67,6 +67,11 @@ const SECURE_SIGN_IN_ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ['post', '/api/Account/SecureLogin'],
   ['post', '/api/Account/CredentialOptions'],
   ['post', '/api/Account/RegisterCredential'],
+  ['get', '/api/Account/Devices'],
+  ['post', '/api/Account/Devices'],
+  ['post', '/api/Account/RenameDevice'],
+  ['post', '/api/Account/RemoveDevice'],
+  // Last: it ends the device offer of the fuzzed sign-in.
   ['post', '/api/Account/SkipFido'],
 ];
 
@@ -104,6 +109,9 @@ const WEBAUTHN_BODIES: unknown[] = [
   },
   { remember: 'yes' },
   { remember: null },
+  { id: 'AAAA', name: ['x'] },
+  { id: 'AAAA', name: 'n'.repeat(500) },
+  { id: '../../etc', name: '' },
 ];
 
 const ENDPOINTS: [method: 'get' | 'post', path: string][] = [

@@ -2,6 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import {
   credentialOptionsQuerySchema,
   deviceRegistrationPayloadSchema,
+  removeDeviceRequestSchema,
+  renameDeviceRequestSchema,
   returnUrlOf,
   secureLoginQuerySchema,
   secureSignInPayloadSchema,
@@ -14,7 +16,7 @@ import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { WebauthnService } from '../identity/webauthn/webauthn.service.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
-import { handle, parse } from './plumbing.js';
+import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
 
@@ -154,6 +156,55 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
       if (!body) return;
       if (body.remember) await webauthn.skipOffer(actor.user.id);
       await carryOn(req, res, actor);
+    }),
+  );
+
+  /**
+   * The signed-in account for the manage-devices calls; with `recent`, its full sign-in must be recent (S21: changing
+   * how one signs in). Answers for itself (and returns undefined) otherwise.
+   */
+  async function owner(req: Request, res: Response, recent: boolean) {
+    const signedIn = await auth.signedInUser(req);
+    if (!signedIn) {
+      sendFormError(res, 'notAuthenticated', 401);
+      return undefined;
+    }
+    const { info } = signedIn;
+    if (recent && !(await deps.twoFactor.recentFullSignIn(signedIn.user.id, info.authTime, info.amr))) {
+      sendFormError(res, 'reauthenticationRequired');
+      return undefined;
+    }
+    return signedIn.user;
+  }
+
+  view(router, '/Devices', async (req, res) => {
+    const user = await owner(req, res, false);
+    if (!user) return;
+    res.set('Cache-Control', 'no-store').json({ devices: await webauthn.devicesOf(user.id) });
+  });
+
+  router.post(
+    '/RenameDevice',
+    handle(async (req, res) => {
+      const user = await owner(req, res, true);
+      if (!user) return;
+      const body = parse(renameDeviceRequestSchema, req.body, res);
+      if (!body) return;
+      if (!(await webauthn.renameDevice(user.id, body.id, body.name)))
+        return sendFormError(res, 'notFound', 404);
+      res.set('Cache-Control', 'no-store').json({ devices: await webauthn.devicesOf(user.id) });
+    }),
+  );
+
+  router.post(
+    '/RemoveDevice',
+    handle(async (req, res) => {
+      const user = await owner(req, res, true);
+      if (!user) return;
+      const body = parse(removeDeviceRequestSchema, req.body, res);
+      if (!body) return;
+      if (!(await webauthn.removeDevice(user.id, body.id))) return sendFormError(res, 'notFound', 404);
+      res.set('Cache-Control', 'no-store').json({ devices: await webauthn.devicesOf(user.id) });
     }),
   );
 

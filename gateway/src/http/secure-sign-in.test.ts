@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
 import { CHALLENGE_TTL_MS } from '../identity/webauthn/webauthn.service.js';
 import { DEVICE_OFFER_QUIET_MS } from '../identity/sign-in/step-registry.js';
 import type { User } from '../store/user.repository.js';
@@ -355,6 +356,56 @@ for (const backend of BACKENDS) {
         await gw.store.users.update(user.id, { disabled: true });
         const res = await secureLogin(b, device.assert(await assertionOptions(b), credential));
         expect(res.body.errors).toEqual({ '': ['secureSignInFailed'] });
+      });
+
+      /** A signed-in browser of a user with one passkey registered through the offer. */
+      async function signedInWithDevice() {
+        const user = await gw.addUser();
+        const b = await atOffer(user);
+        const { payload } = device.register(await credentialOptions(b));
+        const res = await b.post('/api/Account/RegisterCredential', payload);
+        await b.exchange(res.body.state as string);
+        return { user, b, id: payload.id };
+      }
+
+      it('lists the signed-in account’s devices with name, created and last used, never the key', async () => {
+        const { b, id } = await signedInWithDevice();
+        const res = await b.agent.get('/api/Account/Devices').expect(200);
+        expect(res.body.devices).toEqual([
+          { id, name: 'Work laptop', createdAt: expect.any(Number) as number, lastUsedAt: null },
+        ]);
+        const anonymous = await browser(gw.app);
+        expect((await anonymous.agent.get('/api/Account/Devices')).status).toBe(401);
+      });
+
+      it('S21 renames and removes a device right after a full sign-in, not later, and only the owner’s', async () => {
+        const { user, b, id } = await signedInWithDevice();
+        const renamed = await b.post('/api/Account/RenameDevice', { id, name: 'Old laptop' });
+        expect(renamed.status).toBe(200);
+        expect(renamed.body.devices[0].name).toBe('Old laptop');
+
+        const other = await signedInWithDevice();
+        expect((await other.b.post('/api/Account/RemoveDevice', { id })).status).toBe(404);
+        expect(await gw.store.webauthnCredentials.listForUser(user.id)).toHaveLength(1);
+
+        gw.clock.advance(RECENT_SIGN_IN_MS + 1_000);
+        const late = await b.post('/api/Account/RemoveDevice', { id });
+        expect(late.status).toBe(400);
+        expect(late.body.errors).toEqual({ '': ['reauthenticationRequired'] });
+        expect((await b.post('/api/Account/RenameDevice', { id, name: 'X' })).body.errors).toEqual({
+          '': ['reauthenticationRequired'],
+        });
+        expect(await gw.store.webauthnCredentials.listForUser(user.id)).toHaveLength(1);
+
+        // A fresh passkey sign-in is a full sign-in: removing works again.
+        const fresh = await browser(gw.app);
+        const options = await assertionOptions(fresh);
+        const credential = device.credentials.find((c) => c.id.toString('base64url') === id)!;
+        const signedIn = await secureLogin(fresh, device.assert(options, credential));
+        await fresh.exchange(signedIn.body.state as string);
+        const removed = await fresh.post('/api/Account/RemoveDevice', { id });
+        expect(removed.status).toBe(200);
+        expect(removed.body.devices).toEqual([]);
       });
 
       it.each([

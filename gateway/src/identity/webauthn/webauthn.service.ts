@@ -10,7 +10,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { DeviceRegistrationPayload, SecureSignInPayload } from 'shared-contracts';
+import type { DeviceRegistrationPayload, RegisteredDevice, SecureSignInPayload } from 'shared-contracts';
 import type { Clock } from '../../infra/clock.js';
 import { safeEqual, sha256 } from '../../infra/crypto/tokens.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
@@ -306,8 +306,30 @@ export function createWebauthnService(deps: WebauthnDeps) {
     /** Records a skipped offer (SkipFido). */
     skipOffer: (userId: string) => store.webauthnCredentials.recordOfferSkipped(userId),
 
-    /** The account's devices (manage devices). */
-    devicesOf: (userId: string) => store.webauthnCredentials.listForUser(userId),
+    /** The account's devices (manage devices): name, created, last used; never the key. */
+    async devicesOf(userId: string): Promise<RegisteredDevice[]> {
+      const credentials = await store.webauthnCredentials.listForUser(userId);
+      return credentials.map((c) => ({
+        id: c.id,
+        name: c.name,
+        createdAt: c.createdAt,
+        lastUsedAt: c.lastUsedAt,
+      }));
+    },
+
+    /** Renames one of the account's devices; false when it is not theirs. */
+    async renameDevice(userId: string, id: string, name: string): Promise<boolean> {
+      const renamed = await store.webauthnCredentials.rename(userId, id, name);
+      if (renamed) await audit('webauthn.renamed', userId, { credentialId: id, name });
+      return renamed;
+    },
+
+    /** Removes one of the account's devices; false when it is not theirs. */
+    async removeDevice(userId: string, id: string): Promise<boolean> {
+      const removed = await store.webauthnCredentials.remove(userId, id);
+      if (removed) await audit('webauthn.removed', userId, { credentialId: id });
+      return removed;
+    },
   };
 }
 
