@@ -4,7 +4,10 @@ import type { ButtonHTMLAttributes, ReactNode } from 'react';
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   /** Primary is the one main action of a form; secondary and link are the rest. */
   variant?: 'primary' | 'secondary' | 'link';
-  /** While true the button is disabled and announces it is busy (SPEC.md §4 per-action loading flag). */
+  /**
+   * While true the button announces it is busy and ignores presses (SPEC.md §4 per-action loading flag). It stays
+   * focusable (aria-disabled, not disabled), so focus is not lost to the page while the request runs.
+   */
   loading?: boolean;
   children: ReactNode;
 }
@@ -16,6 +19,7 @@ export function Button({
   className,
   type,
   disabled,
+  onClick,
   children,
   ...rest
 }: ButtonProps) {
@@ -24,8 +28,15 @@ export function Button({
       {...rest}
       type={type ?? 'button'}
       className={['hr-button', `hr-button--${variant}`, className].filter(Boolean).join(' ')}
-      disabled={disabled === true || loading}
+      disabled={disabled === true}
+      aria-disabled={loading || undefined}
       aria-busy={loading || undefined}
+      onClick={(event) => {
+        // A press while busy does nothing; this also stops a form's implicit submission (Enter in a field),
+        // which the browser performs as a click on the submit button.
+        if (loading) event.preventDefault();
+        else onClick?.(event);
+      }}
     >
       {children}
     </button>

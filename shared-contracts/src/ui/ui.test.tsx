@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Alert, Button, ProgressBar, TextField } from './index.js';
+import { Alert, Button, ProgressBar, TextField, useFocusOnFailure } from './index.js';
 
 afterEach(cleanup);
 
@@ -20,12 +20,47 @@ describe('UI kit', () => {
     expect(screen.getByLabelText('Password').hasAttribute('aria-invalid')).toBe(false);
   });
 
-  it('Button while loading is disabled and busy; type defaults to button', () => {
-    render(<Button loading>Sign in</Button>);
+  it('Button while loading keeps focus, says it is busy and ignores presses; type defaults to button', () => {
+    let presses = 0;
+    render(
+      <Button loading onClick={() => (presses += 1)}>
+        Sign in
+      </Button>,
+    );
     const button = screen.getByRole('button', { name: 'Sign in' });
-    expect(button).toHaveProperty('disabled', true);
+    button.focus();
+    expect(document.activeElement).toBe(button);
+    expect(button).toHaveProperty('disabled', false);
+    expect(button.getAttribute('aria-disabled')).toBe('true');
     expect(button.getAttribute('aria-busy')).toBe('true');
     expect(button.getAttribute('type')).toBe('button');
+    fireEvent.click(button);
+    expect(presses).toBe(0);
+  });
+
+  it('Button that is not busy passes presses on', () => {
+    let presses = 0;
+    render(<Button onClick={() => (presses += 1)}>Go</Button>);
+    fireEvent.click(screen.getByRole('button', { name: 'Go' }));
+    expect(presses).toBe(1);
+  });
+
+  it('after a failure, focus goes to the first invalid field, else to the form alert', () => {
+    function Form({ failure, invalid }: { failure: unknown; invalid: boolean }) {
+      const ref = useFocusOnFailure<HTMLFormElement>(failure);
+      return (
+        <form ref={ref}>
+          {failure && !invalid ? <Alert kind="error">Wrong password</Alert> : null}
+          <TextField label="Username" errors={failure && invalid ? ['Required'] : []} />
+        </form>
+      );
+    }
+    const { rerender } = render(<Form failure={undefined} invalid={false} />);
+    expect(document.activeElement).toBe(document.body);
+    rerender(<Form failure={{ status: 400 }} invalid />);
+    expect(document.activeElement).toBe(screen.getByLabelText('Username'));
+    rerender(<Form failure={{ status: 400, again: true }} invalid={false} />);
+    expect(document.activeElement).toBe(screen.getByRole('alert'));
   });
 
   it('Alert: errors are announced at once, info politely', () => {

@@ -15,7 +15,7 @@ import {
   useUserQuery,
   type RootState,
 } from 'shared-contracts/api';
-import { Alert, Button, Checkbox, FinePrint, Stack, TextField } from 'shared-contracts/ui';
+import { Alert, Button, Checkbox, FinePrint, Stack, TextField, useFocusOnFailure } from 'shared-contracts/ui';
 import { useLoginMutation } from './login.api';
 import { hasPlatformAuthenticator } from './platform-authenticator';
 import { useCapsLock } from './use-caps-lock';
@@ -65,6 +65,8 @@ export function SignInForm({
   const [rememberMe, setRememberMe] = useState(false);
   const [login, { isLoading, error, reset }] = useLoginMutation();
   const errors = useFormErrors(error);
+  // A failed attempt puts focus on the first invalid field, or on the form's message (it is then read out).
+  const formRef = useFocusOnFailure<HTMLFormElement>(error);
   const caps = useCapsLock();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -102,7 +104,7 @@ export function SignInForm({
   return (
     // method="post": before the app takes over (first HTML) or without scripts, a submit must never put the
     // password in the address; the gateway answers a POST to a page with a redirect back to it.
-    <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+    <form ref={formRef} method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack>
         {showTimedOut ? <Alert kind="warning">{t('errors:sessionTimedOut')}</Alert> : null}
         {errors.form.length > 0 ? (

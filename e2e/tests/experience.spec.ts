@@ -1,0 +1,145 @@
+/**
+ * The sign-in experience of issue 11: a language switch changes every text of the page at once (no raw key, no
+ * English left, `lang` matching the text); a failed submit puts focus where the problem is; the busy button keeps
+ * focus; English fallback text in a right-to-left page is marked and isolated.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_LANGUAGES, updateDemoPartner } from '../helpers/partners.js';
+import { REPO, systemUnderTest } from '../helpers/system.js';
+import { expectPage } from '../helpers/shell.js';
+import { appTookOver, openSignIn, signInPage } from '../helpers/sign-in.js';
+
+type Tree = { [key: string]: string | Tree };
+const LOCALES = ['en-GB', 'en', 'de', 'fr-CA', 'es'] as const;
+const PICKER_NAME = {
+  'en-GB': 'English (UK)',
+  en: 'English',
+  de: 'Deutsch',
+  'fr-CA': 'Français (Canada)',
+  es: 'Español',
+};
+
+function text(file: string, key: string): string {
+  const tree = JSON.parse(readFileSync(path.join(REPO, file), 'utf8')) as Tree;
+  const value = key
+    .split('.')
+    .reduce<string | Tree | undefined>((node, part) => (node as Tree)?.[part], tree);
+  if (typeof value !== 'string') throw new Error(`${file} has no ${key}`);
+  return value;
+}
+
+/** Finished pages with a text of their own per locale (heading, and a second text where the page has one). */
+const PAGES = [
+  {
+    path: '/account/login',
+    texts: (l: string) => [
+      text(`mfe-login/src/locales/${l}.json`, 'routes.login'),
+      text(`mfe-login/src/locales/${l}.json`, 'login.usernameLabel'),
+    ],
+  },
+  {
+    path: '/account/loggedout',
+    texts: (l: string) => [
+      text(`mfe-login/src/locales/${l}.json`, 'routes.loggedOut'),
+      text(`mfe-login/src/locales/${l}.json`, 'loggedOut.signInAgain'),
+    ],
+  },
+  {
+    path: '/account/recover',
+    texts: (l: string) => [text(`mfe-recovery/src/locales/${l}.json`, 'routes.recover')],
+  },
+  { path: '/', texts: (l: string) => [text(`shell/src/locales/${l}/common.json`, 'routes.home')] },
+];
+
+// A translation key shown as text ("routes.loggedOut", "loggedOut.signInAgain").
+const RAW_KEY =
+  /\b(?:routes|login|loggedOut|logout|recover|home|platform|errors|app|pages)\.[a-z][A-Za-z]+\b/;
+
+async function visibleText(page: Page): Promise<string> {
+  return page.locator('body').innerText();
+}
+
+for (const entry of PAGES) {
+  test(`${entry.path}: a language switch changes every text at once, through all five locales`, async ({
+    page,
+  }) => {
+    await page.goto(entry.path);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(entry.texts('en-GB')[0]!);
+    if (entry.path === '/account/login') await appTookOver(page);
+    for (const locale of [...LOCALES.slice(1), 'en-GB' as const]) {
+      await page.getByTestId('language-picker').selectOption({ label: PICKER_NAME[locale] });
+      await expect(page.locator('html')).toHaveAttribute('lang', locale);
+      for (const expected of entry.texts(locale))
+        await expect(page.getByText(expected).first()).toBeVisible();
+      const shown = await visibleText(page);
+      expect(shown, `${locale}: a raw translation key`).not.toMatch(RAW_KEY);
+      if (!locale.startsWith('en'))
+        for (const english of entry.texts('en-GB'))
+          expect(shown, `${locale}: English text left on the page`).not.toContain(english);
+    }
+  });
+}
+
+test('a failed submit puts focus on the first invalid field, then on the form message', async ({ page }) => {
+  await openSignIn(page);
+  const form = signInPage(page);
+  await form.submit.click();
+  await expect(form.username).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.username).toBeFocused();
+
+  await form.username.fill('employee');
+  await form.password.fill('not-the-password');
+  await form.password.press('Enter');
+  await expect(form.formError).toHaveText('The username or password is incorrect.');
+  await expect(form.formError).toBeFocused();
+});
+
+test('the busy button keeps focus and says it is busy', async ({ page }) => {
+  await openSignIn(page);
+  const form = signInPage(page);
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/Account/Login', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await form.username.fill('employee');
+  await form.password.fill('not-the-password');
+  await form.submit.focus();
+  await page.keyboard.press('Enter');
+  const busy = page.getByRole('button', { name: 'Signing in…' });
+  await expect(busy).toHaveAttribute('aria-busy', 'true');
+  await expect(busy).toBeFocused();
+  release();
+  await expect(form.formError).toBeVisible();
+});
+
+test.describe('a right-to-left language without translations', () => {
+  test.beforeAll(() => {
+    updateDemoPartner(['--languages', `${DEMO_LANGUAGES},ar:العربية`], systemUnderTest().dataDir);
+  });
+  test.afterAll(() => {
+    updateDemoPartner(['--languages', DEMO_LANGUAGES], systemUnderTest().dataDir);
+  });
+
+  test('English fallback text in a right-to-left page is marked English and keeps its punctuation in place', async ({
+    page,
+    context,
+  }) => {
+    await context.addCookies([
+      {
+        name: '.AspNetCore.Culture',
+        value: encodeURIComponent('c=ar|uic=ar'),
+        url: systemUnderTest().baseUrl,
+      },
+    ]);
+    await page.goto('/account/recover');
+    await expectPage(page, 'Recover your account');
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.locator('body')).toHaveAttribute('lang', 'en-GB');
+    const heading = page.getByRole('heading', { level: 1 });
+    expect(await heading.evaluate((el) => getComputedStyle(el).unicodeBidi)).toBe('plaintext');
+  });
+});
