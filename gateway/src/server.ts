@@ -6,6 +6,7 @@ import { HASH_CONCURRENCY } from './identity/passwords.service.js';
 import { createLogger } from './infra/logger.js';
 import { createOidcMount } from './oidc.mount.js';
 import { openRuntime } from './runtime.js';
+import { ClientErrorCountRepository } from './store/client-error-count.repository.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
@@ -28,6 +29,7 @@ async function start(): Promise<void> {
   // Audit events older than AUDIT_RETENTION_DAYS go hourly, in small batches between requests.
   const stopAuditPurge = startAuditPurge({
     audit: runtime.store.audit,
+    alsoPurge: (before) => new ClientErrorCountRepository(runtime.store.database.db).purgeBefore(before),
     retentionDays: config.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
     now: () => runtime.clock.now(),
     onPurged: (count) => logger.info({ count }, 'expired audit events purged'),

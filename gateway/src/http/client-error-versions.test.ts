@@ -3,6 +3,8 @@ import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../cli/admin.js';
+import { purgeExpiredAuditEvents } from '../identity/ops/audit-retention.js';
+import { ClientErrorCountRepository } from '../store/client-error-count.repository.js';
 import { BACKENDS, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 const METRICS_TOKEN = 'metrics-scraper-token-0123456789';
@@ -76,6 +78,18 @@ for (const backend of BACKENDS) {
           total: 1,
           kinds: { 'remote-load': 1 },
         });
+
+        // Kept as long as the audit trail: the retention purge takes them with it.
+        const counts = new ClientErrorCountRepository(gw.store.database.db);
+        await purgeExpiredAuditEvents({
+          audit: gw.store.audit,
+          retentionDays: 1,
+          now: () => Date.now() + 2 * 24 * 3_600_000,
+          alsoPurge: (before) => counts.purgeBefore(before),
+        });
+        const after: string[] = [];
+        await runAdminCommand(gw.store, ['errors', '--since', '7d'], (line) => after.push(line));
+        expect(after).toEqual(['no client-error reports']);
       });
     },
   );

@@ -7,6 +7,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** What {@link purgeExpiredAuditEvents} and {@link startAuditPurge} need. */
 export interface AuditRetentionDeps {
   audit: Pick<AuditRepository, 'purgeBatch'>;
+  /** Other time-stamped records kept as long as the audit trail (the client-error counts): their purge. */
+  alsoPurge?: ((before: number) => Promise<unknown>) | undefined;
   retentionDays: number;
   now: () => number;
 }
@@ -17,6 +19,7 @@ export interface AuditRetentionDeps {
  */
 export async function purgeExpiredAuditEvents(deps: AuditRetentionDeps): Promise<number> {
   const before = deps.now() - deps.retentionDays * DAY_MS;
+  await deps.alsoPurge?.(before);
   let total = 0;
   for (;;) {
     const deleted = await deps.audit.purgeBatch(before);
