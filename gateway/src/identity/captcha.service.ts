@@ -32,8 +32,8 @@ export const CAPTCHA_RISK = {
   highOwnFailures: 6,
   highSharedFailures: 50,
   /** Recover / SendOTP requests per source answered without a challenge in the window. */
-  freeRequests: 3,
-  highRequests: 10,
+  freeRequests: 10,
+  highRequests: 30,
   requestWindowMs: 3_600_000,
 } as const;
 

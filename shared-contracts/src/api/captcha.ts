@@ -6,6 +6,7 @@ import type {
   VerifyCaptchaResult,
 } from '../captcha.schema.js';
 import { verifyCaptchaResultSchema } from '../captcha.schema.js';
+import { loginViewSchema } from '../login.schema.js';
 import { baseApi } from './base-api.js';
 import { isApiError } from './use-form-errors.js';
 
@@ -40,7 +41,11 @@ export const captchaSlice = createSlice({
     /** A challenge shows for `target`. */
     captchaShown(
       state,
-      action: PayloadAction<{ target: CaptchaAction; provider: CaptchaProvider; callbackId: number }>,
+      action: PayloadAction<{
+        target: CaptchaAction;
+        provider: CaptchaProvider | undefined;
+        callbackId: number;
+      }>,
     ) {
       state.show = true;
       state.target = action.payload.target;
@@ -78,7 +83,7 @@ export const DEFAULT_CAPTCHA_PROVIDER: CaptchaProvider = { version: 1 };
 /** What a page passes to {@link requestCaptcha}. */
 export interface CaptchaRequest {
   action: CaptchaAction;
-  /** From LoginView; the proof-of-work when absent. */
+  /** From LoginView when the page has it; absent, the shell asks LoginView for the partner's provider. */
   provider?: CaptchaProvider | undefined;
   /** Re-sends the action once the challenge is solved (SPEC.md §4 "the success callback runs"). */
   onSolved: () => void;
@@ -96,7 +101,7 @@ export function requestCaptcha(dispatch: Dispatch, request: CaptchaRequest): voi
   dispatch(
     captchaShown({
       target: request.action,
-      provider: request.provider ?? DEFAULT_CAPTCHA_PROVIDER,
+      provider: request.provider,
       callbackId,
     }),
   );
@@ -129,6 +134,12 @@ export const captchaApi = baseApi.injectEndpoints({
       query: ({ action }) => ({ url: 'CaptchaChallenge', method: 'GET', params: { action } }),
       keepUnusedDataFor: 0,
     }),
+    /** The partner's provider, from `LoginView` (for pages that do not hold it, such as Recover). */
+    captchaProvider: build.query<CaptchaProvider, void>({
+      query: () => ({ url: 'LoginView', method: 'GET', params: { returnUrl: '/' } }),
+      transformResponse: (body: unknown) =>
+        loginViewSchema.safeParse(body).data?.captcha ?? DEFAULT_CAPTCHA_PROVIDER,
+    }),
     /** `VerifyCaptcha` (body: version, token, action). */
     verifyCaptcha: build.mutation<VerifyCaptchaResult, VerifyCaptchaRequest>({
       query: (body) => ({ url: 'VerifyCaptcha', method: 'POST', body }),
@@ -138,4 +149,4 @@ export const captchaApi = baseApi.injectEndpoints({
 });
 
 /** Hooks of the captcha calls (the shell's widget uses them). */
-export const { useCaptchaChallengeQuery, useVerifyCaptchaMutation } = captchaApi;
+export const { useCaptchaChallengeQuery, useCaptchaProviderQuery, useVerifyCaptchaMutation } = captchaApi;

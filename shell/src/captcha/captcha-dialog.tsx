@@ -7,6 +7,7 @@ import {
   captchaFailed,
   completeCaptcha,
   selectCaptcha,
+  useCaptchaProviderQuery,
   useVerifyCaptchaMutation,
   type RootState,
 } from 'shared-contracts/api';
@@ -52,7 +53,9 @@ export function CaptchaDialog() {
     [verify, target, dispatch, captcha.callbackId],
   );
 
-  const provider = captcha.provider ?? { version: 1 };
+  // A page without LoginView (Recover) names no provider: the partner's comes from LoginView here.
+  const asked = useCaptchaProviderQuery(undefined, { skip: captcha.provider !== undefined });
+  const provider = captcha.provider ?? asked.data;
   return (
     <dialog
       ref={dialog}
@@ -69,7 +72,7 @@ export function CaptchaDialog() {
         <h2 id="hr-captcha-title">{t('captcha.title')}</h2>
         <p id="hr-captcha-intro">{t('captcha.intro')}</p>
         {failed ? <Alert kind="error">{t('errors:captchaInvalid')}</Alert> : null}
-        {provider.version === 1 ? (
+        {provider === undefined ? null : provider.version === 1 ? (
           <AltchaChallenge action={target} attempt={captcha.attempt} onSolved={onSolved} busy={isLoading} />
         ) : (
           <RecaptchaChallenge

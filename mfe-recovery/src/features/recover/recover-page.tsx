@@ -2,7 +2,8 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { recoverRequestSchema, returnUrlOf } from 'shared-contracts';
-import { isApiError, useFormErrors } from 'shared-contracts/api';
+import { useDispatch } from 'react-redux';
+import { isApiError, isCaptchaRequired, requestCaptcha, useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
 import { useRecoverMutation } from '../recovery.api';
 import { useLiveForm } from '../shared/use-live-form';
@@ -21,13 +22,21 @@ export function RecoverPage() {
   const server = useFormErrors(error);
   const form = useLiveForm(FIELDS, (v) => recoverRequestSchema.safeParse(v), server, reset);
   const signIn = `/account/login?returnUrl=${encodeURIComponent(returnUrl)}`;
+  const dispatch = useDispatch();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const element = event.currentTarget;
     if (!form.check(element)) return;
-    const result = await recover({ username: form.values.username, returnUrl });
-    if ('error' in result && isApiError(result.error)) form.focusServerErrors(element, result.error.errors);
+    const send = async (): Promise<void> => {
+      const result = await recover({ username: form.values.username, returnUrl });
+      // After a few requests from one source the server wants a solved challenge (SPEC.md §4 "Captcha"): the
+      // shell shows it and, once solved, Recover is sent again.
+      if ('error' in result && isCaptchaRequired(result.error))
+        return requestCaptcha(dispatch, { action: 'recover', onSolved: () => void send() });
+      if ('error' in result && isApiError(result.error)) form.focusServerErrors(element, result.error.errors);
+    };
+    await send();
   };
 
   return (
