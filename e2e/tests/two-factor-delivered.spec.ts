@@ -237,3 +237,17 @@ test('remember this browser: offered where the partner allows it, and the next s
   await expect(page).toHaveURL(/\/account\/$/);
   await signedInAs(page, user.username);
 });
+
+test('a partner that requires 2FA sends its users through the set-up wizard at the next sign-in', async ({
+  page,
+}) => {
+  runAdmin(['partners', 'add', '--id', 'strict-e2e', '--name', 'Strict Co'], identity.env);
+  const user = addUser('strict', ['--partner', 'strict-e2e'], identity.env);
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/$/);
+
+  runAdmin(['partners', 'update', '--id', 'strict-e2e', '--require-two-factor', 'true'], identity.env);
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/setup-twofactor\?returnUrl=%2Faccount%2F$/);
+  await expect(page.getByRole('radio', { name: 'Authenticator app' })).toBeVisible();
+});
