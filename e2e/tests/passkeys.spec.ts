@@ -226,6 +226,20 @@ test('a signed-in user registers a USB security key from the account, then signs
   await page.getByRole('link', { name: 'Sign in with a passkey' }).click();
   await expect(page).toHaveURL(/\/account\/$/);
   await expect(page.getByText(`You are signed in as`)).toBeVisible();
+
+  // Manage devices: the key is listed with when it was added and last used; rename it, then remove it (S21: the
+  // passkey sign-in just now is a recent full sign-in).
+  await page.goto(`/account/registerdevice?returnUrl=${encodeURIComponent('/account/')}`);
+  const list = page.getByRole('list', { name: 'Your devices' });
+  await expect(list.getByText('Blue USB key')).toBeVisible();
+  await expect(list.getByText(/^Added .* · last used /)).toBeVisible();
+  await expectAxeClean(page);
+  await page.getByRole('button', { name: 'Rename Blue USB key' }).click();
+  await page.getByRole('textbox', { name: 'New name for Blue USB key' }).fill('Spare key');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(list.getByText('Spare key')).toBeVisible();
+  await page.getByRole('button', { name: 'Remove Spare key' }).click();
+  await expect(page.getByText('No devices registered yet.')).toBeVisible();
 });
 
 test.describe('right to left', () => {

@@ -3,7 +3,15 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import { baseApi, type RedirectFollowed } from 'shared-contracts/api';
-import type { DeviceRegistrationPayload, SecureSignInPayload, SkipFidoRequest } from 'shared-contracts';
+import {
+  devicesViewSchema,
+  type DeviceRegistrationPayload,
+  type DevicesView,
+  type RemoveDeviceRequest,
+  type RenameDeviceRequest,
+  type SecureSignInPayload,
+  type SkipFidoRequest,
+} from 'shared-contracts';
 
 /** Calls of secure sign-in and device registration, injected into the one shared API (SPEC.md §7 "Secure sign-in"). */
 export const devicesApi = baseApi.injectEndpoints({
@@ -51,6 +59,21 @@ export const devicesApi = baseApi.injectEndpoints({
       query: ({ returnUrl, ...body }) => ({ url: 'SkipFido', method: 'POST', params: { returnUrl }, body }),
       invalidatesTags: ['User'],
     }),
+    /** `Devices`: the signed-in account's devices (name, created, last used). */
+    devices: build.query<DevicesView, void>({
+      query: () => ({ url: 'Devices', method: 'GET' }),
+      transformResponse: (body: unknown) => devicesViewSchema.parse(body),
+    }),
+    /** `RenameDevice` (body): the list after the change; 400 `reauthenticationRequired` without a recent sign-in. */
+    renameDevice: build.mutation<DevicesView, RenameDeviceRequest>({
+      query: (body) => ({ url: 'RenameDevice', method: 'POST', body }),
+      transformResponse: (body: unknown) => devicesViewSchema.parse(body),
+    }),
+    /** `RemoveDevice` (body): the list after the change; 400 `reauthenticationRequired` without a recent sign-in. */
+    removeDevice: build.mutation<DevicesView, RemoveDeviceRequest>({
+      query: (body) => ({ url: 'RemoveDevice', method: 'POST', body }),
+      transformResponse: (body: unknown) => devicesViewSchema.parse(body),
+    }),
   }),
 });
 
@@ -61,4 +84,7 @@ export const {
   useCredentialOptionsMutation,
   useRegisterCredentialMutation,
   useSkipFidoMutation,
+  useDevicesQuery,
+  useRenameDeviceMutation,
+  useRemoveDeviceMutation,
 } = devicesApi;

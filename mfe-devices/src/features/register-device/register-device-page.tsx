@@ -7,7 +7,7 @@ import {
   returnUrlOf,
   toDeviceRegistrationPayload,
 } from 'shared-contracts';
-import { isRedirectFollowed } from 'shared-contracts/api';
+import { isRedirectFollowed, useUserQuery } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
 import {
   useCredentialOptionsMutation,
@@ -15,6 +15,7 @@ import {
   useSkipFidoMutation,
 } from '../devices.api';
 import { currentBrowser, describeBrowser } from '../shared/device-name';
+import { DeviceList } from './device-list';
 
 /** The name the field starts with: "Chrome on Windows" in the visitor's language, or a plain "My device". */
 function useSuggestedName(): string {
@@ -43,6 +44,8 @@ export function RegisterDevicePage() {
   const [credentialOptions] = useCredentialOptionsMutation();
   const [registerCredential] = useRegisterCredentialMutation();
   const [skipFido, skip] = useSkipFidoMutation();
+  // A signed-in user (not a sign-in at its device offer) also sees and manages the devices already registered.
+  const { data: user } = useUserQuery({ returnUrl });
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -112,6 +115,7 @@ export function RegisterDevicePage() {
           </Stack>
         </form>
       </Card>
+      {user?.isAuthenticated ? <DeviceList /> : null}
     </Page>
   );
 }

@@ -1,0 +1,50 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithProviders, stubGateway } from 'shared-contracts/testing';
+import enGB from '../../locales/en-GB.json';
+import { DeviceList } from './device-list';
+
+afterEach(cleanup);
+
+const LAPTOP = { id: 'AAAA', name: 'Work laptop', createdAt: Date.UTC(2026, 0, 5), lastUsedAt: null };
+
+async function renderList(answers: Parameters<typeof stubGateway>[0]) {
+  const gateway = stubGateway({ Devices: () => Response.json({ devices: [LAPTOP] }), ...answers });
+  await renderWithProviders(<DeviceList />, {
+    path: '/account/registerdevice',
+    fetch: gateway.fetch,
+    resources: { 'en-GB': { 'mfe-devices': enGB } },
+  });
+  return gateway.calls;
+}
+
+describe('DeviceList', () => {
+  it('lists the devices with when they were added and last used, and renames one', async () => {
+    const calls = await renderList({
+      RenameDevice: () => Response.json({ devices: [{ ...LAPTOP, name: 'Old laptop' }] }),
+    });
+    expect(await screen.findByText('Work laptop')).toBeTruthy();
+    expect(screen.getByText('Added 5 Jan 2026 · not used yet')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Work laptop' }));
+    fireEvent.change(screen.getByLabelText('New name for Work laptop'), { target: { value: 'Old laptop' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    expect(await screen.findByText('Old laptop')).toBeTruthy();
+    expect(calls.find((c) => c.call === 'RenameDevice')?.body).toEqual({ id: 'AAAA', name: 'Old laptop' });
+  });
+
+  it('says so when the server wants a recent sign-in first (S21), and keeps the device', async () => {
+    await renderList({
+      RemoveDevice: () =>
+        Response.json({ title: 'x', errors: { '': ['reauthenticationRequired'] } }, { status: 400 }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Work laptop' }));
+    expect(await screen.findByText(/sign in again/)).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Work laptop')).toBeTruthy());
+  });
+
+  it('removes a device and says when none is left', async () => {
+    await renderList({ RemoveDevice: () => Response.json({ devices: [] }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Work laptop' }));
+    expect(await screen.findByText('No devices registered yet.')).toBeTruthy();
+  });
+});
