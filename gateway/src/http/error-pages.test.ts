@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorRecordSchema, type ErrorRecord } from 'shared-contracts';
-import { createErrorRecords, ERROR_RECORD_TTL_MS } from '../identity/ops/error-records.service.js';
+import {
+  createErrorRecords,
+  ERROR_RECORD_TTL_MS,
+  ERROR_RECORDS_PER_SOURCE_PER_HOUR,
+} from '../identity/ops/error-records.service.js';
 import { BACKENDS, startTestGateway, TestBrowser, type TestGateway } from '../testing/test-gateway.js';
 
 const CLIENT_ID = 'error-portal';
@@ -148,6 +152,11 @@ for (const backend of BACKENDS) {
   );
 }
 
+function must<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('expected a record');
+  return value;
+}
+
 describe('error records', () => {
   let gw: TestGateway;
   beforeAll(async () => {
@@ -159,7 +168,7 @@ describe('error records', () => {
 
   it('expire after a day', async () => {
     const records = createErrorRecords({ kv: gw.kv, now: () => gw.clock.now() });
-    const record = await records.record({ kind: 'expired', messageKey: 'sessionExpired' });
+    const record = must(await records.record({ kind: 'expired', messageKey: 'sessionExpired' }));
     expect(records.pageOf(record)).toBe(`/error/expired?errorId=${record.errorId}`);
     expect(await records.find(record.errorId)).toEqual(record);
     gw.clock.advance(ERROR_RECORD_TTL_MS + 1);
@@ -168,19 +177,38 @@ describe('error records', () => {
 
   it('keep only an origin as the way back and a known message key', async () => {
     const records = createErrorRecords({ kv: gw.kv, now: () => gw.clock.now() });
-    const record = await records.record({
-      kind: 'signIn',
-      // A caller mistake must not turn into raw text on the page.
-      messageKey: 'SQLITE_ERROR: no such table' as never,
-      returnUrl: 'https://payroll.example/cb?code=abc&token=xyz',
-    });
+    const record = must(
+      await records.record({
+        kind: 'signIn',
+        // A caller mistake must not turn into raw text on the page.
+        messageKey: 'SQLITE_ERROR: no such table' as never,
+        returnUrl: 'https://payroll.example/cb?code=abc&token=xyz',
+      }),
+    );
     expect(record.messageKey).toBe('unexpected');
     expect(record.returnUrl).toBe('https://payroll.example/');
-    const javascript = await records.record({
-      kind: 'signIn',
-      messageKey: 'unexpected',
-      returnUrl: 'javascript:alert(1)',
-    });
+    const javascript = must(
+      await records.record({
+        kind: 'signIn',
+        messageKey: 'unexpected',
+        returnUrl: 'javascript:alert(1)',
+      }),
+    );
     expect(javascript.returnUrl).toBeNull();
+  });
+
+  it('give one source at most 60 references an hour, then none (the page without a reference)', async () => {
+    const records = createErrorRecords({ kv: gw.kv, now: () => gw.clock.now() });
+    const made = [];
+    for (let i = 0; i < ERROR_RECORDS_PER_SOURCE_PER_HOUR + 1; i += 1)
+      made.push(
+        await records.record({ kind: 'expired', messageKey: 'sessionExpired', source: '198.51.100.9' }),
+      );
+    expect(made.slice(0, ERROR_RECORDS_PER_SOURCE_PER_HOUR).every((r) => r !== undefined)).toBe(true);
+    expect(made.at(-1)).toBeUndefined();
+    // Another source is not affected.
+    expect(
+      await records.record({ kind: 'expired', messageKey: 'sessionExpired', source: '198.51.100.10' }),
+    ).toBeDefined();
   });
 });

@@ -11,7 +11,8 @@ export interface OidcErrorRecords {
     clientName?: string | undefined;
     returnUrl?: string | undefined;
     requestId?: string | undefined;
-  }): Promise<{ errorId: string; kind: ErrorRecordKind }>;
+    source?: string | undefined;
+  }): Promise<{ errorId: string; kind: ErrorRecordKind } | undefined>;
   pageOf(record: { errorId: string; kind: ErrorRecordKind }): string;
 }
 
@@ -59,7 +60,9 @@ export function oidcErrorRecorder(
       clientName: client?.clientName ?? undefined,
       returnUrl: client?.redirectUris?.[0],
       requestId: typeof requestId === 'string' ? requestId : undefined,
+      source: ctx.ip,
     });
+    if (!record) return undefined;
     logger?.warn(
       {
         errorId: record.errorId,
@@ -92,7 +95,12 @@ export function expiredInteractionRecorder(
       kind: 'expired',
       messageKey: 'sessionExpired',
       requestId: typeof requestId === 'string' ? requestId : undefined,
+      source:
+        (req as { ip?: unknown }).ip === undefined
+          ? req.socket.remoteAddress
+          : String((req as { ip?: unknown }).ip),
     });
+    if (!record) return undefined;
     logger?.info(
       { errorId: record.errorId, requestId },
       'sign-in interaction expired; browser sent to the error page',

@@ -41,7 +41,15 @@ export interface ErrorRecordInput {
   /** The application's own address (its origin), when known: the page's way back. */
   returnUrl?: string | undefined;
   requestId?: string | undefined;
+  /** The request's source address: at most {@link ERROR_RECORDS_PER_SOURCE_PER_HOUR} records each per hour. */
+  source?: string | undefined;
 }
+
+/**
+ * Records one source may leave per hour. Dead interactions and refused authorizations cost an attacker nothing, so
+ * past this they get the page without a reference instead of filling the key-value store for a day.
+ */
+export const ERROR_RECORDS_PER_SOURCE_PER_HOUR = 60;
 
 /**
  * Short-lived error records behind the `/error/...` pages' `errorId` (SPEC.md §2, §7 `Error`), kept in the
@@ -52,8 +60,12 @@ export interface ErrorRecordInput {
 export function createErrorRecords(deps: { kv: KeyValueStore; now: () => number }) {
   const key = (errorId: string) => `error-record:${errorId}`;
   return {
-    /** Stores a record and returns it (with its new `errorId`). */
-    async record(input: ErrorRecordInput): Promise<ErrorRecord> {
+    /** Stores a record and returns it (with its new `errorId`); undefined when the source used its allowance. */
+    async record(input: ErrorRecordInput): Promise<ErrorRecord | undefined> {
+      if (input.source !== undefined) {
+        const count = await deps.kv.increment(`error-record-source:${input.source}`, 60 * 60 * 1000);
+        if (count > ERROR_RECORDS_PER_SOURCE_PER_HOUR) return undefined;
+      }
       const record: ErrorRecord = {
         errorId: newErrorId(),
         kind: input.kind,
