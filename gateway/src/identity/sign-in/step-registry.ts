@@ -1,3 +1,4 @@
+import { DEVICE_OFFER_SKIP_DAYS } from 'shared-contracts';
 import type { PendingSignIn } from '../../infra/sessions/session-store.js';
 import type { User } from '../../store/user.repository.js';
 
@@ -169,7 +170,7 @@ export interface StepSwitches {
 }
 
 /** A skipped device offer stays quiet this long (SkipFido; "ask again after 30 days at most"). */
-export const DEVICE_OFFER_QUIET_MS = 30 * 24 * 3_600_000;
+export const DEVICE_OFFER_QUIET_MS = DEVICE_OFFER_SKIP_DAYS * 24 * 3_600_000;
 
 /**
  * No passkey yet → offer to register one (register, or SkipFido), once per sign-in and never again within
