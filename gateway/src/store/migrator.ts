@@ -5,8 +5,9 @@ import * as outboxHtml from './migrations/0002-outbox-html.js';
 import * as kv from './migrations/0003-kv.js';
 import * as passwordPolicies from './migrations/0006-password-policies.js';
 import * as customerSearch from './migrations/0005-customer-search.js';
-import * as deviceOfferSkips from './migrations/0013-device-offer-skips.js';
+import * as clientLaunchUrl from './migrations/0014-client-launch-url.js';
 import * as membershipSearchKey from './migrations/0009-membership-search-key.js';
+import * as deviceOfferSkips from './migrations/0013-device-offer-skips.js';
 import * as secondFactorMethods from './migrations/0007-second-factor-methods.js';
 import * as rememberBrowser from './migrations/0007-second-factor-remember-browser.js';
 import * as captchaSettings from './migrations/0010-captcha-settings.js';
@@ -21,8 +22,9 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0003-kv': { up: (db) => kv.up(db) },
     '0006-password-policies': { up: (db) => passwordPolicies.up(db) },
     '0005-customer-search': { up: (db) => customerSearch.up(db) },
-    '0013-device-offer-skips': { up: (db) => deviceOfferSkips.up(db) },
+    '0014-client-launch-url': { up: (db) => clientLaunchUrl.up(db) },
     '0009-membership-search-key': { up: (db) => membershipSearchKey.up(db) },
+    '0013-device-offer-skips': { up: (db) => deviceOfferSkips.up(db) },
     '0007-second-factor-methods': { up: (db) => secondFactorMethods.up(db) },
     '0007-second-factor-remember-browser': { up: (db) => rememberBrowser.up(db) },
     '0010-captcha-settings': { up: (db) => captchaSettings.up(db) },

@@ -78,6 +78,8 @@ export interface OidcClientTable {
   backchannel_logout_uri: string | null;
   first_party: number;
   created_at: number;
+  /** Where the application starts its own sign-in (initiate_login_uri); the signed-in home links to it. */
+  initiate_login_uri: string | null;
 }
 
 /** external_logins: vendor identities, keyed by (issuer, subject), never e-mail (S35). */
