@@ -4,7 +4,7 @@
 // bench/results/<YYYY-MM-DD>.json. See README.md for what each figure and bound means.
 //
 // Options: --no-build (use the dist/ folders as they are), --quick (1 round, short runs: a smoke test of the bench
-// itself, results go to <date>-quick.json), --rounds=N (default 3), --only=1,2,3,4,5,6,7 (sections),
+// itself, results go to <date>-quick.json), --rounds=N (default 3), --only=1,2,3,4,5,6,7,8 (sections),
 // --users=N (bench users for sign-in, default 50: see README), --cold-build-rounds=N (default 1: a cold build takes minutes).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildRows, measureColdBuild, measureRemoteRebuild, turboBuild } from './lib/build.section.mjs';
+import { runCaptcha } from './lib/captcha.section.mjs';
 import { runCustomers } from './lib/customers.section.mjs';
 import { GATEWAY_DIST, REPO, startGateway } from './lib/gateway.mjs';
 import { runLight } from './lib/light.section.mjs';
@@ -36,7 +37,7 @@ const { values: opts } = parseArgs({
 const started = Date.now();
 const quick = opts.quick;
 const rounds = Number(opts.rounds ?? (quick ? 1 : 3));
-const only = new Set((opts.only ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
+const only = new Set((opts.only ?? '1,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
 const coldBuildRounds = Number(opts['cold-build-rounds'] ?? 1);
 const log = (m) => console.log(`[bench +${((Date.now() - started) / 1000).toFixed(0)}s] ${m}`);
 
@@ -91,6 +92,7 @@ try {
   await section('2', 'lightEndpoints', () => runLight(ctx));
   await section('6', 'oidc', () => runOidc(ctx));
   await section('7', 'customers', () => runCustomers(ctx));
+  await section('8', 'captcha', () => runCaptcha(ctx));
   await section('3', 'pageWeight', () => runPages(ctx));
   await section('4', 'lighthouse', () => runLighthouseSection(ctx));
   if (only.has('5')) {
