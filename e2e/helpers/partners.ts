@@ -6,7 +6,8 @@ import { GATEWAY_DIST, gatewayEnv } from './system.js';
 const ADMIN_CLI = path.join(GATEWAY_DIST, 'cli', 'admin.js');
 
 /** The seeded demo partner's languages (gateway seed): what other specs expect to see. */
-export const DEMO_LANGUAGES = 'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español';
+export const DEMO_LANGUAGES =
+  'en-GB:English (United Kingdom),en:English (United States),de:Deutsch,fr-CA:Français (Canada),es:Español';
 
 /** Runs `admin partners update --id demo …` against the run's DATA_DIR. */
 export function updateDemoPartner(args: string[], dataDir: string): void {

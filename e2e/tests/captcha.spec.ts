@@ -160,7 +160,7 @@ test('the reCAPTCHA notice with its privacy and terms links shows exactly when t
   const signInUrl = `${identity.url}/account/login`;
   await page.goto(signInUrl);
   await appTookOver(page);
-  await expect(page.getByRole('link', { name: 'Privacy Policy', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Google Privacy Policy', exact: true })).toHaveCount(0);
   // The first load brings no widget: it loads when a challenge shows.
   expect(await page.evaluate(() => customElements.get('altcha-widget') === undefined)).toBe(true);
   const plain = await page.request.get(signInUrl);
@@ -189,11 +189,11 @@ test('the reCAPTCHA notice with its privacy and terms links shows exactly when t
     }).toPass();
     await page.goto(signInUrl);
     await appTookOver(page);
-    await expect(page.getByRole('link', { name: 'Privacy Policy', exact: true })).toHaveAttribute(
+    await expect(page.getByRole('link', { name: 'Google Privacy Policy', exact: true })).toHaveAttribute(
       'href',
       'https://policies.google.com/privacy',
     );
-    await expect(page.getByRole('link', { name: 'Terms of Service', exact: true })).toHaveAttribute(
+    await expect(page.getByRole('link', { name: 'Google Terms of Service', exact: true })).toHaveAttribute(
       'href',
       'https://policies.google.com/terms',
     );

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { DEMO_LANGUAGES } from '../helpers/partners.js';
 import { gatewayEnv, REPO, systemUnderTest } from '../helpers/system.js';
 import { appTookOver, openSignIn } from '../helpers/sign-in.js';
 
@@ -52,7 +53,7 @@ function admin(args: string[], dataDir: string): void {
 const ACME = { name: 'Acme Payroll', colour: '#1f4e79', rgb: 'rgb(31, 78, 121)' };
 const GLOBEX = { name: 'Globex HR', colour: '#7a1f3d', rgb: 'rgb(122, 31, 61)' };
 const ACME_LANGUAGES =
-  'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español,ar:العربية';
+  'en-GB:English (United Kingdom),en:English (United States),de:Deutsch,fr-CA:Français (Canada),es:Español,ar:العربية';
 
 let system: { baseUrl: string; dataDir: string };
 let otherHostUrl: string;
@@ -116,16 +117,7 @@ test.afterAll(() => {
   // Other suites see the seeded demo partner (both hosts, its five languages) again.
   admin(['partners', 'update', '--id', 'globex', '--domains', 'globex.invalid'], system.dataDir);
   admin(
-    [
-      'partners',
-      'update',
-      '--id',
-      'demo',
-      '--domains',
-      'localhost,127.0.0.1',
-      '--languages',
-      'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español',
-    ],
+    ['partners', 'update', '--id', 'demo', '--domains', 'localhost,127.0.0.1', '--languages', DEMO_LANGUAGES],
     system.dataDir,
   );
   rmSync(logos, { recursive: true, force: true });
@@ -162,8 +154,8 @@ test.describe('partner branding per host', () => {
     await expect(logo).toHaveAttribute('alt', `${ACME.name} logo`);
     await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
     await expect(header(page).language.locator('option')).toHaveText([
-      'English (UK)',
-      'English',
+      'English (United Kingdom)',
+      'English (United States)',
       'Deutsch',
       'Français (Canada)',
       'Español',

@@ -26,7 +26,7 @@ test('shows every part of the page: labels, remember me, forgotten password; no 
   );
   // The demo partner uses the self-hosted proof-of-work: Google's notice shows only for reCAPTCHA partners
   // (SPEC.md §2; captcha.spec.ts shows it for one).
-  await expect(page.getByRole('link', { name: 'Privacy Policy', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Google Privacy Policy', exact: true })).toHaveCount(0);
 });
 
 test('warns when caps lock is on, and stops warning when it is off', async ({ page }) => {

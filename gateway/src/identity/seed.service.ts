@@ -51,8 +51,8 @@ export async function seedDemoData(store: Store, now: () => number = Date.now): 
       privacyPolicyUrl: 'https://example.com/privacy',
       defaultLanguage: 'en-GB',
       availableLanguages: [
-        { name: 'en-GB', description: 'English (UK)' },
-        { name: 'en', description: 'English' },
+        { name: 'en-GB', description: 'English (United Kingdom)' },
+        { name: 'en', description: 'English (United States)' },
         { name: 'de', description: 'Deutsch' },
         { name: 'fr-CA', description: 'Français (Canada)' },
         { name: 'es', description: 'Español' },

@@ -10,13 +10,15 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: ReactNode;
   /** Overrides the generated id (tests, label targets from elsewhere). */
   id?: string;
+  /** A control at the input's inline end (e.g. the show-password button). */
+  action?: ReactNode;
 }
 
 /**
  * A labelled input with its error list. The errors and hint are tied to the input by aria-describedby and the
  * input is marked aria-invalid, so screen readers announce them with the field.
  */
-export function TextField({ label, errors = [], hint, id, className, ...input }: TextFieldProps) {
+export function TextField({ label, errors = [], hint, id, action, className, ...input }: TextFieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
   const errorId = `${inputId}-errors`;
@@ -29,13 +31,26 @@ export function TextField({ label, errors = [], hint, id, className, ...input }:
       <label className="hr-field__label" htmlFor={inputId}>
         {label}
       </label>
-      <input
-        {...input}
-        id={inputId}
-        className="hr-field__input"
-        aria-invalid={errors.length > 0 || undefined}
-        aria-describedby={describedBy || undefined}
-      />
+      {action ? (
+        <div className="hr-field__row">
+          <input
+            {...input}
+            id={inputId}
+            className="hr-field__input"
+            aria-invalid={errors.length > 0 || undefined}
+            aria-describedby={describedBy || undefined}
+          />
+          {action}
+        </div>
+      ) : (
+        <input
+          {...input}
+          id={inputId}
+          className="hr-field__input"
+          aria-invalid={errors.length > 0 || undefined}
+          aria-describedby={describedBy || undefined}
+        />
+      )}
       {hint ? (
         <div id={hintId} className="hr-field__hint" aria-live="polite">
           {hint}

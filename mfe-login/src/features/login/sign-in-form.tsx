@@ -63,6 +63,7 @@ export function SignInForm({
   }
   const [password, setPassword] = useState('');
   const [rememberMe, setRememberMe] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
   const [login, { isLoading, error, reset }] = useLoginMutation();
   const errors = useFormErrors(error);
   // A failed attempt puts focus on the first invalid field, or on the form's message (it is then read out).
@@ -126,6 +127,8 @@ export function SignInForm({
           label={t('login.usernameLabel')}
           name="username"
           autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
           value={username}
           onChange={(event) => setUsernameField(event.target.value)}
           errors={errors.field('username')}
@@ -135,7 +138,16 @@ export function SignInForm({
         <TextField
           label={t('login.passwordLabel')}
           name="password"
-          type="password"
+          type={showPassword ? 'text' : 'password'}
+          action={
+            <Button
+              variant="secondary"
+              aria-label={showPassword ? t('login.hidePasswordLabel') : t('login.showPasswordLabel')}
+              onClick={() => setShowPassword((shown) => !shown)}
+            >
+              {showPassword ? t('login.hidePassword') : t('login.showPassword')}
+            </Button>
+          }
           autoComplete="current-password"
           value={password}
           onChange={(event) => setPassword(event.target.value)}
