@@ -53,9 +53,9 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
   router.post(
     '/AssertionOptions',
     handle(async (req, res) => {
+      // The challenge is bound to the session id; an issued anonymous id is recognised by its MAC, so nothing is
+      // stored for the browser until it signs in.
       const session = await sessions.ensure(req, res);
-      // Nothing is stored for an anonymous session until its first save; the challenge is bound to its id.
-      if (!session.stored) await sessions.save(session);
       res.set('Cache-Control', 'no-store').json(await webauthn.assertionOptions(session.id));
     }),
   );
