@@ -35,6 +35,9 @@ const RECOVERY_ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ['post', '/api/Account/PasswordRules'],
   ['post', '/api/Account/ResetPassword'],
   ['post', '/api/Account/ChangeExpiredPassword'],
+  // The captcha (ADR 0014).
+  ['post', '/api/Account/VerifyCaptcha'],
+  ['get', '/api/Account/CaptchaChallenge'],
 ];
 
 /** Customer selection (SPEC.md §7 "Customers"), views also by POST. */
