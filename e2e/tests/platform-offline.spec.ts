@@ -7,6 +7,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, REPO, runReleases, startGateway, type RunningGateway } from '../helpers/system.js';
 
@@ -103,3 +104,26 @@ test('the site opens offline from the worker cache and says the network is neede
   }
   await expect(page.getByTestId('offline-notice')).toHaveCount(0);
 });
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`the "ready to open offline" toast on a phone sits above the footer and reads well (${colorScheme})`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      colorScheme,
+      serviceWorkers: 'allow',
+    });
+    const page = await context.newPage();
+    await page.goto(`${gateway.url}/account/login`);
+    const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'ready to open offline' });
+    await expect(toast).toBeVisible({ timeout: 20_000 });
+    const footer = await page.locator('footer').boundingBox();
+    const box = await toast.boundingBox();
+    expect(box && footer && box.y + box.height <= footer.y, 'the toast is clear of the footer').toBe(true);
+    const results = await new AxeBuilder({ page }).include('[data-sonner-toaster]').analyze();
+    expect(results.violations).toEqual([]);
+    await context.close();
+  });
+}

@@ -11,7 +11,7 @@ export interface SonnerToasterProps {
 }
 
 /**
- * sonner's outlet (SPEC.md §9: 2000 ms, bottom right; mirrored for RTL). Its stylesheet is an extracted file: the
+ * sonner's outlet (SPEC.md §9: 2000 ms, bottom right; mirrored for RTL; above the footer on phones). Its stylesheet is an extracted file: the
  * shell build strips sonner's injected <style> (build/no-inserted-css.loader.cjs), which the CSP would refuse.
  */
 export function SonnerToaster({ theme, dir }: SonnerToasterProps) {
@@ -25,6 +25,8 @@ export function SonnerToaster({ theme, dir }: SonnerToasterProps) {
       dir={dir}
       closeButton
       richColors
+      // On a phone the toasts sit above the footer, so they never cover its links.
+      mobileOffset={{ bottom: '4.5rem' }}
     />
   );
 }
