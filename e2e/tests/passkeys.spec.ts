@@ -45,7 +45,7 @@ async function platformAuthenticator(
 /** The device-offer page's parts. */
 function registerDevicePage(page: Page) {
   return {
-    heading: page.getByRole('heading', { name: 'Setup secure sign in' }),
+    heading: page.getByRole('heading', { name: 'Set up secure sign-in' }),
     name: page.getByRole('textbox', { name: 'Device name' }),
     register: page.getByRole('button', { name: 'Register this device' }),
     skip: page.getByRole('button', { name: 'Skip for now' }),

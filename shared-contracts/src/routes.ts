@@ -71,12 +71,12 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('/account/logout/upstream', 'mfe-login', 'routes.logoutUpstream', 'Signing out'),
   route('/account/recover', 'mfe-recovery', 'routes.recover', 'Recover your account'),
   route('/account/redeem-recoverycodes', 'mfe-mfa', 'routes.redeemRecoveryCodes', 'Recovery codes'),
-  route('/account/registerdevice', 'mfe-devices', 'routes.registerDevice', 'Setup secure sign in', {
+  route('/account/registerdevice', 'mfe-devices', 'routes.registerDevice', 'Set up secure sign-in', {
     anonymous: false,
   }),
   route('/account/reset-password', 'mfe-recovery', 'routes.resetPassword', 'Reset password'),
   route('/account/select', 'mfe-tenant', 'routes.selectCustomer', 'Select customer', { anonymous: false }),
-  route('/account/setup-twofactor', 'mfe-mfa', 'routes.setupTwoFactor', 'Setup 2FA'),
+  route('/account/setup-twofactor', 'mfe-mfa', 'routes.setupTwoFactor', 'Set up 2FA'),
   route('/devops', 'shell', 'routes.devops', 'DevOps', { layout: { sidebar: false, navbar: false } }),
   route('/error', 'shell', 'routes.error', 'Error'),
   route('/error/access-denied', 'shell', 'routes.accessDenied', 'Access denied'),

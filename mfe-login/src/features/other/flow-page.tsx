@@ -1,11 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf } from 'shared-contracts';
-import { Card, Page, Stack } from 'shared-contracts/ui';
+import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
 
 const NS = 'mfe-login';
 
-/** A page of this remote whose flow is not built yet: its title, a one-line purpose, a way back. */
+/**
+ * A page of this remote whose flow is not built yet: its title, a one-line purpose, a plain statement that it is not
+ * available yet, and a way back, so nobody waits for a form that will not come.
+ */
 function FlowPage({ pageKey, pageId }: { pageKey: string; pageId: string }) {
   const { t } = useTranslation(NS);
   const [search] = useSearchParams();
@@ -15,6 +18,7 @@ function FlowPage({ pageKey, pageId }: { pageKey: string; pageId: string }) {
       <Card>
         <Stack>
           <p>{t(`pages.${pageKey}`)}</p>
+          <Alert kind="info">{t('common.notAvailableYet')}</Alert>
           <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
             {t('common.backToSignIn')}
           </Link>
