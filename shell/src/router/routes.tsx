@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { useLoaderData, useRouteError, type RouteObject } from 'react-router';
 import { ROUTES, type RemoteId, type RouteDefinition } from 'shared-contracts';
 import type { AppStore } from 'shared-contracts/api';
@@ -6,7 +6,6 @@ import { ProgressBar } from 'shared-contracts/ui';
 import { reportClientError } from '../errors/error-reporting';
 import { AppLayout } from '../layout/app-layout';
 import { AccountIndexPage } from '../pages/account-index-page';
-import { DevopsPage } from '../pages/devops-page';
 import {
   AccessDeniedPage,
   ErrorIndexPage,
@@ -22,6 +21,18 @@ import { RedirectPage } from '../pages/redirect-page';
 import { RemoteUnavailablePage } from '../pages/remote-unavailable-page';
 import { prepareRemotePage, remotePage } from '../remotes/remote-loader';
 import { createGuardLoader } from './guard';
+
+// /devops (for the platform team, never on a sign-in path) loads its code and styles only when opened, so the
+// sign-in page's first load does not carry them.
+const LazyDevopsPage = lazy(() => import('../pages/devops-page').then((m) => ({ default: m.DevopsPage })));
+
+function DevopsPage() {
+  return (
+    <Suspense fallback={<ProgressBar active label="…" />}>
+      <LazyDevopsPage />
+    </Suspense>
+  );
+}
 
 /** The shell's own pages by route-table path (every `owner: 'shell'` row). */
 export const SHELL_PAGES: Readonly<Record<string, ComponentType>> = {
