@@ -9,6 +9,9 @@ const ADMIN_CLI = path.join(GATEWAY_DIST, 'cli', 'admin.js');
 export const DEMO_LANGUAGES =
   'en-GB:English (United Kingdom),en:English (United States),de:Deutsch,fr-CA:Français (Canada),es:Español';
 
+/** The demo partner's languages with a right-to-left one (Arabic, no shipped text: en-GB in a mirrored layout). */
+export const DEMO_LANGUAGES_WITH_ARABIC = `${DEMO_LANGUAGES},ar:العربية`;
+
 /** Runs `admin partners update --id demo …` against the run's DATA_DIR. */
 export function updateDemoPartner(args: string[], dataDir: string): void {
   const result = spawnSync(process.execPath, [ADMIN_CLI, 'partners', 'update', '--id', 'demo', ...args], {

@@ -11,6 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runAdmin } from './admin.js';
+import { DEMO_LANGUAGES_WITH_ARABIC } from './partners.js';
 import { E2E_ENV, freePort, gatewayEnv } from './system.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -190,4 +192,14 @@ export async function startPortal(options: {
     'payroll-portal',
   );
   return { url, clientId, stop: () => stopProcess(child) };
+}
+
+/**
+ * A gateway of a spec's own whose demo partner also offers Arabic, for right-to-left checks that must not change
+ * the shared run's partner.
+ */
+export async function startIdentityServiceWithArabic(): Promise<IdentityService> {
+  const identity = await startIdentityService();
+  runAdmin(['partners', 'update', '--id', 'demo', '--languages', DEMO_LANGUAGES_WITH_ARABIC], identity.env);
+  return identity;
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '../helpers/demo-users.js';
+import { DEMO_LANGUAGES_WITH_ARABIC } from '../helpers/partners.js';
 import { startIdentityService, startPortal, type IdentityService, type Portal } from '../helpers/portal.js';
 import { appTookOver } from '../helpers/sign-in.js';
 import { GATEWAY_DIST } from '../helpers/system.js';
@@ -48,14 +49,7 @@ test.beforeAll(async () => {
   );
   expect(admin(['customers', 'import', csv])).toContain('imported 9 customers and 9 memberships');
   // An RTL language among the partner's, for the mirrored page.
-  admin([
-    'partners',
-    'update',
-    '--id',
-    'demo',
-    '--languages',
-    'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español,ar:العربية',
-  ]);
+  admin(['partners', 'update', '--id', 'demo', '--languages', DEMO_LANGUAGES_WITH_ARABIC]);
 });
 
 test.afterAll(async () => {

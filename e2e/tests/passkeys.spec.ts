@@ -7,11 +7,11 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
-import { addUser, runAdmin } from '../helpers/admin.js';
+import { addUser } from '../helpers/admin.js';
 import type { DemoUser } from '../helpers/demo-users.js';
 import {
   harnessIdentityService,
-  startIdentityService,
+  startIdentityServiceWithArabic,
   startPortal,
   type IdentityService,
   type Portal,
@@ -246,18 +246,7 @@ test.describe('right to left', () => {
   let rtl: IdentityService;
   test.beforeAll(async () => {
     // A gateway of its own: an RTL language among the demo partner's, without changing the shared harness.
-    rtl = await startIdentityService();
-    runAdmin(
-      [
-        'partners',
-        'update',
-        '--id',
-        'demo',
-        '--languages',
-        'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español,ar:العربية',
-      ],
-      rtl.env,
-    );
+    rtl = await startIdentityServiceWithArabic();
   });
   test.afterAll(async () => {
     await rtl?.stop();

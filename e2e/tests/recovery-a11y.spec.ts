@@ -7,7 +7,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { addUser, runAdmin } from '../helpers/admin.js';
-import { startIdentityService, type IdentityService } from '../helpers/portal.js';
+import { startIdentityServiceWithArabic, type IdentityService } from '../helpers/portal.js';
 import { signIn } from '../helpers/sign-in.js';
 
 /**
@@ -62,18 +62,7 @@ test.describe('right to left', () => {
   let identity: IdentityService;
   test.beforeAll(async () => {
     // A gateway of its own: an RTL language among the demo partner's, without changing the shared harness.
-    identity = await startIdentityService();
-    runAdmin(
-      [
-        'partners',
-        'update',
-        '--id',
-        'demo',
-        '--languages',
-        'en-GB:English (UK),en:English,de:Deutsch,fr-CA:Français (Canada),es:Español,ar:العربية',
-      ],
-      identity.env,
-    );
+    identity = await startIdentityServiceWithArabic();
   });
   test.afterAll(async () => {
     await identity?.stop();
