@@ -5,6 +5,7 @@
 import { expect, test } from '@playwright/test';
 import { ROUTES } from 'shared-contracts';
 import { expectPage, openPage } from '../helpers/shell.js';
+import { appTookOver } from '../helpers/sign-in.js';
 
 const pages = ROUTES.filter((route) => route.path !== '*' && route.anonymous && route.path !== '/redirect');
 
@@ -47,6 +48,8 @@ test.describe("every route renders its owner's page", () => {
         return;
       }
       await expectPage(page, route.title);
+      // A sign-in page is drawn by the gateway first: its heading shows before the remote has loaded.
+      await appTookOver(page);
       release();
       // The page comes from its owner: a remote route loads exactly that remote, a shell route none.
       expect(remoteEntries).toEqual(route.owner === 'shell' ? [] : [route.owner]);
