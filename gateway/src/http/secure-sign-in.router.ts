@@ -14,11 +14,11 @@ import type { ReturnUrls } from '../identity/return-urls.service.js';
 import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { WebauthnService } from '../identity/webauthn/webauthn.service.js';
-import type { Session } from '../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { stepOrRecentAccount, type StepOrAccountActor } from './step-or-account.js';
 
 /** Dependencies of {@link secureSignInRouter}. */
 export interface SecureSignInRouterDeps {
@@ -34,11 +34,7 @@ export interface SecureSignInRouterDeps {
 const OFFER_STEP = 'device-offer';
 
 /** Who registers a device: the device-offer step of a pending sign-in, or a recently signed-in account (S21). */
-interface Registrant {
-  user: NonNullable<Awaited<ReturnType<TwoFactorService['user']>>>;
-  session: Session;
-  duringSignIn: boolean;
-}
+type Registrant = StepOrAccountActor;
 
 /**
  * Secure sign-in (SPEC.md §7, §4, ADR 0016): AssertionOptions and SecureLogin for anyone (a passkey sign-in starts
@@ -86,29 +82,8 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
     }),
   );
 
-  /**
-   * The registering account: the offer step of a pending sign-in, or a signed-in account. Answers for itself (and
-   * returns undefined) otherwise: anyone else starts again at the sign-in page; a signed-in account whose full
-   * sign-in is not recent must sign in again first (S21).
-   */
-  async function registrant(req: Request, res: Response): Promise<Registrant | undefined> {
-    const session = await sessions.current(req);
-    if (session && signIn.isAtStep(session, OFFER_STEP)) {
-      const user = await deps.twoFactor.user(session.record.data.pending!.userId);
-      if (user && !user.disabled) return { user, session, duringSignIn: true };
-    }
-    const signedIn = session ? await auth.signedInUser(req) : undefined;
-    if (!session || !signedIn) {
-      await responses.restart(req, res);
-      return undefined;
-    }
-    const { info } = signedIn;
-    if (!(await deps.twoFactor.recentFullSignIn(signedIn.user.id, info.authTime, info.amr))) {
-      sendFormError(res, 'reauthenticationRequired');
-      return undefined;
-    }
-    return { user: signedIn.user, session, duringSignIn: false };
-  }
+  /** The registering account: the offer step of a pending sign-in, or a recently signed-in account (S21). */
+  const registrant = stepOrRecentAccount({ ...deps, responses }, OFFER_STEP);
 
   /** Where a registrant goes next: the rest of the sign-in, or the returnUrl of a signed-in account. */
   async function carryOn(req: Request, res: Response, actor: Registrant): Promise<void> {

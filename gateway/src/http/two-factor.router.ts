@@ -27,6 +27,7 @@ import { localeOf } from './locale.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { stepOrRecentAccount, type StepOrAccountActor } from './step-or-account.js';
 
 /** Dependencies of {@link twoFactorRouter}. */
 export interface TwoFactorRouterDeps {
@@ -42,11 +43,7 @@ const TWO_FACTOR_STEP = 'two-factor';
 const SETUP_STEP = 'two-factor-setup';
 
 /** Who runs the set-up wizard: a sign-in waiting at its set-up step, or a recently signed-in account (S21). */
-type SetupActor = {
-  user: NonNullable<Awaited<ReturnType<TwoFactorService['user']>>>;
-  session: Session;
-  duringSignIn: boolean;
-};
+type SetupActor = StepOrAccountActor;
 
 /**
  * Two-factor and codes (SPEC.md §7): the second-factor sign-in, recovery codes and the set-up wizard (ADR 0008).
@@ -54,7 +51,7 @@ type SetupActor = {
  * answer that step's pending sign-in or a signed-in account whose full sign-in is recent (S21).
  */
 export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
-  const { sessions, signIn, auth, twoFactor, responses } = deps;
+  const { sessions, signIn, twoFactor, responses } = deps;
   const router = Router();
   const atTwoFactor = responses.requireStep(TWO_FACTOR_STEP);
 
@@ -204,29 +201,8 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
     }),
   );
 
-  /**
-   * The wizard's caller: the set-up step of a pending sign-in, or a signed-in account. Answers for itself (and
-   * returns undefined) otherwise: anyone else starts again at the sign-in page; a signed-in account whose full
-   * sign-in is not recent must sign in again first (S21).
-   */
-  async function setupActor(req: Request, res: Response): Promise<SetupActor | undefined> {
-    const session = await sessions.current(req);
-    if (session && signIn.isAtStep(session, SETUP_STEP)) {
-      const user = await twoFactor.user(session.record.data.pending!.userId);
-      if (user && !user.disabled) return { user, session, duringSignIn: true };
-    }
-    const signedIn = session ? await auth.signedInUser(req) : undefined;
-    if (!session || !signedIn) {
-      await responses.restart(req, res);
-      return undefined;
-    }
-    const { info } = signedIn;
-    if (!(await twoFactor.recentFullSignIn(signedIn.user.id, info.authTime, info.amr))) {
-      sendFormError(res, 'reauthenticationRequired');
-      return undefined;
-    }
-    return { user: signedIn.user, session, duringSignIn: false };
-  }
+  /** The wizard's caller: the set-up step of a pending sign-in, or a recently signed-in account (S21). */
+  const setupActor = stepOrRecentAccount({ ...deps, responses }, SETUP_STEP);
 
   view(router, '/Setup2FAView', async (req, res) => {
     const actor = await setupActor(req, res);
