@@ -125,9 +125,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.goto(`${gateway.url}/account/login`);
     const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'ready to open offline' });
     await expect(toast).toBeVisible({ timeout: 20_000 });
-    const footer = await page.locator('footer').boundingBox();
-    const box = await toast.boundingBox();
-    expect(box && footer && box.y + box.height <= footer.y, 'the toast is clear of the footer').toBe(true);
+    // The toast slides in from the bottom edge: judged once it has arrived.
+    const clearOfFooter = async () => {
+      const footer = await page.locator('footer').boundingBox();
+      const box = await toast.boundingBox();
+      return Boolean(box && footer && box.y + box.height <= footer.y);
+    };
+    await expect.poll(clearOfFooter, { intervals: [100], timeout: 1_500 }).toBe(true);
     const results = await new AxeBuilder({ page }).include('[data-sonner-toaster]').analyze();
     expect(results.violations).toEqual([]);
     await context.close();
