@@ -12,6 +12,7 @@ import {
   recordScripts,
   remoteUnavailable,
 } from '../helpers/shell.js';
+import { appTookOver } from '../helpers/sign-in.js';
 
 // Markers of code that must exist once per page: React's element symbol and the federation runtime core.
 const REACT_MARKER = 'react.transitional.element';
@@ -23,6 +24,8 @@ test('React and the federation runtime are fetched once on a page showing a remo
   page.on('request', (request) => requested.push(request.url()));
   await openPage(page, '/account/login');
   await expectPage(page, 'Sign in');
+  // The drawn page's links are plain links: after the takeover the click is an in-app navigation on this page.
+  await appTookOver(page);
   // A second remote on the same page must not bring its own copies either.
   await page.getByRole('link', { name: 'Forgotten your password?' }).click();
   await expectPage(page, 'Recover your account');
