@@ -20,3 +20,14 @@ export function Alert({ kind, children, className }: AlertProps) {
     </div>
   );
 }
+
+/** A form's own errors (not tied to one field), one line each, announced at once; nothing when there are none. */
+export function FormErrors({ messages }: { messages: readonly string[] }) {
+  return messages.length > 0 ? (
+    <Alert kind="error">
+      {messages.map((message) => (
+        <div key={message}>{message}</div>
+      ))}
+    </Alert>
+  ) : null;
+}

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Alert, Button, ProgressBar, TextField, useFocusOnFailure } from './index.js';
+import { Alert, Button, FormErrors, ProgressBar, TextField, useFocusOnFailure } from './index.js';
 
 afterEach(cleanup);
 
@@ -61,6 +61,13 @@ describe('UI kit', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Username'));
     rerender(<Form failure={{ status: 400, again: true }} invalid={false} />);
     expect(document.activeElement).toBe(screen.getByRole('alert'));
+  });
+
+  it('FormErrors lists each form error in one alert, and shows nothing without errors', () => {
+    const { container, rerender } = render(<FormErrors messages={[]} />);
+    expect(container.innerHTML).toBe('');
+    rerender(<FormErrors messages={['Too many attempts.', 'Try later.']} />);
+    expect(screen.getByRole('alert').textContent).toBe('Too many attempts.Try later.');
   });
 
   it('Alert: errors are announced at once, info politely', () => {

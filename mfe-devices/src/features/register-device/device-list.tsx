@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_NAME_MAX, type RegisteredDevice } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
-import { Alert, Button, Card, Stack, TextField } from 'shared-contracts/ui';
+import { Button, Card, FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { useDevicesQuery, useRemoveDeviceMutation, useRenameDeviceMutation } from '../devices.api';
 
 /**
@@ -39,13 +39,7 @@ export function DeviceList() {
     <Card>
       <Stack>
         <h2>{t('devices.heading')}</h2>
-        {errors.form.length > 0 ? (
-          <Alert kind="error">
-            {errors.form.map((message) => (
-              <div key={message}>{message}</div>
-            ))}
-          </Alert>
-        ) : null}
+        <FormErrors messages={errors.form} />
         {devices && devices.length === 0 ? <p>{t('devices.none')}</p> : null}
         <ul className="hr-device-list" aria-label={t('devices.heading')}>
           {devices?.map((device) => (

@@ -15,7 +15,16 @@ import {
   useUserQuery,
   type RootState,
 } from 'shared-contracts/api';
-import { Alert, Button, Checkbox, FinePrint, Stack, TextField, useFocusOnFailure } from 'shared-contracts/ui';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  FinePrint,
+  FormErrors,
+  Stack,
+  TextField,
+  useFocusOnFailure,
+} from 'shared-contracts/ui';
 import { useLoginMutation } from './login.api';
 import { hasPlatformAuthenticator } from './platform-authenticator';
 import { useCapsLock } from './use-caps-lock';
@@ -108,13 +117,7 @@ export function SignInForm({
     <form ref={formRef} method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack>
         {showTimedOut ? <Alert kind="warning">{t('errors:sessionTimedOut')}</Alert> : null}
-        {errors.form.length > 0 ? (
-          <Alert kind="error">
-            {errors.form.map((message) => (
-              <div key={message}>{message}</div>
-            ))}
-          </Alert>
-        ) : null}
+        <FormErrors messages={errors.form} />
         {keptUsername ? (
           <Stack>
             <span>{t('login.continueAs', { username: keptUsername })}</span>

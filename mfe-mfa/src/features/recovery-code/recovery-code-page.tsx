@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
-import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
+import { Button, Card, FormErrors, Page, Stack, TextField } from 'shared-contracts/ui';
 import { returnUrlQuery } from '../two-factor/two-factor-page';
 import {
   useLoginWithRecoveryCodeMutation,
@@ -32,13 +32,7 @@ export function RecoveryCodeLoginPage() {
         <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
           <Stack>
             <p>{t('recovery.intro')}</p>
-            {errors.form.length > 0 ? (
-              <Alert kind="error">
-                {errors.form.map((message) => (
-                  <div key={message}>{message}</div>
-                ))}
-              </Alert>
-            ) : null}
+            <FormErrors messages={errors.form} />
             <TextField
               label={t('recovery.label')}
               name="recoveryCode"

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, type CodeSent, type Setup2faView, type TwoFactorMethod } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
-import { Alert, Button, Card, Checkbox, Page, Stack, TextField } from 'shared-contracts/ui';
+import { Alert, Button, Card, Checkbox, FormErrors, Page, Stack, TextField } from 'shared-contracts/ui';
 import { RecoveryCodeList } from '../recovery-codes/recovery-code-list';
 import { useRecoveryCodeSet } from '../recovery-codes/use-recovery-code-set';
 import {
@@ -19,6 +19,7 @@ import {
   useSetup2faViewQuery,
   useValidate2faSetupCodeMutation,
 } from '../two-factor/two-factor.api';
+import { CodeField } from '../shared-code-field';
 
 /** The wizard's steps, in order (ADR 0008): choose, set up and confirm, recovery codes, done. */
 const STEPS = ['choose', 'setup', 'codes', 'done'] as const;
@@ -191,23 +192,12 @@ function AuthenticatorSetup({
             {authenticator.issuer} ({authenticator.accountName})
           </dd>
         </dl>
-        {errors.form.length > 0 ? (
-          <Alert kind="error">
-            {errors.form.map((message) => (
-              <div key={message}>{message}</div>
-            ))}
-          </Alert>
-        ) : null}
-        <TextField
+        <FormErrors messages={errors.form} />
+        <CodeField
           label={t('setup.authenticator.codeLabel')}
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
           value={code}
-          onChange={(event) => setCode(event.target.value)}
+          onChange={setCode}
           errors={errors.field('code')}
-          hint={t('login2fa.hint')}
-          required
         />
         <div style={{ display: 'flex', gap: '0.75rem', flexWrap: 'wrap' }}>
           <Button type="submit" loading={isLoading}>
@@ -223,15 +213,6 @@ function AuthenticatorSetup({
 }
 
 /** Errors of a step's calls, as one alert. */
-function FormErrors({ messages }: { messages: string[] }) {
-  return messages.length > 0 ? (
-    <Alert kind="error">
-      {messages.map((message) => (
-        <div key={message}>{message}</div>
-      ))}
-    </Alert>
-  ) : null;
-}
 
 /** SMS: the phone number (international), a texted code to prove it, then the code typed back. */
 function SmsSetup({
@@ -301,16 +282,11 @@ function SmsSetup({
               onResend={() => void onSend()}
             />
             <FormErrors messages={errors.form} />
-            <TextField
+            <CodeField
               label={t('setup.sms.codeLabel')}
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
               value={code}
-              onChange={(event) => setCode(event.target.value)}
+              onChange={setCode}
               errors={errors.field('code')}
-              hint={t('login2fa.hint')}
-              required
             />
             <Button type="submit" loading={validating.isLoading}>
               {t('setup.authenticator.confirm')}
@@ -361,16 +337,11 @@ function PinSetup({
         </div>
         {pin.pin ? (
           <>
-            <TextField
+            <CodeField
               label={t('login2fa.pin.asked', { positions })}
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
               value={code}
-              onChange={(event) => setCode(event.target.value)}
+              onChange={setCode}
               errors={errors.field('code')}
-              hint={t('login2fa.hint')}
-              required
             />
             <Button type="submit" loading={validating.isLoading}>
               {t('setup.authenticator.confirm')}
@@ -404,13 +375,7 @@ function CodesStep({
   return (
     <Stack>
       {isLoading ? <p role="status">{t('common.loading')}</p> : null}
-      {errors.form.length > 0 ? (
-        <Alert kind="error">
-          {errors.form.map((message) => (
-            <div key={message}>{message}</div>
-          ))}
-        </Alert>
-      ) : null}
+      <FormErrors messages={errors.form} />
       {data ? <RecoveryCodeList codes={data.codes} accountName={accountName} /> : null}
       <Checkbox
         label={t('codes.stored')}
@@ -433,13 +398,7 @@ function DoneStep({ returnUrl, method }: { returnUrl: string; method: TwoFactorM
     <Stack>
       <Alert kind="success">{t('setup.done.message')}</Alert>
       <p>{t(`setup.done.intro.${method}`)}</p>
-      {errors.form.length > 0 ? (
-        <Alert kind="error">
-          {errors.form.map((message) => (
-            <div key={message}>{message}</div>
-          ))}
-        </Alert>
-      ) : null}
+      <FormErrors messages={errors.form} />
       {/* The server finishes the sign-in (or returns to the account) and answers where to go: a 209. */}
       <Button loading={isLoading} onClick={() => void enable({ returnUrl })}>
         {t('setup.done.finish')}

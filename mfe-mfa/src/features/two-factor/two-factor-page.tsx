@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, type TwoFactorMethod } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
-import { Alert, Button, Card, Checkbox, Page, Stack, TextField } from 'shared-contracts/ui';
+import { Alert, Button, Card, Checkbox, FormErrors, Page, Stack } from 'shared-contracts/ui';
 import { usePinChallenge, usePositionsText, useSmsCode } from './delivered-codes';
 import { useLoginWith2faMutation, useLoginWith2faViewQuery } from './two-factor.api';
+import { CodeField } from '../shared-code-field';
 
 /** The query string that keeps the sign-in's returnUrl across the step's pages. */
 export function returnUrlQuery(returnUrl: string): string {
@@ -47,13 +48,7 @@ export function TwoFactorLoginPage() {
         <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
           <Stack>
             <p>{t('login2fa.intro')}</p>
-            {errors.form.length > 0 ? (
-              <Alert kind="error">
-                {errors.form.map((message) => (
-                  <div key={message}>{message}</div>
-                ))}
-              </Alert>
-            ) : null}
+            <FormErrors messages={errors.form} />
             {view.isLoading ? <p role="status">{t('common.loading')}</p> : null}
             {methods.length > 1 ? (
               <fieldset className="hr-field" style={{ border: 0, padding: 0, margin: 0 }}>
@@ -95,17 +90,12 @@ export function TwoFactorLoginPage() {
                 {pin.mailed === false ? <Alert kind="error">{t('login2fa.pin.notSent')}</Alert> : null}
               </div>
             ) : null}
-            <TextField
+            <CodeField
               key={method}
               label={label}
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
               value={code}
-              onChange={(event) => setCode(event.target.value)}
+              onChange={setCode}
               errors={errors.field('code')}
-              hint={t('login2fa.hint')}
-              required
               autoFocus
             />
             {view.data?.rememberBrowserAllowed ? (
