@@ -8,6 +8,7 @@ import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import {
   cssRule,
+  FEDERATION_RUNTIME_OPTIMIZATION,
   federationShared,
   gatewayProxy,
   narrowSharedAliases,
@@ -71,7 +72,7 @@ function shellConfig(dev) {
         shared,
         dts: false,
         manifest: false,
-        experiments: { provideExternalRuntime: true },
+        experiments: { provideExternalRuntime: true, optimization: FEDERATION_RUNTIME_OPTIMIZATION },
       }),
       new rspack.HtmlRspackPlugin({ template: './src/index.html', scriptLoading: 'defer', inject: 'body' }),
     ],

@@ -31,6 +31,13 @@ export function narrowSharedAliases() {
   };
 }
 
+/**
+ * Compile-time switches of the federation runtime for every build (host and remotes): no manifest snapshots (the
+ * shell registers remotes by their remoteEntry.js URL, never an mf-manifest.json) and browser-only code (no Node
+ * loaders in the page).
+ */
+export const FEDERATION_RUNTIME_OPTIMIZATION = { disableSnapshot: true, target: 'web' };
+
 /** Reads a package.json. */
 export function readPackage(dir) {
   return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -147,7 +154,7 @@ export function remoteRspackConfig(dir, env = {}) {
             shared: federationShared(pkg),
             dts: false,
             manifest: false,
-            experiments: { externalRuntime: true },
+            experiments: { externalRuntime: true, optimization: FEDERATION_RUNTIME_OPTIMIZATION },
           }),
         ],
     optimization: { minimize: !standalone },
