@@ -11,6 +11,8 @@ import {
   FEDERATION_RUNTIME_OPTIMIZATION,
   federationShared,
   gatewayProxy,
+  narrowCheckDirs,
+  NarrowSharedCheckPlugin,
   narrowSharedAliases,
   typescriptRule,
 } from 'shared-contracts/build/federation';
@@ -74,6 +76,7 @@ function shellConfig(dev) {
         manifest: false,
         experiments: { provideExternalRuntime: true, optimization: FEDERATION_RUNTIME_OPTIMIZATION },
       }),
+      new NarrowSharedCheckPlugin(narrowCheckDirs(dir)),
       new rspack.HtmlRspackPlugin({ template: './src/index.html', scriptLoading: 'defer', inject: 'body' }),
     ],
     optimization: { minimize: !dev },

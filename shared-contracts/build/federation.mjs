@@ -1,6 +1,6 @@
 // Build pieces shell and remotes must agree on (ARCHITECTURE.md "The remote contract"): the federation
 // singletons, the TypeScript rule, and the whole build of a remote. Plain ESM so rspack configs import it as is.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,9 @@ const require = createRequire(import.meta.url);
  */
 const NARROW_SHARED = {
   'react-router': path.join(contractsDir, 'build', 'shared', 'react-router.mjs'),
+  '@reduxjs/toolkit': path.join(contractsDir, 'build', 'shared', 'redux-toolkit.mjs'),
+  '@reduxjs/toolkit/query': path.join(contractsDir, 'build', 'shared', 'rtk-query.mjs'),
+  '@reduxjs/toolkit/query/react': path.join(contractsDir, 'build', 'shared', 'rtk-query-react.mjs'),
 };
 
 /**
@@ -25,9 +28,14 @@ const NARROW_SHARED = {
  * module does not consume itself), in its production ESM build (tree-shakable, without development checks).
  */
 export function narrowSharedAliases() {
-  const routerDir = path.dirname(require.resolve('react-router/package.json', { paths: [contractsDir] }));
+  const dirOf = (name) => path.dirname(require.resolve(`${name}/package.json`, { paths: [contractsDir] }));
+  const routerDir = dirOf('react-router');
+  const rtkDist = path.join(dirOf('@reduxjs/toolkit'), 'dist');
   return {
     'hr-react-router-implementation$': path.join(routerDir, 'dist', 'production', 'index.mjs'),
+    'hr-redux-toolkit-implementation$': path.join(rtkDist, 'redux-toolkit.modern.mjs'),
+    'hr-rtk-query-implementation$': path.join(rtkDist, 'query', 'rtk-query.modern.mjs'),
+    'hr-rtk-query-react-implementation$': path.join(rtkDist, 'query', 'react', 'rtk-query-react.modern.mjs'),
   };
 }
 
@@ -37,6 +45,93 @@ export function narrowSharedAliases() {
  * loaders in the page).
  */
 export const FEDERATION_RUNTIME_OPTIMIZATION = { disableSnapshot: true, target: 'web' };
+
+/** The names a narrow entry point exports (its `export { a, b } from '…'` lists). */
+function narrowExports(file) {
+  const names = new Set();
+  for (const m of readFileSync(file, 'utf8').matchAll(/export\s*\{([^}]*)\}/g)) {
+    for (const part of m[1].split(',')) {
+      const name = part
+        .replace(/\/\/.*$/gm, '')
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
+      if (name) names.add(name);
+    }
+  }
+  return names;
+}
+
+/** Source files (.ts/.tsx/.js/.mjs) under `dir` that a federated build bundles (not tests, not testing helpers). */
+function sourceFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return ['node_modules', 'testing'].includes(entry.name) ? [] : sourceFiles(file);
+    return /\.(?:tsx?|m?js)$/.test(entry.name) && !/\.test\.[^.]+$/.test(entry.name) ? [file] : [];
+  });
+}
+
+/**
+ * The runtime imports from a narrowed package that its narrow entry point does not export, in the given source
+ * folders: such an import would build without a word (a consumed shared module's exports are not checked) and be
+ * `undefined` in the browser. Type-only imports are ignored; `import * as` of a narrowed package is reported.
+ * @returns {string[]} one line per problem
+ */
+export function missingNarrowExports(dirs) {
+  const problems = [];
+  const exportsOf = new Map(Object.entries(NARROW_SHARED).map(([key, file]) => [key, narrowExports(file)]));
+  for (const file of dirs.flatMap(sourceFiles)) {
+    const code = readFileSync(file, 'utf8');
+    for (const m of code.matchAll(/(import|export)\s+(type\s+)?([^;]*?)\s+from\s+['"]([^'"]+)['"]/g)) {
+      const [, , typeOnly, clause, from] = m;
+      const provided = exportsOf.get(from);
+      if (!provided || typeOnly) continue;
+      if (/\*\s+as\s/.test(clause) || /^\*$/.test(clause.trim())) {
+        problems.push(
+          `${file}: \`${clause.trim()}\` from '${from}' (import names; the shared '${from}' is narrowed)`,
+        );
+        continue;
+      }
+      const braces = clause.match(/\{([^}]*)\}/);
+      if (!braces) continue;
+      for (const part of braces[1].split(',')) {
+        const spec = part.trim();
+        if (!spec || spec.startsWith('type ')) continue;
+        const name = spec.split(/\s+as\s+/)[0].trim();
+        if (!provided.has(name))
+          problems.push(
+            `${file}: '${name}' from '${from}' is not in ${path.relative(contractsDir, NARROW_SHARED[from])}`,
+          );
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Fails the build when a source of the package (or of shared-contracts, which every build bundles) imports from a
+ * narrowed package a name its narrow entry point lacks: add the name to build/shared/<package>.mjs.
+ */
+export class NarrowSharedCheckPlugin {
+  constructor(dirs) {
+    this.dirs = dirs;
+  }
+
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('NarrowSharedCheckPlugin', (compilation) => {
+      for (const problem of missingNarrowExports(this.dirs)) {
+        compilation.errors.push(new compiler.webpack.WebpackError(`narrow shared module: ${problem}`));
+      }
+    });
+  }
+}
+
+/** The source folders a build's narrow check reads: the package's src and shared-contracts' src. */
+export function narrowCheckDirs(dir) {
+  return [path.join(dir, 'src'), path.join(contractsDir, 'src')];
+}
 
 /** Reads a package.json. */
 export function readPackage(dir) {
@@ -49,22 +144,23 @@ export function readPackage(dir) {
  * dependencies, so a remote built against an incompatible major is refused at runtime instead of running twice.
  */
 export function federationShared(pkg) {
-  const singleton = (name, version = pkg.dependencies[name]) => ({
+  // key: the import specifier shared; name: its package (whose version is required and provided).
+  const singleton = (key, name = key) => ({
     singleton: true,
-    requiredVersion: version,
-    ...(NARROW_SHARED[name]
-      ? { import: NARROW_SHARED[name], version: installedVersion(name), shareKey: name }
+    requiredVersion: pkg.dependencies[name],
+    ...(NARROW_SHARED[key]
+      ? { import: NARROW_SHARED[key], version: installedVersion(name), shareKey: key }
       : {}),
   });
   const contracts = { singleton: true, requiredVersion: contractsVersion, version: contractsVersion };
   return {
     react: singleton('react'),
-    'react/jsx-runtime': singleton('react', pkg.dependencies.react),
+    'react/jsx-runtime': singleton('react/jsx-runtime', 'react'),
     'react-dom': singleton('react-dom'),
     'react-router': singleton('react-router'),
     '@reduxjs/toolkit': singleton('@reduxjs/toolkit'),
-    '@reduxjs/toolkit/query': singleton('@reduxjs/toolkit', pkg.dependencies['@reduxjs/toolkit']),
-    '@reduxjs/toolkit/query/react': singleton('@reduxjs/toolkit', pkg.dependencies['@reduxjs/toolkit']),
+    '@reduxjs/toolkit/query': singleton('@reduxjs/toolkit/query', '@reduxjs/toolkit'),
+    '@reduxjs/toolkit/query/react': singleton('@reduxjs/toolkit/query/react', '@reduxjs/toolkit'),
     'react-redux': singleton('react-redux'),
     i18next: singleton('i18next'),
     'react-i18next': singleton('react-i18next'),
@@ -156,6 +252,7 @@ export function remoteRspackConfig(dir, env = {}) {
             manifest: false,
             experiments: { externalRuntime: true, optimization: FEDERATION_RUNTIME_OPTIMIZATION },
           }),
+          new NarrowSharedCheckPlugin(narrowCheckDirs(dir)),
         ],
     optimization: { minimize: !standalone },
     performance: { hints: false },
