@@ -119,7 +119,11 @@ export function shellInitialFiles(dist) {
     (f) => f.endsWith('.js') && /\.u=/.test(readFileSync(path.join(dist, f), 'utf8')),
   );
   if (!runtimeFile) return unique(refs);
-  const filesOf = chunkFiles(dist, runtimeFile);
+  const files = chunkFiles(dist, runtimeFile);
+  // The shell's translations come one chunk per locale (`common-<locale>.<hash>.js`, shell/src/i18n/i18n.ts); a
+  // load fetches its locale's only, so the walk counts en-GB's like mfe-login's locale chunk.
+  const filesOf = (id) =>
+    files(id).filter((f) => !/(^|\/)common-[\w-]+\./.test(f) || /(^|\/)common-en-GB\./.test(f));
   const seen = new Set(refs);
   const queue = refs.filter((f) => f.endsWith('.js'));
   while (queue.length) {
