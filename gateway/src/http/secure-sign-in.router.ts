@@ -14,6 +14,7 @@ import type { ReturnUrls } from '../identity/return-urls.service.js';
 import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { WebauthnService } from '../identity/webauthn/webauthn.service.js';
+import type { SourceLimit } from '../infra/throttle/source-limit.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';
@@ -27,6 +28,8 @@ export interface SecureSignInRouterDeps {
   auth: SessionAuthService;
   twoFactor: Pick<TwoFactorService, 'recentFullSignIn' | 'user'>;
   webauthn: WebauthnService;
+  /** Per-source cap on AssertionOptions: each stores a challenge for whoever asks. */
+  assertionLimit: SourceLimit;
   returnUrls: ReturnUrls;
   responses: SignInResponses;
 }
@@ -49,6 +52,12 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
   router.post(
     '/AssertionOptions',
     handle(async (req, res) => {
+      const limit = await deps.assertionLimit.take(req.ip ?? 'unknown');
+      if (!limit.allowed) {
+        if ('unavailable' in limit) return sendFormError(res, 'serviceUnavailable', 503);
+        res.set('Retry-After', String(limit.retryAfterSeconds));
+        return sendFormError(res, 'tooManyAttempts');
+      }
       // The challenge is bound to the session id; an issued anonymous id is recognised by its MAC, so nothing is
       // stored for the browser until it signs in.
       const session = await sessions.ensure(req, res);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
 import { CHALLENGE_TTL_MS } from '../identity/webauthn/webauthn.service.js';
 import { DEVICE_OFFER_QUIET_MS } from '../identity/sign-in/step-registry.js';
+import { DEFAULT_INTERACTION_LIMIT } from '../oidc/interaction-limit.js';
 import type { User } from '../store/user.repository.js';
 import { SoftwareAuthenticator, type SoftwareCredential } from '../testing/software-authenticator.js';
 import {
@@ -438,6 +439,21 @@ for (const backend of BACKENDS) {
         expect(noName.body.errors).toEqual({ displayName: ['required'] });
         const huge = await b.post(`/api/Account/CredentialOptions?displayName=${'x'.repeat(65)}`);
         expect(huge.body.errors).toEqual({ displayName: ['invalidValue'] });
+      });
+
+      // Last: it spends this source's budget. The sign-in page's autofill asks on every visit, so the call is open to
+      // anyone and stores a challenge each time; one source gets as many as it may start OIDC interactions.
+      it('caps AssertionOptions per source: past the budget, the 400 errors map with Retry-After and no challenge', async () => {
+        const b = await browser(gw.app);
+        let refused: request.Response | undefined;
+        for (let i = 0; i <= DEFAULT_INTERACTION_LIMIT.points && !refused; i += 1) {
+          const res = await b.post('/api/Account/AssertionOptions');
+          if (res.status !== 200) refused = res;
+        }
+        expect(refused?.status).toBe(400);
+        expect(refused?.body.errors).toEqual({ '': ['tooManyAttempts'] });
+        expect(Number(refused?.headers['retry-after'])).toBeGreaterThan(0);
+        expect(refused?.body.challenge).toBeUndefined();
       });
     },
   );

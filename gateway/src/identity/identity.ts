@@ -21,6 +21,8 @@ import { createSessionAuthService } from './session-auth.service.js';
 import { SignInService, type SignInMetrics } from './sign-in/sign-in.service.js';
 import type { SignInStepRegistry } from './sign-in/step-registry.js';
 import { createWebauthnService } from './webauthn/webauthn.service.js';
+import { SourceLimit } from '../infra/throttle/source-limit.js';
+import { DEFAULT_INTERACTION_LIMIT } from '../oidc/interaction-limit.js';
 import { createSignOutService, type OidcLogoutHooks } from './sign-out.service.js';
 
 /** What {@link createIdentity} builds the services from. */
@@ -117,6 +119,12 @@ export function createIdentity(deps: IdentityDeps) {
       ...(deps.onBackgroundError ? { onBackgroundError: deps.onBackgroundError } : {}),
     }),
     webauthn: createWebauthnService({ store, kv: deps.kv, clock, publicUrl: deps.publicUrl }),
+    // Every AssertionOptions stores a challenge for an anonymous caller (the sign-in page's autofill asks on each
+    // visit): a source gets as many as it may start OIDC interactions.
+    assertionLimit: new SourceLimit(deps.throttle.backend, {
+      ...DEFAULT_INTERACTION_LIMIT,
+      keyPrefix: `${deps.throttle.prefix}:assertions`,
+    }),
     signOut: createSignOutService({ store, sessions, auth, oidc: deps.oidc, now: () => clock.now() }),
   };
 }

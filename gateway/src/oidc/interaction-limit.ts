@@ -7,12 +7,7 @@
  */
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { SourceLimit } from '../infra/throttle/source-limit.js';
 
 /** How many authorizations one source may start per window. */
 export interface InteractionLimit {
@@ -39,39 +34,34 @@ export function interactionGate(
   keyPrefix: string,
 ): InteractionGate {
   if (limit === false) return () => Promise.resolve(true);
-  const options = { points: limit.points, duration: limit.durationSeconds, keyPrefix };
-  // Commands wait in ioredis's queue while it (re)connects, as the provider's own artefacts do; a Redis that stays
-  // down fails the command and the gate answers 503.
-  const limiter: RateLimiterAbstract = redis
-    ? new RateLimiterRedis({ ...options, storeClient: redis })
-    : new RateLimiterMemory(options);
+  const limiter = new SourceLimit(redis ? { kind: 'redis', client: redis } : { kind: 'memory' }, {
+    points: limit.points,
+    durationSeconds: limit.durationSeconds,
+    keyPrefix,
+  });
   return async (req, res) => {
-    const source = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    try {
-      await limiter.consume(source);
-      return true;
-    } catch (error) {
-      res.setHeader('Cache-Control', 'no-store');
-      if (error instanceof RateLimiterRes) {
-        const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-        res
-          .status(429)
-          .setHeader('Retry-After', String(seconds))
-          .type('html')
-          .send(
-            page(
-              'Too many sign-in requests',
-              `Too many sign-in requests came from your network. Please try again in ${seconds} seconds.`,
-            ),
-          );
-        return false;
-      }
-      // Fail closed, as the login throttle does: without counters no new interaction is stored.
+    const decision = await limiter.take(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    if (decision.allowed) return true;
+    res.setHeader('Cache-Control', 'no-store');
+    if ('retryAfterSeconds' in decision) {
+      const seconds = decision.retryAfterSeconds;
       res
-        .status(503)
+        .status(429)
+        .setHeader('Retry-After', String(seconds))
         .type('html')
-        .send(page('Sign-in unavailable', 'Sign-in is unavailable at the moment. Please try again shortly.'));
+        .send(
+          page(
+            'Too many sign-in requests',
+            `Too many sign-in requests came from your network. Please try again in ${seconds} seconds.`,
+          ),
+        );
       return false;
     }
+    // Fail closed, as the login throttle does: without counters no new interaction is stored.
+    res
+      .status(503)
+      .type('html')
+      .send(page('Sign-in unavailable', 'Sign-in is unavailable at the moment. Please try again shortly.'));
+    return false;
   };
 }

@@ -113,6 +113,8 @@ export class LoginThrottle {
     limits: Partial<ThrottleLimits> = DEFAULT_THROTTLE_LIMITS,
     prefix = 'idp:throttle',
   ) {
+    this.backend = backend;
+    this.prefix = prefix;
     this.limits = { ...DEFAULT_THROTTLE_LIMITS, ...limits };
     const duration = this.limits.windowSeconds;
     this.own = limiter(backend, {
@@ -135,6 +137,9 @@ export class LoginThrottle {
   }
 
   readonly limits: ThrottleLimits;
+  /** Where the counters live and under which prefix: other per-source limits keep theirs beside them. */
+  readonly backend: ThrottleBackend;
+  readonly prefix: string;
   private readonly knownSourceSeconds: number;
 
   // Keys are hashes: the store never holds what people typed, and unknown and known names cost the same.
