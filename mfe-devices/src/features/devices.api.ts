@@ -1,7 +1,4 @@
-import type {
-  PublicKeyCredentialCreationOptionsJSON,
-  PublicKeyCredentialRequestOptionsJSON,
-} from '@simplewebauthn/browser';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { baseApi, type RedirectFollowed } from 'shared-contracts/api';
 import {
   devicesViewSchema,
@@ -9,29 +6,15 @@ import {
   type DevicesView,
   type RemoveDeviceRequest,
   type RenameDeviceRequest,
-  type SecureSignInPayload,
   type SkipFidoRequest,
 } from 'shared-contracts';
 
-/** Calls of secure sign-in and device registration, injected into the one shared API (SPEC.md §7 "Secure sign-in"). */
+/**
+ * Calls of device registration and management, injected into the one shared API (SPEC.md §7 "Secure sign-in").
+ * The passkey sign-in calls are shared with the sign-in page's autofill: `shared-contracts/api`.
+ */
 export const devicesApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    /** `AssertionOptions`: a fresh challenge for the device (no allow-list: the device offers its passkeys). */
-    assertionOptions: build.mutation<PublicKeyCredentialRequestOptionsJSON, void>({
-      query: () => ({ url: 'AssertionOptions', method: 'POST', body: {} }),
-    }),
-    /** `SecureLogin` (query returnUrl, body): 209 to the sign-in's next step, or 400 `secureSignInFailed`. */
-    secureLogin: build.mutation<RedirectFollowed | null, { payload: SecureSignInPayload; returnUrl: string }>(
-      {
-        query: ({ payload, returnUrl }) => ({
-          url: 'SecureLogin',
-          method: 'POST',
-          params: { returnUrl },
-          body: payload,
-        }),
-        invalidatesTags: ['User'],
-      },
-    ),
     /** `CredentialOptions` (query displayName): creation options for the signed-in or signing-in account. */
     credentialOptions: build.mutation<PublicKeyCredentialCreationOptionsJSON, { displayName: string }>({
       query: ({ displayName }) => ({
@@ -79,8 +62,6 @@ export const devicesApi = baseApi.injectEndpoints({
 
 /** Hooks of the secure sign-in calls. */
 export const {
-  useAssertionOptionsMutation,
-  useSecureLoginMutation,
   useCredentialOptionsMutation,
   useRegisterCredentialMutation,
   useSkipFidoMutation,

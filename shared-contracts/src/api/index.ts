@@ -9,6 +9,7 @@ export * from './base-api.js';
 export * from './client-config.js';
 export * from './navigation.js';
 export * from './partner.api.js';
+export * from './secure-sign-in.api.js';
 export * from './session.slice.js';
 export * from './store.js';
 export * from './use-form-errors.js';

@@ -2,9 +2,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, toSecureSignInPayload } from 'shared-contracts';
-import { isRedirectFollowed } from 'shared-contracts/api';
+import {
+  isRedirectFollowed,
+  useAssertionOptionsMutation,
+  useSecureLoginMutation,
+} from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
-import { useAssertionOptionsMutation, useSecureLoginMutation } from '../devices.api';
 
 type Attempt = 'asking' | 'failed';
 
@@ -25,8 +28,10 @@ export function SecureLoginPage() {
   /** One attempt; false on any failure (SPEC.md §4). */
   const signIn = useCallback(async (): Promise<boolean> => {
     try {
-      const optionsJSON = await assertionOptions().unwrap();
+      const options = await assertionOptions().unwrap();
       const { startAuthentication } = await import('@simplewebauthn/browser');
+      // The same WebAuthn JSON; the DOM's typing says `type: string` where the library's says `'public-key'`.
+      const optionsJSON = options as Parameters<typeof startAuthentication>[0]['optionsJSON'];
       const assertion = await startAuthentication({ optionsJSON });
       const result = await secureLogin({ payload: toSecureSignInPayload(assertion), returnUrl }).unwrap();
       if (!isRedirectFollowed(result))

@@ -28,6 +28,7 @@ import {
 import { useLoginMutation } from './login.api';
 import { hasPlatformAuthenticator } from './platform-authenticator';
 import { useCapsLock } from './use-caps-lock';
+import { usePasskeyAutofill } from './use-passkey-autofill';
 
 const NS = 'mfe-login';
 
@@ -78,6 +79,8 @@ export function SignInForm({
   // A failed attempt puts focus on the first invalid field, or on the form's message (it is then read out).
   const formRef = useFocusOnFailure<HTMLFormElement>(error);
   const caps = useCapsLock();
+  // The username field's autofill list also offers this site's passkeys; picking one signs in (ADR 0016).
+  const autofill = usePasskeyAutofill(returnUrl);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -118,6 +121,7 @@ export function SignInForm({
       <Stack>
         {showTimedOut ? <Alert kind="warning">{t('errors:sessionTimedOut')}</Alert> : null}
         <FormErrors messages={errors.form} />
+        {autofill.failed && !error ? <Alert kind="error">{t('errors:secureSignInFailed')}</Alert> : null}
         {keptUsername ? (
           <Stack>
             <span>{t('login.continueAs', { username: keptUsername })}</span>
@@ -129,7 +133,8 @@ export function SignInForm({
         <TextField
           label={t('login.usernameLabel')}
           name="username"
-          autoComplete="username"
+          // "webauthn": the browser lists passkeys beside saved usernames (conditional mediation).
+          autoComplete="username webauthn"
           autoCapitalize="none"
           spellCheck={false}
           value={username}
