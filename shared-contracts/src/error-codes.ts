@@ -58,6 +58,11 @@ export const ERROR_MESSAGES = {
     'These recovery codes have already been shown or have expired. Generate a new set.',
   invalidPhoneNumber: 'Enter the phone number with its country code, for example +44 7700 900123.',
   codeNotSent: 'We could not send the code. Please try again in a few minutes.',
+  // one-time-token sign-in (ADR 0019)
+  oneTimeLinkInvalid:
+    'This sign-in link is not valid, has expired or has already been used. Ask for a new code.',
+  oneTimeLinkOtherBrowser:
+    'This sign-in link works only in the browser where the code was asked for. Open it there, or type the code there.',
   // status catalogue (SPEC.md §8)
   badRequest: 'Bad Request',
   unauthorized: 'Unauthorized',

@@ -25,3 +25,4 @@ export * from './recovery.schema.js';
 export * from './ops.schema.js';
 export * from './webauthn.schema.js';
 export * from './captcha.schema.js';
+export * from './one-time-token.schema.js';

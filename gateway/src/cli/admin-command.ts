@@ -37,6 +37,8 @@ export interface AdminContext {
   out: (line: string) => void;
   /** Where the OIDC provider keeps its artefacts: the store's table, or Redis when REDIS_URL is set. */
   oidc: OidcArtefactStore;
+  /** PUBLIC_URL (as the server has it): the origin of links the CLI prints (`ott issue`). */
+  publicUrl: string;
 }
 
 /** Values as parsed from the command line, before the command's own option types apply. */

@@ -136,9 +136,10 @@ export async function runAdminCommand(
   args: string[],
   out: (line: string) => void,
   oidc: Omit<OidcArtefactStore, 'db'> = {},
+  publicUrl = 'http://localhost:8080',
 ): Promise<void> {
   const db = store.database.db as unknown as Kysely<OidcDatabase>;
-  await execute(parseAdminCommandLine(args), { store, out, oidc: { db, ...oidc } });
+  await execute(parseAdminCommandLine(args), { store, out, oidc: { db, ...oidc }, publicUrl });
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(process.argv[1])}`).href) {
@@ -173,6 +174,7 @@ if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(proces
         store,
         out: (text) => process.stdout.write(`${text}\n`),
         oidc: { db, redis },
+        publicUrl: config.publicUrl,
       });
     } finally {
       redis?.disconnect();

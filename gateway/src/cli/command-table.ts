@@ -6,6 +6,7 @@ import { customersCommands } from './commands/customers.js';
 import { keysCommands } from './commands/keys.js';
 import { membershipsCommands } from './commands/memberships.js';
 import { outboxCommands } from './commands/outbox.js';
+import { ottCommands } from './commands/ott.js';
 import { partnersCommands } from './commands/partners.js';
 import { sessionsCommands } from './commands/sessions.js';
 import { usersCommands } from './commands/users.js';
@@ -19,6 +20,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...clientsCommands,
   ...keysCommands,
   ...sessionsCommands,
+  ...ottCommands,
   ...outboxCommands,
   ...auditCommands,
   ...errorsCommands,

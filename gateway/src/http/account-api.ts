@@ -7,6 +7,7 @@ import { captchaGuard, captchaRouter } from './captcha.router.js';
 import { customersRouter } from './customers.router.js';
 import { loginRouter } from './login.router.js';
 import { logoutRouter } from './logout.router.js';
+import { oneTimeTokenRouter } from './one-time-token.router.js';
 import { partnerRouter } from './partner.router.js';
 import { sendFormError } from './problem.js';
 import { recoveryRouter } from './recovery.router.js';
@@ -55,6 +56,13 @@ export function accountApi(deps: AccountApiDeps): Router {
     }),
     logoutRouter({ signOut: identity.signOut, responses }),
     customersRouter({ ...identity, sessions, responses }),
+    // Before the two-factor router: SendOTP with a username is the one-time-token page's (ADR 0019).
+    oneTimeTokenRouter({
+      ...identity,
+      sessions,
+      responses,
+      sendGuard: captchaGuard({ ...identity, sessions }, 'sendOtp'),
+    }),
     twoFactorRouter({ ...identity, sessions, responses }),
     recoveryRouter({
       ...identity,

@@ -131,6 +131,8 @@ const ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ['post', '/api/Account/LogoutView'],
   ['post', '/api/Account/Logout'],
   ['get', '/api/Account/ProfileImage'],
+  // One-time-token sign-in (ADR 0019); SendOTP with a username is in TWO_FACTOR_ENDPOINTS' list already.
+  ['post', '/api/Account/LoginWithOTT'],
   ...TWO_FACTOR_ENDPOINTS,
   ...CUSTOMER_ENDPOINTS,
   ...RECOVERY_ENDPOINTS,
@@ -171,6 +173,14 @@ const JSON_BODIES: unknown[] = [
     confirmPassword: 5,
   },
   { username: '\ud800', token: '\udfff' },
+  // One-time-token sign-in: codes and link tokens of every wrong shape, both at once, neither.
+  { code: '１２３４５６' },
+  { code: 123456 },
+  { code: '12 34-56', token: 'AAAA' },
+  { token: 'A'.repeat(43), returnUrl: '//evil.example' },
+  { token: null, code: null },
+  { username: 'someone@example.test', returnUrl: ['/'] },
+  { username: { $ne: '' } },
   ...WEBAUTHN_BODIES,
 ];
 

@@ -12,6 +12,7 @@ import { createApplications } from './applications.service.js';
 import { CaptchaService, type CaptchaServiceDeps } from './captcha.service.js';
 import { createCustomersService } from './customers.service.js';
 import { createLoginViewService } from './login-view.service.js';
+import { createOneTimeSignInService } from './one-time-sign-in.service.js';
 import type { RememberedBrowsers } from './mfa/remembered-browsers.js';
 import { createTwoFactorService } from './mfa/two-factor.service.js';
 import { PartnerService } from './partner.service.js';
@@ -117,6 +118,21 @@ export function createIdentity(deps: IdentityDeps) {
       publicUrl: deps.publicUrl,
       revokeOidc: deps.revokeOidc,
       ...(deps.onBackgroundError ? { onBackgroundError: deps.onBackgroundError } : {}),
+    }),
+    oneTimeSignIn: createOneTimeSignInService({
+      store,
+      kv: deps.kv,
+      clock,
+      mailer: deps.mailer,
+      partners,
+      returnUrls,
+      signIn,
+      throttle: deps.throttle,
+      knownDevices: deps.knownDevices,
+      publicUrl: deps.publicUrl,
+      // SECRET_KEY (the captcha derives its keys from it too): the code's and the binding's keyed hashes.
+      secretKey: deps.captcha.secretKey,
+      onBackgroundError: deps.onBackgroundError,
     }),
     webauthn: createWebauthnService({ store, kv: deps.kv, clock, publicUrl: deps.publicUrl }),
     // Every AssertionOptions stores a challenge for an anonymous caller (the sign-in page's autofill asks on each

@@ -13,6 +13,7 @@ import * as rememberBrowser from './migrations/0007-second-factor-remember-brows
 import * as captchaSettings from './migrations/0010-captcha-settings.js';
 import * as auditContext from './migrations/0011-audit-context.js';
 import * as clientErrorCounts from './migrations/0012-client-error-counts.js';
+import * as oneTimeSignIn from './migrations/0017-one-time-sign-in.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 function provider(store: StoreDatabase): MigrationProvider {
@@ -30,6 +31,7 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0010-captcha-settings': { up: (db) => captchaSettings.up(db) },
     '0011-audit-context': { up: (db) => auditContext.up(db) },
     '0012-client-error-counts': { up: (db) => clientErrorCounts.up(db) },
+    '0017-one-time-sign-in': { up: (db) => oneTimeSignIn.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }

@@ -142,6 +142,10 @@ export interface OneTimeTokenTable {
   expires_at: number;
   consumed_at: number | null;
   created_at: number;
+  /** SHA-256 of the browser binding of a one-time sign-in token (0017); null otherwise. */
+  binding_hash: string | null;
+  /** Wrong codes typed against the token (0017). */
+  attempts: Generated<number>;
 }
 
 /** audit_events: who did what, when, from where. */

@@ -238,6 +238,52 @@ export class SignInService {
   }
 
   /**
+   * `LoginWithOTT`: a one-time token (the typed code or the mailed link, already checked and used by the
+   * one-time-sign-in service, ADR 0019) stands for the first factor, as the password does at `Login`: the password
+   * step is passed and every later step still applies — the second factor above all. Like `Login`, a browser
+   * remembered after a second factor skips that step; the session id is replaced (S24).
+   */
+  async oneTimeTokenSignIn(
+    req: Req,
+    res: Res,
+    session: Session,
+    user: User,
+    input: { returnUrl: string; ip: string; via: 'code' | 'link' },
+  ): Promise<SignInOutcome> {
+    if (user.disabled) return { kind: 'invalidCredentials' };
+    this.knownDevices?.remember(req, res, user);
+    await this.store.audit.record({
+      at: this.clock.now(),
+      kind: 'sign-in.one-time-token',
+      userId: user.id,
+      ip: input.ip,
+      data: { via: input.via },
+    });
+    const pending: PendingSignIn = {
+      userId: user.id,
+      returnUrl: input.returnUrl,
+      rememberMe: false,
+      // RFC 8176 "otp": a one-time password (here mailed). Not "mfa": the second factor is still to come.
+      amr: ['otp'],
+      passed: ['password'],
+      current: undefined,
+      startedAt: this.clock.now(),
+      ...(this.rememberedBrowsers?.recognise(req, user) &&
+      !input.returnUrl.startsWith('/account/setup-twofactor')
+        ? { secondFactorRemembered: true }
+        : {}),
+    };
+    const next = await this.sessions.regenerate(
+      req,
+      res,
+      session,
+      { pending, username: user.username },
+      false,
+    );
+    return this.advance(req, res, next, user, pending);
+  }
+
+  /**
    * Marks the current step passed (called by that step's own call once it verified its input) and moves on.
    * Refused unless `stepId` is the pending step.
    */

@@ -67,6 +67,9 @@ export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
   // A passkey sign-in starts over like Login does (ADR 0016).
   'AssertionOptions',
   'SecureLogin',
+  // So does a one-time-token sign-in (ADR 0019). SendOTP without a username is still only the 2FA step's SMS.
+  'SendOTP',
+  'LoginWithOTT',
 ];
 
 /** Ordered list of sign-in steps; a flow registers its step without touching Login. */

@@ -51,6 +51,10 @@ export const errorsDe = {
     'Diese Wiederherstellungscodes wurden bereits angezeigt oder sind abgelaufen. Erzeugen Sie neue Codes.',
   invalidPhoneNumber: 'Geben Sie die Telefonnummer mit Ländervorwahl ein, zum Beispiel +49 151 23456789.',
   codeNotSent: 'Der Code konnte nicht gesendet werden. Bitte versuchen Sie es in einigen Minuten erneut.',
+  oneTimeLinkInvalid:
+    'Dieser Anmeldelink ist ungültig, abgelaufen oder wurde bereits verwendet. Fordern Sie einen neuen Code an.',
+  oneTimeLinkOtherBrowser:
+    'Dieser Anmeldelink funktioniert nur in dem Browser, in dem der Code angefordert wurde. Öffnen Sie ihn dort oder geben Sie dort den Code ein.',
   badRequest: 'Ungültige Anfrage',
   unauthorized: 'Nicht autorisiert',
   forbidden: 'Verboten',

@@ -50,6 +50,10 @@ export const errorsEs = {
   invalidPhoneNumber:
     'Introduzca el número de teléfono con el prefijo del país, por ejemplo +34 612 345 678.',
   codeNotSent: 'No pudimos enviar el código. Inténtelo de nuevo dentro de unos minutos.',
+  oneTimeLinkInvalid:
+    'Este enlace de inicio de sesión no es válido, ha caducado o ya se ha utilizado. Solicite un código nuevo.',
+  oneTimeLinkOtherBrowser:
+    'Este enlace de inicio de sesión solo funciona en el navegador en el que se solicitó el código. Ábralo allí o escriba allí el código.',
   badRequest: 'Solicitud incorrecta',
   unauthorized: 'No autorizado',
   forbidden: 'Prohibido',

@@ -50,6 +50,10 @@ export const errorsFrCA = {
     'Ces codes de récupération ont déjà été affichés ou ont expiré. Générez-en de nouveaux.',
   invalidPhoneNumber: "Entrez le numéro de téléphone avec l'indicatif du pays, par exemple +1 514 555 0123.",
   codeNotSent: "Nous n'avons pas pu envoyer le code. Réessayez dans quelques minutes.",
+  oneTimeLinkInvalid:
+    "Ce lien de connexion n'est pas valide, a expiré ou a déjà été utilisé. Demandez un nouveau code.",
+  oneTimeLinkOtherBrowser:
+    'Ce lien de connexion ne fonctionne que dans le navigateur où le code a été demandé. Ouvrez-le dans ce navigateur ou saisissez-y le code.',
   badRequest: 'Requête incorrecte',
   unauthorized: 'Non autorisé',
   forbidden: 'Interdit',

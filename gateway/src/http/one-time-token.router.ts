@@ -1,0 +1,116 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import {
+  loginWithOttRequestSchema,
+  OTT_CODE_LENGTH,
+  OTT_TTL_MINUTES,
+  returnUrlOf,
+  sendOttRequestSchema,
+  type OttRequested,
+} from 'shared-contracts';
+import type { OneTimeSignInService } from '../identity/one-time-sign-in.service.js';
+import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import { localeOf } from './locale.js';
+import { handle, parse } from './plumbing.js';
+import { sendFormError, sendValidationProblem } from './problem.js';
+import type { SignInResponses } from './sign-in-responses.js';
+
+/** Retry-After of a throttled `SendOTP`, in seconds (the counters' window is an hour; a minute is a hint). */
+const RETRY_AFTER_SECONDS = 60;
+
+/** Dependencies of {@link oneTimeTokenRouter}. */
+export interface OneTimeTokenRouterDeps {
+  sessions: RequestSessions;
+  oneTimeSignIn: OneTimeSignInService;
+  responses: SignInResponses;
+  /** The captcha check in front of the mailing `SendOTP` (`captchaGuard(…, 'sendOtp')`); absent, throttles only. */
+  sendGuard?: RequestHandler;
+}
+
+/**
+ * `SendOTP` names two things (ADR 0019): on the one-time-token page its body carries the `username` to mail a code
+ * and link to; at the second-factor step its body is empty and it texts the SMS code (ADR 0008). A body with a
+ * `username` is this router's; any other goes on to the two-factor router, which answers only at its step.
+ */
+function isMailRequest(req: Request): boolean {
+  const body: unknown = req.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'username' in body;
+}
+
+/**
+ * One-time-token sign-in (SPEC.md §7 "Two-factor and codes": SendOTP, LoginWithOTT; issue 15; ADR 0019). Mounted in
+ * the account API before the two-factor router. Both calls start a sign-in over, as `Login` does, so they are
+ * answered whatever sign-in is pending (CALLS_OUTSIDE_SIGN_IN).
+ */
+export function oneTimeTokenRouter(deps: OneTimeTokenRouterDeps): Router {
+  const { sessions, oneTimeSignIn, responses } = deps;
+  const router = Router();
+
+  router.post(
+    '/SendOTP',
+    (req, _res, next) => (isMailRequest(req) ? next() : next('route')),
+    deps.sendGuard ?? ((_req, _res, next) => next()),
+    handle(async (req, res) => {
+      res.set('Cache-Control', 'no-store');
+      const body = parse(sendOttRequestSchema, req.body, res);
+      if (!body) return;
+      const found = await sessions.lookup(req);
+      if (found.kind !== 'active') return responses.timedOut(req, res);
+      const outcome = await oneTimeSignIn.request({
+        login: body.username,
+        session: found.session,
+        returnUrl: body.returnUrl ?? returnUrlOf(req.query),
+        host: req.hostname,
+        locale: localeOf(res),
+        ip: req.ip ?? 'unknown',
+      });
+      if (outcome.kind === 'unavailable') return sendFormError(res, 'serviceUnavailable', 503);
+      if (outcome.kind === 'throttled') {
+        res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+        return sendFormError(res, 'tooManyAttempts');
+      }
+      // The same body whoever was asked for (S10): the page says a code is on its way if the account exists.
+      const answer: OttRequested = {
+        accepted: true,
+        codeLength: OTT_CODE_LENGTH,
+        expiresInMinutes: OTT_TTL_MINUTES,
+      };
+      res.json(answer);
+    }),
+  );
+
+  router.post(
+    '/LoginWithOTT',
+    handle(async (req, res) => {
+      res.set('Cache-Control', 'no-store');
+      const body = parse(loginWithOttRequestSchema, req.body, res);
+      if (!body) return;
+      const found = await sessions.lookup(req);
+      if (found.kind !== 'active') return responses.timedOut(req, res);
+      const given = body.returnUrl ?? queryReturnUrl(req);
+      const outcome = await oneTimeSignIn.signIn(req, res, found.session, {
+        code: body.code,
+        token: body.token,
+        returnUrl: given,
+        ip: req.ip ?? 'unknown',
+      });
+      switch (outcome.kind) {
+        case 'invalidCode':
+          return sendValidationProblem(res, { code: ['invalidCode'] });
+        case 'linkInvalid':
+          return sendFormError(res, 'oneTimeLinkInvalid');
+        case 'otherBrowser':
+          return sendFormError(res, 'oneTimeLinkOtherBrowser');
+        default:
+          return responses.sendOutcome(res, outcome);
+      }
+    }),
+  );
+
+  return router;
+}
+
+/** The query's returnUrl when it names one (absent: the one `SendOTP` was given applies). */
+function queryReturnUrl(req: Request): string | undefined {
+  const named = Object.keys(req.query).some((key) => key.toLowerCase() === 'returnurl');
+  return named ? returnUrlOf(req.query) : undefined;
+}
