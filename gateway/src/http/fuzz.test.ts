@@ -259,6 +259,32 @@ describe('fuzz: malformed input never gives a 5xx', () => {
     expect(failures).toEqual([]);
   });
 
+  it('one-time-token sign-in: bad input to SendOTP and LoginWithOTT gets the errors map, never a 5xx', async () => {
+    // A browser of its own per input (one source each, so the throttles answer the input, not the count).
+    const failures: string[] = [];
+    let n = 0;
+    for (const path of ['/api/Account/SendOTP', '/api/Account/LoginWithOTT']) {
+      const inputs: [string, unknown][] = [
+        ...QUERIES.map((query): [string, unknown] => [query, { code: '123456' }]),
+        ...JSON_BODIES.map((body): [string, unknown] => ['', body]),
+      ];
+      for (const [query, body] of inputs) {
+        n += 1;
+        const b = await browser(gw.app, `10.77.${Math.floor(n / 250)}.${(n % 250) + 1}`);
+        const res = await b.agent
+          .post(path + query)
+          .set('Content-Type', 'application/json')
+          .set('x-csrf-token-value', b.token)
+          .send(JSON.stringify(body));
+        const label = `${path}${query} ${JSON.stringify(body)?.slice(0, 40)} → ${res.status}`;
+        if (res.status >= 500) failures.push(label);
+        if (res.status === 400 && typeof res.body.errors !== 'object' && JSON.stringify(res.body) !== '{}')
+          failures.push(`${label}: a 400 without the errors map`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('at the expired-password step, bad input to its calls gets the errors map, never a 5xx', async () => {
     const user = await gw.addUser({ passwordExpiresAt: gw.clock.now() - 1 });
     const failures: string[] = [];
