@@ -22,7 +22,15 @@ const dir = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
 
 // The same singletons as every remote (ARCHITECTURE.md "The remote contract"), from one list.
-const shared = federationShared(pkg);
+// The shell is the page's only host and always provides them: built into its entry (eager), they arrive in one
+// request with the federation runtime instead of one request per shared module and dependency.
+// react-dom/client (createRoot) is the shell's alone: provided too, so it comes in the same request.
+const shared = Object.fromEntries(
+  Object.entries({
+    ...federationShared(pkg),
+    'react-dom/client': { singleton: true, requiredVersion: pkg.dependencies['react-dom'] },
+  }).map(([key, config]) => [key, { ...config, eager: true }]),
+);
 
 export default async (_env, argv = {}) => {
   const dev = argv.mode === 'development';
@@ -74,6 +82,10 @@ function shellConfig(dev) {
         shared,
         dts: false,
         manifest: false,
+        // The shell provides every singleton itself (eager): sharing is settled from what is loaded, never by
+        // fetching every registered remote's entry to compare versions (the default 'version-first' does that on
+        // the first lazy consume, e.g. /devops loading all five remotes).
+        shareStrategy: 'loaded-first',
         experiments: { provideExternalRuntime: true, optimization: FEDERATION_RUNTIME_OPTIMIZATION },
       }),
       new NarrowSharedCheckPlugin(narrowCheckDirs(dir)),
