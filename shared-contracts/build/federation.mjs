@@ -21,6 +21,7 @@ const NARROW_SHARED = {
   '@reduxjs/toolkit': path.join(contractsDir, 'build', 'shared', 'redux-toolkit.mjs'),
   '@reduxjs/toolkit/query': path.join(contractsDir, 'build', 'shared', 'rtk-query.mjs'),
   '@reduxjs/toolkit/query/react': path.join(contractsDir, 'build', 'shared', 'rtk-query-react.mjs'),
+  'react-i18next': path.join(contractsDir, 'build', 'shared', 'react-i18next.mjs'),
 };
 
 /**
@@ -36,6 +37,7 @@ export function narrowSharedAliases() {
     'hr-redux-toolkit-implementation$': path.join(rtkDist, 'redux-toolkit.modern.mjs'),
     'hr-rtk-query-implementation$': path.join(rtkDist, 'query', 'rtk-query.modern.mjs'),
     'hr-rtk-query-react-implementation$': path.join(rtkDist, 'query', 'react', 'rtk-query-react.modern.mjs'),
+    'hr-react-i18next-implementation$': path.join(dirOf('react-i18next'), 'dist', 'es', 'index.js'),
   };
 }
 
