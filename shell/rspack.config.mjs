@@ -14,6 +14,7 @@ import {
   narrowCheckDirs,
   NarrowSharedCheckPlugin,
   narrowSharedAliases,
+  sharedContractsRootImports,
   typescriptRule,
 } from 'shared-contracts/build/federation';
 import { withShellPlatform } from './rspack.platform.mjs';
@@ -89,6 +90,7 @@ function shellConfig(dev) {
         experiments: { provideExternalRuntime: true, optimization: FEDERATION_RUNTIME_OPTIMIZATION },
       }),
       new NarrowSharedCheckPlugin(narrowCheckDirs(dir)),
+      sharedContractsRootImports(),
       new rspack.HtmlRspackPlugin({ template: './src/index.html', scriptLoading: 'defer', inject: 'body' }),
     ],
     optimization: { minimize: !dev },

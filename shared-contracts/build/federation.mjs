@@ -135,6 +135,27 @@ export function narrowCheckDirs(dir) {
   return [path.join(dir, 'src'), path.join(contractsDir, 'src')];
 }
 
+/**
+ * The API client and the UI kit (`shared-contracts/api`, `/ui`) import the root's modules by relative path
+ * (`../login.schema.js`). Built as their own shared modules, they would carry a second copy of every such module
+ * beside the root's (rspack inlines it into the root's concatenated module and emits it again for them). Each such
+ * request, when the root re-exports that file whole (`export * from './x.js'`), becomes `shared-contracts` itself:
+ * the one shared root. Sources keep their relative imports (tsc and the gateway are unchanged).
+ */
+export function sharedContractsRootImports() {
+  const dist = path.join(contractsDir, 'dist');
+  const root = path.join(dist, 'index.js');
+  const reexported = (file) =>
+    existsSync(root) &&
+    new RegExp(`export \\* from '\\./${file.replace(/[.]/g, '\\.')}';`).test(readFileSync(root, 'utf8'));
+  return new rspack.NormalModuleReplacementPlugin(/^\.\.\/[\w.-]+\.js$/, (resource) => {
+    const from = resource.context ?? '';
+    if (!/[\\/]shared-contracts[\\/]dist[\\/](?:api|ui)$/.test(from)) return;
+    const file = resource.request.slice(3);
+    if (path.join(from, '..') === dist && reexported(file)) resource.request = 'shared-contracts';
+  });
+}
+
 /** Reads a package.json. */
 export function readPackage(dir) {
   return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -255,6 +276,7 @@ export function remoteRspackConfig(dir, env = {}) {
             experiments: { externalRuntime: true, optimization: FEDERATION_RUNTIME_OPTIMIZATION },
           }),
           new NarrowSharedCheckPlugin(narrowCheckDirs(dir)),
+          sharedContractsRootImports(),
         ],
     optimization: { minimize: !standalone },
     performance: { hints: false },
