@@ -67,6 +67,33 @@ test('what is typed before the app takes over is kept, and signs in', async ({ p
   await expect(page).not.toHaveURL(/\/account\/login/);
 });
 
+test('Enter pressed before the app takes over signs in once it has, without a reload', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/main\.[0-9a-f]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/account/login')
+      posts.push(request.url());
+  });
+  await page.goto(`/account/login?returnUrl=${encodeURIComponent('/account/')}`, { waitUntil: 'commit' });
+  const form = signInPage(page);
+  const user = DEMO_USERS.employee;
+  await form.username.fill(user.username);
+  await form.password.fill(user.password);
+  await form.password.press('Enter');
+  // Held: still the drawn page with what was typed, no plain post that would reload it without the password.
+  await expect(page.locator('html[data-held-submit="0"]')).toHaveCount(1);
+  await expect(form.password).toHaveValue(user.password);
+  release();
+  await expect(page).toHaveURL(/\/account\/$/);
+  await expect(page.getByText('You are signed in as')).toBeVisible();
+  expect(posts).toEqual([]);
+});
+
 for (const [device, viewport] of [
   ['desktop', { width: 1280, height: 800 }],
   ['phone', { width: 390, height: 844 }],

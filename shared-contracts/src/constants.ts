@@ -91,3 +91,12 @@ export const REMOTES_MANIFEST_PATH = '/remotes/manifest.json';
 
 /** Path of the client-error report endpoint (ARCHITECTURE.md, gateway ops). */
 export const CLIENT_ERROR_REPORT_PATH = '/api/ops/client-errors';
+
+/**
+ * Attribute of `<html>` while a submit of the gateway's drawn first paint waits for the app (its value: the form's
+ * index in the root): the shell's head script sets it, the takeover submits that form again (ADR 0007).
+ */
+export const HELD_SUBMIT_ATTRIBUTE = 'data-held-submit';
+
+/** After this long without the app, a held first-paint submit goes to the gateway as a plain form post after all. */
+export const HELD_SUBMIT_FALLBACK_MS = 15_000;

@@ -5,6 +5,8 @@
  * between (no flash, no layout shift), and hands over what the visitor typed and where the caret was.
  */
 
+import { HELD_SUBMIT_ATTRIBUTE } from 'shared-contracts';
+
 /** Attribute of the root element when its content is a first paint (its value: the path it was drawn for). */
 export const FIRST_PAINT_ATTRIBUTE = 'data-first-paint';
 
@@ -124,6 +126,7 @@ export function takeOverFirstPaint(
           }
         }
       }
+      resubmitHeld(next);
       resolve(next);
     };
     const observer = new MutationObserver(() => {
@@ -134,6 +137,19 @@ export function takeOverFirstPaint(
     if (hasPage(next)) swap();
     else observer.observe(next, { childList: true, subtree: true });
   });
+}
+
+/**
+ * A submit the head script held while the first paint showed (no-flash.ts) goes again through the app's own form,
+ * once React has the carried values in its state (the next task).
+ */
+function resubmitHeld(container: HTMLElement): void {
+  const html = document.documentElement;
+  const held = html.getAttribute(HELD_SUBMIT_ATTRIBUTE);
+  if (held === null) return;
+  html.removeAttribute(HELD_SUBMIT_ATTRIBUTE);
+  const form = container.getElementsByTagName('form')[Number(held)];
+  if (form) setTimeout(() => form.requestSubmit(), 0);
 }
 
 function safeSelection(control: HTMLInputElement | HTMLTextAreaElement): [number, number] | undefined {

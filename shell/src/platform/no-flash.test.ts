@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HELD_SUBMIT_ATTRIBUTE, HELD_SUBMIT_FALLBACK_MS } from 'shared-contracts';
 import { NO_FLASH_SCRIPT } from './no-flash.js';
 
 function emulateSystem(dark: boolean) {
@@ -81,5 +82,53 @@ describe('no-flash inline script', () => {
 
   it('cannot end its own script element', () => {
     expect(NO_FLASH_SCRIPT).not.toMatch(/<\//);
+  });
+});
+
+describe('a submit of the drawn first paint', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    document.body.innerHTML = '';
+    document.documentElement.removeAttribute(HELD_SUBMIT_ATTRIBUTE);
+  });
+
+  /** The gateway's drawn page: a root marked as first paint with two forms. */
+  function drawnPage(firstPaint: boolean) {
+    document.body.innerHTML = `<div id="root" ${firstPaint ? 'data-first-paint=""' : ''}><form></form><form method="post"><input name="username"></form></div>`;
+    return document.querySelectorAll('form')[1]!;
+  }
+
+  function submit(form: HTMLFormElement): Event {
+    const event = new Event('submit', { bubbles: true, cancelable: true });
+    form.dispatchEvent(event);
+    return event;
+  }
+
+  it('is held for the app while the first paint shows, with the form named by its place', () => {
+    const form = drawnPage(true);
+    runScript();
+    expect(submit(form).defaultPrevented).toBe(true);
+    expect(document.documentElement.getAttribute(HELD_SUBMIT_ATTRIBUTE)).toBe('1');
+  });
+
+  it('is left alone once the app took over', () => {
+    const form = drawnPage(false);
+    runScript();
+    expect(submit(form).defaultPrevented).toBe(false);
+    expect(document.documentElement.hasAttribute(HELD_SUBMIT_ATTRIBUTE)).toBe(false);
+  });
+
+  it('goes as a plain post if the app never comes', () => {
+    vi.useFakeTimers();
+    const form = drawnPage(true);
+    const post = vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => undefined);
+    runScript();
+    submit(form);
+    vi.advanceTimersByTime(HELD_SUBMIT_FALLBACK_MS - 1);
+    expect(post).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(post).toHaveBeenCalledTimes(1);
+    expect(document.documentElement.hasAttribute(HELD_SUBMIT_ATTRIBUTE)).toBe(false);
   });
 });
