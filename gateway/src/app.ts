@@ -16,8 +16,10 @@ import { securityHeaders } from './http/security-headers.js';
 import { cookieNames } from './http/cookies.js';
 import { FirstPaintPages, firstPaintPartner } from './http/first-paint.js';
 import { shellRouter } from './http/shell.router.js';
+import { upstreamCallbackRouter } from './http/upstream-callback.router.js';
 import type { CaptchaServiceDeps } from './identity/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
+import { Upstreams } from './identity/external/upstreams.js';
 import { createErrorRecords, type ErrorRecords } from './identity/ops/error-records.service.js';
 import { SystemStatusService, type SystemStatusDeps } from './identity/ops/system-status.service.js';
 import type { SignedInAccountInfo } from './identity/session-auth.service.js';
@@ -141,6 +143,11 @@ export function createApp(deps: AppDeps): Express {
     },
     revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
     onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
+    upstreams: new Upstreams({
+      providers: store.identityProviders,
+      logger: logger.child({ module: 'upstreams' }),
+      now,
+    }),
   });
 
   const app = express();
@@ -267,6 +274,9 @@ export function createApp(deps: AppDeps): Express {
     accountApi({ config, sessions, antiforgery, identity, status: { systemStatus, errorRecords } }),
   );
   app.use('/remotes', remotesRouter(config, releases));
+  // External identity providers' redirect back (ADR 0018); their discovery runs in the background from now on.
+  app.use(upstreamCallbackRouter({ external: identity.external, antiforgery }));
+  identity.upstreams.start();
 
   deps.oidc?.mount(app, {
     getSignedInAccount: identity.auth.getSignedInAccount,

@@ -15,6 +15,7 @@ export * from './user.schema.js';
 export * from './partner.schema.js';
 export * from './client-error.schema.js';
 export * from './login.schema.js';
+export * from './external.schema.js';
 export * from './branding.js';
 export * from './locales/error-translations.js';
 export * from './locale-choice.js';

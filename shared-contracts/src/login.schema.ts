@@ -19,7 +19,12 @@ export const loginRequestSchema = z.object({
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
 /** An external sign-in provider offered on the sign-in page. */
-export const externalProviderSchema = z.object({ vendorId: z.string(), displayName: z.string() });
+export const externalProviderSchema = z.object({
+  vendorId: z.string(),
+  displayName: z.string(),
+  /** The button's own text as configured (`idps add --button-label`), instead of "Sign in with <name>". */
+  buttonLabel: z.string().optional(),
+});
 /** An external sign-in provider offered on the sign-in page. */
 export type ExternalProvider = z.infer<typeof externalProviderSchema>;
 
@@ -63,6 +68,11 @@ export const logoutViewSchema = z.object({
    * the finished sign-out, never from the query: the logged-out page's "Return to <client>" link.
    */
   postLogoutRedirectUri: z.string().optional(),
+  /**
+   * The browser signed out of a session that came through this upstream provider (its name): the upstream sign-out
+   * page asks whether to sign out there too (UpstreamLogout).
+   */
+  upstream: z.string().optional(),
 });
 /** Answer of `LogoutView`. */
 export type LogoutView = z.infer<typeof logoutViewSchema>;

@@ -23,7 +23,7 @@ describe('admin CLI: finding the command', () => {
     ],
     [
       ['frob'],
-      /^error: unknown command "frob" \(areas: users, partners, customers, memberships, clients, keys/,
+      /^error: unknown command "frob" \(areas: users, partners, customers, memberships, clients, idps, keys/,
     ],
     [[], /^error: no command given; "admin help" lists the commands$/],
     [['users', 'list', 'extra'], /^error: unexpected argument "extra"$/],

@@ -2,6 +2,7 @@ import type { AdminCommand, OptionSpec } from './admin-command.js';
 import { auditCommands } from './commands/audit.js';
 import { clientsCommands } from './commands/clients.js';
 import { errorsCommands } from './commands/errors.js';
+import { idpsCommands } from './commands/idps.js';
 import { customersCommands } from './commands/customers.js';
 import { keysCommands } from './commands/keys.js';
 import { membershipsCommands } from './commands/memberships.js';
@@ -18,6 +19,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...customersCommands,
   ...membershipsCommands,
   ...clientsCommands,
+  ...idpsCommands,
   ...keysCommands,
   ...sessionsCommands,
   ...ottCommands,

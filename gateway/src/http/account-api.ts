@@ -71,7 +71,12 @@ export function accountApi(deps: AccountApiDeps): Router {
       recoverGuard: captchaGuard({ ...identity, sessions }, 'recover'),
     }),
     secureSignInRouter({ ...identity, sessions, responses }),
-    vendorRouter(),
+    vendorRouter({
+      ...identity,
+      sessions,
+      responses,
+      linkGuard: captchaGuard({ ...identity, sessions }, 'link'),
+    }),
   );
   if (deps.status) router.use(statusRouter(deps.status));
   router.use((_req, res) => {

@@ -117,6 +117,22 @@ const WEBAUTHN_BODIES: unknown[] = [
   { id: '../../etc', name: '' },
 ];
 
+/** Vendor and external sign-in (ADR 0018), views also by GET; the upstream callback is a full-page GET. */
+const EXTERNAL_ENDPOINTS: [method: 'get' | 'post', path: string][] = [
+  ['get', '/api/Account/VendorLoginView'],
+  ['post', '/api/Account/VendorLoginView'],
+  ['post', '/api/Account/VendorLogin'],
+  ['get', '/api/Account/ExternalUser'],
+  ['post', '/api/Account/Link'],
+  ['post', '/api/Account/Next'],
+  ['post', '/api/Account/EexLink'],
+  ['get', '/api/Account/ExternalLogins'],
+  ['post', '/api/Account/EexUnlink'],
+  ['post', '/api/Account/UpstreamLogout'],
+  ['get', '/signin/contoso/callback'],
+  ['get', '/signin/%00%2F..%2F/callback'],
+];
+
 const ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ['get', '/api/Account/Antiforgery'],
   ['post', '/api/Account/Exchange'],
@@ -137,6 +153,7 @@ const ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ...CUSTOMER_ENDPOINTS,
   ...RECOVERY_ENDPOINTS,
   ...SECURE_SIGN_IN_ENDPOINTS,
+  ...EXTERNAL_ENDPOINTS,
   ['post', '/api/ops/client-errors'],
   ['get', '/remotes/manifest.json'],
 ];
@@ -181,6 +198,9 @@ const JSON_BODIES: unknown[] = [
   { token: null, code: null },
   { username: 'someone@example.test', returnUrl: ['/'] },
   { username: { $ne: '' } },
+  { vendorId: ['contoso'], returnUrl: {} },
+  { vendorId: 'x'.repeat(5000), returnUrl: '//evil.example' },
+  { vendorId: '../admin' },
   ...WEBAUTHN_BODIES,
 ];
 
@@ -210,6 +230,10 @@ const QUERIES = [
   '?displayName[]=a&displayName[]=b',
   `?displayName=${'d'.repeat(5000)}`,
   '?displayName=%00%E0%A4%A',
+  '?vendorId[]=a&button[x]=yes',
+  `?vendorId=${'v'.repeat(5000)}&button=${'y'.repeat(5000)}`,
+  '?vendorId=%00&button=yes&code=x&state=y',
+  '?button=no&error=access_denied&error_description=%3Cscript%3E',
 ];
 
 describe('fuzz: malformed input never gives a 5xx', () => {

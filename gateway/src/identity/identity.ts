@@ -25,6 +25,8 @@ import { createWebauthnService } from './webauthn/webauthn.service.js';
 import { SourceLimit } from '../infra/throttle/source-limit.js';
 import { DEFAULT_INTERACTION_LIMIT } from '../oidc/interaction-limit.js';
 import { createSignOutService, type OidcLogoutHooks } from './sign-out.service.js';
+import { createExternalIdentityService } from './external/external-identity.service.js';
+import { Upstreams } from './external/upstreams.js';
 
 /** What {@link createIdentity} builds the services from. */
 export interface IdentityDeps {
@@ -57,6 +59,8 @@ export interface IdentityDeps {
   };
   /** Faults of work done after an answer went out (the recovery mail). */
   onBackgroundError?: (error: unknown) => void;
+  /** Discovery of the external identity providers (ADR 0018); one over the store when omitted. */
+  upstreams?: Upstreams;
 }
 
 /** The identity layer's services, built once per app and handed to the routers and the OIDC mount. */
@@ -91,9 +95,22 @@ export function createIdentity(deps: IdentityDeps) {
     recaptchaVerifyUrl: deps.captcha.recaptchaVerifyUrl ?? GOOGLE_SITEVERIFY_URL,
     fallback: deps.captcha.fallback,
   });
+  const upstreams = deps.upstreams ?? new Upstreams({ providers: store.identityProviders });
+  const external = createExternalIdentityService({
+    store,
+    sessions,
+    signIn,
+    auth,
+    partners,
+    upstreams,
+    clock,
+    publicUrl: deps.publicUrl,
+  });
   return {
     signIn,
     auth,
+    upstreams,
+    external,
     accounts: createAccountsService(store),
     customers: createCustomersService(store),
     partners,
@@ -108,7 +125,7 @@ export function createIdentity(deps: IdentityDeps) {
       rememberedBrowsers: deps.rememberedBrowsers,
     }),
     captcha,
-    loginView: createLoginViewService(partners, returnUrls, captcha),
+    loginView: createLoginViewService(partners, returnUrls, captcha, external),
     recovery: createRecoveryService({
       store,
       kv: deps.kv,
@@ -141,7 +158,14 @@ export function createIdentity(deps: IdentityDeps) {
       ...DEFAULT_INTERACTION_LIMIT,
       keyPrefix: `${deps.throttle.prefix}:assertions`,
     }),
-    signOut: createSignOutService({ store, sessions, auth, oidc: deps.oidc, now: () => clock.now() }),
+    signOut: createSignOutService({
+      store,
+      sessions,
+      auth,
+      oidc: deps.oidc,
+      now: () => clock.now(),
+      upstreamName: (id) => external.providerName(id),
+    }),
   };
 }
 

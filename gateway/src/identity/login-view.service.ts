@@ -1,5 +1,6 @@
 import type { LoginView } from 'shared-contracts';
 import type { Session } from '../infra/sessions/session-manager.js';
+import type { ExternalIdentityService } from './external/external-identity.service.js';
 import type { CaptchaContext, CaptchaService } from './captcha.service.js';
 import type { PartnerService } from './partner.service.js';
 import type { ReturnUrls } from './return-urls.service.js';
@@ -9,6 +10,7 @@ export function createLoginViewService(
   partners: PartnerService,
   returnUrls: ReturnUrls,
   captcha?: CaptchaService,
+  external?: Pick<ExternalIdentityService, 'loginProviders'>,
 ) {
   return async (
     session: Session | undefined,
@@ -18,6 +20,9 @@ export function createLoginViewService(
     request?: Omit<CaptchaContext, 'host' | 'sessionId'>,
   ): Promise<LoginView> => {
     const [partner, target] = await Promise.all([partners.forHost(host), returnUrls.safe(returnUrl)]);
+    const showLoginProviders = partner?.showLoginProviders ?? false;
+    // The partner's upstreams as buttons, only when the partner shows login providers (SPEC.md §6).
+    const providers = showLoginProviders && external ? await external.loginProviders(host) : [];
     const username = session?.record.data.username;
     const provider = await captcha?.providerFor(host);
     const captchaRequired =
@@ -28,8 +33,8 @@ export function createLoginViewService(
     return {
       ...(username ? { username } : {}),
       allowLocal: true,
-      showLoginProviders: partner?.showLoginProviders ?? false,
-      providers: [],
+      showLoginProviders,
+      providers,
       returnUrl: target,
       captchaRequired,
       ...(provider ? { captcha: provider } : {}),

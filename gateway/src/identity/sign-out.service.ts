@@ -40,7 +40,12 @@ export interface SignOutDeps {
   auth: SessionAuthService;
   oidc?: OidcLogoutHooks | undefined;
   now: () => number;
+  /** The name of a configured upstream provider (ADR 0018); without it no upstream sign-out is offered. */
+  upstreamName?: (providerId: string) => Promise<string | undefined>;
 }
+
+/** Where a browser that signed in through an upstream is asked whether to sign out there too (S27). */
+export const UPSTREAM_LOGOUT_PATH = '/account/logout/upstream';
 
 /**
  * Sign-out (SPEC.md §7 "Sign-out"): `LogoutView` before and after, `Logout` itself. After an application's
@@ -57,7 +62,23 @@ export function createSignOutService(deps: SignOutDeps) {
     return finished.expiresAt > now() ? finished : undefined;
   }
 
+  /** The upstream sign-out this browser may still answer, with its provider's name. */
+  async function pendingUpstreamLogout(session: Session | undefined) {
+    const record = session?.record.data.upstreamLogout;
+    if (!record || record.expiresAt <= now()) return undefined;
+    const name = await deps.upstreamName?.(record.providerId);
+    return name ? { record, name } : undefined;
+  }
+
   return {
+    pendingUpstreamLogout,
+
+    /** Forgets the upstream sign-out question (answered). */
+    async forgetUpstreamLogout(session: Session): Promise<void> {
+      delete session.record.data.upstreamLogout;
+      await sessions.save(session);
+    },
+
     /**
      * `LogoutView`. After a sign-out: the way back to the application. `consume` (a POST) uses the record up, so
      * the link is offered once; a GET only reads it, since a GET never changes state. Before a sign-out: whether
@@ -66,6 +87,8 @@ export function createSignOutService(deps: SignOutDeps) {
     async view(req: Req, res: Res, logoutId: string | undefined, consume: boolean): Promise<LogoutView> {
       const session = await sessions.current(req);
       const finished = finishedSignOut(session, logoutId);
+      const upstream = await pendingUpstreamLogout(session);
+      const upstreamName = upstream ? { upstream: upstream.name } : {};
       if (session && finished) {
         if (consume) {
           delete session.record.data.loggedOut;
@@ -77,6 +100,7 @@ export function createSignOutService(deps: SignOutDeps) {
           loggedOut: true,
           ...(finished.clientName ? { clientName: finished.clientName } : {}),
           postLogoutRedirectUri: finished.postLogoutRedirectUri,
+          ...upstreamName,
         };
       }
       const signedIn = await auth.getSignedInAccount(req);
@@ -86,6 +110,7 @@ export function createSignOutService(deps: SignOutDeps) {
         // Without proof from the client (id_token_hint) a signed-in user confirms first (S32).
         showLogoutPrompt: signedIn !== undefined && (described?.showLogoutPrompt ?? true),
         ...(described?.clientName ? { clientName: described.clientName } : {}),
+        ...upstreamName,
       };
     },
 
@@ -101,6 +126,9 @@ export function createSignOutService(deps: SignOutDeps) {
       const { logoutId } = input;
       const before = await sessions.lookup(req);
       const account = await auth.getSignedInAccount(req);
+      // Signed in through an upstream (ADR 0018): the next page asks whether to sign out there too (S27).
+      const upstream = account ? (await sessions.current(req))?.record.data.upstream : undefined;
+      const upstreamName = upstream ? await deps.upstreamName?.(upstream.providerId) : undefined;
       const ended = oidc?.endSession ? await oidc.endSession(logoutId, req, res) : undefined;
       const next = await sessions.end(req, res);
       if (account) {
@@ -124,6 +152,18 @@ export function createSignOutService(deps: SignOutDeps) {
         };
         await sessions.save(next);
         target.set('logoutId', id);
+      }
+      if (upstream && upstreamName) {
+        const logoutIdOfApp = target.get('logoutId');
+        next.record.data.upstreamLogout = {
+          providerId: upstream.providerId,
+          idToken: upstream.idToken,
+          ...(logoutIdOfApp ? { logoutId: logoutIdOfApp } : {}),
+          expiresAt: now() + LOGGED_OUT_RECORD_MS,
+        };
+        await sessions.save(next);
+        const search = target.toString();
+        return { session: next, target: `${UPSTREAM_LOGOUT_PATH}${search ? `?${search}` : ''}` };
       }
       const search = target.toString();
       return { session: next, target: `/account/loggedout${search ? `?${search}` : ''}` };

@@ -14,6 +14,8 @@ import * as captchaSettings from './migrations/0010-captcha-settings.js';
 import * as auditContext from './migrations/0011-audit-context.js';
 import * as clientErrorCounts from './migrations/0012-client-error-counts.js';
 import * as oneTimeSignIn from './migrations/0017-one-time-sign-in.js';
+import * as identityProviders from './migrations/0015-identity-providers.js';
+import * as externalLoginsByUser from './migrations/0016-external-logins-by-user.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 function provider(store: StoreDatabase): MigrationProvider {
@@ -32,6 +34,8 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0011-audit-context': { up: (db) => auditContext.up(db) },
     '0012-client-error-counts': { up: (db) => clientErrorCounts.up(db) },
     '0017-one-time-sign-in': { up: (db) => oneTimeSignIn.up(db) },
+    '0015-identity-providers': { up: (db) => identityProviders.up(db) },
+    '0016-external-logins-by-user': { up: (db) => externalLoginsByUser.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }

@@ -87,8 +87,31 @@ export interface ExternalLoginTable {
   issuer: string;
   subject: string;
   user_id: string;
+  /** The identity provider (`identity_providers.id`) the identity came through. */
   vendor_id: string;
   created_at: number;
+  /** Epoch ms of the identity's last sign-in (migration 0016). */
+  last_used_at: Generated<number | null>;
+}
+
+/** identity_providers: external OpenID Connect providers (migration 0015, ADR 0018). */
+export interface IdentityProviderTable {
+  id: string;
+  name: string;
+  issuer: string;
+  client_id: string;
+  /** AES-256-GCM sealed, as the OIDC clients' secrets. */
+  client_secret_enc: string;
+  /** Space-separated scopes asked of the upstream. */
+  scopes: Generated<string>;
+  partner_id: string | null;
+  vendor: Generated<number>;
+  /** JSON list of role names a vendor account gets. */
+  roles: Generated<string>;
+  button_label: string | null;
+  trust_upstream_mfa: Generated<number>;
+  created_at: number;
+  updated_at: number;
 }
 
 /** webauthn_credentials: registered devices and security keys. */
@@ -225,6 +248,7 @@ export interface Database {
   memberships: MembershipTable;
   oidc_clients: OidcClientTable;
   external_logins: ExternalLoginTable;
+  identity_providers: IdentityProviderTable;
   webauthn_credentials: WebauthnCredentialTable;
   device_offer_skips: DeviceOfferSkipTable;
   second_factors: SecondFactorTable;

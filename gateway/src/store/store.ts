@@ -3,6 +3,8 @@ import { AuditRepository } from './audit.repository.js';
 import { CaptchaSettingsRepository } from './captcha-settings.repository.js';
 import { ClientRepository } from './client.repository.js';
 import { CustomerRepository } from './customer.repository.js';
+import { ExternalLoginRepository } from './external-login.repository.js';
+import { IdentityProviderRepository } from './identity-provider.repository.js';
 import { openDatabase, type OpenDatabaseOptions, type StoreDatabase } from './database.js';
 import { migrateToLatest } from './migrator.js';
 import { OneTimeTokenRepository } from './one-time-token.repository.js';
@@ -38,6 +40,10 @@ export interface Store {
   recoveryCodes: RecoveryCodeRepository;
   /** Passkeys and security keys, and skipped device offers. */
   webauthnCredentials: WebauthnCredentialRepository;
+  /** External OpenID Connect providers (the client secret sealed with `secrets`, ADR 0018). */
+  identityProviders: IdentityProviderRepository;
+  /** External identities linked to accounts, by (issuer, subject) (S35). */
+  externalLogins: ExternalLoginRepository;
 }
 
 /** Builds the repositories over an open database. */
@@ -62,6 +68,8 @@ export function createStore(
     secondFactors: new SecondFactorRepository(database.db, now),
     recoveryCodes: new RecoveryCodeRepository(database.db, now),
     webauthnCredentials: new WebauthnCredentialRepository(database.db, now),
+    identityProviders: new IdentityProviderRepository(database.db, secrets, now),
+    externalLogins: new ExternalLoginRepository(database.db, now),
   };
 }
 

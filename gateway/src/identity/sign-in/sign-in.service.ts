@@ -5,7 +5,7 @@ import type { LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import { ThrottleUnavailableError } from '../../infra/throttle/login-throttle.js';
 import type { Session } from '../../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../../infra/sessions/request-sessions.js';
-import type { PendingSignIn, SignedInAccount } from '../../infra/sessions/session-store.js';
+import type { PendingSignIn, SignedInAccount, UpstreamSession } from '../../infra/sessions/session-store.js';
 import type { Store } from '../../store/store.js';
 import { normaliseLogin, type User } from '../../store/user.repository.js';
 import { dummyPasswordHash, verifyPassword } from '../passwords.service.js';
@@ -46,6 +46,24 @@ export interface PasswordSignIn {
   ip: string;
   /** The browser has a user-verifying platform authenticator (the device offer needs one, ADR 0016). */
   platformAuthenticator?: boolean;
+  /**
+   * Runs once the password passed, before the new session id (Link: the upstream identity is linked then, so the
+   * id changes after linking, S24). Its amr and upstream are added to the pending sign-in.
+   */
+  afterPassword?: (user: User) => Promise<{ amr?: string[]; upstream?: UpstreamSession } | undefined>;
+}
+
+/** An upstream sign-in whose identity is linked to `user` (ADR 0018). */
+export interface ExternalSignIn {
+  returnUrl: string;
+  ip: string;
+  providerId: string;
+  issuer: string;
+  /** The methods the upstream reported (`amr`), recorded; `fed` is what the local session says. */
+  upstreamAmr: string[];
+  /** The partner trusts the upstream's second factor and the upstream reported one: the local 2FA step is passed. */
+  secondFactorByUpstream: boolean;
+  idToken: string;
 }
 
 /** Counters the service reports to /metrics. */
@@ -167,6 +185,7 @@ export class SignInService {
       this.metrics.signIn('unavailable');
       return { kind: 'unavailable' };
     }
+    const extra = input.afterPassword ? await input.afterPassword(user) : undefined;
     // From now on this browser is one of the account's known devices: strangers' guesses do not refuse it (S7).
     this.knownDevices?.remember(req, res, user);
     await this.store.audit.record({
@@ -180,8 +199,9 @@ export class SignInService {
       userId: user.id,
       returnUrl: input.returnUrl,
       rememberMe: input.rememberMe,
-      amr: ['pwd'],
+      amr: [...new Set(['pwd', ...(extra?.amr ?? [])])],
       passed: ['password'],
+      ...(extra?.upstream ? { upstream: extra.upstream } : {}),
       current: undefined,
       startedAt: this.clock.now(),
       // Not when the sign-in is for changing the second factor (S21 wants the factor itself then).
@@ -284,6 +304,52 @@ export class SignInService {
   }
 
   /**
+   * An upstream sign-in (ADR 0018): the upstream's ID token, already validated, named an identity linked to `user`
+   * by (issuer, subject). The upstream stands for the password (amr `fed`); the local steps still apply — the second
+   * factor too, unless the provider's partner trusts the upstream's and the upstream reported one. The session id
+   * is replaced (S24).
+   */
+  async externalSignIn(
+    req: Req,
+    res: Res,
+    session: Session,
+    user: User,
+    input: ExternalSignIn,
+  ): Promise<SignInOutcome> {
+    if (user.disabled) return { kind: 'invalidCredentials' };
+    await this.store.audit.record({
+      at: this.clock.now(),
+      kind: 'sign-in.external',
+      userId: user.id,
+      ip: input.ip,
+      data: { provider: input.providerId, issuer: input.issuer, upstreamAmr: input.upstreamAmr },
+    });
+    const pending: PendingSignIn = {
+      userId: user.id,
+      returnUrl: input.returnUrl,
+      rememberMe: false,
+      amr: input.secondFactorByUpstream ? ['fed', 'mfa'] : ['fed'],
+      // "password" stands for the first factor; the local password was not used, so its expiry does not apply.
+      passed: [
+        'password',
+        'expired-password',
+        ...(input.secondFactorByUpstream ? ['two-factor', 'two-factor-setup'] : []),
+      ],
+      current: undefined,
+      startedAt: this.clock.now(),
+      upstream: { providerId: input.providerId, idToken: input.idToken },
+    };
+    const next = await this.sessions.regenerate(
+      req,
+      res,
+      session,
+      { pending, username: user.username },
+      false,
+    );
+    return this.advance(req, res, next, user, pending);
+  }
+
+  /**
    * Marks the current step passed (called by that step's own call once it verified its input) and moves on.
    * Refused unless `stepId` is the pending step.
    */
@@ -360,7 +426,11 @@ export class SignInService {
       amr: pending.amr,
       securityStamp: user.securityStamp,
     };
-    const data = { account, username: session.record.data.username ?? user.username };
+    const data = {
+      account,
+      username: session.record.data.username ?? user.username,
+      ...(pending.upstream ? { upstream: pending.upstream } : {}),
+    };
     // After a further step (second factor, ...) the id changes again (S24); right after the password it is fresh,
     // but remember-me still needs the persistent cookie that only a completed sign-in gets.
     const finished =

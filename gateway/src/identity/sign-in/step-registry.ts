@@ -70,6 +70,9 @@ export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
   // So does a one-time-token sign-in (ADR 0019). SendOTP without a username is still only the 2FA step's SMS.
   'SendOTP',
   'LoginWithOTT',
+  // An upstream sign-in starts over too (ADR 0018); its callback forgets any pending sign-in.
+  'VendorLoginView',
+  'VendorLogin',
 ];
 
 /** Ordered list of sign-in steps; a flow registers its step without touching Login. */

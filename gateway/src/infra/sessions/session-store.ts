@@ -8,6 +8,49 @@ export interface SessionData {
   username?: string;
   /** A sign-out this browser just finished, for the logged-out page's "Return to <client>" link (read once). */
   loggedOut?: FinishedSignOut;
+  /** An authorization request this browser sent to an upstream provider, awaiting its callback (ADR 0018). */
+  upstreamFlow?: UpstreamFlow;
+  /** An upstream identity linked to no account yet: the link page's subject (ExternalUser, Link, Next). */
+  externalIdentity?: ExternalIdentity;
+  /** The browser signed in through an upstream: its provider and ID token, for the upstream sign-out (S27). */
+  upstream?: UpstreamSession;
+  /** After signing out of an upstream-signed-in session: the question of /account/logout/upstream (once). */
+  upstreamLogout?: UpstreamSession & { expiresAt: number };
+}
+
+/** An authorization request to an upstream: its checks (state, nonce, PKCE verifier: S35) and what it is for. */
+export interface UpstreamFlow {
+  providerId: string;
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+  returnUrl: string;
+  /** `sign-in`: sign in (or link when unknown); `link`: add the identity to the signed-in account (EexLink). */
+  purpose: 'sign-in' | 'link';
+  /** For `link`: the account that asked. */
+  userId?: string;
+  startedAt: number;
+}
+
+/** An upstream identity waiting to be linked to a local account. */
+export interface ExternalIdentity {
+  providerId: string;
+  issuer: string;
+  subject: string;
+  name?: string;
+  email?: string;
+  amr: string[];
+  idToken: string;
+  returnUrl: string;
+  at: number;
+}
+
+/** The upstream a session signed in through. */
+export interface UpstreamSession {
+  providerId: string;
+  idToken: string;
+  /** The logoutId of the application's sign-out that led here, if any (the logged-out page's way back). */
+  logoutId?: string;
 }
 
 /** The server's record of a finished RP-initiated sign-out (never taken from the query). */
@@ -51,6 +94,8 @@ export interface PendingSignIn {
   secondFactorRemembered?: boolean;
   /** The browser reported a user-verifying platform authenticator at Login (the device offer needs one). */
   platformAuthenticator?: boolean;
+  /** The sign-in came through an upstream (ADR 0018): kept on the signed-in session for the upstream sign-out. */
+  upstream?: UpstreamSession;
 }
 
 /** A stored session. */

@@ -96,7 +96,7 @@ function SignInBody({ local }: { local: boolean }) {
                   className="hr-button hr-button--secondary"
                   to={vendorSignInPath(provider.vendorId, returnUrl)}
                 >
-                  {t('login.signInWith', { name: provider.displayName })}
+                  {provider.buttonLabel ?? t('login.signInWith', { name: provider.displayName })}
                 </Link>
               </li>
             ))}

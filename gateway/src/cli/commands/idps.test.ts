@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAdminHarness, type AdminHarness } from '../testing/admin-harness.js';
+
+const SECRET = 'upstream-client-secret-value';
+
+describe('admin idps', () => {
+  let admin: AdminHarness;
+  beforeAll(async () => {
+    admin = await openAdminHarness();
+    await admin.run('partners', 'add', '--id', 'acme', '--name', 'Acme');
+  });
+  afterAll(async () => {
+    await admin.close();
+  });
+
+  it('add stores a vendor provider with its roles, its secret sealed at rest', async () => {
+    const out = await admin.run(
+      'idps',
+      'add',
+      '--id',
+      'contoso',
+      '--name',
+      'Contoso Support',
+      '--issuer',
+      'https://id.contoso.example/',
+      '--client-id',
+      'hr-identity',
+      '--client-secret',
+      SECRET,
+      '--vendor',
+      '--roles',
+      'VENDOR_SUPPORT,4',
+    );
+    expect(out).toBe('identity provider contoso added (vendor)');
+    expect(await admin.store.identityProviders.findById('contoso')).toEqual({
+      id: 'contoso',
+      name: 'Contoso Support',
+      issuer: 'https://id.contoso.example',
+      clientId: 'hr-identity',
+      clientSecret: SECRET,
+      scopes: 'openid profile email',
+      partnerId: undefined,
+      vendor: true,
+      roles: ['VENDOR_SUPPORT', 'VENDOR_OPERATIONS'],
+      buttonLabel: undefined,
+      trustUpstreamMfa: false,
+    });
+    const row = await admin.store.database.db
+      .selectFrom('identity_providers')
+      .select('client_secret_enc')
+      .where('id', '=', 'contoso')
+      .executeTakeFirstOrThrow();
+    expect(row.client_secret_enc).not.toContain(SECRET);
+  });
+
+  it('add stores a partner login provider with scopes and a button label', async () => {
+    expect(
+      await admin.run(
+        'idps',
+        'add',
+        '--id',
+        'google',
+        '--name',
+        'Google',
+        '--issuer',
+        'https://accounts.google.example',
+        '--client-id',
+        'g',
+        '--client-secret',
+        SECRET,
+        '--partner',
+        'acme',
+        '--scopes',
+        'openid email',
+        '--button-label',
+        'Sign in with Google',
+        '--trust-upstream-mfa',
+        'true',
+      ),
+    ).toBe('identity provider google added (login provider)');
+    expect(await admin.store.identityProviders.findById('google')).toMatchObject({
+      partnerId: 'acme',
+      scopes: 'openid email',
+      vendor: false,
+      roles: [],
+      buttonLabel: 'Sign in with Google',
+      trustUpstreamMfa: true,
+    });
+  });
+
+  it('list shows every provider and never its client secret', async () => {
+    const out = await admin.run('idps', 'list');
+    expect(out.split('\n')).toHaveLength(2);
+    expect(out).toContain(
+      'contoso\tContoso Support\thttps://id.contoso.example\tclient hr-identity\tvendor VENDOR_SUPPORT,VENDOR_OPERATIONS',
+    );
+    expect(out).toContain('google\tGoogle');
+    expect(out).not.toContain(SECRET);
+  });
+
+  it('update changes only what is given; "-" clears the partner and label', async () => {
+    expect(
+      await admin.run(
+        'idps',
+        'update',
+        '--id',
+        'google',
+        '--name',
+        'Google Workspace',
+        '--partner',
+        '-',
+        '--button-label',
+        '-',
+      ),
+    ).toBe('identity provider google updated');
+    expect(await admin.store.identityProviders.findById('google')).toMatchObject({
+      name: 'Google Workspace',
+      partnerId: undefined,
+      buttonLabel: undefined,
+      scopes: 'openid email',
+      clientSecret: SECRET,
+    });
+    await admin.run(
+      'idps',
+      'update',
+      '--id',
+      'contoso',
+      '--roles',
+      'VENDOR_PARTNER',
+      '--client-secret',
+      'new-secret',
+    );
+    expect(await admin.store.identityProviders.findById('contoso')).toMatchObject({
+      roles: ['VENDOR_PARTNER'],
+      clientSecret: 'new-secret',
+    });
+  });
+
+  const base = ['--name', 'X', '--issuer', 'https://x.example', '--client-id', 'c', '--client-secret', 's'];
+  it.each([
+    [
+      ['--id', 'Bad Id', ...base],
+      'error: --id: "Bad Id" must be 1–63 lower-case letters, digits, "-" or "_" (it is part of the callback address)',
+    ],
+    [
+      ['--id', 'x1', ...base.slice(0, 2), '--issuer', 'ftp://x.example', ...base.slice(4)],
+      'error: --issuer: "ftp://x.example" is not an http(s) URL',
+    ],
+    [['--id', 'x2', ...base, '--scopes', 'profile email'], 'error: --scopes must include openid'],
+    [['--id', 'x3', ...base, '--partner', 'nobody'], 'error: no partner "nobody"'],
+    [
+      ['--id', 'x4', ...base, '--vendor'],
+      'error: a --vendor provider needs --roles (VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER)',
+    ],
+    [
+      ['--id', 'x5', ...base, '--vendor', '--roles', 'ADMIN'],
+      'error: --roles: ADMIN is not a vendor role (VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER)',
+    ],
+    [['--id', 'x6', ...base, '--roles', 'VENDOR_SUPPORT'], 'error: --roles is for --vendor providers only'],
+    [
+      ['--id', 'x7', ...base, '--vendor', '--roles', 'BOSS'],
+      'error: unknown role "BOSS" (1–7 or EMPLOYEE, MANAGER, VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER, ADMIN, HR_ADMIN)',
+    ],
+    [
+      ['--id', 'x8', ...base, '--trust-upstream-mfa', 'yes'],
+      'error: --trust-upstream-mfa must be true or false',
+    ],
+    [['--id', 'contoso', ...base], 'error: identity provider "contoso" exists'],
+  ])('add refuses %j and stores nothing', async (options, line) => {
+    const before = (await admin.store.identityProviders.list()).length;
+    expect(await admin.refused('idps', 'add', ...options)).toBe(line);
+    expect(await admin.store.identityProviders.list()).toHaveLength(before);
+  });
+
+  it('update and remove refuse an unknown id', async () => {
+    expect(await admin.refused('idps', 'update', '--id', 'nobody', '--name', 'N')).toBe(
+      'error: no identity provider "nobody"',
+    );
+    expect(await admin.refused('idps', 'remove', '--id', 'nobody')).toBe(
+      'error: no identity provider "nobody"',
+    );
+  });
+
+  it('remove deletes the provider and the identities linked through it', async () => {
+    const user = await admin.store.users.create({ username: 'linked', passwordHash: null });
+    await admin.store.externalLogins.link({
+      issuer: 'https://accounts.google.example',
+      subject: 's1',
+      userId: user.id,
+      providerId: 'google',
+    });
+    expect(await admin.run('idps', 'remove', '--id', 'google')).toBe('identity provider google removed');
+    expect(await admin.store.identityProviders.findById('google')).toBeUndefined();
+    expect(await admin.store.externalLogins.find('https://accounts.google.example', 's1')).toBeUndefined();
+  });
+});

@@ -1,0 +1,187 @@
+import { isVendor } from 'shared-contracts';
+import { defineCommand } from '../admin-command.js';
+import { UsageError } from '../cli-support.js';
+import { flag, roles, url } from '../option-values.js';
+import type { Store } from '../../store/store.js';
+import type { IdentityProvider } from '../../store/identity-provider.repository.js';
+
+const ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+function providerId(text: string): string {
+  if (!ID.test(text))
+    throw new UsageError(
+      `--id: "${text}" must be 1–63 lower-case letters, digits, "-" or "_" (it is part of the callback address)`,
+    );
+  return text;
+}
+
+function scopes(text: string): string {
+  const list = text.split(/[\s,]+/).filter(Boolean);
+  if (!list.includes('openid')) throw new UsageError('--scopes must include openid');
+  if (list.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)))
+    throw new UsageError(`--scopes: "${text}" is not a list of scope names`);
+  return list.join(' ');
+}
+
+function nonBlank(text: string, option: string, max = 200): string {
+  const value = text.trim();
+  if (!value) throw new UsageError(`--${option} must not be blank`);
+  if (value.length > max) throw new UsageError(`--${option} must have at most ${max} characters`);
+  return value;
+}
+
+function secret(text: string): string {
+  if (text.length === 0) throw new UsageError('--client-secret must not be empty');
+  return text;
+}
+
+async function partner(store: Store, id: string): Promise<string> {
+  if (!(await store.partners.findById(id))) throw new UsageError(`no partner "${id}"`);
+  return id;
+}
+
+/** A vendor provider's roles: vendor roles only (SPEC.md §6: a vendor is support, operations or partner). */
+function vendorRoles(text: string | undefined) {
+  const list = roles(text);
+  const others = list.filter((r) => !isVendor([r]));
+  if (others.length > 0)
+    throw new UsageError(
+      `--roles: ${others.join(', ')} is not a vendor role (VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER)`,
+    );
+  return [...new Set(list)];
+}
+
+/** One line of `idps list`; never the client secret. */
+export function describeProvider(p: IdentityProvider): string {
+  return [
+    p.id,
+    p.name,
+    p.issuer,
+    `client ${p.clientId}`,
+    p.vendor ? `vendor ${p.roles.join(',') || '-'}` : 'login provider',
+    `partner ${p.partnerId ?? '*'}`,
+    `scopes "${p.scopes}"`,
+    ...(p.buttonLabel ? [`button "${p.buttonLabel}"`] : []),
+    ...(p.trustUpstreamMfa ? ['trusts upstream MFA'] : []),
+  ].join('\t');
+}
+
+const shared = {
+  scopes: { type: 'string', value: '"openid profile email"' },
+  partner: { type: 'string', value: 'ID' },
+  roles: { type: 'string', value: 'VENDOR_SUPPORT,4' },
+  'button-label': { type: 'string', value: 'TEXT' },
+  'trust-upstream-mfa': { type: 'string', value: 'true|false' },
+} as const;
+
+export const idpsCommands = [
+  defineCommand({
+    area: 'idps',
+    name: 'add',
+    options: {
+      id: { type: 'string', value: 'ID', required: true },
+      name: { type: 'string', value: 'N', required: true },
+      issuer: { type: 'string', value: 'URL', required: true },
+      'client-id': { type: 'string', value: 'X', required: true },
+      'client-secret': { type: 'string', value: 'Y', required: true },
+      vendor: { type: 'boolean' },
+      ...shared,
+    },
+    summary: [
+      'an external OpenID Connect provider; register <PUBLIC_URL>/signin/<ID>/callback as its redirect URI and',
+      '<PUBLIC_URL>/account/loggedout as its post-logout redirect URI',
+      "--vendor: a vendor company's provider (/account/login/vendor?vendorId=ID); its accounts get --roles",
+      'otherwise a login provider: a button on the sign-in page of --partner (all partners without it)',
+      '--trust-upstream-mfa true: an upstream amr with a second factor stands for the local one',
+    ],
+    async run({ store, out }, values) {
+      const id = providerId(values.id);
+      if (await store.identityProviders.findById(id))
+        throw new UsageError(`identity provider "${id}" exists`);
+      const vendor = values.vendor === true;
+      const roleList = vendorRoles(values.roles);
+      if (!vendor && roleList.length > 0) throw new UsageError('--roles is for --vendor providers only');
+      if (vendor && roleList.length === 0)
+        throw new UsageError(
+          'a --vendor provider needs --roles (VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER)',
+        );
+      const trust = flag(values['trust-upstream-mfa'], 'trust-upstream-mfa');
+      const created = await store.identityProviders.create({
+        id,
+        name: nonBlank(values.name, 'name'),
+        issuer: url(values.issuer, 'issuer').replace(/\/$/, ''),
+        clientId: nonBlank(values['client-id'], 'client-id', 500),
+        clientSecret: secret(values['client-secret']),
+        ...(values.scopes !== undefined ? { scopes: scopes(values.scopes) } : {}),
+        ...(values.partner !== undefined ? { partnerId: await partner(store, values.partner) } : {}),
+        vendor,
+        roles: roleList,
+        ...(values['button-label'] !== undefined
+          ? { buttonLabel: nonBlank(values['button-label'], 'button-label', 80) }
+          : {}),
+        ...(trust !== undefined ? { trustUpstreamMfa: trust } : {}),
+      });
+      out(`identity provider ${created.id} added (${created.vendor ? 'vendor' : 'login provider'})`);
+    },
+  }),
+  defineCommand({
+    area: 'idps',
+    name: 'update',
+    options: {
+      id: { type: 'string', value: 'ID', required: true },
+      name: { type: 'string', value: 'N' },
+      issuer: { type: 'string', value: 'URL' },
+      'client-id': { type: 'string', value: 'X' },
+      'client-secret': { type: 'string', value: 'Y' },
+      ...shared,
+    },
+    summary: ['changes only the options given; --partner - and --button-label - clear them'],
+    async run({ store, out }, values) {
+      const found = await store.identityProviders.findById(values.id);
+      if (!found) throw new UsageError(`no identity provider "${values.id}"`);
+      const roleList = values.roles !== undefined ? vendorRoles(values.roles) : undefined;
+      if (roleList && !found.vendor) throw new UsageError('--roles is for vendor providers only');
+      if (roleList && roleList.length === 0)
+        throw new UsageError('a vendor provider needs at least one role');
+      const trust = flag(values['trust-upstream-mfa'], 'trust-upstream-mfa');
+      const label = values['button-label'];
+      await store.identityProviders.update(found.id, {
+        ...(values.name !== undefined ? { name: nonBlank(values.name, 'name') } : {}),
+        ...(values.issuer !== undefined ? { issuer: url(values.issuer, 'issuer').replace(/\/$/, '') } : {}),
+        ...(values['client-id'] !== undefined
+          ? { clientId: nonBlank(values['client-id'], 'client-id', 500) }
+          : {}),
+        ...(values['client-secret'] !== undefined ? { clientSecret: secret(values['client-secret']) } : {}),
+        ...(values.scopes !== undefined ? { scopes: scopes(values.scopes) } : {}),
+        ...(values.partner !== undefined
+          ? { partnerId: values.partner === '-' ? null : await partner(store, values.partner) }
+          : {}),
+        ...(roleList ? { roles: roleList } : {}),
+        ...(label !== undefined
+          ? { buttonLabel: label === '-' ? null : nonBlank(label, 'button-label', 80) }
+          : {}),
+        ...(trust !== undefined ? { trustUpstreamMfa: trust } : {}),
+      });
+      out(`identity provider ${found.id} updated`);
+    },
+  }),
+  defineCommand({
+    area: 'idps',
+    name: 'remove',
+    options: { id: { type: 'string', value: 'ID', required: true } },
+    summary: ['also forgets every external identity linked through it'],
+    async run({ store, out }, values) {
+      if (!(await store.identityProviders.remove(values.id)))
+        throw new UsageError(`no identity provider "${values.id}"`);
+      out(`identity provider ${values.id} removed`);
+    },
+  }),
+  defineCommand({
+    area: 'idps',
+    name: 'list',
+    options: {},
+    async run({ store, out }) {
+      for (const p of await store.identityProviders.list()) out(describeProvider(p));
+    },
+  }),
+];

@@ -1,0 +1,437 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as oidc from 'openid-client';
+import {
+  UPSTREAM_POST_LOGOUT_PATH,
+  upstreamCallbackPath,
+  type ExternalProvider,
+  type ExternalUser,
+  type LinkedProvider,
+  type VendorLoginView,
+} from 'shared-contracts';
+import type { Clock } from '../../infra/clock.js';
+import type { RequestSessions } from '../../infra/sessions/request-sessions.js';
+import type { Session } from '../../infra/sessions/session-manager.js';
+import type { ExternalIdentity, UpstreamFlow } from '../../infra/sessions/session-store.js';
+import type { IdentityProvider } from '../../store/identity-provider.repository.js';
+import type { Store } from '../../store/store.js';
+import type { User } from '../../store/user.repository.js';
+import type { PartnerService } from '../partner.service.js';
+import type { SessionAuthService } from '../session-auth.service.js';
+import type { SignInOutcome, SignInService } from '../sign-in/sign-in.service.js';
+import type { Upstreams } from './upstreams.js';
+
+type Req = IncomingMessage;
+type Res = ServerResponse;
+
+/** An authorization request to an upstream, and an upstream identity awaiting its link, live this long. */
+export const UPSTREAM_FLOW_MS = 10 * 60_000;
+
+/** `amr` values (RFC 8176) that name a second factor: a trusted upstream's report of one stands for ours. */
+const SECOND_FACTOR_AMR = new Set([
+  'mfa',
+  'otp',
+  'hwk',
+  'swk',
+  'sms',
+  'tel',
+  'sc',
+  'fpt',
+  'face',
+  'iris',
+  'pin',
+]);
+
+/** What the gateway does after the upstream's callback. */
+export type CallbackResult =
+  | { kind: 'redirect'; target: string; session: Session }
+  /** Refused (tampered, expired, upstream error): the sign-in error page; nothing signed in. */
+  | { kind: 'failed'; reason: string };
+
+/** Dependencies of {@link createExternalIdentityService}. */
+export interface ExternalIdentityDeps {
+  store: Store;
+  sessions: RequestSessions;
+  signIn: SignInService;
+  auth: SessionAuthService;
+  partners: PartnerService;
+  upstreams: Upstreams;
+  clock: Clock;
+  /** PUBLIC_URL: the origin of the callback and post-logout addresses registered with the upstreams. */
+  publicUrl: string;
+}
+
+function stringClaim(value: unknown, max = 256): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : undefined;
+}
+
+/**
+ * External identity providers (ADR 0018): the sign-in page's login providers, vendor sign-in, the upstream's
+ * callback (state, nonce and PKCE checked and the ID token validated by openid-client: S35), linking an upstream
+ * identity to a local account by (issuer, subject) — never by e-mail — and the upstream sign-out (S27).
+ */
+export function createExternalIdentityService(deps: ExternalIdentityDeps) {
+  const { store, sessions, signIn, clock } = deps;
+  const origin = deps.publicUrl.replace(/\/$/, '');
+  const now = () => clock.now();
+
+  /** Login providers of the host's partner: not vendors; a provider without a partner is every partner's. */
+  async function loginProvidersFor(host: string): Promise<IdentityProvider[]> {
+    const partner = await deps.partners.forHost(host);
+    const all = await store.identityProviders.list();
+    return all.filter((p) => !p.vendor && (p.partnerId === undefined || p.partnerId === partner?.id));
+  }
+
+  async function fail(reason: string, data: Record<string, unknown> = {}): Promise<CallbackResult> {
+    await store.audit.record({
+      at: now(),
+      kind: 'sign-in.external.failed',
+      userId: null,
+      ip: null,
+      data: { reason, ...data },
+    });
+    return { kind: 'failed', reason };
+  }
+
+  /** A vendor's account for an upstream identity seen for the first time (ADR 0018: created, then linked). */
+  async function createVendorAccount(
+    provider: IdentityProvider,
+    issuer: string,
+    subject: string,
+    claims: oidc.IDToken,
+  ): Promise<User> {
+    const key = createHash('sha256').update(`${issuer}\n${subject}`).digest('hex').slice(0, 16);
+    const name =
+      stringClaim(claims.name) ?? stringClaim(claims.email) ?? `${provider.name} ${subject.slice(0, 32)}`;
+    // No e-mail and no password: the account signs in only through its upstream, and its upstream e-mail can
+    // never make it match (or shadow) a local account's login (S35).
+    const user = await store.users.create({
+      username: `${provider.id}.${key}`,
+      displayName: name,
+      passwordHash: null,
+      roles: provider.roles,
+      partnerId: provider.partnerId ?? null,
+    });
+    await store.externalLogins.link({ issuer, subject, userId: user.id, providerId: provider.id });
+    await store.audit.record({
+      at: now(),
+      kind: 'external.vendor-account-created',
+      userId: user.id,
+      ip: null,
+      data: { provider: provider.id, issuer, roles: provider.roles },
+    });
+    return user;
+  }
+
+  return {
+    /** LoginView's external providers: the partner's non-vendor upstreams (shown when showLoginProviders is on). */
+    async loginProviders(host: string): Promise<ExternalProvider[]> {
+      return (await loginProvidersFor(host)).map((p) => ({
+        vendorId: p.id,
+        displayName: p.name,
+        ...(p.buttonLabel ? { buttonLabel: p.buttonLabel } : {}),
+      }));
+    },
+
+    /**
+     * `VendorLoginView`: the provider's name for its continue page — a vendor's, or a login provider this site
+     * offers (the sign-in page's buttons lead there); undefined otherwise.
+     */
+    async vendorView(vendorId: string, host: string): Promise<VendorLoginView | undefined> {
+      const provider = await store.identityProviders.findById(vendorId);
+      if (!provider) return undefined;
+      if (!provider.vendor && !(await loginProvidersFor(host)).some((p) => p.id === provider.id))
+        return undefined;
+      return { vendorId: provider.id, name: provider.name };
+    },
+
+    /**
+     * Starts an authorization request at the upstream (code flow, PKCE S256, state and nonce kept in the server
+     * session: S35); answers the authorization URL. `unknown`: not a provider this page may use; `unavailable`: its
+     * discovery fails right now.
+     */
+    async start(
+      req: Req,
+      res: Res,
+      input: {
+        providerId: string;
+        host: string;
+        returnUrl: string;
+        purpose: 'sign-in' | 'link';
+        userId?: string;
+      },
+    ): Promise<
+      { kind: 'started'; url: string; session: Session } | { kind: 'unknown' } | { kind: 'unavailable' }
+    > {
+      const provider = await store.identityProviders.findById(input.providerId);
+      if (!provider) return { kind: 'unknown' };
+      // A login provider only on its partner's site; linking is for login providers only.
+      if (!provider.vendor || input.purpose === 'link') {
+        const offered = await loginProvidersFor(input.host);
+        if (!offered.some((p) => p.id === provider.id)) return { kind: 'unknown' };
+      }
+      const discovered = await deps.upstreams.get(provider.id);
+      if (!discovered) return { kind: 'unavailable' };
+      const session = await sessions.ensure(req, res);
+      const codeVerifier = oidc.randomPKCECodeVerifier();
+      const flow: UpstreamFlow = {
+        providerId: provider.id,
+        state: oidc.randomState(),
+        nonce: oidc.randomNonce(),
+        codeVerifier,
+        returnUrl: input.returnUrl,
+        purpose: input.purpose,
+        ...(input.userId ? { userId: input.userId } : {}),
+        startedAt: now(),
+      };
+      session.record.data.upstreamFlow = flow;
+      await sessions.save(session);
+      const url = oidc.buildAuthorizationUrl(discovered.config, {
+        redirect_uri: `${origin}${upstreamCallbackPath(provider.id)}`,
+        scope: provider.scopes,
+        code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+        state: flow.state,
+        nonce: flow.nonce,
+      });
+      return { kind: 'started', url: url.href, session };
+    },
+
+    /**
+     * The upstream's redirect back (`/signin/<id>/callback`). The authorization request must be this browser's own
+     * (its session holds it, used once); openid-client checks the state, exchanges the code with the PKCE verifier
+     * and validates the ID token (signature, issuer, audience, expiry, nonce). The identity is then looked up by
+     * (issuer, subject) only.
+     */
+    async callback(req: Req, res: Res, providerId: string, originalUrl: string): Promise<CallbackResult> {
+      const session = await sessions.current(req);
+      const flow = session?.record.data.upstreamFlow;
+      if (!session || !flow) return fail('no-request', { provider: providerId });
+      delete session.record.data.upstreamFlow;
+      await sessions.save(session);
+      const age = now() - flow.startedAt;
+      if (flow.providerId !== providerId || age < 0 || age > UPSTREAM_FLOW_MS)
+        return fail('stale-request', { provider: providerId });
+      const discovered = await deps.upstreams.get(providerId);
+      if (!discovered) return fail('unavailable', { provider: providerId });
+      const { provider, config } = discovered;
+
+      let claims: oidc.IDToken;
+      let idToken: string;
+      try {
+        const tokens = await oidc.authorizationCodeGrant(config, new URL(originalUrl, origin), {
+          pkceCodeVerifier: flow.codeVerifier,
+          expectedState: flow.state,
+          expectedNonce: flow.nonce,
+          idTokenExpected: true,
+        });
+        const found = tokens.claims();
+        if (!found || !tokens.id_token) return fail('no-id-token', { provider: providerId });
+        claims = found;
+        idToken = tokens.id_token;
+      } catch (error) {
+        return fail('rejected', {
+          provider: providerId,
+          error: error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : 'unknown',
+        });
+      }
+      const issuer = claims.iss;
+      const subject = claims.sub;
+      const upstreamAmr = Array.isArray(claims.amr) ? claims.amr.filter((a) => typeof a === 'string') : [];
+      const ip = req.socket.remoteAddress ?? 'unknown';
+
+      if (flow.purpose === 'link') {
+        const signedIn = await deps.auth.signedInUser(req);
+        if (!signedIn || signedIn.user.id !== flow.userId)
+          return fail('not-signed-in', { provider: providerId });
+        const existing = await store.externalLogins.find(issuer, subject);
+        if (existing && existing.userId !== signedIn.user.id)
+          return fail('linked-elsewhere', { provider: providerId, issuer });
+        if (!existing)
+          await store.externalLogins.link({ issuer, subject, userId: signedIn.user.id, providerId });
+        await store.audit.record({
+          at: now(),
+          kind: 'external.linked',
+          userId: signedIn.user.id,
+          ip,
+          data: { provider: providerId, issuer, via: 'account' },
+        });
+        // A new session id after linking (S24).
+        const current = (await sessions.current(req))!;
+        const next = await sessions.regenerate(
+          req,
+          res,
+          current,
+          current.record.data,
+          current.record.persistent,
+        );
+        return { kind: 'redirect', target: flow.returnUrl, session: next };
+      }
+
+      const linked = await store.externalLogins.find(issuer, subject);
+      let user: User | undefined;
+      if (linked) {
+        user = await store.users.findById(linked.userId);
+        if (!user) return fail('unknown-account', { provider: providerId });
+        await store.externalLogins.touch(issuer, subject);
+        // A vendor account carries its vendor's roles as configured now.
+        if (provider.vendor && JSON.stringify(user.roles) !== JSON.stringify(provider.roles))
+          user = (await store.users.update(user.id, { roles: provider.roles })) ?? user;
+      } else if (provider.vendor) {
+        user = await createVendorAccount(provider, issuer, subject, claims);
+      } else {
+        // Unknown identity: the link page asks which local account it is (never matched by e-mail, S35).
+        const identity: ExternalIdentity = {
+          providerId,
+          issuer,
+          subject,
+          ...(stringClaim(claims.name) ? { name: stringClaim(claims.name)! } : {}),
+          ...(stringClaim(claims.email) ? { email: stringClaim(claims.email)! } : {}),
+          amr: upstreamAmr,
+          idToken,
+          returnUrl: flow.returnUrl,
+          at: now(),
+        };
+        session.record.data.externalIdentity = identity;
+        // A sign-in left pending elsewhere is over: the link page's calls start a new one.
+        delete session.record.data.pending;
+        await sessions.save(session);
+        return {
+          kind: 'redirect',
+          target: `/account/link?${new URLSearchParams({ returnUrl: flow.returnUrl }).toString()}`,
+          session,
+        };
+      }
+      const outcome = await signIn.externalSignIn(req, res, session, user, {
+        returnUrl: flow.returnUrl,
+        ip,
+        providerId,
+        issuer,
+        upstreamAmr,
+        secondFactorByUpstream:
+          provider.trustUpstreamMfa && upstreamAmr.some((a) => SECOND_FACTOR_AMR.has(a)),
+        idToken,
+      });
+      if (outcome.kind !== 'redirect') return fail('account-refused', { provider: providerId });
+      return { kind: 'redirect', target: outcome.redirect, session: outcome.session };
+    },
+
+    /** The upstream identity awaiting a link on this session, while fresh. */
+    pendingIdentity(session: Session | undefined): ExternalIdentity | undefined {
+      const identity = session?.record.data.externalIdentity;
+      if (!identity) return undefined;
+      const age = now() - identity.at;
+      return age >= 0 && age <= UPSTREAM_FLOW_MS ? identity : undefined;
+    },
+
+    /** `ExternalUser`: who the upstream said the visitor is. */
+    async externalUser(session: Session | undefined): Promise<ExternalUser | undefined> {
+      const identity = this.pendingIdentity(session);
+      if (!identity) return undefined;
+      const provider = await store.identityProviders.findById(identity.providerId);
+      if (!provider) return undefined;
+      return {
+        provider: provider.name,
+        ...(identity.name ? { name: identity.name } : {}),
+        ...(identity.email ? { email: identity.email } : {}),
+      };
+    },
+
+    /**
+     * `Link`: the local password proves the account (the password sign-in itself: throttled S6, same answers S10);
+     * once it passed, the identity is linked, then the session id is replaced (S24) and the local steps follow.
+     */
+    async link(
+      req: Req,
+      res: Res,
+      session: Session,
+      identity: ExternalIdentity,
+      input: { username: string; password: string; ip: string },
+    ): Promise<SignInOutcome> {
+      return signIn.passwordSignIn(req, res, session, {
+        login: input.username,
+        password: input.password,
+        rememberMe: false,
+        returnUrl: identity.returnUrl,
+        ip: input.ip,
+        afterPassword: async (user) => {
+          const linked = await store.externalLogins.link({
+            issuer: identity.issuer,
+            subject: identity.subject,
+            userId: user.id,
+            providerId: identity.providerId,
+          });
+          await store.audit.record({
+            at: now(),
+            kind: linked ? 'external.linked' : 'external.link.refused',
+            userId: user.id,
+            ip: input.ip,
+            data: { provider: identity.providerId, issuer: identity.issuer, via: 'sign-in' },
+          });
+          return { amr: ['fed'], upstream: { providerId: identity.providerId, idToken: identity.idToken } };
+        },
+      });
+    },
+
+    /** `Next` with `back`: forgets the upstream identity; where the browser goes (the sign-in page). */
+    async back(session: Session | undefined): Promise<string> {
+      const identity = session?.record.data.externalIdentity;
+      if (session && identity) {
+        delete session.record.data.externalIdentity;
+        await sessions.save(session);
+      }
+      const returnUrl = identity?.returnUrl ?? '/';
+      return `/account/login?${new URLSearchParams({ returnUrl }).toString()}`;
+    },
+
+    /** `ExternalLogins`: the login providers of this site and whether the user linked each. */
+    async linkedProviders(userId: string, host: string): Promise<LinkedProvider[]> {
+      const [offered, linked] = await Promise.all([
+        loginProvidersFor(host),
+        store.externalLogins.listForUser(userId),
+      ]);
+      return offered.map((p) => ({
+        vendorId: p.id,
+        displayName: p.name,
+        linked: linked.some((l) => l.providerId === p.id),
+      }));
+    },
+
+    /** `EexUnlink`: removes the user's identities of one provider; the number removed. */
+    async unlink(userId: string, providerId: string, ip: string): Promise<number> {
+      const removed = await store.externalLogins.unlink(userId, providerId);
+      if (removed > 0)
+        await store.audit.record({
+          at: now(),
+          kind: 'external.unlinked',
+          userId,
+          ip,
+          data: { provider: providerId },
+        });
+      return removed;
+    },
+
+    /** The provider's name, for the upstream sign-out question. */
+    async providerName(providerId: string): Promise<string | undefined> {
+      return (await store.identityProviders.findById(providerId))?.name;
+    },
+
+    /**
+     * `UpstreamLogout` with `yes`: the upstream's end-session address with id_token_hint and the post-logout
+     * redirect back to `/account/loggedout` (registered with the upstream, S27), carrying the application's
+     * logoutId as `state`; undefined when the upstream has no end-session endpoint or is unreachable.
+     */
+    async endSessionUrl(upstream: { providerId: string; idToken: string; logoutId?: string }) {
+      const discovered = await deps.upstreams.get(upstream.providerId);
+      if (!discovered?.config.serverMetadata().end_session_endpoint) return undefined;
+      return oidc.buildEndSessionUrl(discovered.config, {
+        id_token_hint: upstream.idToken,
+        post_logout_redirect_uri: `${origin}${UPSTREAM_POST_LOGOUT_PATH}`,
+        ...(upstream.logoutId ? { state: upstream.logoutId } : {}),
+      }).href;
+    },
+  };
+}
+
+/** The external identity service. */
+export type ExternalIdentityService = ReturnType<typeof createExternalIdentityService>;
