@@ -154,7 +154,8 @@ for (const backend of BACKENDS) {
         const refused = SPEC_CALLS.filter(
           (c) => !twoFactorCalls.has(c.toLowerCase()) && !outside.has(c.toLowerCase()),
         );
-        expect(refused.length).toBeGreaterThan(25);
+        // Most SPEC calls (the sign-in-starting ones — Login, SecureLogin, LoginWithOTT, VendorLogin … — stay outside).
+        expect(refused.length).toBeGreaterThan(20);
         const b = await browser(gw.app);
         for (const call of refused) {
           const res = await b.signIn(user.username);
