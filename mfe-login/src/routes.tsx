@@ -12,7 +12,7 @@ export const routes: readonly RemoteRoute[] = [
   },
   {
     path: '/account/login/ott',
-    lazy: () => import('./features/other/flow-page').then((m) => ({ Component: m.OttLoginPage })),
+    lazy: () => import('./features/ott/ott-login-page').then((m) => ({ Component: m.OttLoginPage })),
   },
   {
     path: '/account/login/vendor',

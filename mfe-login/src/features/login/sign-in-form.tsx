@@ -182,6 +182,10 @@ export function SignInForm({
         <Link to={`/account/login/secure?returnUrl=${encodeURIComponent(returnUrl)}`}>
           {t('login.passkey')}
         </Link>
+        {/* One-time-token sign-in (ADR 0019): a mailed code or link instead of the password. */}
+        <Link to={`/account/login/ott?returnUrl=${encodeURIComponent(returnUrl)}`}>
+          {t('login.oneTimeCode')}
+        </Link>
         {isRecaptcha(captcha) ? (
           <FinePrint>
             <Trans

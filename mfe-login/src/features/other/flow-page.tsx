@@ -28,10 +28,6 @@ function FlowPage({ pageKey, pageId }: { pageKey: string; pageId: string }) {
   );
 }
 
-/** `/account/login/ott`. */
-export function OttLoginPage() {
-  return <FlowPage pageKey="loginOtt" pageId="login-ott" />;
-}
 /** `/account/login/vendor`. */
 export function VendorLoginPage() {
   return <FlowPage pageKey="loginVendor" pageId="login-vendor" />;
