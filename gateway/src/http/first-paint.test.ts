@@ -9,7 +9,9 @@ import { FirstPaintPages, firstPaintLanguage, type FirstPaintPartner } from './f
 import { shellRouter } from './shell.router.js';
 
 const INDEX =
-  '<!doctype html><html lang="en-GB"><head><title>Identity</title></head><body><div id="root"></div></body></html>';
+  '<!doctype html><html lang="en-GB"><head><title>Identity</title><link href="/assets/main.abc.css" rel="stylesheet"></head>' +
+  '<body><div id="root"></div><script defer src="/assets/main.def.js"></script></body></html>';
+const CSS = '.hr-page{margin:0}';
 const NAME = '__HR_FIRST_PAINT_PARTNER_NAME__';
 const LOGO = '__HR_FIRST_PAINT_PARTNER_LOGO__';
 
@@ -29,6 +31,8 @@ describe('the sign-in page in the first HTML', () => {
     const shellDist = path.join(root, 'shell');
     mkdirSync(shellDist);
     writeFileSync(path.join(shellDist, 'index.html'), INDEX);
+    mkdirSync(path.join(shellDist, 'assets'));
+    writeFileSync(path.join(shellDist, 'assets', 'main.abc.css'), CSS);
     const version = path.join(root, 'releases', 'mfe-login', '1.0.0-abc', 'first-paint');
     mkdirSync(path.join(version, 'account-login'), { recursive: true });
     writeFileSync(
@@ -123,10 +127,28 @@ describe('the sign-in page in the first HTML', () => {
     expect(res.text).toContain('<body lang="en-GB" data-text-fallback=""');
   });
 
-  it('leaves other pages as they were: an empty root for the app', async () => {
+  it('leaves other pages as they were: an empty root for the app, the stylesheet and the deferred script', async () => {
     partner = acme();
     const res = await request(app).get('/account/recover').expect(200);
     expect(res.text).toContain('<div id="root"></div>');
+    expect(res.text).toContain('<link href="/assets/main.abc.css" rel="stylesheet">');
+    expect(res.text).toContain('<script defer src="/assets/main.def.js"></script>');
+  });
+
+  it('holds nothing back from the first paint: styles inline with the nonce, the script asked for after it', async () => {
+    partner = acme();
+    const res = await request(app).get('/account/login').expect(200);
+    const nonce = /<style nonce="([^"]+)">/.exec(res.text)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(res.text).toContain(`<style nonce="${nonce}">${CSS}</style>`);
+    expect(res.text).not.toContain('rel="stylesheet"');
+    // No script element the parser would fetch at once: a loader (same nonce) appends it once the page painted.
+    expect(res.text).not.toMatch(/<script[^>]*\bsrc=/);
+    expect(res.text).toMatch(
+      new RegExp(
+        `<script nonce="${nonce}" data-after-paint>.*\\["/assets/main\\.def\\.js"\\].*requestAnimationFrame.*</script></body>`,
+      ),
+    );
   });
 
   it('answers a native form post to a page with a redirect back to it, reading nothing', async () => {

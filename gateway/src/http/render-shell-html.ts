@@ -59,3 +59,35 @@ export function renderShellHtml(html: string, values: ShellHtmlValues): string {
   }
   return out;
 }
+
+const STYLESHEET_LINK = /<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="(\/assets\/[\w.-]+\.css)"[^>]*>/g;
+const DEFERRED_SCRIPT = /<script\b(?=[^>]*\bdefer\b)[^>]*\bsrc="(\/assets\/[\w.-]+\.js)"[^>]*><\/script>/g;
+
+/**
+ * The shell's index.html for a page drawn ahead (ADR 0007): its stylesheets inline (nonce placeholder, filled per
+ * response), so nothing holds the first paint back, and its scripts asked for only once the drawn page has painted
+ * (the frame after the first, or 250 ms in a tab that draws no frames), so they do not share the first round trips
+ * with the HTML and the styles. The drawn page needs no script to be read and typed in, and a submit meanwhile is
+ * held for the app (no-flash.ts). The scripts keep their order (`async = false`). A stylesheet that cannot be read
+ * stays a link; hrefs and srcs are the build's own hashed asset paths (anything else is left as it is).
+ */
+export function firstPaintShellHtml(html: string, readAsset: (href: string) => string | undefined): string {
+  let out = html.replace(STYLESHEET_LINK, (link, href: string) => {
+    const css = readAsset(href);
+    // A stylesheet cannot end the element early: `</` never stays as written.
+    return css === undefined ? link : `<style nonce="__CSP_NONCE__">${css.replaceAll('</', '<\\/')}</style>`;
+  });
+  const scripts: string[] = [];
+  out = out.replace(DEFERRED_SCRIPT, (_tag, src: string) => {
+    scripts.push(src);
+    return '';
+  });
+  if (scripts.length === 0) return out;
+  const list = JSON.stringify(scripts).replaceAll('<', '\\u003c');
+  const loader =
+    `<script nonce="__CSP_NONCE__" data-after-paint>(function(){var u=${list},d=0;` +
+    'function go(){if(d)return;d=1;for(var i=0;i<u.length;i++){var s=document.createElement("script");' +
+    's.src=u[i];s.async=false;document.body.appendChild(s);}}' +
+    'if(window.requestAnimationFrame)requestAnimationFrame(function(){setTimeout(go,0);});setTimeout(go,250);})();</script>';
+  return out.replace(/<\/body>/i, () => `${loader}</body>`);
+}

@@ -4,7 +4,7 @@ import express, { Router, type Request } from 'express';
 import { isKnownPage, partnerLogoUrl } from 'shared-contracts';
 import type { Logger } from 'pino';
 import type { FirstPaintPages, FirstPaintPartner } from './first-paint.js';
-import { renderShellHtml, type ShellHtmlValues } from './render-shell-html.js';
+import { firstPaintShellHtml, renderShellHtml, type ShellHtmlValues } from './render-shell-html.js';
 import { cspNonce } from './security-headers.js';
 
 /** Paths the shell never answers (they belong to the API, the OIDC provider or the release store). */
@@ -33,7 +33,7 @@ export interface ShellRouterOptions {
 export function shellRouter(options: ShellRouterOptions): Router {
   const router = Router();
   const indexFile = path.join(options.shellDist, 'index.html');
-  let cached: { mtimeMs: number; html: string } | undefined;
+  let cached: { mtimeMs: number; html: string; firstPaint?: string } | undefined;
 
   function readIndex(): string | undefined {
     try {
@@ -43,6 +43,19 @@ export function shellRouter(options: ShellRouterOptions): Router {
     } catch {
       return undefined;
     }
+  }
+
+  /** index.html for a page drawn ahead: styles inline, scripts after the first paint (built once per index). */
+  function firstPaintIndex(html: string): string {
+    if (cached?.html !== html) return html;
+    cached.firstPaint ??= firstPaintShellHtml(html, (href) => {
+      try {
+        return readFileSync(path.join(options.shellDist, href), 'utf8');
+      } catch {
+        return undefined;
+      }
+    });
+    return cached.firstPaint;
   }
 
   if (readIndex() === undefined) {
@@ -110,7 +123,12 @@ export function shellRouter(options: ShellRouterOptions): Router {
         .status(isKnownPage(req.path) ? 200 : 404)
         .set('Cache-Control', 'no-cache')
         .type('html')
-        .send(renderShellHtml(html, { ...values, nonce: cspNonce(res) }));
+        .send(
+          renderShellHtml(values.firstPaint ? firstPaintIndex(html) : html, {
+            ...values,
+            nonce: cspNonce(res),
+          }),
+        );
     } catch (error) {
       next(error);
     }
