@@ -16,11 +16,12 @@ export const routes: readonly RemoteRoute[] = [
   },
   {
     path: '/account/login/vendor',
-    lazy: () => import('./features/other/flow-page').then((m) => ({ Component: m.VendorLoginPage })),
+    lazy: () =>
+      import('./features/external/vendor-login-page').then((m) => ({ Component: m.VendorLoginPage })),
   },
   {
     path: '/account/link',
-    lazy: () => import('./features/other/flow-page').then((m) => ({ Component: m.LinkPage })),
+    lazy: () => import('./features/external/link-page').then((m) => ({ Component: m.LinkPage })),
   },
   {
     path: '/account/logout',
@@ -28,7 +29,8 @@ export const routes: readonly RemoteRoute[] = [
   },
   {
     path: '/account/logout/upstream',
-    lazy: () => import('./features/other/flow-page').then((m) => ({ Component: m.UpstreamLogoutPage })),
+    lazy: () =>
+      import('./features/external/upstream-logout-page').then((m) => ({ Component: m.UpstreamLogoutPage })),
   },
   {
     path: '/account/loggedout',

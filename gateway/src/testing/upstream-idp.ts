@@ -200,6 +200,12 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions = {}): Promis
     const url = new URL(req.url ?? '/', issuer);
     if (url.pathname === '/auth') authorizations.push(url.searchParams);
     if (url.pathname === '/session/end' && req.method === 'GET') endSessions.push(url.searchParams);
+    // The tests' Chromium asks for a favicon on every page of this origin.
+    if (url.pathname === '/favicon.ico') {
+      res.statusCode = 204;
+      res.end();
+      return;
+    }
     const match = /^\/interaction\/([\w-]+)(\/login)?$/.exec(url.pathname);
     if (match) {
       interaction(req, res, match[1]!, match[2] !== undefined && req.method === 'POST').catch(

@@ -18,7 +18,8 @@ export function LoggedOutPage() {
   const { t } = useTranslation(NS);
   const [search] = useSearchParams();
   const inactivity = search.get('reason') === 'inactivity';
-  const logoutId = search.get('logoutId') ?? undefined;
+  // An upstream's end-session comes back with the application's logoutId as `state` (ADR 0018).
+  const logoutId = search.get('logoutId') ?? search.get('state') ?? undefined;
   const { data: view } = useLogoutViewQuery({ logoutId }, { skip: !logoutId });
   // The server checked the address against the client's registration (S32); http(s) only, as a second guard.
   const returnTo = view?.loggedOut ? safeHttpUrl(view.postLogoutRedirectUri) : undefined;

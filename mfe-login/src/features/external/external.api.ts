@@ -1,0 +1,60 @@
+import { baseApi, type RedirectFollowed } from 'shared-contracts/api';
+import {
+  externalUserSchema,
+  logoutViewSchema,
+  vendorLoginViewSchema,
+  type ExternalUser,
+  type LinkRequest,
+  type LogoutView,
+  type VendorLoginRequest,
+  type VendorLoginView,
+} from 'shared-contracts';
+
+/** Calls of vendor and external sign-in, linking and the upstream sign-out (SPEC.md §7, ADR 0018). */
+export const externalApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    /** `VendorLoginView` (query vendorId): the provider's name for its continue page. */
+    vendorLoginView: build.query<VendorLoginView, { vendorId: string }>({
+      query: ({ vendorId }) => ({ url: 'VendorLoginView', method: 'POST', params: { vendorId } }),
+      transformResponse: (body: unknown) => vendorLoginViewSchema.parse(body),
+    }),
+    /** `VendorLogin` (body): a 209 to the upstream's authorization endpoint (a full page load). */
+    vendorLogin: build.mutation<RedirectFollowed | null, VendorLoginRequest>({
+      query: (body) => ({ url: 'VendorLogin', method: 'POST', body }),
+    }),
+    /** `GET ExternalUser`: who the upstream said the visitor is. */
+    externalUser: build.query<ExternalUser, void>({
+      query: () => ({ url: 'ExternalUser', method: 'GET' }),
+      transformResponse: (body: unknown) => externalUserSchema.parse(body),
+    }),
+    /** `Link` (body): the local username and password link the upstream identity and sign in. */
+    link: build.mutation<RedirectFollowed | null, LinkRequest>({
+      query: (body) => ({ url: 'Link', method: 'POST', body }),
+      invalidatesTags: ['User'],
+    }),
+    /** `Next` (query button): `back` forgets the upstream identity and returns to the sign-in page. */
+    next: build.mutation<RedirectFollowed | null, { button: 'back' }>({
+      query: ({ button }) => ({ url: 'Next', method: 'POST', params: { button }, body: {} }),
+    }),
+    /** `LogoutView` by GET: reads (never uses up) the sign-out record, for the upstream question. */
+    upstreamLogoutView: build.query<LogoutView, { logoutId?: string }>({
+      query: ({ logoutId }) => ({ url: 'LogoutView', method: 'GET', params: { logoutId } }),
+      transformResponse: (body: unknown) => logoutViewSchema.parse(body),
+    }),
+    /** `UpstreamLogout` (query button): `yes` goes to the upstream's end-session, `no` to the logged-out page. */
+    upstreamLogout: build.mutation<RedirectFollowed | null, { button: 'yes' | 'no' }>({
+      query: ({ button }) => ({ url: 'UpstreamLogout', method: 'POST', params: { button }, body: {} }),
+    }),
+  }),
+});
+
+/** Hooks of the external sign-in calls. */
+export const {
+  useVendorLoginViewQuery,
+  useVendorLoginMutation,
+  useExternalUserQuery,
+  useLinkMutation,
+  useNextMutation,
+  useUpstreamLogoutViewQuery,
+  useUpstreamLogoutMutation,
+} = externalApi;
