@@ -9,6 +9,7 @@ import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import {
   cssRule,
   FEDERATION_RUNTIME_OPTIMIZATION,
+  federationRuntimeEsm,
   federationShared,
   gatewayProxy,
   narrowCheckDirs,
@@ -61,7 +62,7 @@ function shellConfig(dev) {
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.json'],
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-      alias: narrowSharedAliases(),
+      alias: { ...narrowSharedAliases(), ...(dev ? {} : federationRuntimeEsm()) },
     },
     module: {
       rules: [

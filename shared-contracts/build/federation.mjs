@@ -156,6 +156,36 @@ export function sharedContractsRootImports() {
   });
 }
 
+/**
+ * The federation plugin injects its bundler runtime by the absolute path of its CommonJS build
+ * (webpack-bundler-runtime/dist/index.cjs), which requires the CommonJS builds of the runtime, its core and the SDK:
+ * CommonJS is not tree-shaken, so every entry carried the Node loaders, the manifest snapshot code and the logger.
+ * Each of these packages (and each CommonJS file the plugin names by path) resolves to its ES module build of the
+ * same version instead, in the shell (which also provides the runtime core to the remotes, one copy) and in the
+ * remotes.
+ */
+export function federationRuntimeEsm() {
+  const aliases = {};
+  for (const name of [
+    '@module-federation/webpack-bundler-runtime',
+    '@module-federation/runtime',
+    '@module-federation/runtime-core',
+    '@module-federation/sdk',
+    '@module-federation/error-codes',
+    '@module-federation/inject-external-runtime-core-plugin',
+  ]) {
+    const cjs = require.resolve(name, { paths: [contractsDir] });
+    if (!cjs.endsWith('.cjs')) continue;
+    const esm = [cjs.replace(/\.cjs$/, '.js'), cjs.replace(/\.cjs$/, '.mjs')].find(
+      (file) => existsSync(file) && /^\s*(?:import|export)\b/m.test(readFileSync(file, 'utf8')),
+    );
+    if (!esm) continue;
+    aliases[`${name}$`] = esm;
+    aliases[`${cjs}$`] = esm;
+  }
+  return aliases;
+}
+
 /** Reads a package.json. */
 export function readPackage(dir) {
   return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -260,7 +290,10 @@ export function remoteRspackConfig(dir, env = {}) {
       cssChunkFilename: standalone ? '[name].css' : '[name].[contenthash].css',
       clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.js', '.json'], alias: narrowSharedAliases() },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js', '.json'],
+      alias: { ...narrowSharedAliases(), ...(standalone ? {} : federationRuntimeEsm()) },
+    },
     module: { rules: [typescriptRule, cssRule] },
     experiments: { css: true },
     plugins: standalone
