@@ -163,6 +163,16 @@ test('first upstream sign-in → link with the local password → next time no p
   await expect(page).not.toHaveURL(/\/account\/link/);
   expect(await signedInUser(page)).toMatchObject({ isAuthenticated: true, userName: local.username });
 
+  // The account page lists the link; unlinking and linking again (EexLink: a trip to the upstream and back).
+  await page.goto(`${identity.url}/account/`);
+  await expect(page.getByText('Social ID: linked. You can sign in with it.')).toBeVisible();
+  await page.getByRole('button', { name: 'Unlink Social ID' }).click();
+  await expect(page.getByText('Social ID: not linked.')).toBeVisible();
+  await page.getByRole('button', { name: 'Link Social ID' }).click();
+  // The upstream still has its session: it sends the browser straight back to the account page.
+  await expect(page).toHaveURL(`${identity.url}/account/`);
+  await expect(page.getByText('Social ID: linked. You can sign in with it.')).toBeVisible();
+
   // Another browser: the upstream's sign-in alone signs this account in, no local password.
   const context = await browser.newContext();
   const other = await context.newPage();

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useRouteLoaderData } from 'react-router';
 import { Card, Page } from 'shared-contracts/ui';
 import type { GuardData } from '../router/guard';
+import { LinkedAccounts } from './linked-accounts';
 import { SignedInCard } from './signed-in-card';
 
 /**
@@ -14,7 +15,10 @@ export function AccountIndexPage() {
   return (
     <Page title={t('routes.accountIndex')} pageId="account-index">
       {user?.isAuthenticated ? (
-        <SignedInCard user={user} />
+        <>
+          <SignedInCard user={user} />
+          <LinkedAccounts />
+        </>
       ) : (
         <Card>
           <ul className="hr-stack">
