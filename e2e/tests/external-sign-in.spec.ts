@@ -4,6 +4,7 @@
  * provider in a process of its own on 127.0.0.1 (another site than the gateway's localhost), configured with the
  * admin CLI's `idps add` as an operator would.
  */
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { addUser, runAdmin } from '../helpers/admin.js';
 import { appTookOver } from '../helpers/sign-in.js';
@@ -86,6 +87,11 @@ async function signInAtUpstream(page: Page, username: string, password: string) 
   await page.getByRole('button', { name: 'Sign in to Contoso ID' }).click();
 }
 
+/** No axe-core violations on the page as it is now. */
+async function expectAccessible(page: Page) {
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+}
+
 async function signedInUser(page: Page): Promise<{ isAuthenticated: boolean; userName?: string }> {
   return (await (await page.request.get(`${identity.url}/api/Account/User`)).json()) as never;
 }
@@ -105,6 +111,8 @@ test("vendor sign-in through the upstream lands in the portal with the vendor's 
     `${identity.url}/account/login/vendor?vendorId=contoso&returnUrl=${encodeURIComponent(returnUrl)}`,
   );
   await expect(page.getByRole('heading', { name: 'Vendor sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continue to Contoso Support' })).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('button', { name: 'Continue to Contoso Support' }).click();
   await signInAtUpstream(page, 'vera', 'vera-pw');
 
@@ -120,6 +128,7 @@ test("vendor sign-in through the upstream lands in the portal with the vendor's 
   await expect(
     page.getByText('You signed in through Contoso Support. Do you also want to sign out of Contoso Support?'),
   ).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('button', { name: 'Yes, sign out of Contoso Support too' }).click();
   const request = await endSession;
   const query = new URL(request.url()).searchParams;
@@ -153,6 +162,7 @@ test('first upstream sign-in → link with the local password → next time no p
   await expect(page.getByTestId('external-user')).toHaveText(
     'Social ID says you are Lee Linker (lee@social.example).',
   );
+  await expectAccessible(page);
   await page.getByRole('textbox', { name: 'Username or email' }).fill(local.username);
   await page.getByLabel('Password', { exact: true }).fill('not-the-password');
   await page.getByRole('button', { name: 'Link and sign in' }).click();
@@ -166,6 +176,7 @@ test('first upstream sign-in → link with the local password → next time no p
   // The account page lists the link; unlinking and linking again (EexLink: a trip to the upstream and back).
   await page.goto(`${identity.url}/account/`);
   await expect(page.getByText('Social ID: linked. You can sign in with it.')).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('button', { name: 'Unlink Social ID' }).click();
   await expect(page.getByText('Social ID: not linked.')).toBeVisible();
   await page.getByRole('button', { name: 'Link Social ID' }).click();
