@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
@@ -68,11 +68,15 @@ async function bootstrap() {
   );
   const root = document.getElementById('root')!;
   // A first paint (the page already drawn by the gateway) stays until the app can show the same page at once:
-  // the router's first loaders (user, remote page) have run, then one synchronous render is swapped in.
-  if (root.hasAttribute('data-first-paint')) await routerReady(router);
+  // the router's first loaders (user, remote page) have run, then the app's first commit is swapped in.
+  const drawn = root.hasAttribute('data-first-paint');
+  if (drawn) await routerReady(router);
   await takeOverFirstPaint(root, (container) => {
     const reactRoot = createRoot(container);
-    flushSync(() => reactRoot.render(app));
+    // Behind a drawn page nobody waits for the render: as a transition React renders in slices of a few
+    // milliseconds (the page stays responsive to typing, no long task), and the takeover swaps in its one commit.
+    if (drawn) startTransition(() => reactRoot.render(app));
+    else flushSync(() => reactRoot.render(app));
   });
 }
 
