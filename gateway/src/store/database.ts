@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -60,8 +60,32 @@ export function openDatabase(options: OpenDatabaseOptions): StoreDatabase {
   sqlite.pragma('foreign_keys = ON');
   // Several processes (server + CLIs) may write the same file: wait for the lock instead of failing at once.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', ping: () => ping(db), close: () => db.destroy() };
+}
+
+/** How many prepared statements the SQLite connection keeps (the queries are the code's own: a few hundred). */
+const STATEMENT_CACHE_SIZE = 512;
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing is a good share of a light call's cost. The one
+ * connection keeps its prepared statements by SQL text instead (least recently used dropped past the bound, for
+ * queries whose text varies, such as `in (…)` lists). Kysely runs one query at a time on the connection, so a
+ * statement is never used by two at once; SQLite re-prepares a statement itself after a schema change.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (statement) statements.delete(text);
+      else statement = sqlite.prepare(text);
+      statements.set(text, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+  };
 }
 
 async function ping(db: Kysely<Database>): Promise<boolean> {
