@@ -186,6 +186,27 @@ for (const backend of BACKENDS) {
           expect(res.body).toEqual({ accepted: true });
         });
 
+        it('SendOTP (one-time-token page): a few requests per source go through, then a challenge is due; solved, it goes on', async () => {
+          const b = await browser(gw.app, nextIp());
+          for (let i = 0; i < CAPTCHA_RISK.freeRequests; i += 1) {
+            const res = await b.post('/api/Account/SendOTP', { username: `nobody-${i}@example.test` });
+            expect(res.status).toBe(200);
+          }
+          const refused = await b.post('/api/Account/SendOTP', { username: 'nobody@example.test' });
+          expect(formCodes(refused)).toEqual(['captchaRequired']);
+          // A pass for Recover is no pass for SendOTP.
+          const recoverToken = await solve(await challengeFor(b, 'recover'));
+          expect((await verify(b, 1, recoverToken, 'recover')).status).toBe(200);
+          expect(
+            formCodes(await b.post('/api/Account/SendOTP', { username: 'nobody@example.test' })),
+          ).toEqual(['captchaRequired']);
+          const token = await solve(await challengeFor(b, 'sendOtp'));
+          expect((await verify(b, 1, token, 'sendOtp')).status).toBe(200);
+          const res = await b.post('/api/Account/SendOTP', { username: 'nobody@example.test' });
+          expect(res.status).toBe(200);
+          expect(res.body).toMatchObject({ accepted: true });
+        });
+
         it('S10: an unknown login meets the challenge exactly as a known one does', async () => {
           const user = await gw.addUser();
           const known = await riskyBrowser(user.username);

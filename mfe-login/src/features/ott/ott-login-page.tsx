@@ -133,6 +133,8 @@ export function OttLoginPage() {
             <Stack>
               <Alert kind="success">{t('ott.sentNotice', { minutes: requested.expiresInMinutes })}</Alert>
               <FormErrors messages={signInErrors.form} />
+              {/* A plain paragraph: the field's own hint is styled as a warning (the caps-lock one). */}
+              <p>{t('ott.codeHint', { length: requested.codeLength })}</p>
               <TextField
                 label={t('ott.codeLabel')}
                 name="code"
@@ -143,7 +145,6 @@ export function OttLoginPage() {
                 value={code}
                 onChange={(event) => setCode(event.target.value)}
                 errors={signInErrors.field('code')}
-                hint={t('ott.codeHint', { length: requested.codeLength })}
                 required
                 autoFocus
               />
