@@ -97,6 +97,38 @@ for (const backend of BACKENDS) {
         expect((await mailed(user)).count).toBe(1);
       });
 
+      it('S11 the answer does not wait for the account, the token or the mail: a mail that never goes out does not hold it', async () => {
+        let release: () => void = () => undefined;
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const sent: string[] = [];
+        const slow = await startTestGateway({
+          backend: backend.name,
+          overrides: {
+            mailer: {
+              send: async (message) => {
+                sent.push(message.to);
+                await gate;
+              },
+            },
+          },
+        });
+        try {
+          const user = await slow.addUser();
+          const b = await browser(slow.app, nextIp());
+          // Were the mail awaited before the answer, this would hang until the test's timeout.
+          const res = await b.post('/api/Account/SendOTP', { username: user.username });
+          expect(res.status).toBe(200);
+          release();
+          await oneTimeTokenMailsSettled();
+          expect(sent).toEqual([user.email]);
+        } finally {
+          release();
+          await slow.close();
+        }
+      });
+
       it('the mail carries a 6-digit code and a 256-bit link on PUBLIC_URL, kept only as keyed hashes', async () => {
         const user = await gw.addUser();
         const b = await browser(gw.app, nextIp());
