@@ -40,11 +40,16 @@ describe('OttLoginPage', () => {
     fireEvent.change(await screen.findByRole('textbox', { name: 'Username or email' }), {
       target: { value: ' ann ' },
     });
-    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    // A real click focuses the button first.
+    const send = screen.getByRole('button', { name: 'Send code' });
+    send.focus();
+    fireEvent.click(send);
     expect(await screen.findByText(/If an account matches, we have sent it an email/)).toBeTruthy();
     expect(callsTo('SendOTP')[0]!.body).toEqual({ username: 'ann', returnUrl: '/account/' });
 
     const code = screen.getByRole('textbox', { name: 'One-time code' });
+    // The code field takes the focus (not the button pressed on the form before it).
+    expect(document.activeElement).toBe(code);
     expect(code.getAttribute('autocomplete')).toBe('one-time-code');
     fireEvent.change(code, { target: { value: '123 456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));

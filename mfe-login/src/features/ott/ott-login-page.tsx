@@ -129,7 +129,8 @@ export function OttLoginPage() {
     <Page title={t('routes.loginOtt')} pageId="login-ott">
       <Card>
         {requested ? (
-          <form ref={codeRef} method="post" onSubmit={(event) => void onCode(event)} noValidate>
+          // Keyed: the two forms never share elements, so the code field mounts afresh and takes the focus.
+          <form key="code" ref={codeRef} method="post" onSubmit={(event) => void onCode(event)} noValidate>
             <Stack>
               <Alert kind="success">{t('ott.sentNotice', { minutes: requested.expiresInMinutes })}</Alert>
               <FormErrors messages={signInErrors.form} />
@@ -162,7 +163,7 @@ export function OttLoginPage() {
             </Stack>
           </form>
         ) : (
-          <form ref={askRef} method="post" onSubmit={(event) => void onAsk(event)} noValidate>
+          <form key="ask" ref={askRef} method="post" onSubmit={(event) => void onAsk(event)} noValidate>
             <Stack>
               {/* A refused link says why (spent, expired, another browser); the form asks for a new code. */}
               <FormErrors messages={[...signInErrors.form, ...signInErrors.field('code')]} />
