@@ -527,6 +527,12 @@ describe('external identity providers (a real upstream OpenID Connect provider)'
     expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${issuer}/account/loggedout`);
     const hint = decodeJwt(endSession.searchParams.get('id_token_hint')!).payload;
     expect(hint).toMatchObject({ iss: upstream.issuer, sub: 'sub-vera' });
+    const vera = await gw.store.externalLogins.find(upstream.issuer, 'sub-vera');
+    const [audited] = await gw.store.audit.list({ kinds: ['sign-out.upstream'] });
+    expect(audited).toMatchObject({
+      userId: vera!.userId,
+      data: { provider: 'contoso', issuer: upstream.issuer },
+    });
 
     // The upstream's confirmation form, submitted: it ends its session and sends the browser back.
     const page = await (await visitor.up.request(endSession.href)).text();

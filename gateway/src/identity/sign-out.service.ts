@@ -158,6 +158,7 @@ export function createSignOutService(deps: SignOutDeps) {
         next.record.data.upstreamLogout = {
           providerId: upstream.providerId,
           idToken: upstream.idToken,
+          ...(account ? { userId: account.accountId } : {}),
           ...(logoutIdOfApp ? { logoutId: logoutIdOfApp } : {}),
           expiresAt: now() + LOGGED_OUT_RECORD_MS,
         };

@@ -421,9 +421,21 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
      * redirect back to `/account/loggedout` (registered with the upstream, S27), carrying the application's
      * logoutId as `state`; undefined when the upstream has no end-session endpoint or is unreachable.
      */
-    async endSessionUrl(upstream: { providerId: string; idToken: string; logoutId?: string }) {
+    async endSessionUrl(upstream: {
+      providerId: string;
+      idToken: string;
+      logoutId?: string;
+      userId?: string;
+    }) {
       const discovered = await deps.upstreams.get(upstream.providerId);
       if (!discovered?.config.serverMetadata().end_session_endpoint) return undefined;
+      await store.audit.record({
+        at: now(),
+        kind: 'sign-out.upstream',
+        userId: upstream.userId ?? null,
+        ip: null,
+        data: { provider: upstream.providerId, issuer: discovered.provider.issuer },
+      });
       return oidc.buildEndSessionUrl(discovered.config, {
         id_token_hint: upstream.idToken,
         post_logout_redirect_uri: `${origin}${UPSTREAM_POST_LOGOUT_PATH}`,

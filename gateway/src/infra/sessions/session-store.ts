@@ -51,6 +51,8 @@ export interface UpstreamSession {
   idToken: string;
   /** The logoutId of the application's sign-out that led here, if any (the logged-out page's way back). */
   logoutId?: string;
+  /** The account that signed out (the audit of the upstream sign-out). */
+  userId?: string;
 }
 
 /** The server's record of a finished RP-initiated sign-out (never taken from the query). */
