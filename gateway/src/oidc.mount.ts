@@ -51,6 +51,7 @@ export async function createOidcMount(
         ? { showLogoutPrompt: described.showLogoutPrompt, clientName: described.clientName }
         : undefined;
     },
+    describeInteraction: (uid: string) => service.describeInteraction(uid),
     async endSession(logoutId: string | undefined, req: Request, res: Response) {
       const ended = await service.endOidcSession(logoutId, req, res);
       return { clientName: ended.clientName, postLogoutRedirectUri: ended.postLogoutRedirectUri };

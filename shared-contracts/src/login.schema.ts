@@ -82,6 +82,23 @@ export const logoutRequestSchema = z.object({ logoutId: z.string().max(512).opti
 /** Body of `Logout`. */
 export type LogoutRequest = z.infer<typeof logoutRequestSchema>;
 
+/**
+ * Body of `SilentLogout`: nothing (ADR 0020). The shell's idle timer sends it; the answer is the 209 to
+ * `/account/loggedout?reason=inactivity`.
+ */
+export const silentLogoutRequestSchema = z.object({});
+/** Body of `SilentLogout`. */
+export type SilentLogoutRequest = z.infer<typeof silentLogoutRequestSchema>;
+
+/**
+ * Body of `SilentLogin` (ADR 0020): the sign-in page's returnUrl. A remembered (remember-me) sign-in of this browser
+ * going to an application answers 209 (to the application, or to a sign-in step that still applies); anything else
+ * answers `false`.
+ */
+export const silentLoginRequestSchema = z.object({ returnUrl: z.string().max(2048).optional() });
+/** Body of `SilentLogin`. */
+export type SilentLoginRequest = z.infer<typeof silentLoginRequestSchema>;
+
 /** Body of `Exchange`: the state of a 209 answer. */
 export const exchangeRequestSchema = z.object({ state: z.string().min(1).max(4096) });
 /** Body of `Exchange`. */

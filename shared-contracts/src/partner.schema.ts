@@ -6,6 +6,9 @@ export const partnerLanguageSchema = z.object({ name: z.string(), description: z
 /** One language a partner offers. */
 export type PartnerLanguage = z.infer<typeof partnerLanguageSchema>;
 
+/** The longest idle sign-out a partner may set (a day); 0 switches it off (ADR 0020). */
+export const MAX_IDLE_SIGN_OUT_MINUTES = 1440;
+
 const flags = {
   showLoginProviders: z.boolean().optional(),
   showLanguageOptions: z.boolean().optional(),
@@ -28,6 +31,11 @@ export const partnerMetadataWireSchema = z.object({
   themesBackgroundColor: z.string().nullish(),
   ...flags,
   behaviour: z.object(flags).partial().nullish(),
+  /**
+   * Minutes without input in any tab after which the shell signs a signed-in user out without a prompt
+   * (SilentLogout, ADR 0020). Absent, 0 or not a valid number: off (the rest of the metadata still reads).
+   */
+  idleSignOutMinutes: z.number().int().min(0).max(MAX_IDLE_SIGN_OUT_MINUTES).nullish().catch(undefined),
 });
 /** The wire shape of `GetPartnerMetaData`. */
 export type PartnerMetadataWire = z.infer<typeof partnerMetadataWireSchema>;
@@ -44,6 +52,8 @@ export interface PartnerMetadata {
   showLoginProviders: boolean;
   showLanguageOptions: boolean;
   showBackgroundImages: boolean;
+  /** Idle sign-out after this many minutes without input; 0 = off (ADR 0020). */
+  idleSignOutMinutes: number;
 }
 
 /** Folds either reading of the partner metadata into {@link PartnerMetadata} with the defaults of SPEC.md §3. */
@@ -66,5 +76,6 @@ export function normalisePartnerMetadata(wire: PartnerMetadataWire): PartnerMeta
       b.showLanguageOption ??
       false,
     showBackgroundImages: wire.showBackgroundImages ?? b.showBackgroundImages ?? false,
+    idleSignOutMinutes: wire.idleSignOutMinutes ?? 0,
   };
 }

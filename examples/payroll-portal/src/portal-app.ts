@@ -134,6 +134,12 @@ export function createPortalApp(config: PortalConfig): PortalApp {
     await authorize(res, 'select_account');
   });
 
+  // A silent sign-in (OIDC prompt=none): signed in at the identity service → straight back signed in; otherwise
+  // the identity service answers login_required to the callback without showing anything.
+  app.get('/silent-login', async (_req, res) => {
+    await authorize(res, 'none');
+  });
+
   app.get('/callback', async (req, res) => {
     const id = readCookie(req, TRANSACTION_COOKIE) ?? '';
     const transaction = transactions.get(id);
@@ -154,7 +160,10 @@ export function createPortalApp(config: PortalConfig): PortalApp {
         idTokenExpected: true,
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : 'sign-in failed';
+      // An error the identity service sent back (login_required after prompt=none) is named by its code.
+      const code = (error as { error?: unknown } | undefined)?.error;
+      const message =
+        typeof code === 'string' ? code : error instanceof Error ? error.message : 'sign-in failed';
       res
         .status(400)
         .type('html')

@@ -156,6 +156,9 @@ const ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ...EXTERNAL_ENDPOINTS,
   ['post', '/api/ops/client-errors'],
   ['get', '/remotes/manifest.json'],
+  // Last: a SilentLogout that passes ends the session, and the calls after it would only meet the token check.
+  ['post', '/api/Account/SilentLogin'],
+  ['post', '/api/Account/SilentLogout'],
 ];
 
 const JSON_BODIES: unknown[] = [

@@ -1,5 +1,10 @@
 import { Router, type RequestHandler } from 'express';
-import { loginRequestSchema, returnUrlOf, returnUrlQuerySchema } from 'shared-contracts';
+import {
+  loginRequestSchema,
+  returnUrlOf,
+  returnUrlQuerySchema,
+  silentLoginRequestSchema,
+} from 'shared-contracts';
 import type { LoginViewService } from '../identity/login-view.service.js';
 import type { ReturnUrls } from '../identity/return-urls.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
@@ -18,9 +23,14 @@ export interface LoginRouterDeps {
   antiforgery: Antiforgery;
   /** The captcha check in front of `Login` (captcha.router.ts); absent, Login is guarded by its throttle only. */
   loginGuard?: RequestHandler;
+  /** The OIDC side's view of an application's sign-in (SilentLogin); absent, SilentLogin always answers false. */
+  describeInteraction?: ((uid: string) => Promise<{ freshSignIn: boolean } | undefined>) | undefined;
 }
 
-/** Password sign-in (SPEC.md §7 "Sign-in"): LoginView and Login. */
+/** An application's sign-in: the OIDC interaction the sign-in resumes (the only target SilentLogin serves). */
+const INTERACTION = /^\/interaction\/([A-Za-z0-9_-]{1,64})$/;
+
+/** Password sign-in (SPEC.md §7 "Sign-in"): LoginView and Login; SilentLogin (§7 "Sign-out", ADR 0020). */
 export function loginRouter(deps: LoginRouterDeps): Router {
   const { sessions, signIn, responses } = deps;
   const router = Router();
@@ -58,6 +68,36 @@ export function loginRouter(deps: LoginRouterDeps): Router {
         ip: req.ip ?? 'unknown',
         platformAuthenticator: body.platformAuthenticator,
       });
+      responses.sendOutcome(res, outcome);
+    }),
+  );
+
+  // SilentLogin (ADR 0020): the sign-in page of an application's sign-in asks it first. A remembered sign-in of this
+  // browser goes on without typing (209 to the application, or to a step that applies again); anything else —
+  // no session, a browser-session sign-in (a shared computer), a pending sign-in, a target that is not a live
+  // application sign-in, one that demands a fresh sign-in — answers false and the page shows as it would.
+  router.post(
+    '/SilentLogin',
+    handle(async (req, res) => {
+      const body = parse(silentLoginRequestSchema, req.body, res);
+      if (!body) return;
+      res.set('Cache-Control', 'no-store');
+      const returnUrl = await deps.returnUrls.safe(body.returnUrl ?? returnUrlOf(req.query));
+      const uid = INTERACTION.exec(returnUrl)?.[1];
+      const session = await sessions.current(req);
+      if (!uid || !session?.record.data.account || !session.record.persistent || !deps.describeInteraction) {
+        res.json(false);
+        return;
+      }
+      const interaction = await deps.describeInteraction(uid);
+      const outcome =
+        interaction && !interaction.freshSignIn
+          ? await signIn.silentSignIn(req, res, session, { returnUrl, ip: req.ip ?? 'unknown' })
+          : undefined;
+      if (!outcome) {
+        res.json(false);
+        return;
+      }
       responses.sendOutcome(res, outcome);
     }),
   );

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { logoutRequestSchema, logoutViewQuerySchema } from 'shared-contracts';
+import { logoutRequestSchema, logoutViewQuerySchema, silentLogoutRequestSchema } from 'shared-contracts';
 import type { SignOutService } from '../identity/sign-out.service.js';
 import { handle, parse } from './plumbing.js';
 import type { SignInResponses } from './sign-in-responses.js';
@@ -10,7 +10,7 @@ export interface LogoutRouterDeps {
   responses: SignInResponses;
 }
 
-/** Sign-out (SPEC.md §7 "Sign-out"): LogoutView and Logout. */
+/** Sign-out (SPEC.md §7 "Sign-out"): LogoutView, Logout and SilentLogout. */
 export function logoutRouter({ signOut, responses }: LogoutRouterDeps): Router {
   const router = Router();
 
@@ -35,6 +35,21 @@ export function logoutRouter({ signOut, responses }: LogoutRouterDeps): Router {
       const { session, target } = await signOut.signOut(req, res, {
         logoutId: body.logoutId,
         ip: req.ip ?? null,
+      });
+      responses.redirect(res, target, session);
+    }),
+  );
+
+  // The shell's idle timer (ADR 0020): the same sign-out as Logout (server session, OIDC session, back-channel
+  // logout: S27), without a prompt, landing on the logged-out page with the inactivity message.
+  router.post(
+    '/SilentLogout',
+    handle(async (req, res) => {
+      if (!parse(silentLogoutRequestSchema, req.body, res)) return;
+      const { session, target } = await signOut.signOut(req, res, {
+        logoutId: undefined,
+        ip: req.ip ?? null,
+        reason: 'inactivity',
       });
       responses.redirect(res, target, session);
     }),

@@ -166,6 +166,8 @@ export function createIdentity(deps: IdentityDeps) {
       now: () => clock.now(),
       upstreamName: (id) => external.providerName(id),
     }),
+    /** The OIDC side's view of an application's pending sign-in (SilentLogin, ADR 0020). */
+    describeInteraction: deps.oidc?.describeInteraction?.bind(deps.oidc),
   };
 }
 

@@ -18,6 +18,7 @@ const base: Partner = {
   isDefault: true,
   requireTwoFactor: false,
   rememberTwoFactorBrowser: false,
+  idleSignOutMinutes: 0,
 };
 
 describe('partner metadata answer (SPEC.md §3)', () => {

@@ -84,6 +84,7 @@ export function partnerMetadataOf(partner: Partner): PartnerMetadataWire {
     themesBackgroundColor: backgroundColor,
     ...flags,
     behaviour: { ...flags, showLanguageOption: partner.showLanguageOptions },
+    idleSignOutMinutes: partner.idleSignOutMinutes,
   };
 }
 

@@ -22,6 +22,11 @@ export interface OidcLogoutHooks {
    * matched) answers the client's name and its validated post_logout_redirect_uri (+ state).
    */
   endSession?(logoutId: string | undefined, req: Req, res: Res): Promise<EndedSignOut | undefined>;
+  /**
+   * For `SilentLogin` (ADR 0020): whether the application's sign-in `/interaction/<uid>` is alive and whether it
+   * demands a fresh sign-in (`prompt=login`, `max_age`); undefined when unknown or expired.
+   */
+  describeInteraction?(uid: string): Promise<{ freshSignIn: boolean } | undefined>;
 }
 
 /** What the OIDC side reports after ending its session. */
@@ -121,7 +126,12 @@ export function createSignOutService(deps: SignOutDeps) {
     async signOut(
       req: Req,
       res: Res,
-      input: { logoutId: string | undefined; ip: string | null },
+      input: {
+        logoutId: string | undefined;
+        ip: string | null;
+        /** `inactivity`: the shell's idle timer asked (SilentLogout, ADR 0020). */
+        reason?: 'inactivity' | undefined;
+      },
     ): Promise<{ session: Session; target: string }> {
       const { logoutId } = input;
       const before = await sessions.lookup(req);
@@ -137,11 +147,11 @@ export function createSignOutService(deps: SignOutDeps) {
           kind: 'sign-out',
           userId: account.accountId,
           ip: input.ip,
-          data: {},
+          data: input.reason ? { reason: input.reason } : {},
         });
       }
       const target = new URLSearchParams();
-      if (before.kind === 'expired') target.set('reason', 'inactivity');
+      if (before.kind === 'expired' || input.reason === 'inactivity') target.set('reason', 'inactivity');
       if (ended?.postLogoutRedirectUri) {
         const id = randomToken(16);
         next.record.data.loggedOut = {

@@ -59,7 +59,7 @@ export function loadGrantForSiteCustomer(
     const clientId = ctx.oidc.client!.clientId;
     const result = ctx.oidc.result as { consent?: { grantId?: string } } | undefined;
     const grantId = result?.consent?.grantId ?? ctx.oidc.session!.grantIdFor(clientId);
-    if (!grantId) return undefined;
+    if (!grantId) return silentFirstPartyGrant(ctx, site);
     const grant = await ctx.oidc.provider.Grant.find(grantId);
     if (!grant) return undefined;
     const signedIn = await site.read(ctx.req);
@@ -77,6 +77,31 @@ export function loadGrantForSiteCustomer(
     await grant.destroy();
     return next;
   };
+}
+
+/**
+ * `prompt=none` for a first-party client without a grant yet (the site's sign-in, no earlier authorization of this
+ * client): the grant the interaction would have given without asking (first-party consent is automatic, see
+ * interaction.router.ts), for the requested scopes and claims and the site session's customer (S37). Without it,
+ * oidc-provider answers `consent_required` to a silent authorization it would grant with UI (ADR 0020).
+ */
+async function silentFirstPartyGrant(
+  ctx: KoaContextWithOIDC,
+  site: SiteSessionReader,
+): Promise<Grant | undefined> {
+  const { oidc } = ctx;
+  if (!oidc.prompts.has('none') || !oidc.client || !oidc.session?.accountId) return undefined;
+  if ((oidc.client as unknown as { first_party?: unknown }).first_party === false) return undefined;
+  const signedIn = await site.read(ctx.req);
+  if (!signedIn || signedIn.accountId !== oidc.session.accountId) return undefined;
+  const grant = new oidc.provider.Grant({ accountId: signedIn.accountId, clientId: oidc.client.clientId });
+  const scopes = [...oidc.requestParamOIDCScopes];
+  if (scopes.length > 0) grant.addOIDCScope(scopes.join(' '));
+  const claims = [...oidc.requestParamClaims];
+  if (claims.length > 0) grant.addOIDCClaims(claims);
+  setGrantCustomer(grant, signedIn.customerId);
+  await grant.save();
+  return grant;
 }
 
 /**

@@ -395,7 +395,9 @@ for (const { variant, skip } of variants) {
         });
         expect(userinfo.status).toBe(401);
 
-        // The OIDC session is gone: prompt=none now answers login_required to the client.
+        // The OIDC session is gone, and with the site session (Logout ends both): prompt=none now answers
+        // login_required to the client. (A live site session would answer a code: ADR 0020.)
+        h.signOutSite(browser);
         const silent = await browser.follow(
           authorizeUrl({
             prompt: 'none',

@@ -22,6 +22,7 @@ import {
   DEFAULT_SELECT_CUSTOMER_PATH,
   OIDC_ROUTES,
   RESPONSE_MODES,
+  sessionLifetimeSeconds,
   type OidcConfigurationOptions,
 } from './provider-configuration.js';
 import { pinPublicOrigin } from './public-origin.js';
@@ -32,7 +33,12 @@ import {
   terminateOidcSession,
   type LogoutHooks,
 } from './rp-initiated-logout.js';
-import { endOidcSessionUnlessSiteSessionMatches, siteSessionReader } from './site-session.js';
+import {
+  endOidcSessionUnlessSiteSessionMatches,
+  sessionTtl,
+  siteSessionReader,
+  startOidcSessionForNoInteraction,
+} from './site-session.js';
 import { DEFAULT_KEY_POLL_INTERVAL_MS, loadSigningKeys } from './signing-keys.js';
 import { createSqlAdapterFactory, purgeExpiredOidcPayloads } from './sql.adapter.js';
 import type { FindOidcClient, OidcDatabase } from './types.js';
@@ -99,6 +105,11 @@ export interface OidcService extends LogoutHooks {
   reload(): Promise<void>;
   /** Stops the purge and key-poll timers. */
   close(): void;
+  /**
+   * What SilentLogin must know of an application's sign-in `/interaction/<uid>` (ADR 0020): whether it is alive
+   * and whether it demands a fresh sign-in (`prompt=login`, `max_age`), which a remembered session never answers.
+   */
+  describeInteraction(uid: string): Promise<{ freshSignIn: boolean } | undefined>;
 }
 
 interface LiveProvider {
@@ -217,12 +228,15 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
             // the site session that made it lives (ADR 0006).
             if (!(await gate(req, res))) return;
             const provider = current.provider;
-            await endOidcSessionUnlessSiteSessionMatches(
+            const signedIn = await site.read(req);
+            await endOidcSessionUnlessSiteSessionMatches(provider, req, res, signedIn, terminateOidcSession);
+            // prompt=none answers from the site session too, not only from an earlier application's (ADR 0020).
+            await startOidcSessionForNoInteraction(
               provider,
               req,
               res,
-              await site.read(req),
-              terminateOidcSession,
+              signedIn,
+              sessionTtl(site, sessionLifetimeSeconds(options)),
             );
           } else if (req.path.startsWith(`${authorize}/`) || req.path.startsWith(OIDC_ROUTES.end_session)) {
             // The resume sets the OIDC cookie's lifetime, the end-session asks who is signed in: read it now for
@@ -242,6 +256,13 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
     },
 
     describeLogout: (logoutId, req, res) => logout.describeLogout(logoutId, req, res),
+    async describeInteraction(uid) {
+      const interaction = await current.provider.Interaction.find(uid).catch(() => undefined);
+      if (!interaction) return undefined;
+      const { prompt } = interaction;
+      const freshSignIn = prompt.reasons.some((r) => r === 'login_prompt' || r === 'max_age');
+      return { freshSignIn };
+    },
     endOidcSession: (logoutId, req, res) => logout.endOidcSession(logoutId, req, res),
 
     close() {

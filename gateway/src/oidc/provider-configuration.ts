@@ -53,6 +53,11 @@ const DEFAULT_LIFETIMES: OidcLifetimes = {
   interaction: 60 * 60,
 };
 
+/** The OIDC session's lifetime in seconds for these options (the configured one, else 12 h). */
+export function sessionLifetimeSeconds(options: Pick<OidcConfigurationOptions, 'lifetimes'>): number {
+  return options.lifetimes?.session ?? DEFAULT_LIFETIMES.session;
+}
+
 /** What {@link buildOidcConfiguration} reads; `OidcProviderOptions` (the life cycle's options) includes it. */
 export interface OidcConfigurationOptions {
   /** PUBLIC_URL: the issuer and the origin of every endpoint. */
@@ -180,6 +185,11 @@ export function buildOidcConfiguration(
           return `${selectPath}?returnUrl=${encodeURIComponent(resume)}`;
         const signedIn = await site.read(ctx.req);
         const forced = interaction.prompt.reasons.some((r) => r === 'login_prompt' || r === 'max_age');
+        // A remembered (remember-me) sign-in can be up to 30 days old: its application sign-ins pass the sign-in
+        // page, whose SilentLogin signs in without typing once the steps that may have lapsed since (a remembered
+        // browser's second factor, an expired password) are checked again (ADR 0020).
+        if (signedIn?.persistent === true && interaction.prompt.name === 'login')
+          return `${loginPath}?returnUrl=${encodeURIComponent(resume)}`;
         // Already signed in on the sign-in site and no fresh sign-in demanded: single sign-on, skip the form.
         if (signedIn && !forced) return resume;
         return `${loginPath}?returnUrl=${encodeURIComponent(resume)}`;

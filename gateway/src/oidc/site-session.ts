@@ -87,6 +87,49 @@ export async function endOidcSessionUnlessSiteSessionMatches(
   return true;
 }
 
+/** True when the authorization request asks for no interaction (`prompt=none`, OIDC Core §3.1.2.1), by query. */
+export function asksForNoInteraction(req: Request): boolean {
+  const prompt = req.query.prompt;
+  return typeof prompt === 'string' && prompt.split(' ').includes('none');
+}
+
+/**
+ * `prompt=none` from an application while the site session is signed in but the browser has no OIDC session yet
+ * (the user signed in on the site, not through this or any application): oidc-provider would answer
+ * `login_required`, since it can only sign a session in through an interaction, and `prompt=none` forbids one.
+ * The site session is the one truth (ADR 0006), so its sign-in becomes the OIDC session here, exactly as the
+ * interaction would have made it (account, auth_time, amr; transient unless remember-me), and oidc-provider finds
+ * it on this very request (ADR 0020). Runs after {@link endOidcSessionUnlessSiteSessionMatches}. Answers whether
+ * it made one.
+ */
+export async function startOidcSessionForNoInteraction(
+  provider: Provider,
+  req: Request,
+  res: Response,
+  site: SignedInAccount | undefined,
+  ttl: (ctx: KoaContextWithOIDC, session: Session) => number,
+): Promise<boolean> {
+  if (!site || !asksForNoInteraction(req)) return false;
+  const ctx = provider.createContext(req, res) as unknown as KoaContextWithOIDC;
+  const session = await provider.Session.get(ctx);
+  if (session.accountId) return false;
+  session.loginAccount({
+    accountId: site.accountId,
+    ...(site.authTime !== undefined ? { loginTs: site.authTime } : {}),
+    ...(site.amr ? { amr: [...site.amr] } : {}),
+    transient: site.persistent !== true,
+  });
+  await session.save(ttl(ctx, session));
+  // oidc-provider reads its (signed) session cookie from this request; its own middleware sets it on the response.
+  const name = provider.cookieName('session');
+  const keys = (ctx as unknown as { cookies: { keys?: { sign(data: string): string } } }).cookies.keys;
+  if (!keys) return false;
+  dropRequestCookie(req, name);
+  const pairs = [`${name}=${session.jti}`, `${name}.sig=${keys.sign(`${name}=${session.jti}`)}`];
+  req.headers.cookie = [req.headers.cookie, ...pairs].filter(Boolean).join('; ');
+  return true;
+}
+
 /**
  * `ttl.Session`: at most the configured lifetime, and never beyond the site session's absolute end. Without a
  * reading of the site session (a request that does not sign in, e.g. the end-session's bookkeeping) an existing

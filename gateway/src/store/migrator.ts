@@ -16,6 +16,7 @@ import * as clientErrorCounts from './migrations/0012-client-error-counts.js';
 import * as oneTimeSignIn from './migrations/0017-one-time-sign-in.js';
 import * as identityProviders from './migrations/0015-identity-providers.js';
 import * as externalLoginsByUser from './migrations/0016-external-logins-by-user.js';
+import * as idleSignOut from './migrations/0018-idle-sign-out.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 function provider(store: StoreDatabase): MigrationProvider {
@@ -36,6 +37,7 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0017-one-time-sign-in': { up: (db) => oneTimeSignIn.up(db) },
     '0015-identity-providers': { up: (db) => identityProviders.up(db) },
     '0016-external-logins-by-user': { up: (db) => externalLoginsByUser.up(db) },
+    '0018-idle-sign-out': { up: (db) => idleSignOut.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }

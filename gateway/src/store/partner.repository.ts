@@ -23,6 +23,8 @@ export interface Partner {
   requireTwoFactor: boolean;
   /** The 2FA page offers "remember this browser" for 30 days (ADR 0008); off by default. */
   rememberTwoFactorBrowser: boolean;
+  /** Minutes without input in any tab after which the shell signs the user out (ADR 0020); 0 = off (default). */
+  idleSignOutMinutes: number;
 }
 
 /** Fields of a new partner; everything but id and name has a default. */
@@ -45,6 +47,7 @@ function toPartner(row: Selectable<PartnerTable>): Partner {
     isDefault: row.is_default === 1,
     requireTwoFactor: row.require_two_factor === 1,
     rememberTwoFactorBrowser: row.remember_two_factor_browser === 1,
+    idleSignOutMinutes: row.idle_sign_out_minutes ?? 0,
   };
 }
 
@@ -65,6 +68,7 @@ function toRow(p: Partial<Partner>): Partial<Selectable<PartnerTable>> {
   if (p.requireTwoFactor !== undefined) row.require_two_factor = p.requireTwoFactor ? 1 : 0;
   if (p.rememberTwoFactorBrowser !== undefined)
     row.remember_two_factor_browser = p.rememberTwoFactorBrowser ? 1 : 0;
+  if (p.idleSignOutMinutes !== undefined) row.idle_sign_out_minutes = p.idleSignOutMinutes;
   return row;
 }
 
@@ -103,6 +107,7 @@ export class PartnerRepository {
       is_default: 0,
       require_two_factor: 0,
       remember_two_factor_browser: 0,
+      idle_sign_out_minutes: 0,
       created_at: this.now(),
       ...toRow(input),
     };

@@ -44,6 +44,8 @@ export interface PartnerTable {
   require_two_factor: Generated<number>;
   /** 1: the 2FA page offers "remember this browser" for 30 days. */
   remember_two_factor_browser: Generated<number>;
+  /** Minutes without input after which the shell signs the user out (SilentLogout, ADR 0020); 0 = off. */
+  idle_sign_out_minutes: Generated<number>;
 }
 
 /** customers: tenants a user can select after sign-in. */

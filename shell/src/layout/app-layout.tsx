@@ -3,6 +3,7 @@ import { Outlet, useLocation, useNavigation } from 'react-router';
 import { findRoute, ROUTES } from 'shared-contracts';
 import { ProgressBar, SiteFrame } from 'shared-contracts/ui';
 import { usePartner } from '../platform/partner-context';
+import { useIdleSignOut } from '../platform/idle-sign-out';
 import { PartnerFooter, PartnerHeader } from '../platform/partner-header';
 import { PageAnnouncer } from './page-announcer';
 import { ScrollManager } from './scroll-manager';
@@ -20,6 +21,8 @@ export function AppLayout() {
   const navigation = useNavigation();
   const partner = usePartner();
   const route = findRoute(location.pathname) ?? NOT_FOUND;
+  // The partner's idle sign-out (ADR 0020): inside the router, so its 209 navigates in-app.
+  useIdleSignOut();
 
   return (
     <SiteFrame

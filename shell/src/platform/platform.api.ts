@@ -20,6 +20,14 @@ export const platformApi = baseApi.injectEndpoints({
     setLanguage: build.mutation<unknown, string>({
       query: (language) => ({ url: 'SetLanguage', method: 'POST', params: { language } }),
     }),
+    /**
+     * `SilentLogout` (body): the idle timer's sign-out without a prompt (ADR 0020). Answers 209 to
+     * `/account/loggedout?reason=inactivity`, which the API client follows.
+     */
+    silentLogout: build.mutation<unknown, void>({
+      query: () => ({ url: 'SilentLogout', method: 'POST', body: {} }),
+      invalidatesTags: ['User'],
+    }),
     /** `SystemStatus`: the service's and each remote's state and versions (the /devops page polls it). */
     systemStatus: build.query<SystemStatus, void>({
       query: () => ({ url: 'SystemStatus', method: 'GET' }),
@@ -32,4 +40,5 @@ export const platformApi = baseApi.injectEndpoints({
 });
 
 /** Hook of `SetLanguage`. */
-export const { useSetLanguageMutation, useSystemStatusQuery, useErrorRecordQuery } = platformApi;
+export const { useSetLanguageMutation, useSilentLogoutMutation, useSystemStatusQuery, useErrorRecordQuery } =
+  platformApi;

@@ -63,6 +63,7 @@ describe('admin partners', () => {
       isDefault: true,
       requireTwoFactor: false,
       rememberTwoFactorBrowser: false,
+      idleSignOutMinutes: 0,
     });
   });
 
@@ -92,6 +93,19 @@ describe('admin partners', () => {
     expect((await admin.store.partners.findById('acme'))?.requireTwoFactor).toBe(false);
     await admin.run('partners', 'update', '--id', 'acme', '--remember-two-factor-browser', 'true');
     expect((await admin.store.partners.findById('acme'))?.rememberTwoFactorBrowser).toBe(true);
+  });
+
+  it('update --idle-sign-out-minutes sets the idle sign-out (0 = off) and refuses what is not a number in range', async () => {
+    expect((await admin.store.partners.findById('acme'))?.idleSignOutMinutes).toBe(0);
+    await admin.run('partners', 'update', '--id', 'acme', '--idle-sign-out-minutes', '15');
+    expect((await admin.store.partners.findById('acme'))?.idleSignOutMinutes).toBe(15);
+    for (const bad of ['1441', 'ten', '1.5'])
+      expect(await admin.refused('partners', 'update', '--id', 'acme', '--idle-sign-out-minutes', bad)).toBe(
+        `error: --idle-sign-out-minutes must be a whole number from 0 to 1440, not "${bad}"`,
+      );
+    expect((await admin.store.partners.findById('acme'))?.idleSignOutMinutes).toBe(15);
+    await admin.run('partners', 'update', '--id', 'acme', '--idle-sign-out-minutes', '0');
+    expect((await admin.store.partners.findById('acme'))?.idleSignOutMinutes).toBe(0);
   });
 
   it('update names an unknown partner', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  MAX_IDLE_SIGN_OUT_MINUTES,
   passwordRulesSchema,
   resolvePasswordRules,
   safeCssColour,
@@ -39,6 +40,11 @@ const brandingOptions = {
 const twoFactorOptions = {
   'require-two-factor': { type: 'string', value: 'true|false' },
   'remember-two-factor-browser': { type: 'string', value: 'true|false' },
+} as const;
+
+/** `partners update --idle-sign-out-minutes N`: the shell signs an idle user out after N minutes (0 = off, ADR 0020). */
+const idleSignOutOptions = {
+  'idle-sign-out-minutes': { type: 'string', value: 'N' },
 } as const;
 
 /** The password policy options of `partners update` (ADR 0010); each changes only its own value. */
@@ -212,12 +218,14 @@ export const partnersCommands = [
       ...passwordPolicyOptions,
       ...captchaOptions,
       ...twoFactorOptions,
+      ...idleSignOutOptions,
     },
     summary: [
       'changes only the options given',
       'password policy: --password-max-repeat 0 = no limit, --password-max-age-days 0 = never expires',
       '--require-two-factor true: every user of the partner sets up a second factor at the next sign-in',
       '--remember-two-factor-browser true: the 2FA page offers "remember this browser" for 30 days',
+      `--idle-sign-out-minutes N: signs a user out after N minutes without input in any tab (0 = off, at most ${MAX_IDLE_SIGN_OUT_MINUTES})`,
       ...captchaSummary,
     ],
     async run({ store, out }, values) {
@@ -230,8 +238,14 @@ export const partnersCommands = [
         values['remember-two-factor-browser'],
         'remember-two-factor-browser',
       );
+      const idle = values['idle-sign-out-minutes'];
+      const idleSignOutMinutes =
+        idle === undefined
+          ? undefined
+          : ruleNumber(idle, 'idle-sign-out-minutes', 0, MAX_IDLE_SIGN_OUT_MINUTES);
       await store.partners.update(values.id, {
         ...partnerFields(values),
+        ...(idleSignOutMinutes === undefined ? {} : { idleSignOutMinutes }),
         ...(requireTwoFactor === undefined ? {} : { requireTwoFactor }),
         ...(rememberTwoFactorBrowser === undefined ? {} : { rememberTwoFactorBrowser }),
       });
@@ -239,6 +253,12 @@ export const partnersCommands = [
       if (captcha) out(describeCaptcha(await store.captchaSettings.update(values.id, captcha)));
       out(`partner ${values.id} updated`);
       if (policy) out(describePolicy(policy));
+      if (idleSignOutMinutes !== undefined)
+        out(
+          idleSignOutMinutes === 0
+            ? `idle sign-out of ${values.id}: off`
+            : `idle sign-out of ${values.id}: after ${idleSignOutMinutes} minute(s) without input`,
+        );
     },
   }),
   defineCommand({

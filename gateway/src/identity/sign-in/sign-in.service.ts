@@ -370,6 +370,68 @@ export class SignInService {
     return this.advance(req, res, session, user, pending);
   }
 
+  /**
+   * `SilentLogin` (ADR 0020): a browser signed in with remember-me, reaching the sign-in page for `returnUrl`, is
+   * signed in again without typing. Answers undefined (the call's `false`) unless the session is signed in, is a
+   * remember-me session, and its user is unchanged (stamp, not disabled). The steps are walked again with credit
+   * only for what still holds: the second factor counts when the remembered sign-in proved one (`mfa` in its amr)
+   * or this browser is remembered for it now (ADR 0008); the chosen customer counts; the device offer is not made
+   * again. An expired password, a second factor an administrator now requires, or a remembered browser that lapsed
+   * sends the browser to that step as a pending sign-in (new session id, S24); otherwise the session stays as it
+   * is (same sign-in, same auth_time) and the answer is the returnUrl.
+   */
+  async silentSignIn(
+    req: Req,
+    res: Res,
+    session: Session,
+    input: { returnUrl: string; ip: string },
+  ): Promise<SignInOutcome | undefined> {
+    const account = session.record.data.account;
+    if (!account || !session.record.persistent) return undefined;
+    const user = await this.store.users.findById(account.userId);
+    if (!user || user.disabled || user.securityStamp !== account.securityStamp) return undefined;
+    const now = this.clock.now();
+    const pending: PendingSignIn = {
+      userId: user.id,
+      returnUrl: input.returnUrl,
+      rememberMe: true,
+      amr: [...account.amr],
+      passed: [
+        'password',
+        'device-offer',
+        ...(account.amr.includes('mfa') ? ['two-factor'] : []),
+        ...(account.customerId !== undefined ? ['customer-selection'] : []),
+      ],
+      current: undefined,
+      startedAt: now,
+      ...(this.rememberedBrowsers?.recognise(req, user) ? { secondFactorRemembered: true } : {}),
+    };
+    let open: SignInStep | undefined;
+    for (const step of this.steps.list()) {
+      if (pending.passed.includes(step.id)) continue;
+      if (await step.appliesTo({ user, pending, now, facts: this.facts })) {
+        open = step;
+        break;
+      }
+    }
+    await this.store.audit.record({
+      at: now,
+      kind: 'sign-in.silent',
+      userId: user.id,
+      ip: input.ip,
+      data: open ? { step: open.id } : {},
+    });
+    if (!open) return { kind: 'redirect', redirect: input.returnUrl, session };
+    const next = await this.sessions.regenerate(
+      req,
+      res,
+      session,
+      { pending, username: user.username },
+      false,
+    );
+    return this.advance(req, res, next, user, pending);
+  }
+
   /** Where the session's sign-in stands: none pending, stale (restart), or waiting at a step. */
   pendingState(session: Session | undefined): PendingState {
     const pending = session?.record.data.pending;

@@ -59,6 +59,9 @@ export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
   'IsRemoteAuthentication',
   'LogoutView',
   'Logout',
+  // The idle sign-out ends whatever the session holds; SilentLogin answers false to a pending sign-in (ADR 0020).
+  'SilentLogout',
+  'SilentLogin',
   'GetPartnerMetaData',
   'GetPartnerLogo',
   'SetLanguage',

@@ -76,6 +76,8 @@ export interface OidcHarness {
   browser(): TestBrowser;
   /** Marks the browser as signed in on the sign-in site (stand-in for the gateway session). */
   signIn(browser: TestBrowser, accountId: string, authTime?: number): void;
+  /** Ends the stand-in site session, as the gateway's Logout does after ending the OIDC session. */
+  signOutSite(browser: TestBrowser): void;
   close(): Promise<void>;
 }
 
@@ -169,6 +171,9 @@ export async function startOidcHarness(options: OidcHarnessOptions): Promise<Oid
     browser: () => new TestBrowser(issuer),
     signIn(browser, accountId, authTime = Math.floor(Date.now() / 1000)) {
       browser.setCookie(ACCOUNT_COOKIE, `${accountId}|${authTime}`);
+    },
+    signOutSite(browser) {
+      browser.setCookie(ACCOUNT_COOKIE, '');
     },
     async close() {
       for (const cleanup of cleanups) await cleanup();

@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf } from 'shared-contracts';
 import { usePartnerMetadataQuery, useUserQuery } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
-import { useLoginViewQuery } from './login.api';
+import { useLoginViewQuery, useSilentLoginMutation } from './login.api';
 
 import { SignInForm } from './sign-in-form';
 
@@ -47,6 +47,27 @@ function SignedInChoice({
   );
 }
 
+/** An application's sign-in: the OIDC interaction the sign-in resumes (what SilentLogin serves, ADR 0020). */
+const APPLICATION_SIGN_IN = /^\/interaction\/[A-Za-z0-9_-]+$/;
+
+/**
+ * SilentLogin (ADR 0020): a signed-in visitor who reaches the sign-in page for an application asks the server once
+ * whether the sign-in goes on without typing (a remembered sign-in). Answers true while that question is open or
+ * its redirect is being followed; false when it does not apply (then the page shows as always).
+ */
+function useSilentLogin(returnUrl: string, signedIn: boolean, differentUser: boolean): boolean {
+  const [silentLogin, { data, isError, isUninitialized }] = useSilentLoginMutation();
+  const asked = useRef(false);
+  const applies = signedIn && !differentUser && APPLICATION_SIGN_IN.test(returnUrl);
+  useEffect(() => {
+    if (!applies || asked.current) return;
+    asked.current = true;
+    void silentLogin({ returnUrl });
+  }, [applies, returnUrl, silentLogin]);
+  if (!applies || isError) return false;
+  return isUninitialized || data !== false;
+}
+
 /** The body of both sign-in routes once LoginView has answered. */
 function SignInBody({ local }: { local: boolean }) {
   const { t } = useTranslation(NS);
@@ -65,6 +86,13 @@ function SignInBody({ local }: { local: boolean }) {
   // lists some; the local-only route never shows them.
   const showProviders = !local && partner?.showLoginProviders === true && view?.showLoginProviders !== false;
   const providers = showProviders ? (view?.providers ?? []) : [];
+  const silent = useSilentLogin(returnUrl, user?.isAuthenticated === true, differentUser);
+  if (silent)
+    return (
+      <p role="status" aria-live="polite">
+        {t('login.signingIn')}
+      </p>
+    );
   if (user?.isAuthenticated && !differentUser)
     return (
       <SignedInChoice

@@ -1,5 +1,10 @@
 import { baseApi, type RedirectFollowed } from 'shared-contracts/api';
-import { loginViewSchema, type LoginRequest, type LoginView } from 'shared-contracts';
+import {
+  loginViewSchema,
+  type LoginRequest,
+  type LoginView,
+  type SilentLoginRequest,
+} from 'shared-contracts';
 
 /** Calls of the sign-in flow, injected into the one shared API (SPEC.md §7 "Sign-in"). */
 export const loginApi = baseApi.injectEndpoints({
@@ -14,8 +19,16 @@ export const loginApi = baseApi.injectEndpoints({
       query: (body) => ({ url: 'Login', method: 'POST', body }),
       invalidatesTags: ['User'],
     }),
+    /**
+     * `SilentLogin` (body returnUrl, ADR 0020): a remembered sign-in goes on to the application without typing
+     * (209, followed), or to a step that applies again; `false` when it does not apply.
+     */
+    silentLogin: build.mutation<RedirectFollowed | boolean | null, SilentLoginRequest>({
+      query: (body) => ({ url: 'SilentLogin', method: 'POST', body }),
+      invalidatesTags: (result) => (result === false ? [] : ['User']),
+    }),
   }),
 });
 
 /** Hooks of the sign-in calls. */
-export const { useLoginViewQuery, useLoginMutation } = loginApi;
+export const { useLoginViewQuery, useLoginMutation, useSilentLoginMutation } = loginApi;

@@ -1,0 +1,143 @@
+import { useEffect, useRef } from 'react';
+import { navigateFull, useUserQuery } from 'shared-contracts/api';
+import { usePartner } from './partner-context.js';
+import { useSilentLogoutMutation } from './platform.api.js';
+
+/** localStorage key of the last input in any tab of this site (epoch ms), so every tab sees the same idleness. */
+export const ACTIVITY_KEY = 'idp.activity';
+/** localStorage key set by the tab that signed out for inactivity, so the other tabs follow it there. */
+export const IDLE_SIGNED_OUT_KEY = 'idp.idle-signed-out';
+/** Where an idle sign-out lands (SPEC.md §8 "You have been logged out due to inactivity."). */
+export const INACTIVITY_PAGE = '/account/loggedout?reason=inactivity';
+
+/** What counts as the person being there: input, not the page doing things by itself. */
+const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
+/** Other tabs learn of input at most this often (a storage write per mouse move would be waste). */
+const SHARE_EVERY_MS = 5_000;
+
+function readShared(storage: Storage | undefined, key: string): number {
+  try {
+    const value = Number(storage?.getItem(key));
+    return Number.isFinite(value) ? value : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function writeShared(storage: Storage | undefined, key: string, value: number): void {
+  try {
+    storage?.setItem(key, String(value));
+  } catch {
+    // Storage full or blocked: this tab still keeps its own timer.
+  }
+}
+
+/** Options of {@link startIdleTracker}. */
+export interface IdleTrackerOptions {
+  /** Idle time after which {@link onIdle} runs. */
+  limitMs: number;
+  /** Signs out (once). */
+  onIdle: () => void;
+  /** Another tab signed out for inactivity: follow it. */
+  onSignedOutElsewhere: () => void;
+  target?: Window;
+  storage?: Storage | undefined;
+  now?: () => number;
+}
+
+/**
+ * Watches input in this tab and, through localStorage, in every other tab of the site (ADR 0020): after `limitMs`
+ * without input anywhere, `onIdle` runs once. localStorage (its `storage` event) rather than a BroadcastChannel:
+ * the last activity is a value a tab opened later must also read, not only a message. Answers the stop function.
+ */
+export function startIdleTracker(options: IdleTrackerOptions): () => void {
+  const target = options.target ?? window;
+  const storage = options.storage ?? safeLocalStorage();
+  const now = options.now ?? (() => Date.now());
+  let last = now();
+  let shared = 0;
+  let done = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const share = (at: number) => {
+    shared = at;
+    writeShared(storage, ACTIVITY_KEY, at);
+  };
+  share(last);
+
+  const check = () => {
+    if (done) return;
+    const latest = Math.max(last, readShared(storage, ACTIVITY_KEY));
+    const left = latest + options.limitMs - now();
+    if (left <= 0) {
+      done = true;
+      stop();
+      options.onIdle();
+      return;
+    }
+    timer = setTimeout(check, left);
+  };
+
+  const onActivity = () => {
+    last = now();
+    if (last - shared >= SHARE_EVERY_MS) share(last);
+  };
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === IDLE_SIGNED_OUT_KEY && event.newValue && !done) {
+      done = true;
+      stop();
+      options.onSignedOutElsewhere();
+    }
+  };
+
+  function stop() {
+    if (timer !== undefined) clearTimeout(timer);
+    for (const name of ACTIVITY_EVENTS) target.removeEventListener(name, onActivity, true);
+    target.removeEventListener('storage', onStorage);
+  }
+
+  for (const name of ACTIVITY_EVENTS)
+    target.addEventListener(name, onActivity, { capture: true, passive: true });
+  target.addEventListener('storage', onStorage);
+  timer = setTimeout(check, options.limitMs);
+  return () => {
+    done = true;
+    stop();
+  };
+}
+
+function safeLocalStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The shell's idle sign-out (SilentLogout, ADR 0020): on when the partner sets `idleSignOutMinutes` and someone is
+ * signed in. When it fires, SilentLogout ends the server and OIDC sessions and its 209 lands on the logged-out page
+ * with the inactivity message; the other tabs follow.
+ */
+export function useIdleSignOut(): void {
+  const partner = usePartner();
+  const { data: user } = useUserQuery();
+  const [silentLogout] = useSilentLogoutMutation();
+  const minutes = partner.idleSignOutMinutes;
+  const signedIn = user?.isAuthenticated === true;
+  const logout = useRef(silentLogout);
+  logout.current = silentLogout;
+
+  useEffect(() => {
+    if (!signedIn || !(minutes > 0)) return undefined;
+    return startIdleTracker({
+      limitMs: minutes * 60_000,
+      onIdle: () => {
+        writeShared(safeLocalStorage(), IDLE_SIGNED_OUT_KEY, Date.now());
+        // The API client follows the 209 to the logged-out page.
+        void logout.current();
+      },
+      onSignedOutElsewhere: () => navigateFull(INACTIVITY_PAGE),
+    });
+  }, [signedIn, minutes]);
+}
