@@ -59,9 +59,9 @@ export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
   'IsRemoteAuthentication',
   'LogoutView',
   'Logout',
-  // The idle sign-out ends whatever the session holds; SilentLogin answers false to a pending sign-in (ADR 0020).
+  // The idle sign-out ends whatever the session holds (ADR 0020). SilentLogin is not here: only a signed-in
+  // session asks it, so a pending sign-in that does is refused and forgotten like any other stray call.
   'SilentLogout',
-  'SilentLogin',
   'GetPartnerMetaData',
   'GetPartnerLogo',
   'SetLanguage',
