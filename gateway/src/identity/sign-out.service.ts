@@ -163,7 +163,9 @@ export function createSignOutService(deps: SignOutDeps) {
         await sessions.save(next);
         target.set('logoutId', id);
       }
-      if (upstream && upstreamName) {
+      // The idle sign-out asks nothing (nobody is there to answer): it lands on the logged-out page, and the
+      // upstream's own session is left to the upstream (ADR 0020).
+      if (upstream && upstreamName && input.reason !== 'inactivity') {
         const logoutIdOfApp = target.get('logoutId');
         next.record.data.upstreamLogout = {
           providerId: upstream.providerId,

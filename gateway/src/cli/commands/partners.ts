@@ -225,7 +225,7 @@ export const partnersCommands = [
       'password policy: --password-max-repeat 0 = no limit, --password-max-age-days 0 = never expires',
       '--require-two-factor true: every user of the partner sets up a second factor at the next sign-in',
       '--remember-two-factor-browser true: the 2FA page offers "remember this browser" for 30 days',
-      `--idle-sign-out-minutes N: signs a user out after N minutes without input in any tab (0 = off, at most ${MAX_IDLE_SIGN_OUT_MINUTES})`,
+      `--idle-sign-out-minutes N: sign users out after N idle minutes in every tab (0 = off, max ${MAX_IDLE_SIGN_OUT_MINUTES})`,
       ...captchaSummary,
     ],
     async run({ store, out }, values) {

@@ -55,10 +55,15 @@ const APPLICATION_SIGN_IN = /^\/interaction\/[A-Za-z0-9_-]+$/;
  * whether the sign-in goes on without typing (a remembered sign-in). Answers true while that question is open or
  * its redirect is being followed; false when it does not apply (then the page shows as always).
  */
-function useSilentLogin(returnUrl: string, signedIn: boolean, differentUser: boolean): boolean {
+function useSilentLogin(returnUrl: string, signedIn: boolean | undefined, differentUser: boolean): boolean {
   const [silentLogin, { data, isError, isUninitialized }] = useSilentLoginMutation();
   const asked = useRef(false);
-  const applies = signedIn && !differentUser && APPLICATION_SIGN_IN.test(returnUrl);
+  // Only a visitor who arrived signed in: a sign-in made on this page (Login's 209 is being followed, and the
+  // refetched User says signed in) must not ask a second time.
+  const [arrivedSignedIn, setArrivedSignedIn] = useState<boolean | undefined>(undefined);
+  if (arrivedSignedIn === undefined && signedIn !== undefined) setArrivedSignedIn(signedIn);
+  const applies =
+    arrivedSignedIn === true && signedIn === true && !differentUser && APPLICATION_SIGN_IN.test(returnUrl);
   useEffect(() => {
     if (!applies || asked.current) return;
     asked.current = true;
@@ -86,7 +91,7 @@ function SignInBody({ local }: { local: boolean }) {
   // lists some; the local-only route never shows them.
   const showProviders = !local && partner?.showLoginProviders === true && view?.showLoginProviders !== false;
   const providers = showProviders ? (view?.providers ?? []) : [];
-  const silent = useSilentLogin(returnUrl, user?.isAuthenticated === true, differentUser);
+  const silent = useSilentLogin(returnUrl, user?.isAuthenticated, differentUser);
   if (silent)
     return (
       <p role="status" aria-live="polite">
