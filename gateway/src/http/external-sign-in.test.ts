@@ -589,3 +589,51 @@ describe('external identity providers (a real upstream OpenID Connect provider)'
     expect((await visitor.gw.request('/api/Account/LoginView?returnUrl=/')).status).toBe(200);
   });
 });
+
+describe('Link behind the captcha (the guarded link form, SPEC.md §9)', () => {
+  let gw: TestGateway;
+  let upstream: UpstreamIdp;
+
+  beforeAll(async () => {
+    // Every guarded call needs a solved challenge on this gateway.
+    gw = await startTestGateway({ oidc: true, overrides: { captchaFallback: { when: 'always' } } });
+    upstream = await startUpstreamIdp({
+      clients: [
+        {
+          clientId: 'hr-identity',
+          clientSecret: UPSTREAM_SECRET,
+          redirectUris: [`${gw.url!}/signin/social/callback`],
+        },
+      ],
+      users: [{ username: 'lee', password: 'lee-pw', sub: 'sub-lee', name: 'Lee Linker' }],
+    });
+    await gw.store.identityProviders.create({
+      id: 'social',
+      name: 'Social ID',
+      issuer: upstream.issuer,
+      clientId: 'hr-identity',
+      clientSecret: UPSTREAM_SECRET,
+    });
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+    await upstream?.close();
+  });
+
+  it('Link is refused with captchaRequired until a challenge is solved, and nothing is linked', async () => {
+    const local = await gw.addUser({ username: 'guarded.local' });
+    const visitor = new Visitor(gw.url!, upstream.issuer);
+    const started = await visitor.post('/api/Account/VendorLogin', { vendorId: 'social' });
+    const { redirect } = (await started.json()) as { redirect: string };
+    const callback = await signInAtUpstream(visitor, redirect, 'lee', 'lee-pw');
+    expect((await visitor.gw.request(callback)).headers.get('location')).toBe('/account/link?returnUrl=%2F');
+    const link = await visitor.post('/api/Account/Link', {
+      username: 'guarded.local',
+      password: TEST_PASSWORD,
+    });
+    expect(link.status).toBe(400);
+    expect(await link.json()).toMatchObject({ errors: { '': ['captchaRequired'] } });
+    expect(await gw.store.externalLogins.listForUser(local.id)).toEqual([]);
+  });
+});
