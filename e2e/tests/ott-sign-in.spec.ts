@@ -9,7 +9,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
 import type { DemoUser } from '../helpers/demo-users.js';
 import { linkIn, startMailCatcher, type MailCatcher, type ReceivedMail } from '../helpers/mail.js';
-import { startIdentityService, type IdentityService } from '../helpers/portal.js';
+import { startIdentityService, startPortal, type IdentityService } from '../helpers/portal.js';
 import { appTookOver } from '../helpers/sign-in.js';
 
 let mail: MailCatcher;
@@ -129,6 +129,30 @@ test('the mailed link signs in once, only in the browser that asked', async ({ p
       'This sign-in link is not valid, has expired or has already been used. Ask for a new code.',
     ),
   ).toBeVisible();
+});
+
+test('an application’s sign-in by mailed link: portal → one-time code page → the link → back in the portal signed in', async ({
+  page,
+}) => {
+  const portal = await startPortal({ issuer: identity.url, gatewayEnv: identity.env });
+  try {
+    const user = addUser('ott-portal', ['--display-name', 'Olive Onetime'], identity.env);
+    await page.goto(portal.url);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/login`));
+    await appTookOver(page);
+    await page.getByRole('link', { name: 'Email me a one-time sign-in code' }).click();
+    // The application's interaction is the page's returnUrl, kept with the token: the link carries none.
+    await expect(page).toHaveURL(/\/account\/login\/ott\?returnUrl=%2Finteraction%2F/);
+    const link = linkIn(await askForCode(page, user), `${identity.url}/account/login/ott?token=`);
+    expect(link).not.toContain('returnUrl');
+    await page.goto(link);
+    await expect(page).toHaveURL(`${portal.url}/`);
+    await expect(page.locator('#status')).toContainText('Signed in as');
+    await expect(page.locator('#user-name')).toHaveText('Olive Onetime');
+  } finally {
+    await portal.stop();
+  }
 });
 
 test('axe-core finds nothing on the page, asking and entering the code, in light and dark', async ({
