@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, pkcePair, TestBrowser } from '../oidc/testing/oidc-harness.js';
-import { startTestGateway, TEST_PASSWORD, type TestGateway } from '../testing/test-gateway.js';
+import { BACKENDS, startTestGateway, TEST_PASSWORD, type TestGateway } from '../testing/test-gateway.js';
 import { startUpstreamIdp, type UpstreamIdp } from '../testing/upstream-idp.js';
 
 const CLIENT_ID = 'portal-ext';
@@ -76,519 +76,539 @@ async function signInAtUpstream(visitor: Visitor, authorizeUrl: string, username
   return back.url;
 }
 
-describe('external identity providers (a real upstream OpenID Connect provider)', () => {
-  let gw: TestGateway;
-  let upstream: UpstreamIdp;
-  let issuer: string;
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip)(
+    `external identity providers, a real upstream OpenID Connect provider (${backend.name})${backend.skip ? ` — skipped: ${backend.skip}` : ''}`,
+    () => {
+      let gw: TestGateway;
+      let upstream: UpstreamIdp;
+      let issuer: string;
 
-  beforeAll(async () => {
-    gw = await startTestGateway({ oidc: true, throttleLimits: { perAccountSource: 3, freeFailures: 1 } });
-    issuer = gw.url!;
-    upstream = await startUpstreamIdp({
-      title: 'Contoso ID',
-      clients: [
-        {
+      beforeAll(async () => {
+        gw = await startTestGateway({
+          backend: backend.name,
+          oidc: true,
+          throttleLimits: { perAccountSource: 3, freeFailures: 1 },
+        });
+        issuer = gw.url!;
+        upstream = await startUpstreamIdp({
+          title: 'Contoso ID',
+          clients: [
+            {
+              clientId: 'hr-identity',
+              clientSecret: UPSTREAM_SECRET,
+              redirectUris: ['contoso', 'social'].map((id) => `${issuer}/signin/${id}/callback`),
+              postLogoutRedirectUris: [`${issuer}/account/loggedout`],
+            },
+          ],
+          users: [
+            {
+              username: 'vera',
+              password: 'vera-pw',
+              sub: 'sub-vera',
+              name: 'Vera Vendor',
+              email: 'vera@contoso.example',
+            },
+            {
+              username: 'lee',
+              password: 'lee-pw',
+              sub: 'sub-lee',
+              name: 'Lee Linker',
+              email: 'lee@social.example',
+            },
+            {
+              username: 'mimic',
+              password: 'mimic-pw',
+              sub: 'sub-mimic',
+              name: 'Mimic',
+              email: 'victim@example.test',
+            },
+            { username: 'mfa', password: 'mfa-pw', sub: 'sub-mfa', name: 'Mo Factor', amr: ['pwd', 'mfa'] },
+          ],
+        });
+        await gw.store.clients.create({
+          clientId: CLIENT_ID,
+          name: 'Payroll portal',
+          redirectUris: [REDIRECT_URI],
+        });
+        await gw.store.partners.create({
+          id: 'acme',
+          name: 'Acme',
+          domains: ['127.0.0.1'],
+          showLoginProviders: true,
+          isDefault: true,
+        });
+        await gw.store.identityProviders.create({
+          id: 'contoso',
+          name: 'Contoso Support',
+          issuer: upstream.issuer,
           clientId: 'hr-identity',
           clientSecret: UPSTREAM_SECRET,
-          redirectUris: ['contoso', 'social'].map((id) => `${issuer}/signin/${id}/callback`),
-          postLogoutRedirectUris: [`${issuer}/account/loggedout`],
-        },
-      ],
-      users: [
-        {
-          username: 'vera',
-          password: 'vera-pw',
-          sub: 'sub-vera',
-          name: 'Vera Vendor',
-          email: 'vera@contoso.example',
-        },
-        {
-          username: 'lee',
-          password: 'lee-pw',
-          sub: 'sub-lee',
+          vendor: true,
+          roles: ['VENDOR_SUPPORT', 'VENDOR_OPERATIONS'],
+        });
+        await gw.store.identityProviders.create({
+          id: 'social',
+          name: 'Social ID',
+          issuer: upstream.issuer,
+          clientId: 'hr-identity',
+          clientSecret: UPSTREAM_SECRET,
+          buttonLabel: 'Sign in with Social ID',
+          partnerId: 'acme',
+        });
+      });
+
+      afterAll(async () => {
+        await gw?.close();
+        await upstream?.close();
+      });
+
+      /** VendorLogin → the upstream's authorization URL (a 209 the client follows with a full page load). */
+      async function startAt(visitor: Visitor, vendorId: string, returnUrl = '/account/'): Promise<string> {
+        const started = await visitor.post('/api/Account/VendorLogin', { vendorId, returnUrl });
+        expect(started.status).toBe(209);
+        const { redirect } = (await started.json()) as { redirect: string };
+        expect(redirect.startsWith(`${upstream.issuer}/auth?`)).toBe(true);
+        return redirect;
+      }
+
+      /** The whole upstream round trip; answers where the gateway's callback sends the browser. */
+      async function viaUpstream(
+        visitor: Visitor,
+        vendorId: string,
+        username: string,
+        password: string,
+        options: {
+          returnUrl?: string;
+          tamperAuthorize?: (u: URL) => void;
+          tamperCallback?: (u: URL) => void;
+        } = {},
+      ): Promise<string> {
+        const authorize = new URL(await startAt(visitor, vendorId, options.returnUrl));
+        options.tamperAuthorize?.(authorize);
+        const callback = new URL(await signInAtUpstream(visitor, authorize.href, username, password));
+        expect(callback.pathname).toBe(`/signin/${vendorId}/callback`);
+        options.tamperCallback?.(callback);
+        const landed = await visitor.gw.request(callback.href);
+        expect(landed.status).toBe(302);
+        return landed.headers.get('location')!;
+      }
+
+      it('VendorLoginView answers a vendor provider or a login provider of this site by name, and nothing else', async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const view = await visitor.gw.request('/api/Account/VendorLoginView?vendorId=contoso');
+        expect(await view.json()).toEqual({ vendorId: 'contoso', name: 'Contoso Support' });
+        const social = await visitor.gw.request('/api/Account/VendorLoginView?vendorId=social');
+        expect(await social.json()).toEqual({ vendorId: 'social', name: 'Social ID' });
+        expect((await visitor.gw.request('/api/Account/VendorLoginView?vendorId=nobody')).status).toBe(404);
+        const bad = await visitor.gw.request('/api/Account/VendorLoginView?vendorId=%3Cscript%3E');
+        expect(bad.status).toBe(400);
+      });
+
+      it("LoginView lists the partner's non-vendor providers, only while the partner shows login providers", async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const view = (await (await visitor.gw.request('/api/Account/LoginView?returnUrl=/')).json()) as {
+          showLoginProviders: boolean;
+          providers: unknown[];
+        };
+        expect(view.showLoginProviders).toBe(true);
+        expect(view.providers).toEqual([
+          { vendorId: 'social', displayName: 'Social ID', buttonLabel: 'Sign in with Social ID' },
+        ]);
+        await gw.store.partners.update('acme', { showLoginProviders: false });
+        try {
+          await new Promise((r) => setTimeout(r, 0));
+          gw.clock.advance(6_000); // the partner cache (5 s)
+          const off = (await (await visitor.gw.request('/api/Account/LoginView?returnUrl=/')).json()) as {
+            providers: unknown[];
+          };
+          expect(off.providers).toEqual([]);
+        } finally {
+          await gw.store.partners.update('acme', { showLoginProviders: true });
+          gw.clock.advance(6_000);
+        }
+      });
+
+      it("vendor sign-in creates the vendor account with its roles; the application's ID token carries them; the audit names the upstream", async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const pkce = pkcePair();
+        const authorize = new URL('/connect/authorize', issuer);
+        authorize.search = new URLSearchParams({
+          client_id: CLIENT_ID,
+          redirect_uri: REDIRECT_URI,
+          response_type: 'code',
+          scope: 'openid profile roles',
+          state: 'st',
+          nonce: 'n',
+          code_challenge: pkce.challenge,
+          code_challenge_method: 'S256',
+        }).toString();
+        const toLogin = await visitor.gw.follow(authorize.href, ['/account/login']);
+        const returnUrl = new URL(toLogin.url).searchParams.get('returnUrl')!;
+        expect(returnUrl).toMatch(/^\/interaction\//);
+
+        const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', { returnUrl });
+        expect(target).toBe(returnUrl);
+        const back = await visitor.gw.follow(target);
+        const code = new URL(back.url).searchParams.get('code')!;
+        const tokens = (await (
+          await fetch(`${issuer}/connect/token`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({
+              grant_type: 'authorization_code',
+              code,
+              redirect_uri: REDIRECT_URI,
+              client_id: CLIENT_ID,
+              code_verifier: pkce.verifier,
+            }),
+          })
+        ).json()) as { id_token: string };
+        const claims = decodeJwt(tokens.id_token).payload;
+        expect(claims.roles).toEqual(['VENDOR_SUPPORT', 'VENDOR_OPERATIONS']);
+        expect(claims.name).toBe('Vera Vendor');
+
+        const link = await gw.store.externalLogins.find(upstream.issuer, 'sub-vera');
+        expect(link?.providerId).toBe('contoso');
+        const account = await gw.store.users.findById(link!.userId);
+        expect(account).toMatchObject({
+          roles: ['VENDOR_SUPPORT', 'VENDOR_OPERATIONS'],
+          passwordHash: null,
+          email: null,
+        });
+        const events = await gw.store.audit.list({ userId: account!.id });
+        expect(events.map((e) => e.kind)).toEqual(
+          expect.arrayContaining([
+            'external.vendor-account-created',
+            'sign-in.external',
+            'sign-in.completed',
+          ]),
+        );
+        expect(events.find((e) => e.kind === 'sign-in.external')?.data).toMatchObject({
+          provider: 'contoso',
+          issuer: upstream.issuer,
+        });
+
+        // The next sign-in of the same (issuer, subject) is the same account; the roles follow the configuration.
+        await gw.store.identityProviders.update('contoso', { roles: ['VENDOR_PARTNER'] });
+        const again = new Visitor(issuer, upstream.issuer);
+        expect(await viaUpstream(again, 'contoso', 'vera', 'vera-pw')).toBe('/account/');
+        expect(await again.user()).toMatchObject({
+          isAuthenticated: true,
+          userName: account!.username,
+          roles: ['VENDOR_PARTNER'],
+        });
+        await gw.store.identityProviders.update('contoso', {
+          roles: ['VENDOR_SUPPORT', 'VENDOR_OPERATIONS'],
+        });
+      });
+
+      it('S35 a tampered state is refused: nothing is signed in, and the audit says why', async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', {
+          tamperCallback: (u) => u.searchParams.set('state', 'forged-state'),
+        });
+        expect(target).toBe('/error/signin');
+        expect((await visitor.user()).isAuthenticated).toBe(false);
+        const [last] = await gw.store.audit.list({ kinds: ['sign-in.external.failed'] });
+        expect(last?.data).toMatchObject({ reason: 'rejected' });
+      });
+
+      it('S35 a nonce other than the one sent is refused', async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', {
+          tamperAuthorize: (u) => u.searchParams.set('nonce', 'attacker-nonce'),
+        });
+        expect(target).toBe('/error/signin');
+        expect((await visitor.user()).isAuthenticated).toBe(false);
+      });
+
+      it('S35 a PKCE challenge other than the one sent is refused (the code does not redeem)', async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', {
+          tamperAuthorize: (u) => u.searchParams.set('code_challenge', pkcePair().challenge),
+        });
+        expect(target).toBe('/error/signin');
+        expect((await visitor.user()).isAuthenticated).toBe(false);
+      });
+
+      it('S35 a callback is answered once, and only for the browser that started it', async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const authorize = await startAt(visitor, 'contoso');
+        const callback = await signInAtUpstream(visitor, authorize, 'vera', 'vera-pw');
+        // Another browser (an attacker's link) presents the code: no authorization request of its own.
+        const other = new Visitor(issuer, upstream.issuer);
+        expect((await other.gw.request(callback)).headers.get('location')).toBe('/error/signin');
+        expect((await other.user()).isAuthenticated).toBe(false);
+        expect((await visitor.gw.request(callback)).headers.get('location')).toBe('/account/');
+        // Replayed by the same browser: the request was used up.
+        expect((await visitor.gw.request(callback)).headers.get('location')).toBe('/error/signin');
+      });
+
+      it("S35 an upstream e-mail equal to a local user's does not sign in as that user: the link page asks", async () => {
+        const victim = await gw.addUser({ username: 'victim', email: 'victim@example.test' });
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const target = await viaUpstream(visitor, 'social', 'mimic', 'mimic-pw', { returnUrl: '/account/' });
+        expect(target).toBe('/account/link?returnUrl=%2Faccount%2F');
+        expect((await visitor.user()).isAuthenticated).toBe(false);
+        expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-mimic')).toBeUndefined();
+        expect(await gw.store.externalLogins.listForUser(victim.id)).toEqual([]);
+      });
+
+      it('a vendor provider is not a login provider, and a login provider of another partner is refused', async () => {
+        await gw.store.partners.create({ id: 'other', name: 'Other' });
+        await gw.store.identityProviders.create({
+          id: 'elsewhere',
+          name: 'Elsewhere',
+          issuer: upstream.issuer,
+          clientId: 'hr-identity',
+          clientSecret: UPSTREAM_SECRET,
+          partnerId: 'other',
+        });
+        const visitor = new Visitor(issuer, upstream.issuer);
+        expect((await visitor.post('/api/Account/VendorLogin', { vendorId: 'elsewhere' })).status).toBe(404);
+        expect((await visitor.gw.request('/api/Account/VendorLoginView?vendorId=elsewhere')).status).toBe(
+          404,
+        );
+        expect((await visitor.post('/api/Account/VendorLogin', { vendorId: 'nobody' })).status).toBe(404);
+        const bad = await visitor.post('/api/Account/VendorLogin', { vendorId: 42 });
+        expect(bad.status).toBe(400);
+      });
+
+      it('link: ExternalUser shows who it is; a wrong password links nothing; the right one links with a new session id (S24)', async () => {
+        const local = await gw.addUser({ username: 'lee.local', email: 'lee@example.test' });
+        const visitor = new Visitor(issuer, upstream.issuer);
+        expect(await viaUpstream(visitor, 'social', 'lee', 'lee-pw')).toBe(
+          '/account/link?returnUrl=%2Faccount%2F',
+        );
+        const who = await visitor.gw.request('/api/Account/ExternalUser');
+        expect(await who.json()).toEqual({
           name: 'Lee Linker',
           email: 'lee@social.example',
-        },
-        {
-          username: 'mimic',
-          password: 'mimic-pw',
-          sub: 'sub-mimic',
-          name: 'Mimic',
-          email: 'victim@example.test',
-        },
-        { username: 'mfa', password: 'mfa-pw', sub: 'sub-mfa', name: 'Mo Factor', amr: ['pwd', 'mfa'] },
-      ],
-    });
-    await gw.store.clients.create({
-      clientId: CLIENT_ID,
-      name: 'Payroll portal',
-      redirectUris: [REDIRECT_URI],
-    });
-    await gw.store.partners.create({
-      id: 'acme',
-      name: 'Acme',
-      domains: ['127.0.0.1'],
-      showLoginProviders: true,
-      isDefault: true,
-    });
-    await gw.store.identityProviders.create({
-      id: 'contoso',
-      name: 'Contoso Support',
-      issuer: upstream.issuer,
-      clientId: 'hr-identity',
-      clientSecret: UPSTREAM_SECRET,
-      vendor: true,
-      roles: ['VENDOR_SUPPORT', 'VENDOR_OPERATIONS'],
-    });
-    await gw.store.identityProviders.create({
-      id: 'social',
-      name: 'Social ID',
-      issuer: upstream.issuer,
-      clientId: 'hr-identity',
-      clientSecret: UPSTREAM_SECRET,
-      buttonLabel: 'Sign in with Social ID',
-      partnerId: 'acme',
-    });
-  });
+          provider: 'Social ID',
+        });
 
-  afterAll(async () => {
-    await gw?.close();
-    await upstream?.close();
-  });
+        const wrong = await visitor.post('/api/Account/Link', { username: 'lee.local', password: 'nope' });
+        expect(wrong.status).toBe(400);
+        expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-lee')).toBeUndefined();
 
-  /** VendorLogin → the upstream's authorization URL (a 209 the client follows with a full page load). */
-  async function startAt(visitor: Visitor, vendorId: string, returnUrl = '/account/'): Promise<string> {
-    const started = await visitor.post('/api/Account/VendorLogin', { vendorId, returnUrl });
-    expect(started.status).toBe(209);
-    const { redirect } = (await started.json()) as { redirect: string };
-    expect(redirect.startsWith(`${upstream.issuer}/auth?`)).toBe(true);
-    return redirect;
-  }
+        const before = visitor.sessionCookie();
+        const linked = await visitor.post('/api/Account/Link', {
+          username: 'lee.local',
+          password: TEST_PASSWORD,
+        });
+        expect(linked.status).toBe(209);
+        expect(((await linked.json()) as { redirect: string }).redirect).toBe('/account/');
+        const after = visitor.sessionCookie();
+        expect(after).toBeDefined();
+        expect(after).not.toBe(before);
+        // The old cookie is dead (S24).
+        const old = await fetch(`${issuer}/api/Account/ProfileImage`, {
+          headers: { cookie: `idp.session=${before}` },
+        });
+        expect(old.status).toBe(401);
+        expect(await visitor.user()).toMatchObject({ isAuthenticated: true, userName: 'lee.local' });
+        expect((await gw.store.externalLogins.find(upstream.issuer, 'sub-lee'))?.userId).toBe(local.id);
+        expect((await gw.store.audit.list({ userId: local.id, kinds: ['external.linked'] })).length).toBe(1);
 
-  /** The whole upstream round trip; answers where the gateway's callback sends the browser. */
-  async function viaUpstream(
-    visitor: Visitor,
-    vendorId: string,
-    username: string,
-    password: string,
-    options: {
-      returnUrl?: string;
-      tamperAuthorize?: (u: URL) => void;
-      tamperCallback?: (u: URL) => void;
-    } = {},
-  ): Promise<string> {
-    const authorize = new URL(await startAt(visitor, vendorId, options.returnUrl));
-    options.tamperAuthorize?.(authorize);
-    const callback = new URL(await signInAtUpstream(visitor, authorize.href, username, password));
-    expect(callback.pathname).toBe(`/signin/${vendorId}/callback`);
-    options.tamperCallback?.(callback);
-    const landed = await visitor.gw.request(callback.href);
-    expect(landed.status).toBe(302);
-    return landed.headers.get('location')!;
-  }
-
-  it('VendorLoginView answers a vendor provider or a login provider of this site by name, and nothing else', async () => {
-    const visitor = new Visitor(issuer, upstream.issuer);
-    const view = await visitor.gw.request('/api/Account/VendorLoginView?vendorId=contoso');
-    expect(await view.json()).toEqual({ vendorId: 'contoso', name: 'Contoso Support' });
-    const social = await visitor.gw.request('/api/Account/VendorLoginView?vendorId=social');
-    expect(await social.json()).toEqual({ vendorId: 'social', name: 'Social ID' });
-    expect((await visitor.gw.request('/api/Account/VendorLoginView?vendorId=nobody')).status).toBe(404);
-    const bad = await visitor.gw.request('/api/Account/VendorLoginView?vendorId=%3Cscript%3E');
-    expect(bad.status).toBe(400);
-  });
-
-  it("LoginView lists the partner's non-vendor providers, only while the partner shows login providers", async () => {
-    const visitor = new Visitor(issuer, upstream.issuer);
-    const view = (await (await visitor.gw.request('/api/Account/LoginView?returnUrl=/')).json()) as {
-      showLoginProviders: boolean;
-      providers: unknown[];
-    };
-    expect(view.showLoginProviders).toBe(true);
-    expect(view.providers).toEqual([
-      { vendorId: 'social', displayName: 'Social ID', buttonLabel: 'Sign in with Social ID' },
-    ]);
-    await gw.store.partners.update('acme', { showLoginProviders: false });
-    try {
-      await new Promise((r) => setTimeout(r, 0));
-      gw.clock.advance(6_000); // the partner cache (5 s)
-      const off = (await (await visitor.gw.request('/api/Account/LoginView?returnUrl=/')).json()) as {
-        providers: unknown[];
-      };
-      expect(off.providers).toEqual([]);
-    } finally {
-      await gw.store.partners.update('acme', { showLoginProviders: true });
-      gw.clock.advance(6_000);
-    }
-  });
-
-  it("vendor sign-in creates the vendor account with its roles; the application's ID token carries them; the audit names the upstream", async () => {
-    const visitor = new Visitor(issuer, upstream.issuer);
-    const pkce = pkcePair();
-    const authorize = new URL('/connect/authorize', issuer);
-    authorize.search = new URLSearchParams({
-      client_id: CLIENT_ID,
-      redirect_uri: REDIRECT_URI,
-      response_type: 'code',
-      scope: 'openid profile roles',
-      state: 'st',
-      nonce: 'n',
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    }).toString();
-    const toLogin = await visitor.gw.follow(authorize.href, ['/account/login']);
-    const returnUrl = new URL(toLogin.url).searchParams.get('returnUrl')!;
-    expect(returnUrl).toMatch(/^\/interaction\//);
-
-    const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', { returnUrl });
-    expect(target).toBe(returnUrl);
-    const back = await visitor.gw.follow(target);
-    const code = new URL(back.url).searchParams.get('code')!;
-    const tokens = (await (
-      await fetch(`${issuer}/connect/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: REDIRECT_URI,
-          client_id: CLIENT_ID,
-          code_verifier: pkce.verifier,
-        }),
-      })
-    ).json()) as { id_token: string };
-    const claims = decodeJwt(tokens.id_token).payload;
-    expect(claims.roles).toEqual(['VENDOR_SUPPORT', 'VENDOR_OPERATIONS']);
-    expect(claims.name).toBe('Vera Vendor');
-
-    const link = await gw.store.externalLogins.find(upstream.issuer, 'sub-vera');
-    expect(link?.providerId).toBe('contoso');
-    const account = await gw.store.users.findById(link!.userId);
-    expect(account).toMatchObject({
-      roles: ['VENDOR_SUPPORT', 'VENDOR_OPERATIONS'],
-      passwordHash: null,
-      email: null,
-    });
-    const events = await gw.store.audit.list({ userId: account!.id });
-    expect(events.map((e) => e.kind)).toEqual(
-      expect.arrayContaining(['external.vendor-account-created', 'sign-in.external', 'sign-in.completed']),
-    );
-    expect(events.find((e) => e.kind === 'sign-in.external')?.data).toMatchObject({
-      provider: 'contoso',
-      issuer: upstream.issuer,
-    });
-
-    // The next sign-in of the same (issuer, subject) is the same account; the roles follow the configuration.
-    await gw.store.identityProviders.update('contoso', { roles: ['VENDOR_PARTNER'] });
-    const again = new Visitor(issuer, upstream.issuer);
-    expect(await viaUpstream(again, 'contoso', 'vera', 'vera-pw')).toBe('/account/');
-    expect(await again.user()).toMatchObject({
-      isAuthenticated: true,
-      userName: account!.username,
-      roles: ['VENDOR_PARTNER'],
-    });
-    await gw.store.identityProviders.update('contoso', { roles: ['VENDOR_SUPPORT', 'VENDOR_OPERATIONS'] });
-  });
-
-  it('S35 a tampered state is refused: nothing is signed in, and the audit says why', async () => {
-    const visitor = new Visitor(issuer, upstream.issuer);
-    const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', {
-      tamperCallback: (u) => u.searchParams.set('state', 'forged-state'),
-    });
-    expect(target).toBe('/error/signin');
-    expect((await visitor.user()).isAuthenticated).toBe(false);
-    const [last] = await gw.store.audit.list({ kinds: ['sign-in.external.failed'] });
-    expect(last?.data).toMatchObject({ reason: 'rejected' });
-  });
-
-  it('S35 a nonce other than the one sent is refused', async () => {
-    const visitor = new Visitor(issuer, upstream.issuer);
-    const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', {
-      tamperAuthorize: (u) => u.searchParams.set('nonce', 'attacker-nonce'),
-    });
-    expect(target).toBe('/error/signin');
-    expect((await visitor.user()).isAuthenticated).toBe(false);
-  });
-
-  it('S35 a PKCE challenge other than the one sent is refused (the code does not redeem)', async () => {
-    const visitor = new Visitor(issuer, upstream.issuer);
-    const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', {
-      tamperAuthorize: (u) => u.searchParams.set('code_challenge', pkcePair().challenge),
-    });
-    expect(target).toBe('/error/signin');
-    expect((await visitor.user()).isAuthenticated).toBe(false);
-  });
-
-  it('S35 a callback is answered once, and only for the browser that started it', async () => {
-    const visitor = new Visitor(issuer, upstream.issuer);
-    const authorize = await startAt(visitor, 'contoso');
-    const callback = await signInAtUpstream(visitor, authorize, 'vera', 'vera-pw');
-    // Another browser (an attacker's link) presents the code: no authorization request of its own.
-    const other = new Visitor(issuer, upstream.issuer);
-    expect((await other.gw.request(callback)).headers.get('location')).toBe('/error/signin');
-    expect((await other.user()).isAuthenticated).toBe(false);
-    expect((await visitor.gw.request(callback)).headers.get('location')).toBe('/account/');
-    // Replayed by the same browser: the request was used up.
-    expect((await visitor.gw.request(callback)).headers.get('location')).toBe('/error/signin');
-  });
-
-  it("S35 an upstream e-mail equal to a local user's does not sign in as that user: the link page asks", async () => {
-    const victim = await gw.addUser({ username: 'victim', email: 'victim@example.test' });
-    const visitor = new Visitor(issuer, upstream.issuer);
-    const target = await viaUpstream(visitor, 'social', 'mimic', 'mimic-pw', { returnUrl: '/account/' });
-    expect(target).toBe('/account/link?returnUrl=%2Faccount%2F');
-    expect((await visitor.user()).isAuthenticated).toBe(false);
-    expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-mimic')).toBeUndefined();
-    expect(await gw.store.externalLogins.listForUser(victim.id)).toEqual([]);
-  });
-
-  it('a vendor provider is not a login provider, and a login provider of another partner is refused', async () => {
-    await gw.store.partners.create({ id: 'other', name: 'Other' });
-    await gw.store.identityProviders.create({
-      id: 'elsewhere',
-      name: 'Elsewhere',
-      issuer: upstream.issuer,
-      clientId: 'hr-identity',
-      clientSecret: UPSTREAM_SECRET,
-      partnerId: 'other',
-    });
-    const visitor = new Visitor(issuer, upstream.issuer);
-    expect((await visitor.post('/api/Account/VendorLogin', { vendorId: 'elsewhere' })).status).toBe(404);
-    expect((await visitor.gw.request('/api/Account/VendorLoginView?vendorId=elsewhere')).status).toBe(404);
-    expect((await visitor.post('/api/Account/VendorLogin', { vendorId: 'nobody' })).status).toBe(404);
-    const bad = await visitor.post('/api/Account/VendorLogin', { vendorId: 42 });
-    expect(bad.status).toBe(400);
-  });
-
-  it('link: ExternalUser shows who it is; a wrong password links nothing; the right one links with a new session id (S24)', async () => {
-    const local = await gw.addUser({ username: 'lee.local', email: 'lee@example.test' });
-    const visitor = new Visitor(issuer, upstream.issuer);
-    expect(await viaUpstream(visitor, 'social', 'lee', 'lee-pw')).toBe(
-      '/account/link?returnUrl=%2Faccount%2F',
-    );
-    const who = await visitor.gw.request('/api/Account/ExternalUser');
-    expect(await who.json()).toEqual({
-      name: 'Lee Linker',
-      email: 'lee@social.example',
-      provider: 'Social ID',
-    });
-
-    const wrong = await visitor.post('/api/Account/Link', { username: 'lee.local', password: 'nope' });
-    expect(wrong.status).toBe(400);
-    expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-lee')).toBeUndefined();
-
-    const before = visitor.sessionCookie();
-    const linked = await visitor.post('/api/Account/Link', {
-      username: 'lee.local',
-      password: TEST_PASSWORD,
-    });
-    expect(linked.status).toBe(209);
-    expect(((await linked.json()) as { redirect: string }).redirect).toBe('/account/');
-    const after = visitor.sessionCookie();
-    expect(after).toBeDefined();
-    expect(after).not.toBe(before);
-    // The old cookie is dead (S24).
-    const old = await fetch(`${issuer}/api/Account/ProfileImage`, {
-      headers: { cookie: `idp.session=${before}` },
-    });
-    expect(old.status).toBe(401);
-    expect(await visitor.user()).toMatchObject({ isAuthenticated: true, userName: 'lee.local' });
-    expect((await gw.store.externalLogins.find(upstream.issuer, 'sub-lee'))?.userId).toBe(local.id);
-    expect((await gw.store.audit.list({ userId: local.id, kinds: ['external.linked'] })).length).toBe(1);
-
-    // Next time: no password at all.
-    const later = new Visitor(issuer, upstream.issuer);
-    expect(await viaUpstream(later, 'social', 'lee', 'lee-pw')).toBe('/account/');
-    expect(await later.user()).toMatchObject({ isAuthenticated: true, userName: 'lee.local' });
-  });
-
-  it('S6 Link is throttled like the password sign-in', async () => {
-    await gw.addUser({ username: 'throttled.local' });
-    const visitor = new Visitor(issuer, upstream.issuer);
-    await viaUpstream(visitor, 'social', 'mimic', 'mimic-pw');
-    const codes: string[] = [];
-    for (let i = 0; i < 5; i += 1) {
-      const r = await visitor.post('/api/Account/Link', {
-        username: 'throttled.local',
-        password: `wrong-${i}`,
+        // Next time: no password at all.
+        const later = new Visitor(issuer, upstream.issuer);
+        expect(await viaUpstream(later, 'social', 'lee', 'lee-pw')).toBe('/account/');
+        expect(await later.user()).toMatchObject({ isAuthenticated: true, userName: 'lee.local' });
       });
-      codes.push(...((await r.json()) as { errors: Record<string, string[]> }).errors['']!);
-    }
-    expect(codes).toContain('tooManyAttempts');
-    // Even the right password is refused while throttled, and nothing is linked.
-    const right = await visitor.post('/api/Account/Link', {
-      username: 'throttled.local',
-      password: TEST_PASSWORD,
-    });
-    expect(right.status).toBe(400);
-    expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-mimic')).toBeUndefined();
-  });
 
-  it('Next with back forgets the upstream identity and returns to the sign-in page', async () => {
-    const visitor = new Visitor(issuer, upstream.issuer);
-    await viaUpstream(visitor, 'social', 'mimic', 'mimic-pw', { returnUrl: '/account/' });
-    const next = await visitor.post('/api/Account/Next?button=back');
-    expect(next.status).toBe(209);
-    expect(((await next.json()) as { redirect: string }).redirect).toBe(
-      '/account/login?returnUrl=%2Faccount%2F',
-    );
-    expect((await visitor.gw.request('/api/Account/ExternalUser')).status).toBe(404);
-    expect((await visitor.post('/api/Account/Next?button=sideways')).status).toBe(400);
-    // Link without an identity to link: the flow starts again.
-    const link = await visitor.post('/api/Account/Link', { username: 'x', password: 'y' });
-    expect(link.status).toBe(400);
-  });
+      it('S6 Link is throttled like the password sign-in', async () => {
+        await gw.addUser({ username: 'throttled.local' });
+        const visitor = new Visitor(issuer, upstream.issuer);
+        await viaUpstream(visitor, 'social', 'mimic', 'mimic-pw');
+        const codes: string[] = [];
+        for (let i = 0; i < 5; i += 1) {
+          const r = await visitor.post('/api/Account/Link', {
+            username: 'throttled.local',
+            password: `wrong-${i}`,
+          });
+          codes.push(...((await r.json()) as { errors: Record<string, string[]> }).errors['']!);
+        }
+        expect(codes).toContain('tooManyAttempts');
+        // Even the right password is refused while throttled, and nothing is linked.
+        const right = await visitor.post('/api/Account/Link', {
+          username: 'throttled.local',
+          password: TEST_PASSWORD,
+        });
+        expect(right.status).toBe(400);
+        expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-mimic')).toBeUndefined();
+      });
 
-  it("a linked account's second factor still applies, unless the provider trusts the upstream's MFA", async () => {
-    const local = await gw.addUser({ username: 'mo.local' });
-    await gw.store.externalLogins.link({
-      issuer: upstream.issuer,
-      subject: 'sub-mfa',
-      userId: local.id,
-      providerId: 'social',
-    });
-    await gw.store.secondFactors.enablePin(local.id);
-    const visitor = new Visitor(issuer, upstream.issuer);
-    const target = await viaUpstream(visitor, 'social', 'mfa', 'mfa-pw');
-    expect(target).toBe('/account/login/twofactor?returnUrl=%2Faccount%2F');
-    expect((await visitor.user()).isAuthenticated).toBe(false);
+      it('Next with back forgets the upstream identity and returns to the sign-in page', async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        await viaUpstream(visitor, 'social', 'mimic', 'mimic-pw', { returnUrl: '/account/' });
+        const next = await visitor.post('/api/Account/Next?button=back');
+        expect(next.status).toBe(209);
+        expect(((await next.json()) as { redirect: string }).redirect).toBe(
+          '/account/login?returnUrl=%2Faccount%2F',
+        );
+        expect((await visitor.gw.request('/api/Account/ExternalUser')).status).toBe(404);
+        expect((await visitor.post('/api/Account/Next?button=sideways')).status).toBe(400);
+        // Link without an identity to link: the flow starts again.
+        const link = await visitor.post('/api/Account/Link', { username: 'x', password: 'y' });
+        expect(link.status).toBe(400);
+      });
 
-    await gw.store.identityProviders.update('social', { trustUpstreamMfa: true });
-    try {
-      const trusted = new Visitor(issuer, upstream.issuer);
-      const landed = await viaUpstream(trusted, 'social', 'mfa', 'mfa-pw');
-      const [event] = await gw.store.audit.list({ userId: local.id, kinds: ['sign-in.external'] });
-      expect(event?.data).toMatchObject({ upstreamAmr: ['pwd', 'mfa'] });
-      expect(landed).toBe('/account/');
-      expect((await trusted.user()).isAuthenticated).toBe(true);
-    } finally {
-      await gw.store.identityProviders.update('social', { trustUpstreamMfa: false });
-    }
-  });
+      it("a linked account's second factor still applies, unless the provider trusts the upstream's MFA", async () => {
+        const local = await gw.addUser({ username: 'mo.local' });
+        await gw.store.externalLogins.link({
+          issuer: upstream.issuer,
+          subject: 'sub-mfa',
+          userId: local.id,
+          providerId: 'social',
+        });
+        await gw.store.secondFactors.enablePin(local.id);
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const target = await viaUpstream(visitor, 'social', 'mfa', 'mfa-pw');
+        expect(target).toBe('/account/login/twofactor?returnUrl=%2Faccount%2F');
+        expect((await visitor.user()).isAuthenticated).toBe(false);
 
-  it('EexLink needs a recent full sign-in (S21); it links another upstream, with a new session id (S24); EexUnlink removes it', async () => {
-    const local = await gw.addUser({ username: 'eex.local' });
-    const visitor = new Visitor(issuer, upstream.issuer);
-    const signedIn = await visitor.post('/api/Account/Login', {
-      username: 'eex.local',
-      password: TEST_PASSWORD,
-    });
-    expect(signedIn.status).toBe(209);
-    expect(await (await visitor.gw.request('/api/Account/ExternalLogins')).json()).toEqual([
-      { vendorId: 'social', displayName: 'Social ID', linked: false },
-    ]);
+        await gw.store.identityProviders.update('social', { trustUpstreamMfa: true });
+        try {
+          const trusted = new Visitor(issuer, upstream.issuer);
+          const landed = await viaUpstream(trusted, 'social', 'mfa', 'mfa-pw');
+          const [event] = await gw.store.audit.list({ userId: local.id, kinds: ['sign-in.external'] });
+          expect(event?.data).toMatchObject({ upstreamAmr: ['pwd', 'mfa'] });
+          expect(landed).toBe('/account/');
+          expect((await trusted.user()).isAuthenticated).toBe(true);
+        } finally {
+          await gw.store.identityProviders.update('social', { trustUpstreamMfa: false });
+        }
+      });
 
-    gw.clock.advance(15 * 60_000);
-    const stale = await visitor.post('/api/Account/EexLink', { vendorId: 'social' });
-    expect(stale.status).toBe(400);
-    expect(await stale.json()).toMatchObject({ errors: { '': ['reauthenticationRequired'] } });
+      it('EexLink needs a recent full sign-in (S21); it links another upstream, with a new session id (S24); EexUnlink removes it', async () => {
+        const local = await gw.addUser({ username: 'eex.local' });
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const signedIn = await visitor.post('/api/Account/Login', {
+          username: 'eex.local',
+          password: TEST_PASSWORD,
+        });
+        expect(signedIn.status).toBe(209);
+        expect(await (await visitor.gw.request('/api/Account/ExternalLogins')).json()).toEqual([
+          { vendorId: 'social', displayName: 'Social ID', linked: false },
+        ]);
 
-    const fresh = new Visitor(issuer, upstream.issuer);
-    await fresh.post('/api/Account/Login', { username: 'eex.local', password: TEST_PASSWORD });
-    upstream.addUser({ username: 'eex', password: 'eex-pw', sub: 'sub-eex', name: 'Eex' });
-    const started = await fresh.post('/api/Account/EexLink', { vendorId: 'social' });
-    expect(started.status).toBe(209);
-    const { redirect } = (await started.json()) as { redirect: string };
-    const callback = await signInAtUpstream(fresh, redirect, 'eex', 'eex-pw');
-    const before = fresh.sessionCookie();
-    const landed = await fresh.gw.request(callback);
-    expect(landed.headers.get('location')).toBe('/account/');
-    expect(fresh.sessionCookie()).not.toBe(before);
-    expect((await gw.store.externalLogins.find(upstream.issuer, 'sub-eex'))?.userId).toBe(local.id);
-    expect(await (await fresh.gw.request('/api/Account/ExternalLogins')).json()).toEqual([
-      { vendorId: 'social', displayName: 'Social ID', linked: true },
-    ]);
+        gw.clock.advance(15 * 60_000);
+        const stale = await visitor.post('/api/Account/EexLink', { vendorId: 'social' });
+        expect(stale.status).toBe(400);
+        expect(await stale.json()).toMatchObject({ errors: { '': ['reauthenticationRequired'] } });
 
-    const unlink = await fresh.post('/api/Account/EexUnlink', { vendorId: 'social' });
-    expect(unlink.status).toBe(200);
-    expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-eex')).toBeUndefined();
-    expect((await fresh.post('/api/Account/EexUnlink', { vendorId: 'social' })).status).toBe(404);
-    const anonymous = new Visitor(issuer, upstream.issuer);
-    expect((await anonymous.post('/api/Account/EexLink', { vendorId: 'social' })).status).toBe(401);
-  });
+        const fresh = new Visitor(issuer, upstream.issuer);
+        await fresh.post('/api/Account/Login', { username: 'eex.local', password: TEST_PASSWORD });
+        upstream.addUser({ username: 'eex', password: 'eex-pw', sub: 'sub-eex', name: 'Eex' });
+        const started = await fresh.post('/api/Account/EexLink', { vendorId: 'social' });
+        expect(started.status).toBe(209);
+        const { redirect } = (await started.json()) as { redirect: string };
+        const callback = await signInAtUpstream(fresh, redirect, 'eex', 'eex-pw');
+        const before = fresh.sessionCookie();
+        const landed = await fresh.gw.request(callback);
+        expect(landed.headers.get('location')).toBe('/account/');
+        expect(fresh.sessionCookie()).not.toBe(before);
+        expect((await gw.store.externalLogins.find(upstream.issuer, 'sub-eex'))?.userId).toBe(local.id);
+        expect(await (await fresh.gw.request('/api/Account/ExternalLogins')).json()).toEqual([
+          { vendorId: 'social', displayName: 'Social ID', linked: true },
+        ]);
 
-  it("S27 signing out of an upstream sign-in asks; yes reaches the upstream's end-session and comes back to /account/loggedout", async () => {
-    const visitor = new Visitor(issuer, upstream.issuer);
-    await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw');
-    expect((await visitor.user()).isAuthenticated).toBe(true);
-    const logout = await visitor.post('/api/Account/Logout', {});
-    expect(((await logout.json()) as { redirect: string }).redirect).toBe('/account/logout/upstream');
-    expect((await visitor.user()).isAuthenticated).toBe(false);
-    const view = (await (await visitor.gw.request('/api/Account/LogoutView')).json()) as {
-      upstream?: string;
-    };
-    expect(view.upstream).toBe('Contoso Support');
+        const unlink = await fresh.post('/api/Account/EexUnlink', { vendorId: 'social' });
+        expect(unlink.status).toBe(200);
+        expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-eex')).toBeUndefined();
+        expect((await fresh.post('/api/Account/EexUnlink', { vendorId: 'social' })).status).toBe(404);
+        const anonymous = new Visitor(issuer, upstream.issuer);
+        expect((await anonymous.post('/api/Account/EexLink', { vendorId: 'social' })).status).toBe(401);
+      });
 
-    const seen = upstream.endSessions.length;
-    const yes = await visitor.post('/api/Account/UpstreamLogout?button=yes');
-    expect(yes.status).toBe(209);
-    const endSession = new URL(((await yes.json()) as { redirect: string }).redirect);
-    expect(endSession.origin + endSession.pathname).toBe(`${upstream.issuer}/session/end`);
-    expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${issuer}/account/loggedout`);
-    const hint = decodeJwt(endSession.searchParams.get('id_token_hint')!).payload;
-    expect(hint).toMatchObject({ iss: upstream.issuer, sub: 'sub-vera' });
-    const vera = await gw.store.externalLogins.find(upstream.issuer, 'sub-vera');
-    const [audited] = await gw.store.audit.list({ kinds: ['sign-out.upstream'] });
-    expect(audited).toMatchObject({
-      userId: vera!.userId,
-      data: { provider: 'contoso', issuer: upstream.issuer },
-    });
+      it("S27 signing out of an upstream sign-in asks; yes reaches the upstream's end-session and comes back to /account/loggedout", async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw');
+        expect((await visitor.user()).isAuthenticated).toBe(true);
+        const logout = await visitor.post('/api/Account/Logout', {});
+        expect(((await logout.json()) as { redirect: string }).redirect).toBe('/account/logout/upstream');
+        expect((await visitor.user()).isAuthenticated).toBe(false);
+        const view = (await (await visitor.gw.request('/api/Account/LogoutView')).json()) as {
+          upstream?: string;
+        };
+        expect(view.upstream).toBe('Contoso Support');
 
-    // The upstream's confirmation form, submitted: it ends its session and sends the browser back.
-    const page = await (await visitor.up.request(endSession.href)).text();
-    expect(upstream.endSessions.length).toBe(seen + 1);
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page)![1]!;
-    const action = /action="([^"]+)"/.exec(page)![1]!;
-    const confirmed = await visitor.up.request(action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
-    });
-    expect(new URL(confirmed.headers.get('location')!).href).toBe(`${issuer}/account/loggedout`);
-    // Answered once.
-    expect(
-      ((await (await visitor.post('/api/Account/UpstreamLogout?button=yes')).json()) as { redirect: string })
-        .redirect,
-    ).toBe('/account/loggedout');
-    // The upstream session is over: its sign-in form shows again.
-    const again = await visitor.up.follow(await startAt(visitor, 'contoso'));
-    expect(again.url).toMatch(/\/interaction\//);
-  });
+        const seen = upstream.endSessions.length;
+        const yes = await visitor.post('/api/Account/UpstreamLogout?button=yes');
+        expect(yes.status).toBe(209);
+        const endSession = new URL(((await yes.json()) as { redirect: string }).redirect);
+        expect(endSession.origin + endSession.pathname).toBe(`${upstream.issuer}/session/end`);
+        expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${issuer}/account/loggedout`);
+        const hint = decodeJwt(endSession.searchParams.get('id_token_hint')!).payload;
+        expect(hint).toMatchObject({ iss: upstream.issuer, sub: 'sub-vera' });
+        const vera = await gw.store.externalLogins.find(upstream.issuer, 'sub-vera');
+        const [audited] = await gw.store.audit.list({ kinds: ['sign-out.upstream'] });
+        expect(audited).toMatchObject({
+          userId: vera!.userId,
+          data: { provider: 'contoso', issuer: upstream.issuer },
+        });
 
-  it('S27 "no" leaves the upstream session alone and goes to the logged-out page', async () => {
-    const visitor = new Visitor(issuer, upstream.issuer);
-    await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw');
-    await visitor.post('/api/Account/Logout', {});
-    const seen = upstream.endSessions.length;
-    const no = await visitor.post('/api/Account/UpstreamLogout?button=no');
-    expect(((await no.json()) as { redirect: string }).redirect).toBe('/account/loggedout');
-    expect(upstream.endSessions.length).toBe(seen);
-    expect((await visitor.post('/api/Account/UpstreamLogout?button=maybe')).status).toBe(400);
-  });
+        // The upstream's confirmation form, submitted: it ends its session and sends the browser back.
+        const page = await (await visitor.up.request(endSession.href)).text();
+        expect(upstream.endSessions.length).toBe(seen + 1);
+        const xsrf = /name="xsrf" value="([^"]+)"/.exec(page)![1]!;
+        const action = /action="([^"]+)"/.exec(page)![1]!;
+        const confirmed = await visitor.up.request(action, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+        });
+        expect(new URL(confirmed.headers.get('location')!).href).toBe(`${issuer}/account/loggedout`);
+        // Answered once.
+        expect(
+          (
+            (await (await visitor.post('/api/Account/UpstreamLogout?button=yes')).json()) as {
+              redirect: string;
+            }
+          ).redirect,
+        ).toBe('/account/loggedout');
+        // The upstream session is over: its sign-in form shows again.
+        const again = await visitor.up.follow(await startAt(visitor, 'contoso'));
+        expect(again.url).toMatch(/\/interaction\//);
+      });
 
-  it('a password sign-in signs out without the upstream question', async () => {
-    await gw.addUser({ username: 'plain.local' });
-    const visitor = new Visitor(issuer, upstream.issuer);
-    await visitor.post('/api/Account/Login', { username: 'plain.local', password: TEST_PASSWORD });
-    const logout = await visitor.post('/api/Account/Logout', {});
-    expect(((await logout.json()) as { redirect: string }).redirect).toBe('/account/loggedout');
-  });
+      it('S27 "no" leaves the upstream session alone and goes to the logged-out page', async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw');
+        await visitor.post('/api/Account/Logout', {});
+        const seen = upstream.endSessions.length;
+        const no = await visitor.post('/api/Account/UpstreamLogout?button=no');
+        expect(((await no.json()) as { redirect: string }).redirect).toBe('/account/loggedout');
+        expect(upstream.endSessions.length).toBe(seen);
+        expect((await visitor.post('/api/Account/UpstreamLogout?button=maybe')).status).toBe(400);
+      });
 
-  it('an upstream that does not answer: the gateway still serves, VendorLogin answers 503', async () => {
-    await gw.store.identityProviders.create({
-      id: 'dead',
-      name: 'Dead',
-      issuer: 'http://127.0.0.1:9', // discard port: nothing listens
-      clientId: 'x',
-      clientSecret: 'y',
-      vendor: true,
-      roles: ['VENDOR_SUPPORT'],
-    });
-    const visitor = new Visitor(issuer, upstream.issuer);
-    expect((await visitor.post('/api/Account/VendorLogin', { vendorId: 'dead' })).status).toBe(503);
-    expect((await visitor.gw.request('/api/Account/LoginView?returnUrl=/')).status).toBe(200);
-  });
-});
+      it('a password sign-in signs out without the upstream question', async () => {
+        await gw.addUser({ username: 'plain.local' });
+        const visitor = new Visitor(issuer, upstream.issuer);
+        await visitor.post('/api/Account/Login', { username: 'plain.local', password: TEST_PASSWORD });
+        const logout = await visitor.post('/api/Account/Logout', {});
+        expect(((await logout.json()) as { redirect: string }).redirect).toBe('/account/loggedout');
+      });
+
+      it('an upstream that does not answer: the gateway still serves, VendorLogin answers 503', async () => {
+        await gw.store.identityProviders.create({
+          id: 'dead',
+          name: 'Dead',
+          issuer: 'http://127.0.0.1:9', // discard port: nothing listens
+          clientId: 'x',
+          clientSecret: 'y',
+          vendor: true,
+          roles: ['VENDOR_SUPPORT'],
+        });
+        const visitor = new Visitor(issuer, upstream.issuer);
+        expect((await visitor.post('/api/Account/VendorLogin', { vendorId: 'dead' })).status).toBe(503);
+        expect((await visitor.gw.request('/api/Account/LoginView?returnUrl=/')).status).toBe(200);
+      });
+    },
+  );
+}
 
 describe('Link behind the captcha (the guarded link form, SPEC.md §9)', () => {
   let gw: TestGateway;
