@@ -205,7 +205,7 @@ for (const backend of BACKENDS) {
 
       async function silentLogin(browser: TestBrowser, returnUrl: string, token: string) {
         const res = await json(browser, '/api/Account/SilentLogin', { returnUrl }, token);
-        return { status: res.status, body: (await res.json()) };
+        return { status: res.status, body: await res.json() };
       }
 
       it('SilentLogin signs a remembered browser in to the application without typing', async () => {
