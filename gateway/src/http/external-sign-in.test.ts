@@ -657,3 +657,46 @@ describe('Link behind the captcha (the guarded link form, SPEC.md §9)', () => {
     expect(await gw.store.externalLogins.listForUser(local.id)).toEqual([]);
   });
 });
+
+describe('an upstream that releases name and e-mail only from userinfo', () => {
+  it('the link page still shows them (userinfo is asked for the same subject)', async () => {
+    const gw = await startTestGateway({ oidc: true });
+    const upstream = await startUpstreamIdp({
+      userinfoOnly: true,
+      clients: [
+        {
+          clientId: 'hr-identity',
+          clientSecret: UPSTREAM_SECRET,
+          redirectUris: [`${gw.url!}/signin/quiet/callback`],
+        },
+      ],
+      users: [
+        { username: 'ann', password: 'ann-pw', sub: 'sub-ann', name: 'Ann Info', email: 'ann@quiet.example' },
+      ],
+    });
+    try {
+      await gw.store.identityProviders.create({
+        id: 'quiet',
+        name: 'Quiet ID',
+        issuer: upstream.issuer,
+        clientId: 'hr-identity',
+        clientSecret: UPSTREAM_SECRET,
+      });
+      const visitor = new Visitor(gw.url!, upstream.issuer);
+      const started = await visitor.post('/api/Account/VendorLogin', { vendorId: 'quiet' });
+      const { redirect } = (await started.json()) as { redirect: string };
+      const callback = await signInAtUpstream(visitor, redirect, 'ann', 'ann-pw');
+      expect((await visitor.gw.request(callback)).headers.get('location')).toBe(
+        '/account/link?returnUrl=%2F',
+      );
+      expect(await (await visitor.gw.request('/api/Account/ExternalUser')).json()).toEqual({
+        name: 'Ann Info',
+        email: 'ann@quiet.example',
+        provider: 'Quiet ID',
+      });
+    } finally {
+      await gw.close();
+      await upstream.close();
+    }
+  });
+});

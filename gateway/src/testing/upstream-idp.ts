@@ -41,6 +41,8 @@ export interface UpstreamIdpOptions {
   port?: number;
   /** Shown on its sign-in page (default "Upstream"). */
   title?: string;
+  /** Name and e-mail only from userinfo, not in the ID token (as some providers do); default false. */
+  userinfoOnly?: boolean;
 }
 
 /** A running upstream provider. */
@@ -115,7 +117,7 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions = {}): Promis
       short: { signed: true, httpOnly: true, sameSite: 'lax', path: '/' },
     },
     // Name and e-mail in the ID token as well as from userinfo, as most providers do.
-    conformIdTokenClaims: false,
+    conformIdTokenClaims: options.userinfoOnly === true,
     claims: { openid: ['sub', 'amr'], profile: ['name'], email: ['email', 'email_verified'] },
     pkce: { required: () => true },
     features: {

@@ -229,6 +229,17 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
         if (!found || !tokens.id_token) return fail('no-id-token', { provider: providerId });
         claims = found;
         idToken = tokens.id_token;
+        // A provider that releases name and e-mail only from userinfo: asked once, for the same subject.
+        if (
+          !stringClaim(claims.name) &&
+          !stringClaim(claims.email) &&
+          config.serverMetadata().userinfo_endpoint
+        ) {
+          const info = await oidc
+            .fetchUserInfo(config, tokens.access_token, claims.sub)
+            .catch(() => undefined);
+          if (info) claims = { ...claims, name: info.name, email: info.email };
+        }
       } catch (error) {
         return fail('rejected', {
           provider: providerId,
