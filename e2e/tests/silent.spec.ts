@@ -6,6 +6,7 @@
  * - a remembered user who opens the portal is signed in to it without typing (SilentLogin);
  * - the portal's prompt=none gets login_required without a session and a code with one, never a page.
  */
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '../helpers/demo-users.js';
 import { updateDemoPartner } from '../helpers/partners.js';
@@ -66,9 +67,22 @@ test('the partner idle sign-out signs an idle user out in every tab and shows th
   await other.goto(`${identity.url}/`);
   await expect(other.getByText('You are signed in as Emma Employee.')).toBeVisible();
 
-  // 40 s pass, then the person types in the other tab: both tabs count that as presence.
+  // Half a minute before the sign-out (a one-minute limit) a warning asks whether anyone is there.
+  const warning = page.getByRole('alertdialog', { name: 'Are you still there?' });
   await context.clock.fastForward('00:40');
+  await expect(warning).toBeVisible();
+  await expect(warning.getByRole('button', { name: 'Stay signed in' })).toBeFocused();
+  await expect(warning).toContainText(
+    /You will be signed out in \d+ seconds because you have been inactive\./,
+  );
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  // Input in the other tab is presence too: the warning goes in this tab as well.
   await other.keyboard.press('Shift');
+  await expect(warning).toBeHidden();
+  await context.clock.fastForward('00:40');
+  await expect(warning).toBeVisible();
+  await warning.getByRole('button', { name: 'Stay signed in' }).click();
+  await expect(warning).toBeHidden();
   await context.clock.fastForward('00:40');
   await expect(page.getByText('You are signed in as Emma Employee.')).toBeVisible();
   await expect(page).not.toHaveURL(/loggedout/);

@@ -4,6 +4,7 @@ import { findRoute, ROUTES } from 'shared-contracts';
 import { ProgressBar, SiteFrame } from 'shared-contracts/ui';
 import { usePartner } from '../platform/partner-context';
 import { useIdleSignOut } from '../platform/idle-sign-out';
+import { IdleWarning } from './idle-warning';
 import { PartnerFooter, PartnerHeader } from '../platform/partner-header';
 import { PageAnnouncer } from './page-announcer';
 import { ScrollManager } from './scroll-manager';
@@ -22,7 +23,7 @@ export function AppLayout() {
   const partner = usePartner();
   const route = findRoute(location.pathname) ?? NOT_FOUND;
   // The partner's idle sign-out (ADR 0020): inside the router, so its 209 navigates in-app.
-  useIdleSignOut();
+  const { signOutAt } = useIdleSignOut();
 
   return (
     <SiteFrame
@@ -41,6 +42,7 @@ export function AppLayout() {
       footer={<PartnerFooter />}
     >
       <Outlet />
+      {signOutAt !== undefined ? <IdleWarning key={signOutAt} signOutAt={signOutAt} /> : null}
     </SiteFrame>
   );
 }

@@ -65,6 +65,34 @@ describe('idle sign-out tracker (ADR 0020)', () => {
     expect(onIdle).not.toHaveBeenCalled();
   });
 
+  it('warns before the sign-out, and input here or in another tab ends the warning', () => {
+    const onIdle = vi.fn();
+    const onWarn = vi.fn();
+    const onActive = vi.fn();
+    startIdleTracker({
+      limitMs: MINUTE,
+      warnMs: 20_000,
+      onIdle,
+      onWarn,
+      onActive,
+      onSignedOutElsewhere: vi.fn(),
+    });
+    vi.advanceTimersByTime(39_999);
+    expect(onWarn).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(onWarn).toHaveBeenCalledWith(Date.now() + 20_000);
+    window.dispatchEvent(new PointerEvent('pointerdown'));
+    expect(onActive).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(40_000);
+    expect(onWarn).toHaveBeenCalledTimes(2);
+    otherTabWrites(ACTIVITY_KEY, Date.now());
+    expect(onActive).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(59_999);
+    expect(onIdle).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(onIdle).toHaveBeenCalledTimes(1);
+  });
+
   it('stopping (signed out, setting off) ends the timer and the listeners', () => {
     const { onIdle, onSignedOutElsewhere, stop } = track();
     stop();

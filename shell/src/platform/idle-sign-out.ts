@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { navigateFull, useUserQuery } from 'shared-contracts/api';
 import { usePartner } from './partner-context.js';
 import { useSilentLogoutMutation } from './platform.api.js';
@@ -9,6 +9,9 @@ export const ACTIVITY_KEY = 'idp.activity';
 export const IDLE_SIGNED_OUT_KEY = 'idp.idle-signed-out';
 /** Where an idle sign-out lands (SPEC.md §8 "You have been logged out due to inactivity."). */
 export const INACTIVITY_PAGE = '/account/loggedout?reason=inactivity';
+
+/** The warning shows this long before the sign-out (half the limit for limits under two minutes). */
+export const WARN_BEFORE_MS = 60_000;
 
 /** What counts as the person being there: input, not the page doing things by itself. */
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
@@ -36,6 +39,12 @@ function writeShared(storage: Storage | undefined, key: string, value: number): 
 export interface IdleTrackerOptions {
   /** Idle time after which {@link onIdle} runs. */
   limitMs: number;
+  /** How long before the sign-out {@link onWarn} runs (0 or absent: no warning). */
+  warnMs?: number;
+  /** The sign-out is near: it happens at `signOutAt` (epoch ms) unless there is input. */
+  onWarn?: (signOutAt: number) => void;
+  /** Input after a warning (here or in another tab): the warning is over. */
+  onActive?: () => void;
   /** Signs out (once). */
   onIdle: () => void;
   /** Another tab signed out for inactivity: follow it. */
@@ -57,7 +66,9 @@ export function startIdleTracker(options: IdleTrackerOptions): () => void {
   let last = now();
   let shared = 0;
   let done = false;
+  let warned = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const warnMs = Math.max(0, Math.min(options.warnMs ?? 0, options.limitMs));
 
   const share = (at: number) => {
     shared = at;
@@ -75,14 +86,30 @@ export function startIdleTracker(options: IdleTrackerOptions): () => void {
       options.onIdle();
       return;
     }
-    timer = setTimeout(check, left);
+    if (warnMs > 0 && left <= warnMs) {
+      if (!warned) {
+        warned = true;
+        options.onWarn?.(latest + options.limitMs);
+      }
+      timer = setTimeout(check, left);
+      return;
+    }
+    timer = setTimeout(check, left - warnMs);
   };
 
+  const endWarning = () => {
+    if (!warned) return;
+    warned = false;
+    options.onActive?.();
+  };
   const onActivity = () => {
     last = now();
-    if (last - shared >= SHARE_EVERY_MS) share(last);
+    // A warning shows: this input is the answer, so every tab hears of it at once.
+    if (warned || last - shared >= SHARE_EVERY_MS) share(last);
+    endWarning();
   };
   const onStorage = (event: StorageEvent) => {
+    if (event.key === ACTIVITY_KEY) endWarning();
     if (event.key === IDLE_SIGNED_OUT_KEY && event.newValue && !done) {
       done = true;
       stop();
@@ -99,7 +126,7 @@ export function startIdleTracker(options: IdleTrackerOptions): () => void {
   for (const name of ACTIVITY_EVENTS)
     target.addEventListener(name, onActivity, { capture: true, passive: true });
   target.addEventListener('storage', onStorage);
-  timer = setTimeout(check, options.limitMs);
+  timer = setTimeout(check, options.limitMs - warnMs);
   return () => {
     done = true;
     stop();
@@ -116,10 +143,12 @@ function safeLocalStorage(): Storage | undefined {
 
 /**
  * The shell's idle sign-out (SilentLogout, ADR 0020): on when the partner sets `idleSignOutMinutes` and someone is
- * signed in. When it fires, SilentLogout ends the server and OIDC sessions and its 209 lands on the logged-out page
- * with the inactivity message; the other tabs follow.
+ * signed in. A minute before (half the limit for short limits) it answers `signOutAt` for the warning dialog; any
+ * input ends the warning. When it fires, SilentLogout ends the server and OIDC sessions and its 209 lands on the
+ * logged-out page with the inactivity message; the other tabs follow.
  */
-export function useIdleSignOut(): void {
+export function useIdleSignOut(): { signOutAt: number | undefined } {
+  const [signOutAt, setSignOutAt] = useState<number | undefined>(undefined);
   const partner = usePartner();
   const { data: user } = useUserQuery();
   const [silentLogout] = useSilentLogoutMutation();
@@ -130,14 +159,23 @@ export function useIdleSignOut(): void {
 
   useEffect(() => {
     if (!signedIn || !(minutes > 0)) return undefined;
-    return startIdleTracker({
+    const stop = startIdleTracker({
       limitMs: minutes * 60_000,
+      warnMs: Math.min(WARN_BEFORE_MS, (minutes * 60_000) / 2),
+      onWarn: (at) => setSignOutAt(at),
+      onActive: () => setSignOutAt(undefined),
       onIdle: () => {
+        setSignOutAt(undefined);
         writeShared(safeLocalStorage(), IDLE_SIGNED_OUT_KEY, Date.now());
         // The API client follows the 209 to the logged-out page.
         void logout.current();
       },
       onSignedOutElsewhere: () => navigateFull(INACTIVITY_PAGE),
     });
+    return () => {
+      stop();
+      setSignOutAt(undefined);
+    };
   }, [signedIn, minutes]);
+  return { signOutAt };
 }

@@ -1,0 +1,45 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from 'shared-contracts/ui';
+
+function secondsLeft(signOutAt: number): number {
+  return Math.max(0, Math.ceil((signOutAt - Date.now()) / 1000));
+}
+
+/**
+ * The warning before the idle sign-out (ADR 0020): a modal dialog (focus moves to "Stay signed in", Escape or any
+ * input counts as presence and closes it) saying when the sign-out happens. The count is shown, not announced every
+ * second: the dialog's description is read once when it opens.
+ */
+export function IdleWarning({ signOutAt }: { signOutAt: number }) {
+  const { t } = useTranslation('common');
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const textId = useId();
+  const [seconds, setSeconds] = useState(() => secondsLeft(signOutAt));
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => element?.close();
+  }, []);
+  useEffect(() => {
+    const timer = setInterval(() => setSeconds(secondsLeft(signOutAt)), 1000);
+    return () => clearInterval(timer);
+  }, [signOutAt]);
+
+  return (
+    <dialog
+      ref={dialog}
+      className="shell__idle-warning"
+      role="alertdialog"
+      aria-labelledby={titleId}
+      aria-describedby={textId}
+    >
+      <h2 id={titleId}>{t('idle.title')}</h2>
+      <p id={textId}>{t('idle.warning', { count: seconds })}</p>
+      {/* The click is input: the tracker ends the warning; the button only has to be there and focused. */}
+      <Button autoFocus>{t('idle.stay')}</Button>
+    </dialog>
+  );
+}
