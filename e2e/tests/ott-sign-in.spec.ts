@@ -6,7 +6,7 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { addUser } from '../helpers/admin.js';
+import { addUser, runAdmin } from '../helpers/admin.js';
 import type { DemoUser } from '../helpers/demo-users.js';
 import { linkIn, startMailCatcher, type MailCatcher, type ReceivedMail } from '../helpers/mail.js';
 import { startIdentityService, startPortal, type IdentityService } from '../helpers/portal.js';
@@ -153,6 +153,27 @@ test('an application’s sign-in by mailed link: portal → one-time code page �
   } finally {
     await portal.stop();
   }
+});
+
+test('support’s link from the admin CLI signs in once in any browser', async ({ page }) => {
+  const user = addUser('ott-cli', [], identity.env);
+  const printed = runAdmin(['ott', 'issue', '--username', user.username, '--minutes', '5'], identity.env);
+  // The first line is the link, on PUBLIC_URL (the CLI reads the server's configuration).
+  const link = printed.split('\n')[0]!;
+  expect(link).toMatch(new RegExp(`^${identity.url}/account/login/ott\\?token=[\\w-]{43}$`));
+  await page.goto(link);
+  await expect(page).not.toHaveURL(/\/account\/login/);
+  await expect.poll(() => isSignedIn(page)).toBe(true);
+  await page.context().clearCookies();
+  await page.goto(link);
+  await expect(
+    page.getByText(
+      'This sign-in link is not valid, has expired or has already been used. Ask for a new code.',
+    ),
+  ).toBeVisible();
+  expect(() => runAdmin(['ott', 'issue', '--username', 'nobody-at-all'], identity.env)).toThrow(
+    /no user "nobody-at-all"/,
+  );
 });
 
 test('axe-core finds nothing on the page, asking and entering the code, in light and dark', async ({
