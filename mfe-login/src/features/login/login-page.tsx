@@ -115,6 +115,7 @@ function SignInBody({ local }: { local: boolean }) {
           captcha={view?.captcha}
           captchaRequired={view?.captchaRequired}
           forgetUsername={differentUser}
+          viewLoaded={view !== undefined}
         />
       ) : (
         <Alert kind="info">{t('errors:localLoginNotAllowed')}</Alert>

@@ -43,6 +43,8 @@ export interface SignInFormProps {
   captchaRequired?: boolean | undefined;
   /** Start without the remembered username ("Sign in as a different user" chosen before the form showed). */
   forgetUsername?: boolean;
+  /** LoginView has answered: passkey autofill may ask for its challenge now (see `usePasskeyAutofill`). */
+  viewLoaded?: boolean;
 }
 
 /**
@@ -55,6 +57,7 @@ export function SignInForm({
   captcha,
   captchaRequired,
   forgetUsername = false,
+  viewLoaded = true,
 }: SignInFormProps) {
   const { t } = useTranslation(NS);
   const dispatch = useDispatch();
@@ -80,7 +83,7 @@ export function SignInForm({
   const formRef = useFocusOnFailure<HTMLFormElement>(error);
   const caps = useCapsLock();
   // The username field's autofill list also offers this site's passkeys; picking one signs in (ADR 0016).
-  const autofill = usePasskeyAutofill(returnUrl);
+  const autofill = usePasskeyAutofill(returnUrl, viewLoaded);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

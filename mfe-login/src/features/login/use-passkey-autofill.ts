@@ -34,9 +34,12 @@ function conditionalWebauthn(): ConditionalWebauthn | undefined {
  * `SecureLogin` and the sign-in goes on like the passkey page's. The browser's own WebAuthn JSON methods do the
  * encoding, so this costs the sign-in page no library. The request ends when the form goes (another page's ceremony
  * must not find one pending) and is renewed before its challenge expires. Answers whether a picked passkey failed,
- * so the form can say so; the password form stays usable throughout.
+ * so the form can say so; the password form stays usable throughout. `ready` holds the first request back until the
+ * page's LoginView has answered: for a browser whose session timed out, LoginView hands out a fresh session and
+ * anti-forgery token, and an AssertionOptions sent alongside would start a second fresh session whose cookie could
+ * win over LoginView's, leaving the token of the other one (the next person's Sign in then failed its check).
  */
-export function usePasskeyAutofill(returnUrl: string): { failed: boolean } {
+export function usePasskeyAutofill(returnUrl: string, ready = true): { failed: boolean } {
   const [assertionOptions] = useAssertionOptionsMutation();
   const [secureLogin] = useSecureLoginMutation();
   const [failed, setFailed] = useState(false);
@@ -45,7 +48,7 @@ export function usePasskeyAutofill(returnUrl: string): { failed: boolean } {
 
   useEffect(() => {
     const webauthn = conditionalWebauthn();
-    if (!webauthn) return undefined;
+    if (!webauthn || !ready) return undefined;
     const controller = new AbortController();
     const renew = setTimeout(() => {
       controller.abort();
@@ -84,7 +87,7 @@ export function usePasskeyAutofill(returnUrl: string): { failed: boolean } {
       clearTimeout(renew);
       controller.abort();
     };
-  }, [assertionOptions, secureLogin, returnUrl, round]);
+  }, [assertionOptions, secureLogin, returnUrl, round, ready]);
 
   return { failed };
 }
