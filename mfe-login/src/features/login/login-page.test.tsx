@@ -99,3 +99,49 @@ describe('vendorSignInPath', () => {
     expect(vendorSignInPath('x', '')).toBe('/account/login/vendor?vendorId=x');
   });
 });
+
+describe('LoginPage SilentLogin (ADR 0020)', () => {
+  /** A signed-in visitor; SilentLogin answers `silent` (false, or a 200 the page treats as going on). */
+  function signedInGateway(silent: unknown) {
+    const asked: string[] = [];
+    const fetch = (input: RequestInfo | URL): Promise<Response> => {
+      const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+      asked.push(url);
+      if (url.startsWith('/api/Account/SilentLogin')) return Promise.resolve(Response.json(silent));
+      if (url.startsWith('/api/Account/User'))
+        return Promise.resolve(
+          Response.json({ isAuthenticated: true, userName: 'emma', displayName: 'Emma Employee', roles: [] }),
+        );
+      return gateway(input);
+    };
+    return { asked, fetch };
+  }
+
+  async function render(path: string, fetch: (input: RequestInfo | URL) => Promise<Response>) {
+    await renderWithProviders(<LoginPage />, {
+      path,
+      fetch,
+      resources: { 'en-GB': { 'mfe-login': enGB } },
+    });
+  }
+
+  it('asks once for an application sign-in and, declined, shows the choice', async () => {
+    const { asked, fetch } = signedInGateway(false);
+    await render('/account/login?returnUrl=%2Finteraction%2Fabc', fetch);
+    expect(await screen.findByRole('button', { name: 'Sign in as a different user' })).toBeTruthy();
+    expect(asked.filter((url) => url.includes('SilentLogin'))).toHaveLength(1);
+  });
+
+  it('says it is signing in while the answer is not false', async () => {
+    const { fetch } = signedInGateway(true);
+    await render('/account/login?returnUrl=%2Finteraction%2Fabc', fetch);
+    expect(await screen.findByRole('status')).toHaveProperty('textContent', 'Signing in…');
+  });
+
+  it('does not ask for other targets', async () => {
+    const { asked, fetch } = signedInGateway(false);
+    await render('/account/login?returnUrl=%2Faccount%2F', fetch);
+    expect(await screen.findByRole('button', { name: 'Sign in as a different user' })).toBeTruthy();
+    expect(asked.some((url) => url.includes('SilentLogin'))).toBe(false);
+  });
+});
