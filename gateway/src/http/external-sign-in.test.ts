@@ -332,6 +332,24 @@ for (const backend of BACKENDS) {
         expect((await visitor.user()).isAuthenticated).toBe(false);
       });
 
+      it('declining at the upstream (access_denied for this request) returns to the sign-in page; a forged one does not', async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const authorize = new URL(await startAt(visitor, 'contoso', '/account/'));
+        const state = authorize.searchParams.get('state')!;
+        const declined = await visitor.gw.request(
+          `/signin/contoso/callback?error=access_denied&state=${state}`,
+        );
+        expect(declined.headers.get('location')).toBe('/account/login?returnUrl=%2Faccount%2F');
+        expect((await visitor.user()).isAuthenticated).toBe(false);
+        // Used up: the same answer again is refused.
+        const again = await visitor.gw.request(`/signin/contoso/callback?error=access_denied&state=${state}`);
+        expect(again.headers.get('location')).toBe('/error/signin');
+        const other = new Visitor(issuer, upstream.issuer);
+        await startAt(other, 'contoso');
+        const forged = await other.gw.request('/signin/contoso/callback?error=access_denied&state=guess');
+        expect(forged.headers.get('location')).toBe('/error/signin');
+      });
+
       it('S35 a callback is answered once, and only for the browser that started it', async () => {
         const visitor = new Visitor(issuer, upstream.issuer);
         const authorize = await startAt(visitor, 'contoso');

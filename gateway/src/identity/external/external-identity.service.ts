@@ -215,6 +215,16 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
       const discovered = await deps.upstreams.get(providerId);
       if (!discovered) return fail('unavailable', { provider: providerId });
       const { provider, config } = discovered;
+      // The person declined at the upstream (its answer to this browser's own request): back to the sign-in page.
+      const answer = new URL(originalUrl, origin).searchParams;
+      if (answer.get('error') === 'access_denied' && answer.get('state') === flow.state) {
+        await fail('declined', { provider: providerId });
+        return {
+          kind: 'redirect',
+          target: `/account/login?${new URLSearchParams({ returnUrl: flow.returnUrl }).toString()}`,
+          session,
+        };
+      }
 
       let claims: oidc.IDToken;
       let idToken: string;
