@@ -321,6 +321,30 @@ for (const backend of BACKENDS) {
         expect(new URL(back.url).searchParams.get('code')).toBeNull();
       });
 
+      it('prompt=none for a remembered session answers a code too (no sign-in page), and a third-party client gets consent_required', async () => {
+        const user = await gw.addUser();
+        const browser = new TestBrowser(issuer);
+        await signInOnSite(browser, user.username, { rememberMe: true });
+        const answer = await silentAuthorize(issuer, browser);
+        expect(answer.origin + answer.pathname).toBe(REDIRECT_URI);
+        expect(answer.searchParams.get('code')).toBeTruthy();
+
+        const thirdParty = `third-${Math.random().toString(36).slice(2, 8)}`;
+        await gw.store.clients.create({
+          clientId: thirdParty,
+          name: 'Someone else',
+          redirectUris: [REDIRECT_URI],
+          firstParty: false,
+        });
+        const other = await browser.follow(authorizeUrl(issuer, { prompt: 'none', client_id: thirdParty }), [
+          '/account/login',
+          '/account/select',
+        ]);
+        const refused = new URL(other.url);
+        expect(refused.origin + refused.pathname).toBe(REDIRECT_URI);
+        expect(refused.searchParams.get('error')).toBe('consent_required');
+      });
+
       it('prompt=none without a session answers login_required to the redirect_uri', async () => {
         const browser = new TestBrowser(issuer);
         const answer = await silentAuthorize(issuer, browser);
