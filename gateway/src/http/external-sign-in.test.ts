@@ -537,7 +537,10 @@ for (const backend of BACKENDS) {
         expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-eex')).toBeUndefined();
         expect((await fresh.post('/api/Account/EexUnlink', { vendorId: 'social' })).status).toBe(404);
         const anonymous = new Visitor(issuer, upstream.issuer);
-        expect((await anonymous.post('/api/Account/EexLink', { vendorId: 'social' })).status).toBe(401);
+        // Nobody signed in: the flow starts again at the sign-in page (the protocol's empty 400).
+        const refused = await anonymous.post('/api/Account/EexLink', { vendorId: 'social' });
+        expect(refused.status).toBe(400);
+        expect(await refused.json()).toEqual({});
       });
 
       it("S27 signing out of an upstream sign-in asks; yes reaches the upstream's end-session and comes back to /account/loggedout", async () => {

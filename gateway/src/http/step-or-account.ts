@@ -26,13 +26,13 @@ export interface StepOrAccountDeps {
 
 /**
  * The caller of a set-up call (the 2FA wizard, device registration): the pending sign-in waiting at `step`, or a
- * signed-in account. Answers for itself (and returns undefined) otherwise: anyone else starts again at the sign-in
+ * signed-in account (only the account without `step`: linking another upstream, ADR 0018). Answers for itself (and returns undefined) otherwise: anyone else starts again at the sign-in
  * page; a signed-in account whose full sign-in is not recent must sign in again first (S21).
  */
-export function stepOrRecentAccount(deps: StepOrAccountDeps, step: string) {
+export function stepOrRecentAccount(deps: StepOrAccountDeps, step: string | undefined) {
   return async (req: Request, res: Response): Promise<StepOrAccountActor | undefined> => {
     const session = await deps.sessions.current(req);
-    if (session && deps.signIn.isAtStep(session, step)) {
+    if (session && step !== undefined && deps.signIn.isAtStep(session, step)) {
       const user = await deps.twoFactor.user(session.record.data.pending!.userId);
       if (user && !user.disabled) return { user, session, duringSignIn: true };
     }

@@ -12,10 +12,12 @@ import type { ExternalIdentityService } from '../identity/external/external-iden
 import type { TwoFactorService } from '../identity/mfa/two-factor.service.js';
 import type { ReturnUrls } from '../identity/return-urls.service.js';
 import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { SignOutService } from '../identity/sign-out.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';
+import { stepOrRecentAccount } from './step-or-account.js';
 import type { SignInResponses } from './sign-in-responses.js';
 
 /** Dependencies of {@link vendorRouter}. */
@@ -24,7 +26,8 @@ export interface VendorRouterDeps {
   external: ExternalIdentityService;
   returnUrls: ReturnUrls;
   auth: Pick<SessionAuthService, 'signedInUser'>;
-  twoFactor: Pick<TwoFactorService, 'recentFullSignIn'>;
+  signIn: Pick<SignInService, 'isAtStep'>;
+  twoFactor: Pick<TwoFactorService, 'recentFullSignIn' | 'user'>;
   signOut: Pick<SignOutService, 'pendingUpstreamLogout' | 'forgetUpstreamLogout'>;
   responses: SignInResponses;
   /** The captcha check in front of `Link` (captcha.router.ts); absent, Link is guarded by its throttle only. */
@@ -42,20 +45,8 @@ export function vendorRouter(deps: VendorRouterDeps): Router {
   const { sessions, external, responses } = deps;
   const router = Router();
 
-  /** The signed-in user whose full sign-in is recent (S21); answers for itself otherwise. */
-  async function recentAccount(req: Request, res: Response) {
-    const signedIn = await deps.auth.signedInUser(req);
-    if (!signedIn) {
-      sendFormError(res, 'unauthorized', 401);
-      return undefined;
-    }
-    const { info } = signedIn;
-    if (!(await deps.twoFactor.recentFullSignIn(signedIn.user.id, info.authTime, info.amr))) {
-      sendFormError(res, 'reauthenticationRequired');
-      return undefined;
-    }
-    return signedIn.user;
-  }
+  /** The signed-in account whose full sign-in is recent (S21); answers for itself otherwise. */
+  const recentAccount = stepOrRecentAccount(deps, undefined);
 
   async function start(
     req: Request,
@@ -137,10 +128,10 @@ export function vendorRouter(deps: VendorRouterDeps): Router {
     handle(async (req, res) => {
       const body = parse(eexLinkRequestSchema, req.body, res);
       if (!body) return;
-      const user = await recentAccount(req, res);
-      if (!user) return;
+      const actor = await recentAccount(req, res);
+      if (!actor) return;
       const returnUrl = await deps.returnUrls.safe(body.returnUrl ?? ACCOUNT_HOME);
-      await start(req, res, { vendorId: body.vendorId, returnUrl, purpose: 'link', userId: user.id });
+      await start(req, res, { vendorId: body.vendorId, returnUrl, purpose: 'link', userId: actor.user.id });
     }),
   );
 
@@ -160,9 +151,9 @@ export function vendorRouter(deps: VendorRouterDeps): Router {
     handle(async (req, res) => {
       const body = parse(eexLinkRequestSchema, req.body, res);
       if (!body) return;
-      const user = await recentAccount(req, res);
-      if (!user) return;
-      const removed = await external.unlink(user.id, body.vendorId, req.ip ?? 'unknown');
+      const actor = await recentAccount(req, res);
+      if (!actor) return;
+      const removed = await external.unlink(actor.user.id, body.vendorId, req.ip ?? 'unknown');
       if (removed === 0) return sendFormError(res, 'notFound', 404);
       res.json(true);
     }),
