@@ -153,8 +153,8 @@ test('first upstream sign-in → link with the local password → next time no p
   const local = addUser('linker', [], identity.env);
   await page.goto(`${identity.url}/account/login`);
   await appTookOver(page);
-  await page.getByRole('link', { name: 'Sign in with Social ID' }).click();
-  await page.getByRole('button', { name: 'Continue to Social ID' }).click();
+  // One press on the sign-in page's provider button goes to the upstream (no stop at the vendor page).
+  await page.getByRole('button', { name: 'Sign in with Social ID' }).click();
   await signInAtUpstream(page, 'lee', 'lee-pw');
 
   // Not linked yet: who the upstream says this is, and the local account's username and password.

@@ -1,9 +1,9 @@
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
 import de from '../../locales/de.json';
-import { LocalLoginPage, LoginPage, vendorSignInPath } from './login-page';
+import { LocalLoginPage, LoginPage } from './login-page';
 
 const PROVIDERS = [
   { vendorId: 'azure-ad', displayName: 'Microsoft' },
@@ -13,9 +13,20 @@ const PROVIDERS = [
 /** The gateway as the page sees it: the partner's flag and a LoginView listing two providers. */
 let partnerAllows = true;
 const calls: string[] = [];
-function gateway(input: RequestInfo | URL): Promise<Response> {
+const bodies: unknown[] = [];
+function gateway(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
   const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
   calls.push(url);
+  if (url.startsWith('/api/Account/Antiforgery')) {
+    document.cookie = 'idp.x-csrf-token-value=t';
+    return Promise.resolve(Response.json({ token: 't' }));
+  }
+  if (url.startsWith('/api/Account/VendorLogin')) {
+    bodies.push(typeof init.body === 'string' ? JSON.parse(init.body) : undefined);
+    return Promise.resolve(
+      Response.json({ title: 'x', errors: { '': ['serviceUnavailable'] } }, { status: 400 }),
+    );
+  }
   if (url.startsWith('/api/Account/GetPartnerMetaData')) {
     return Promise.resolve(
       Response.json({ partnerId: 'demo', partnerName: 'Acme', showLoginProviders: partnerAllows }),
@@ -37,6 +48,7 @@ function gateway(input: RequestInfo | URL): Promise<Response> {
 afterEach(() => {
   cleanup();
   calls.length = 0;
+  bodies.length = 0;
   partnerAllows = true;
 });
 
@@ -54,22 +66,20 @@ function renderPage(
 }
 
 describe('LoginPage external providers', () => {
-  it('shows a translated link per provider to the vendor sign-in when the partner allows them', async () => {
+  it('shows a translated button per provider that starts its sign-in with VendorLogin', async () => {
     await renderPage(LoginPage);
-    const microsoft = await screen.findByRole('link', { name: 'Sign in with Microsoft' });
-    expect(microsoft.getAttribute('href')).toBe(
-      '/account/login/vendor?vendorId=azure-ad&returnUrl=%2Faccount%2Fselect',
-    );
-    const okta = screen.getByRole('link', { name: 'Sign in with Okta' });
-    expect(okta.getAttribute('href')).toBe(
-      '/account/login/vendor?vendorId=okta+%26+co&returnUrl=%2Faccount%2Fselect',
-    );
+    const microsoft = await screen.findByRole('button', { name: 'Sign in with Microsoft' });
+    expect(screen.getByRole('button', { name: 'Sign in with Okta' })).toBeTruthy();
     expect(calls.filter((url) => url.includes('GetPartnerMetaData'))).toHaveLength(1);
+    fireEvent.click(microsoft);
+    await waitFor(() => expect(bodies).toEqual([{ vendorId: 'azure-ad', returnUrl: '/account/select' }]));
+    // A provider that cannot be reached says so; the page stays.
+    expect(await screen.findByRole('alert')).toBeTruthy();
   });
 
   it('translates the label', async () => {
     await renderPage(LoginPage, undefined, 'de');
-    expect(await screen.findByRole('link', { name: 'Mit Microsoft anmelden' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Mit Microsoft anmelden' })).toBeTruthy();
   });
 
   it('hides them when the partner does not allow them, even though LoginView lists some', async () => {
@@ -80,23 +90,14 @@ describe('LoginPage external providers', () => {
     // Let the partner answer land before checking the absence.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByTestId('login-providers')).toBeNull();
-    expect(screen.queryByRole('link', { name: /Sign in with (?!a passkey)/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Sign in with/ })).toBeNull();
   });
 
   it('never shows them on the local-only route', async () => {
     await renderPage(LocalLoginPage, '/account/login/local');
     await screen.findByLabelText('Password');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.queryByRole('link', { name: /Sign in with (?!a passkey)/ })).toBeNull();
-  });
-});
-
-describe('vendorSignInPath', () => {
-  it('encodes the vendor id and keeps the returnUrl', () => {
-    expect(vendorSignInPath('a/b', '/connect/authorize?x=1')).toBe(
-      '/account/login/vendor?vendorId=a%2Fb&returnUrl=%2Fconnect%2Fauthorize%3Fx%3D1',
-    );
-    expect(vendorSignInPath('x', '')).toBe('/account/login/vendor?vendorId=x');
+    expect(screen.queryByRole('button', { name: /Sign in with/ })).toBeNull();
   });
 });
 

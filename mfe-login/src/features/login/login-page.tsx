@@ -2,19 +2,44 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf } from 'shared-contracts';
-import { usePartnerMetadataQuery, useUserQuery } from 'shared-contracts/api';
-import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
+import { useFormErrors, usePartnerMetadataQuery, useUserQuery } from 'shared-contracts/api';
+import { Alert, Button, Card, FormErrors, Page, Stack } from 'shared-contracts/ui';
+import { useVendorLoginMutation } from '../external/external.api';
 import { useLoginViewQuery, useSilentLoginMutation } from './login.api';
 
 import { SignInForm } from './sign-in-form';
 
 const NS = 'mfe-login';
 
-/** `/account/login/vendor?vendorId=<id>` (SPEC.md §2), keeping the returnUrl of the sign-in. */
-export function vendorSignInPath(vendorId: string, returnUrl: string): string {
-  const query = new URLSearchParams({ vendorId });
-  if (returnUrl) query.set('returnUrl', returnUrl);
-  return `/account/login/vendor?${query.toString()}`;
+/**
+ * A login provider's button: one press starts its sign-in (VendorLogin answers 209 to the upstream's authorization
+ * endpoint), with no stop at the vendor page in between. A provider that cannot be reached says so under it.
+ */
+function ProviderButton({
+  vendorId,
+  label,
+  returnUrl,
+}: {
+  vendorId: string;
+  label: string;
+  returnUrl: string;
+}) {
+  const [vendorLogin, { isLoading, error }] = useVendorLoginMutation();
+  const errors = useFormErrors(error);
+  return (
+    <li>
+      <Stack>
+        <Button
+          variant="secondary"
+          loading={isLoading}
+          onClick={() => void vendorLogin({ vendorId, returnUrl })}
+        >
+          {label}
+        </Button>
+        <FormErrors messages={errors.form} />
+      </Stack>
+    </li>
+  );
 }
 
 /**
@@ -125,14 +150,12 @@ function SignInBody({ local }: { local: boolean }) {
           <h2>{t('login.providersHeading')}</h2>
           <ul className="hr-stack hr-list-plain">
             {providers.map((provider) => (
-              <li key={provider.vendorId}>
-                <Link
-                  className="hr-button hr-button--secondary"
-                  to={vendorSignInPath(provider.vendorId, returnUrl)}
-                >
-                  {provider.buttonLabel ?? t('login.signInWith', { name: provider.displayName })}
-                </Link>
-              </li>
+              <ProviderButton
+                key={provider.vendorId}
+                vendorId={provider.vendorId}
+                label={provider.buttonLabel ?? t('login.signInWith', { name: provider.displayName })}
+                returnUrl={view?.returnUrl ?? returnUrl}
+              />
             ))}
           </ul>
         </nav>
