@@ -92,6 +92,9 @@ export async function startGateway(opts = {}) {
     DATA_DIR: dataDir,
     SEED_DEMO_DATA: 'true',
     LOG_LEVEL: opts.logLevel ?? 'info',
+    // All load comes from one address: the per-source cap on new OIDC authorizations (120 a minute) would answer
+    // section 6's round trips with 429 after the first seconds and measure the cap instead of the provider.
+    AUTHORIZATIONS_PER_MINUTE: '0',
   };
   // Same order as the root `npm start`: the release store is filled before the server reads it.
   let published = false;

@@ -22,6 +22,7 @@ describe('config', () => {
     expect(config.publicUrl).toBe('http://localhost:8080');
     expect(config.secure).toBe(false);
     expect(config.seedDemoData).toBe(true);
+    expect(config.authorizationsPerMinute).toBe(120);
     expect(config.secretKey).toHaveLength(32);
     expect(statSync(path.join(dir, 'secret-key')).mode & 0o777).toBe(0o600);
     expect(loadConfig({ DATA_DIR: dir }).secretKey.equals(config.secretKey)).toBe(true);
@@ -44,13 +45,15 @@ describe('config', () => {
         SEED_DEMO_DATA: 'maybe',
         SECRET_KEY: 'short',
         LOG_LEVEL: 'loud',
+        AUTHORIZATIONS_PER_MINUTE: '-1',
       });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       const problems = (error as ConfigError).problems;
-      expect(problems).toHaveLength(5);
+      expect(problems).toHaveLength(6);
       expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+        'AUTHORIZATIONS_PER_MINUTE',
         'DATABASE_URL',
         'LOG_LEVEL',
         'PORT',

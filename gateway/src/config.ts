@@ -81,6 +81,13 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 7)
     .default(12),
+  // New OIDC authorizations one source address may start per minute (0: no cap, e.g. a load test from one host).
+  AUTHORIZATIONS_PER_MINUTE: z.coerce
+    .number({ message: 'must be a number' })
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(120),
 });
 
 /** The gateway's configuration after validation, with defaults and generated keys applied. */
@@ -118,6 +125,8 @@ export interface GatewayConfig {
   /** Express `trust proxy` setting; false unless configured. */
   trustProxy: boolean | number | string;
   sessionIdleMs: number;
+  /** Cap on new OIDC authorizations per source address and minute; 0 = none. */
+  authorizationsPerMinute: number;
   sessionAbsoluteMs: number;
 }
 
@@ -207,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_HOURS * 3_600_000,
+    authorizationsPerMinute: e.AUTHORIZATIONS_PER_MINUTE,
   };
 }
 

@@ -29,6 +29,10 @@ export async function createOidcMount(
     redis,
     secretKey: config.secretKey,
     proxy: config.trustProxy !== false,
+    interactionLimit:
+      config.authorizationsPerMinute === 0
+        ? false
+        : { points: config.authorizationsPerMinute, durationSeconds: 60 },
     findAccount: async (accountId, customerId) => (await findAccount(store, accountId, customerId))?.claims(),
     findClient: (clientId) => store.clients.findById(clientId),
     getSignedInAccount: async (req) => (services ? services.getSignedInAccount(req) : undefined),

@@ -116,6 +116,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     logLevel: 'silent',
     trustProxy: 'loopback',
     sessionIdleMs: 30 * 60_000,
+    authorizationsPerMinute: 120,
     sessionAbsoluteMs: 12 * 3_600_000,
     ...options.config,
   };
