@@ -51,12 +51,22 @@ export async function call(base, jar, method, path, body) {
   const csrf = jar.csrf();
   if (method !== 'GET' && csrf) headers[CSRF_SUFFIX] = csrf;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    redirect: 'manual',
-  });
+  const send = () =>
+    fetch(base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
+  let res;
+  try {
+    res = await send();
+  } catch (error) {
+    // A kept-alive connection the server closed while this client was busy elsewhere (the captcha section solves
+    // 400 challenges between two bursts) fails before the request is written: send it once more on a new one.
+    if (!isStaleConnection(error)) throw error;
+    res = await send();
+  }
   jar.store(res.headers);
   const text = await res.text();
   let json;
@@ -66,6 +76,12 @@ export async function call(base, jar, method, path, body) {
     json = undefined;
   }
   return { status: res.status, headers: res.headers, text, json };
+}
+
+/** undici's "fetch failed" for a socket the other side had closed (reset or closed before any answer). */
+function isStaleConnection(error) {
+  const code = error instanceof Error ? /** @type {any} */ (error.cause)?.code : undefined;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
 }
 
 /**
