@@ -204,17 +204,11 @@ export class SignInService {
       ...(extra?.upstream ? { upstream: extra.upstream } : {}),
       current: undefined,
       startedAt: this.clock.now(),
-      // Not when the sign-in is for changing the second factor (S21 wants the factor itself then).
-      ...(this.rememberedBrowsers?.recognise(req, user) &&
-      !input.returnUrl.startsWith('/account/setup-twofactor')
-        ? { secondFactorRemembered: true }
-        : {}),
+      ...this.rememberedSecondFactor(req, user, input.returnUrl),
       ...(input.platformAuthenticator ? { platformAuthenticator: true } : {}),
     };
-    // New id once the password passed (S24): whatever an attacker planted before is worthless now. The cookie
-    // stays a browser-session cookie until every step has passed; remember-me applies at completion.
-    const next = await this.sessions.regenerate(req, res, session, { pending, username: input.login }, false);
-    return this.advance(req, res, next, user, pending);
+    // New id once the password passed (S24): whatever an attacker planted before is worthless now.
+    return this.begin(req, res, session, user, pending, input.login);
   }
 
   /**
@@ -247,14 +241,7 @@ export class SignInService {
       current: undefined,
       startedAt: this.clock.now(),
     };
-    const next = await this.sessions.regenerate(
-      req,
-      res,
-      session,
-      { pending, username: user.username },
-      false,
-    );
-    return this.advance(req, res, next, user, pending);
+    return this.begin(req, res, session, user, pending);
   }
 
   /**
@@ -288,19 +275,9 @@ export class SignInService {
       passed: ['password'],
       current: undefined,
       startedAt: this.clock.now(),
-      ...(this.rememberedBrowsers?.recognise(req, user) &&
-      !input.returnUrl.startsWith('/account/setup-twofactor')
-        ? { secondFactorRemembered: true }
-        : {}),
+      ...this.rememberedSecondFactor(req, user, input.returnUrl),
     };
-    const next = await this.sessions.regenerate(
-      req,
-      res,
-      session,
-      { pending, username: user.username },
-      false,
-    );
-    return this.advance(req, res, next, user, pending);
+    return this.begin(req, res, session, user, pending);
   }
 
   /**
@@ -339,14 +316,34 @@ export class SignInService {
       startedAt: this.clock.now(),
       upstream: { providerId: input.providerId, idToken: input.idToken },
     };
-    const next = await this.sessions.regenerate(
-      req,
-      res,
-      session,
-      { pending, username: user.username },
-      false,
-    );
+    return this.begin(req, res, session, user, pending);
+  }
+
+  /**
+   * A new pending sign-in under a new session id (S24: whatever an attacker planted before is worthless now), then
+   * on to its first open step. The cookie stays a browser-session cookie until every step has passed; remember-me
+   * applies at completion.
+   */
+  private async begin(
+    req: Req,
+    res: Res,
+    session: Session,
+    user: User,
+    pending: PendingSignIn,
+    username: string = user.username,
+  ): Promise<SignInOutcome> {
+    const next = await this.sessions.regenerate(req, res, session, { pending, username }, false);
     return this.advance(req, res, next, user, pending);
+  }
+
+  /**
+   * This browser is remembered after a second factor of `user` (ADR 0008), unless the sign-in is for changing the
+   * second factor (S21 wants the factor itself then).
+   */
+  private rememberedSecondFactor(req: Req, user: User, returnUrl: string): { secondFactorRemembered?: true } {
+    return this.rememberedBrowsers?.recognise(req, user) && !returnUrl.startsWith('/account/setup-twofactor')
+      ? { secondFactorRemembered: true }
+      : {};
   }
 
   /**
@@ -422,14 +419,7 @@ export class SignInService {
       data: open ? { step: open.id } : {},
     });
     if (!open) return { kind: 'redirect', redirect: input.returnUrl, session };
-    const next = await this.sessions.regenerate(
-      req,
-      res,
-      session,
-      { pending, username: user.username },
-      false,
-    );
-    return this.advance(req, res, next, user, pending);
+    return this.begin(req, res, session, user, pending);
   }
 
   /** Where the session's sign-in stands: none pending, stale (restart), or waiting at a step. */
