@@ -1,83 +1,26 @@
-import { startTransition, StrictMode } from 'react';
-import { flushSync } from 'react-dom';
-import { createRoot } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
-import { Provider } from 'react-redux';
-import { createBrowserRouter, RouterProvider } from 'react-router';
-import { chooseLocale, DEFAULT_LOCALE, SUPPORTED_LOCALES } from 'shared-contracts';
-import {
-  configureApiClient,
-  createAppStore,
-  ensureAntiforgeryToken,
-  FALLBACK_PARTNER,
-  partnerApi,
-  registerNavigator,
-} from 'shared-contracts/api';
-import { installGlobalErrorReporting } from './errors/error-reporting';
-import { initI18n } from './i18n/i18n';
-import { readCultureCookie, readSavedLocale } from './platform/language';
-import { routerReady, takeOverFirstPaint } from './platform/first-paint';
-import { PlatformRoot } from './platform/platform-root';
-import { connectI18n, registerManifestRemotes } from './remotes/remote-loader';
-import { buildRoutes } from './router/routes';
+import { yieldToMain } from './platform/yield-to-main';
 
 /**
- * Start-up (SPEC.md §4): error reporting first, then the anti-forgery token if absent, the partner metadata
- * (tolerating its absence: SPEC.md §3 defaults), i18n in the chosen locale, the remotes of the manifest, then the
- * router inside the platform (branding, theme, offline worker).
+ * The shell's start, behind the async boundary of index.ts. Evaluating the app's modules is the page's longest
+ * piece of work (React DOM, zod and every shared schema, the RTK store and API, the router, i18next: ≈ 350 ms in
+ * one task on a phone-class CPU, 4× throttled Chromium). Imported here one group at a time, each group is evaluated
+ * in its own task, so the first paint the visitor already types into stays responsive (issue 10, Total Blocking
+ * Time). The modules are the same and evaluated once: start-app's static imports then find them ready. Its own
+ * modules are in this chunk (`eager`): no extra request.
  */
 async function bootstrap() {
-  installGlobalErrorReporting();
-  const store = createAppStore();
-  await ensureAntiforgeryToken();
-  // The one cache entry (shared-contracts/api) PlatformRoot and the remotes read, so the partner is fetched once.
-  const partnerResult = await store.dispatch(partnerApi.endpoints.partnerMetadata.initiate());
-  const partner = partnerResult.data ?? FALLBACK_PARTNER;
-  const locale = chooseLocale({
-    availableLanguages: partner.availableLanguages,
-    defaultLanguage: partner.defaultLanguage,
-    saved: readSavedLocale(),
-    cookie: readCultureCookie(),
-    accepted: navigator.languages,
-  });
-  const i18n = await initI18n(locale);
-  configureApiClient({
-    supportedLocales: SUPPORTED_LOCALES,
-    defaultLocale: DEFAULT_LOCALE,
-    currentLocale: () => i18n.language,
-  });
-  connectI18n(i18n);
-  // A manifest failure is not fatal: the shell's pages work and remote routes show the unavailable page.
-  await registerManifestRemotes().catch((error: unknown) =>
-    console.error('[shell] remotes manifest:', error),
-  );
-
-  const router = createBrowserRouter(buildRoutes(store));
-  registerNavigator((path, options) => router.navigate(path, options));
-
-  const app = (
-    <StrictMode>
-      <Provider store={store}>
-        <I18nextProvider i18n={i18n}>
-          <PlatformRoot>
-            <RouterProvider router={router} />
-          </PlatformRoot>
-        </I18nextProvider>
-      </Provider>
-    </StrictMode>
-  );
-  const root = document.getElementById('root')!;
-  // A first paint (the page already drawn by the gateway) stays until the app can show the same page at once:
-  // the router's first loaders (user, remote page) have run, then the app's first commit is swapped in.
-  const drawn = root.hasAttribute('data-first-paint');
-  if (drawn) await routerReady(router);
-  await takeOverFirstPaint(root, (container) => {
-    const reactRoot = createRoot(container);
-    // Behind a drawn page nobody waits for the render: as a transition React renders in slices of a few
-    // milliseconds (the page stays responsive to typing, no long task), and the takeover swaps in its one commit.
-    if (drawn) startTransition(() => reactRoot.render(app));
-    else flushSync(() => reactRoot.render(app));
-  });
+  await import('react-dom/client');
+  await yieldToMain();
+  await import('@reduxjs/toolkit/query/react'); // with RTK, redux, immer, react-redux
+  await yieldToMain();
+  await import('shared-contracts'); // zod and every schema of the site
+  await yieldToMain();
+  await import('shared-contracts/api'); // the store's slices and API endpoints
+  await yieldToMain();
+  await Promise.all([import('react-router'), import('react-i18next')]);
+  await yieldToMain();
+  const { startApp } = await import(/* webpackMode: "eager" */ './start-app');
+  await startApp();
 }
 
 void bootstrap();
