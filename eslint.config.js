@@ -7,6 +7,16 @@ import tseslint from 'typescript-eslint';
 
 const REMOTES = ['mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-devices', 'mfe-tenant'];
 
+/**
+ * Code that reaches the browser validates with zod's mini build only (ADR 0025): one import of the classic API
+ * would bring its ≈ 22 KB gzip back into every page. The gateway may use classic zod for its own schemas.
+ */
+const NO_CLASSIC_ZOD = ['zod', 'zod/v4', 'zod/v3'].map((name) => ({
+  name,
+  message:
+    "Browser code uses 'zod/mini' (functional checks: z.string().check(z.minLength(1)), z.optional(…)); ADR 0025.",
+}));
+
 function boundaryFor(pkg) {
   const forbidden = [...REMOTES.filter((r) => r !== pkg), 'shell', 'gateway'];
   return {
@@ -15,6 +25,7 @@ function boundaryFor(pkg) {
       'no-restricted-imports': [
         'error',
         {
+          paths: NO_CLASSIC_ZOD,
           patterns: [
             ...forbidden.map((name) => ({
               group: [name, `${name}/*`, `**/${name}/**`, `**/${name}`],
@@ -117,6 +128,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: NO_CLASSIC_ZOD,
           patterns: [
             {
               group: ['shell', 'gateway', ...REMOTES],
@@ -126,6 +138,10 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['shell/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { paths: NO_CLASSIC_ZOD }] },
   },
   ...GATEWAY_LAYERS.map(gatewayLayer),
   {

@@ -38,6 +38,15 @@ describe('/account/login byte budget (gzip -9 of the build output)', () => {
     ).toHaveLength(1);
   });
 
+  it("validates with zod's mini build only: the classic API is in no file of the route (ADR 0025)", () => {
+    const read = (f) => readFileSync(path.join(REPO, f.pkg, 'dist', f.file), 'utf8');
+    const js = bill.files.filter((f) => f.file.endsWith('.js'));
+    expect(js.filter((f) => SIGNATURES.zodClassic.test(read(f))).map((f) => `${f.pkg}/${f.file}`)).toEqual(
+      [],
+    );
+    expect(js.filter((f) => SIGNATURES.zodMini.test(read(f)))).toHaveLength(1);
+  });
+
   it(`stays within the JS budget (${budget.signInRouteJsGzipBytes} B gzip)`, () => {
     expect(budget.signInRouteJsGzipBytes, 'set signInRouteJsGzipBytes in bench/budget.json').toBeTypeOf(
       'number',

@@ -7,4 +7,7 @@ export const SIGNATURES = {
   // Hook names of the Module Federation runtime core (@module-federation/runtime-core); each copy of the runtime
   // bundled into a host or remoteEntry carries them.
   mfRuntime: 'beforeInitContainer',
+  // Constructor names zod registers its schema classes under: the classic API's string schema, and zod/mini's.
+  zodClassic: /["'`]ZodString["'`]/,
+  zodMini: /["'`]ZodMiniString["'`]/,
 };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * The actions a captcha guards (SPEC.md §4 "Captcha", §9 captcha-guarded paths): a solved challenge is bound to
@@ -45,7 +45,7 @@ const captchaActionSchema = z.enum(CAPTCHA_ACTIONS, 'invalidValue');
 export const verifyCaptchaRequestSchema = z.object({
   version: captchaVersionSchema,
   /** ALTCHA: the widget's base64 payload; reCAPTCHA: the response token. */
-  token: z.string('required').min(1, 'required').max(16_384, 'invalidValue'),
+  token: z.string('required').check(z.minLength(1, 'required'), z.maxLength(16_384, 'invalidValue')),
   action: captchaActionSchema,
 });
 /** Body of `VerifyCaptcha`. */
@@ -65,7 +65,7 @@ export const captchaChallengeQuerySchema = z.object({ action: captchaActionSchem
  */
 export const captchaProviderSchema = z.object({
   version: captchaVersionSchema,
-  siteKey: z.string().optional(),
+  siteKey: z.optional(z.string()),
 });
 /** A partner's active captcha provider. */
 export type CaptchaProvider = z.infer<typeof captchaProviderSchema>;

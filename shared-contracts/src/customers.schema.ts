@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Customers per page when the query names no size (SPEC.md §9: default page size 5, default page 1). */
 export const CUSTOMER_PAGE_SIZE_DEFAULT = 5;
@@ -11,21 +11,25 @@ export const CUSTOMER_PAGE_MAX = 2_147_483_647;
 
 /** A query value as typed in a URL: a whole number within bounds, else the field's `invalidValue`. */
 function wholeNumber(min: number, max: number, fallback: number) {
-  return z
-    .string()
-    .max(12, 'invalidValue')
-    .regex(/^[0-9]+$/, 'invalidValue')
-    .transform(Number)
-    .pipe(z.number().int().min(min, 'invalidValue').max(max, 'invalidValue'))
-    .optional()
-    .transform((n) => n ?? fallback);
+  return z.pipe(
+    z.optional(
+      z.pipe(
+        z.pipe(
+          z.string().check(z.maxLength(12, 'invalidValue'), z.regex(/^[0-9]+$/, 'invalidValue')),
+          z.transform(Number),
+        ),
+        z.number().check(z.int(), z.minimum(min, 'invalidValue'), z.maximum(max, 'invalidValue')),
+      ),
+    ),
+    z.transform((n) => n ?? fallback),
+  );
 }
 
 /** Query of `SelectCustomerView` (SPEC.md §2: cid and returnUrl on customer selection). */
 export const selectCustomerViewQuerySchema = z.object({
-  returnUrl: z.string().max(2048).optional(),
+  returnUrl: z.optional(z.string().check(z.maxLength(2048))),
   /** An application may ask for a customer; it is preselected only when the user belongs to it. */
-  cid: z.string().max(200).optional(),
+  cid: z.optional(z.string().check(z.maxLength(200))),
 });
 /** Query of `SelectCustomerView`. */
 export type SelectCustomerViewQuery = z.input<typeof selectCustomerViewQuerySchema>;
@@ -38,7 +42,7 @@ export type CustomerSummary = z.infer<typeof customerSummarySchema>;
 /** Answer of `SelectCustomerView`: what the page needs before its first search. */
 export const selectCustomerViewSchema = z.object({
   /** The customer to mark as chosen: `cid` when the user belongs to it, else the one chosen in this session. */
-  preselected: customerSummarySchema.nullable(),
+  preselected: z.nullable(customerSummarySchema),
   /** How many customers the user belongs to. */
   total: z.number(),
   /** The returnUrl after the server's safety check. */
@@ -52,10 +56,10 @@ export type SelectCustomerView = z.infer<typeof selectCustomerViewSchema>;
  * size is 1 … {@link CUSTOMER_PAGE_SIZE_MAX}. The filter is plain text: `%` and `_` are searched as themselves.
  */
 export const customersQuerySchema = z.object({
-  filter: z.string().max(CUSTOMER_FILTER_MAX, 'invalidValue').optional(),
+  filter: z.optional(z.string().check(z.maxLength(CUSTOMER_FILTER_MAX, 'invalidValue'))),
   page: wholeNumber(1, CUSTOMER_PAGE_MAX, 1),
   size: wholeNumber(1, CUSTOMER_PAGE_SIZE_MAX, CUSTOMER_PAGE_SIZE_DEFAULT),
-  returnUrl: z.string().max(2048).optional(),
+  returnUrl: z.optional(z.string().check(z.maxLength(2048))),
 });
 /** Query of `Customers` as sent (numbers as URL text). */
 export type CustomersQuery = z.input<typeof customersQuerySchema>;
@@ -72,8 +76,10 @@ export type CustomersPage = z.infer<typeof customersPageSchema>;
 
 /** Body of `SelectCustomer`: the chosen customer's id (only a customer the user belongs to is accepted: S37). */
 export const selectCustomerRequestSchema = z.object({
-  customerId: z.string('required').trim().min(1, 'required').max(200, 'invalidValue'),
-  returnUrl: z.string().max(2048).optional(),
+  customerId: z
+    .string('required')
+    .check(z.trim(), z.minLength(1, 'required'), z.maxLength(200, 'invalidValue')),
+  returnUrl: z.optional(z.string().check(z.maxLength(2048))),
 });
 /** Body of `SelectCustomer` as sent. */
 export type SelectCustomerRequest = z.input<typeof selectCustomerRequestSchema>;

@@ -1,12 +1,14 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** An identity provider's id as configured (`admin idps add --id`): also part of its callback address. */
 export const providerIdSchema = z
   .string()
-  .trim()
-  .min(1, 'required')
-  .max(63)
-  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'invalidValue');
+  .check(
+    z.trim(),
+    z.minLength(1, 'required'),
+    z.maxLength(63),
+    z.regex(/^[a-z0-9][a-z0-9_-]*$/, 'invalidValue'),
+  );
 
 /** Query of `VendorLoginView` (`/account/login/vendor?vendorId=`). */
 export const vendorLoginViewQuerySchema = z.object({ vendorId: providerIdSchema });
@@ -22,15 +24,15 @@ export type VendorLoginView = z.infer<typeof vendorLoginViewSchema>;
  */
 export const vendorLoginRequestSchema = z.object({
   vendorId: providerIdSchema,
-  returnUrl: z.string().max(2048).optional(),
+  returnUrl: z.optional(z.string().check(z.maxLength(2048))),
 });
 /** Body of `VendorLogin`. */
 export type VendorLoginRequest = z.input<typeof vendorLoginRequestSchema>;
 
 /** Answer of `GET ExternalUser`: who the upstream said the visitor is, on the link page. */
 export const externalUserSchema = z.object({
-  name: z.string().optional(),
-  email: z.string().optional(),
+  name: z.optional(z.string()),
+  email: z.optional(z.string()),
   /** The provider's display name. */
   provider: z.string(),
 });
@@ -39,9 +41,9 @@ export type ExternalUser = z.infer<typeof externalUserSchema>;
 
 /** Body of `Link`: the local account's username (or e-mail) and password. */
 export const linkRequestSchema = z.object({
-  username: z.string().trim().min(1, 'required').max(256),
+  username: z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(256)),
   /** Never trimmed nor truncated (S1). */
-  password: z.string().min(1, 'required').max(1024),
+  password: z.string().check(z.minLength(1, 'required'), z.maxLength(1024)),
 });
 /** Body of `Link`. */
 export type LinkRequest = z.input<typeof linkRequestSchema>;
@@ -54,7 +56,7 @@ export const nextQuerySchema = z.object({ button: z.enum(NEXT_BUTTONS) });
 /** Body of `EexLink` (a signed-in user links another upstream) and of `EexUnlink`. */
 export const eexLinkRequestSchema = z.object({
   vendorId: providerIdSchema,
-  returnUrl: z.string().max(2048).optional(),
+  returnUrl: z.optional(z.string().check(z.maxLength(2048))),
 });
 /** Body of `EexLink`. */
 export type EexLinkRequest = z.input<typeof eexLinkRequestSchema>;

@@ -1,19 +1,19 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { captchaProviderSchema } from './captcha.schema.js';
 
 /** Body of `Login` (SPEC.md §2 sign-in screen, §7). */
 export const loginRequestSchema = z.object({
   /** Username or e-mail. */
-  username: z.string().trim().min(1, 'required').max(256),
+  username: z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(256)),
   /** Never trimmed nor truncated (SECURITY-CHECKLIST S1); the upper bound only stops abuse of the hash. */
-  password: z.string().min(1, 'required').max(1024),
-  rememberMe: z.boolean().optional().default(false),
-  returnUrl: z.string().max(2048).optional(),
+  password: z.string().check(z.minLength(1, 'required'), z.maxLength(1024)),
+  rememberMe: z._default(z.optional(z.boolean()), false),
+  returnUrl: z.optional(z.string().check(z.maxLength(2048))),
   /**
    * The browser has a user-verifying platform authenticator (ADR 0016): only then does the sign-in offer to
    * register a device. The page asks `PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable()`.
    */
-  platformAuthenticator: z.boolean().optional().default(false),
+  platformAuthenticator: z._default(z.optional(z.boolean()), false),
 });
 /** Body of `Login` as sent. */
 export type LoginRequest = z.input<typeof loginRequestSchema>;
@@ -23,7 +23,7 @@ export const externalProviderSchema = z.object({
   vendorId: z.string(),
   displayName: z.string(),
   /** The button's own text as configured (`idps add --button-label`), instead of "Sign in with <name>". */
-  buttonLabel: z.string().optional(),
+  buttonLabel: z.optional(z.string()),
 });
 /** An external sign-in provider offered on the sign-in page. */
 export type ExternalProvider = z.infer<typeof externalProviderSchema>;
@@ -31,7 +31,7 @@ export type ExternalProvider = z.infer<typeof externalProviderSchema>;
 /** Answer of `LoginView` (query returnUrl): what the sign-in page needs. */
 export const loginViewSchema = z.object({
   /** The username remembered for this session (SPEC.md §3 "kept for the session"). */
-  username: z.string().optional(),
+  username: z.optional(z.string()),
   /** Whether password sign-in is allowed for this returnUrl / partner. */
   allowLocal: z.boolean(),
   /** Partner switch: whether external providers show. */
@@ -40,15 +40,15 @@ export const loginViewSchema = z.object({
   /** The returnUrl after the server's safety check. */
   returnUrl: z.string(),
   /** Whether a captcha must be solved before Login (SPEC.md §9 captcha-guarded paths). */
-  captchaRequired: z.boolean().optional(),
+  captchaRequired: z.optional(z.boolean()),
   /** The partner's captcha provider (absent when off): which widget shows, and whether the reCAPTCHA notice does. */
-  captcha: captchaProviderSchema.optional(),
+  captcha: z.optional(captchaProviderSchema),
 });
 /** Answer of `LoginView`. */
 export type LoginView = z.infer<typeof loginViewSchema>;
 
 /** Query of `LogoutView`. */
-export const logoutViewQuerySchema = z.object({ logoutId: z.string().max(512).optional() });
+export const logoutViewQuerySchema = z.object({ logoutId: z.optional(z.string().check(z.maxLength(512))) });
 
 /**
  * Answer of `LogoutView` (logoutId). Before sign-out: whether the user must confirm. After sign-out, for the
@@ -56,29 +56,29 @@ export const logoutViewQuerySchema = z.object({ logoutId: z.string().max(512).op
  * the sign-out, where to return to. The gateway answers that once, to the browser that signed out.
  */
 export const logoutViewSchema = z.object({
-  logoutId: z.string().optional(),
+  logoutId: z.optional(z.string()),
   /** True when the sign-out was not requested with proof (id_token_hint), so the user must confirm (S32). */
   showLogoutPrompt: z.boolean(),
   /** Name of the client that asked for the sign-out, when known. */
-  clientName: z.string().optional(),
+  clientName: z.optional(z.string()),
   /** True when `logoutId` names a sign-out this browser has just finished (the logged-out page's question). */
-  loggedOut: z.boolean().optional(),
+  loggedOut: z.optional(z.boolean()),
   /**
    * The client's registered post_logout_redirect_uri (exact match, S32) with its `state`, from the server's record of
    * the finished sign-out, never from the query: the logged-out page's "Return to <client>" link.
    */
-  postLogoutRedirectUri: z.string().optional(),
+  postLogoutRedirectUri: z.optional(z.string()),
   /**
    * The browser signed out of a session that came through this upstream provider (its name): the upstream sign-out
    * page asks whether to sign out there too (UpstreamLogout).
    */
-  upstream: z.string().optional(),
+  upstream: z.optional(z.string()),
 });
 /** Answer of `LogoutView`. */
 export type LogoutView = z.infer<typeof logoutViewSchema>;
 
 /** Body of `Logout`. */
-export const logoutRequestSchema = z.object({ logoutId: z.string().max(512).optional() });
+export const logoutRequestSchema = z.object({ logoutId: z.optional(z.string().check(z.maxLength(512))) });
 /** Body of `Logout`. */
 export type LogoutRequest = z.infer<typeof logoutRequestSchema>;
 
@@ -95,12 +95,14 @@ export type SilentLogoutRequest = z.infer<typeof silentLogoutRequestSchema>;
  * going to an application answers 209 (to the application, or to a sign-in step that still applies); anything else
  * answers `false`.
  */
-export const silentLoginRequestSchema = z.object({ returnUrl: z.string().max(2048).optional() });
+export const silentLoginRequestSchema = z.object({
+  returnUrl: z.optional(z.string().check(z.maxLength(2048))),
+});
 /** Body of `SilentLogin`. */
 export type SilentLoginRequest = z.infer<typeof silentLoginRequestSchema>;
 
 /** Body of `Exchange`: the state of a 209 answer. */
-export const exchangeRequestSchema = z.object({ state: z.string().min(1).max(4096) });
+export const exchangeRequestSchema = z.object({ state: z.string().check(z.minLength(1), z.maxLength(4096)) });
 /** Body of `Exchange`. */
 export type ExchangeRequest = z.infer<typeof exchangeRequestSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { normaliseCode } from './two-factor.schema.js';
 
 /** Digits of the typed one-time sign-in code (issue 15: ≥ 6; ADR 0019). */
@@ -18,8 +18,10 @@ const MAX_TYPED_CODE = 64;
  * second-factor step the same call has an empty body and texts the SMS code instead: ADR 0008, ADR 0019.)
  */
 export const sendOttRequestSchema = z.object({
-  username: z.string('required').trim().min(1, 'required').max(256, 'invalidValue'),
-  returnUrl: z.string().max(2048).optional(),
+  username: z
+    .string('required')
+    .check(z.trim(), z.minLength(1, 'required'), z.maxLength(256, 'invalidValue')),
+  returnUrl: z.optional(z.string().check(z.maxLength(2048))),
 });
 /** Body of `SendOTP` on the one-time-token page. */
 export type SendOttRequest = z.input<typeof sendOttRequestSchema>;
@@ -31,9 +33,9 @@ export type SendOttRequest = z.input<typeof sendOttRequestSchema>;
 export const ottRequestedSchema = z.object({
   accepted: z.literal(true),
   /** Digits of the mailed code (the field's length). */
-  codeLength: z.number().int(),
+  codeLength: z.number().check(z.int()),
   /** Minutes the code and the link live. */
-  expiresInMinutes: z.number().int(),
+  expiresInMinutes: z.number().check(z.int()),
 });
 /** Answer of `SendOTP` on the one-time-token page. */
 export type OttRequested = z.infer<typeof ottRequestedSchema>;
@@ -44,21 +46,25 @@ export type OttRequested = z.infer<typeof ottRequestedSchema>;
  */
 export const loginWithOttRequestSchema = z
   .object({
-    code: z
-      .string('invalidCode')
-      .trim()
-      .max(MAX_TYPED_CODE, 'invalidCode')
-      .transform(normaliseCode)
-      .pipe(z.string().regex(/^$|^[0-9]{1,12}$/, 'invalidCode'))
-      .optional(),
-    token: z.string('invalidValue').max(MAX_LINK_TOKEN, 'invalidValue').optional(),
-    returnUrl: z.string().max(2048).optional(),
+    code: z.optional(
+      z.pipe(
+        z.pipe(
+          z.string('invalidCode').check(z.trim(), z.maxLength(MAX_TYPED_CODE, 'invalidCode')),
+          z.transform(normaliseCode),
+        ),
+        z.string().check(z.regex(/^$|^[0-9]{1,12}$/, 'invalidCode')),
+      ),
+    ),
+    token: z.optional(z.string('invalidValue').check(z.maxLength(MAX_LINK_TOKEN, 'invalidValue'))),
+    returnUrl: z.optional(z.string().check(z.maxLength(2048))),
   })
-  .superRefine((value, ctx) => {
-    const hasCode = value.code !== undefined && value.code !== '';
-    const hasToken = value.token !== undefined && value.token !== '';
-    if (!hasCode && !hasToken) ctx.addIssue({ code: 'custom', path: ['code'], message: 'required' });
-    if (hasCode && hasToken) ctx.addIssue({ code: 'custom', path: [''], message: 'invalidValue' });
-  });
+  .check(
+    z.superRefine((value, ctx) => {
+      const hasCode = value.code !== undefined && value.code !== '';
+      const hasToken = value.token !== undefined && value.token !== '';
+      if (!hasCode && !hasToken) ctx.addIssue({ code: 'custom', path: ['code'], message: 'required' });
+      if (hasCode && hasToken) ctx.addIssue({ code: 'custom', path: [''], message: 'invalidValue' });
+    }),
+  );
 /** Body of `LoginWithOTT` as sent. */
 export type LoginWithOttRequest = z.input<typeof loginWithOttRequestSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { REMOTE_IDS } from './remote.js';
 
 /** State of one dependency: reachable, unreachable (or too slow), or not configured (a dev stand-in serves). */
@@ -31,10 +31,12 @@ export type DependencyStatus = z.infer<typeof dependencyStatusSchema>;
 /** One remote's release state: the version everyone gets and, during a canary, the canary and its share. */
 export const remoteStatusSchema = z.object({
   id: z.enum(REMOTE_IDS),
-  version: z.string().nullable(),
+  version: z.nullable(z.string()),
   /** When the active version was published (ISO 8601), if known. */
-  since: z.string().nullable(),
-  canary: z.object({ version: z.string(), percent: z.number().int().min(0).max(100) }).nullable(),
+  since: z.nullable(z.string()),
+  canary: z.nullable(
+    z.object({ version: z.string(), percent: z.number().check(z.int(), z.minimum(0), z.maximum(100)) }),
+  ),
 });
 /** One remote's release state. */
 export type RemoteStatus = z.infer<typeof remoteStatusSchema>;
@@ -86,7 +88,7 @@ export const ERROR_ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{16}$/;
 
 /** Query of the `Error` call. */
 export const errorQuerySchema = z.object({
-  errorId: z.string().regex(ERROR_ID_PATTERN, 'invalidValue'),
+  errorId: z.string().check(z.regex(ERROR_ID_PATTERN, 'invalidValue')),
 });
 /** Query of the `Error` call. */
 export type ErrorQuery = z.infer<typeof errorQuerySchema>;
@@ -99,10 +101,10 @@ export const errorRecordSchema = z.object({
   errorId: z.string(),
   kind: z.enum(Object.keys(ERROR_RECORD_PAGES) as [ErrorRecordKind, ...ErrorRecordKind[]]),
   messageKey: z.enum(ERROR_MESSAGE_KEYS),
-  clientName: z.string().nullable(),
-  returnUrl: z.string().nullable(),
+  clientName: z.nullable(z.string()),
+  returnUrl: z.nullable(z.string()),
   occurredAt: z.string(),
-  requestId: z.string().nullable(),
+  requestId: z.nullable(z.string()),
 });
 /** Answer of `Error`. */
 export type ErrorRecord = z.infer<typeof errorRecordSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { DEFAULT_LOCALE } from './constants.js';
 
 /** One language a partner offers (SPEC.md §3). */
@@ -10,10 +10,10 @@ export type PartnerLanguage = z.infer<typeof partnerLanguageSchema>;
 export const MAX_IDLE_SIGN_OUT_MINUTES = 1440;
 
 const flags = {
-  showLoginProviders: z.boolean().optional(),
-  showLanguageOptions: z.boolean().optional(),
-  showLanguageOption: z.boolean().optional(),
-  showBackgroundImages: z.boolean().optional(),
+  showLoginProviders: z.optional(z.boolean()),
+  showLanguageOptions: z.optional(z.boolean()),
+  showLanguageOption: z.optional(z.boolean()),
+  showBackgroundImages: z.optional(z.boolean()),
 };
 
 /**
@@ -23,19 +23,22 @@ const flags = {
 export const partnerMetadataWireSchema = z.object({
   partnerId: z.string(),
   partnerName: z.string(),
-  partnerDomain: z.string().optional(),
-  privacyPolicyUrl: z.string().nullish(),
-  defaultLanguage: z.string().nullish(),
-  availableLanguages: z.array(partnerLanguageSchema).nullish(),
-  backgroundColor: z.string().nullish(),
-  themesBackgroundColor: z.string().nullish(),
+  partnerDomain: z.optional(z.string()),
+  privacyPolicyUrl: z.nullish(z.string()),
+  defaultLanguage: z.nullish(z.string()),
+  availableLanguages: z.nullish(z.array(partnerLanguageSchema)),
+  backgroundColor: z.nullish(z.string()),
+  themesBackgroundColor: z.nullish(z.string()),
   ...flags,
-  behaviour: z.object(flags).partial().nullish(),
+  behaviour: z.nullish(z.partial(z.object(flags))),
   /**
    * Minutes without input in any tab after which the shell signs a signed-in user out without a prompt
    * (SilentLogout, ADR 0020). Absent, 0 or not a valid number: off (the rest of the metadata still reads).
    */
-  idleSignOutMinutes: z.number().int().min(0).max(MAX_IDLE_SIGN_OUT_MINUTES).nullish().catch(undefined),
+  idleSignOutMinutes: z.catch(
+    z.nullish(z.number().check(z.int(), z.minimum(0), z.maximum(MAX_IDLE_SIGN_OUT_MINUTES))),
+    undefined,
+  ),
 });
 /** The wire shape of `GetPartnerMetaData`. */
 export type PartnerMetadataWire = z.infer<typeof partnerMetadataWireSchema>;

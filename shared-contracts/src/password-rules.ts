@@ -1,5 +1,17 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { formatErrorCode } from './error-codes.js';
+
+/** Bounds of the numeric rules, [least, most] (the schema below and the admin CLI's checks read them). */
+export const PASSWORD_RULE_BOUNDS = {
+  minLength: [8, 256],
+  maxLength: [64, 1024],
+  maxConsecutive: [0, 64],
+} as const satisfies Record<string, readonly [number, number]>;
+
+function ruleNumber(rule: keyof typeof PASSWORD_RULE_BOUNDS) {
+  const [least, most] = PASSWORD_RULE_BOUNDS[rule];
+  return z.number().check(z.int(), z.minimum(least), z.maximum(most));
+}
 
 /**
  * The password rule set (SPEC.md §3 "Password rule set", §5): served by `PasswordRules` with the partner's numbers,
@@ -12,15 +24,15 @@ import { formatErrorCode } from './error-codes.js';
  */
 export const passwordRulesSchema = z.object({
   /** Fewest characters (Unicode code points); never below 8 (S1). */
-  minLength: z.number().int().min(8).max(256),
+  minLength: ruleNumber('minLength'),
   /** Most characters accepted; never below 64 (S1). Longer is refused with a message, never cut. */
-  maxLength: z.number().int().min(64).max(1024),
+  maxLength: ruleNumber('maxLength'),
   /** Upper case, lower case, digit and special character all required (off by default: NIST advises against). */
   requireCharacterClasses: z.boolean(),
   /** Most identical characters in a row (`aaa` is 3); 0 = no limit. */
-  maxConsecutive: z.number().int().min(0).max(64),
+  maxConsecutive: ruleNumber('maxConsecutive'),
   /** Characters the partner refuses (each character of the string); empty by default. */
-  invalidCharacters: z.string().max(256),
+  invalidCharacters: z.string().check(z.maxLength(256)),
 });
 /** The password rule set. */
 export type PasswordRules = z.infer<typeof passwordRulesSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ERROR_MESSAGES, type ErrorCode } from './error-codes.js';
 
 /**
@@ -18,7 +18,7 @@ export type FieldErrors = Record<string, string[]>;
 
 /** Body of a 400 with field errors (SPEC.md §4). */
 export const validationProblemSchema = z.object({
-  title: z.string().optional(),
+  title: z.optional(z.string()),
   errors: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
 });
 /** Body of a 400 with field errors. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { validateNewPassword, type PasswordRules } from './password-rules.js';
 
 // Longer than anything a person types or a rule set accepts (passwordRulesSchema caps maxLength at 1024): refused
@@ -9,8 +9,10 @@ const MAX_TOKEN = 256;
 
 /** Body of `Recover` (SPEC.md §7): the username or e-mail address of the account to recover. */
 export const recoverRequestSchema = z.object({
-  username: z.string('required').trim().min(1, 'required').max(256, 'invalidValue'),
-  returnUrl: z.string().max(2048).optional(),
+  username: z
+    .string('required')
+    .check(z.trim(), z.minLength(1, 'required'), z.maxLength(256, 'invalidValue')),
+  returnUrl: z.optional(z.string().check(z.maxLength(2048))),
 });
 /** Body of `Recover`. */
 export type RecoverRequest = z.input<typeof recoverRequestSchema>;
@@ -28,17 +30,17 @@ export type RecoverResult = z.infer<typeof recoverResultSchema>;
  * token answers the 209 to `/error/link-expired` at once, before the user types anything.
  */
 export const passwordRulesRequestSchema = z.object({
-  token: z.string().min(1).max(MAX_TOKEN).optional(),
+  token: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_TOKEN))),
 });
 /** Body of `PasswordRules`. */
 export type PasswordRulesRequest = z.infer<typeof passwordRulesRequestSchema>;
 
-const typedPassword = z.string('required').max(MAX_TYPED_PASSWORD, 'invalidValue');
+const typedPassword = z.string('required').check(z.maxLength(MAX_TYPED_PASSWORD, 'invalidValue'));
 
 function addNewPasswordIssues(
   value: { newPassword: string; confirmPassword: string },
   rules: PasswordRules,
-  ctx: z.RefinementCtx,
+  ctx: z.core.$RefinementCtx,
 ): void {
   const errors = validateNewPassword(value.newPassword, value.confirmPassword, rules);
   for (const message of errors.newPassword) ctx.addIssue({ code: 'custom', message, path: ['newPassword'] });
@@ -50,11 +52,11 @@ function addNewPasswordIssues(
 export function resetPasswordRequestSchema(rules: PasswordRules) {
   return z
     .object({
-      token: z.string('required').min(1, 'required').max(MAX_TOKEN, 'invalidValue'),
+      token: z.string('required').check(z.minLength(1, 'required'), z.maxLength(MAX_TOKEN, 'invalidValue')),
       newPassword: typedPassword,
       confirmPassword: typedPassword,
     })
-    .superRefine((value, ctx) => addNewPasswordIssues(value, rules, ctx));
+    .check(z.superRefine((value, ctx) => addNewPasswordIssues(value, rules, ctx)));
 }
 /** Body of `ResetPassword`. */
 export interface ResetPasswordRequest {
@@ -75,18 +77,22 @@ export type ResetPasswordResult = z.infer<typeof resetPasswordResultSchema>;
 export function changeExpiredPasswordRequestSchema(rules: PasswordRules) {
   return z
     .object({
-      currentPassword: z.string('currentPasswordRequired').max(MAX_TYPED_PASSWORD, 'invalidValue'),
+      currentPassword: z
+        .string('currentPasswordRequired')
+        .check(z.maxLength(MAX_TYPED_PASSWORD, 'invalidValue')),
       newPassword: typedPassword,
       confirmPassword: typedPassword,
-      returnUrl: z.string().max(2048).optional(),
+      returnUrl: z.optional(z.string().check(z.maxLength(2048))),
     })
-    .superRefine((value, ctx) => {
-      if (value.currentPassword.length === 0)
-        ctx.addIssue({ code: 'custom', message: 'currentPasswordRequired', path: ['currentPassword'] });
-      addNewPasswordIssues(value, rules, ctx);
-      if (value.newPassword.length > 0 && value.newPassword === value.currentPassword)
-        ctx.addIssue({ code: 'custom', message: 'passwordMustDiffer', path: ['newPassword'] });
-    });
+    .check(
+      z.superRefine((value, ctx) => {
+        if (value.currentPassword.length === 0)
+          ctx.addIssue({ code: 'custom', message: 'currentPasswordRequired', path: ['currentPassword'] });
+        addNewPasswordIssues(value, rules, ctx);
+        if (value.newPassword.length > 0 && value.newPassword === value.currentPassword)
+          ctx.addIssue({ code: 'custom', message: 'passwordMustDiffer', path: ['newPassword'] });
+      }),
+    );
 }
 /** Body of `ChangeExpiredPassword`. */
 export interface ChangeExpiredPasswordRequest {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Roles of SPEC.md §3, by number. */
 export const ROLES = {
@@ -41,11 +41,9 @@ export function isVendor(roles: readonly RoleName[]): boolean {
 }
 
 /** Schema accepting a role as number or name and yielding its name. */
-export const roleSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
-  const role = parseRole(value);
-  if (!role) {
-    ctx.addIssue({ code: 'custom', message: 'Unknown role.' });
-    return z.NEVER;
-  }
-  return role;
-});
+export const roleSchema = z.pipe(
+  z
+    .union([z.number(), z.string()])
+    .check(z.refine((value) => parseRole(value) !== undefined, 'Unknown role.')),
+  z.transform((value) => parseRole(value)!),
+);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** The second factors a user can sign in with (SPEC.md §2 "Two-factor method choice"). */
 export const TWO_FACTOR_METHODS = ['authenticator', 'sms', 'pin'] as const;
@@ -34,22 +34,26 @@ export function groupCode(code: string, separator = '-'): string {
 const MAX_TYPED_CODE = 64;
 
 /** A digits-only code (authenticator, SMS, PIN digits): required, then only digits once spaces are gone. */
-const digitsCodeSchema = z
-  .string('required')
-  .trim()
-  .min(1, 'required')
-  .max(MAX_TYPED_CODE, 'invalidCode')
-  .transform(normaliseCode)
-  .pipe(z.string().regex(/^[0-9]{1,12}$/, 'invalidCode'));
+const digitsCodeSchema = z.pipe(
+  z.pipe(
+    z
+      .string('required')
+      .check(z.trim(), z.minLength(1, 'required'), z.maxLength(MAX_TYPED_CODE, 'invalidCode')),
+    z.transform(normaliseCode),
+  ),
+  z.string().check(z.regex(/^[0-9]{1,12}$/, 'invalidCode')),
+);
 
 /** An authenticator code: six digits once spaces are gone. */
-const totpCodeSchema = z
-  .string('required')
-  .trim()
-  .min(1, 'required')
-  .max(MAX_TYPED_CODE, 'invalidCode')
-  .transform(normaliseCode)
-  .pipe(z.string().regex(/^[0-9]{6}$/, 'invalidCode'));
+const totpCodeSchema = z.pipe(
+  z.pipe(
+    z
+      .string('required')
+      .check(z.trim(), z.minLength(1, 'required'), z.maxLength(MAX_TYPED_CODE, 'invalidCode')),
+    z.transform(normaliseCode),
+  ),
+  z.string().check(z.regex(/^[0-9]{6}$/, 'invalidCode')),
+);
 
 /** Answer of `LoginWith2FAView`: which methods the pending sign-in may use. */
 export const loginWith2faViewSchema = z.object({
@@ -58,9 +62,9 @@ export const loginWith2faViewSchema = z.object({
   /** Whether "remember this browser" is offered (a partner switch, off by default). */
   rememberBrowserAllowed: z.boolean(),
   /** The verified phone the SMS code goes to, masked (`•••• 0123`); null without the SMS method. */
-  maskedPhone: z.string().nullable(),
+  maskedPhone: z.nullable(z.string()),
   /** The address the PIN is mailed to, masked (`j•••@example.com`); null without the PIN method. */
-  maskedEmail: z.string().nullable(),
+  maskedEmail: z.nullable(z.string()),
 });
 /** Answer of `LoginWith2FAView`. */
 export type LoginWith2faView = z.infer<typeof loginWith2faViewSchema>;
@@ -69,7 +73,7 @@ export type LoginWith2faView = z.infer<typeof loginWith2faViewSchema>;
 export const loginWith2faRequestSchema = z.object({
   method: twoFactorMethodSchema,
   code: digitsCodeSchema,
-  rememberBrowser: z.boolean().optional().default(false),
+  rememberBrowser: z._default(z.optional(z.boolean()), false),
 });
 /** Body of `LoginWith2FA` as sent. */
 export type LoginWith2faRequest = z.input<typeof loginWith2faRequestSchema>;
@@ -84,15 +88,17 @@ export type LoginWithRecoveryCodeView = z.infer<typeof loginWithRecoveryCodeView
 
 /** Body of `LoginWithRecoveryCode`: one recovery code, with or without its dashes, any case. */
 export const loginWithRecoveryCodeRequestSchema = z.object({
-  recoveryCode: z
-    .string('required')
-    .trim()
-    .min(1, 'required')
-    .max(MAX_TYPED_CODE, 'invalidCode')
-    .transform(normaliseCode)
-    .pipe(
-      z.string().regex(new RegExp(`^[${RECOVERY_CODE_ALPHABET}]{${RECOVERY_CODE_LENGTH}}$`), 'invalidCode'),
+  recoveryCode: z.pipe(
+    z.pipe(
+      z
+        .string('required')
+        .check(z.trim(), z.minLength(1, 'required'), z.maxLength(MAX_TYPED_CODE, 'invalidCode')),
+      z.transform(normaliseCode),
     ),
+    z
+      .string()
+      .check(z.regex(new RegExp(`^[${RECOVERY_CODE_ALPHABET}]{${RECOVERY_CODE_LENGTH}}$`), 'invalidCode')),
+  ),
 });
 /** Body of `LoginWithRecoveryCode` as sent. */
 export type LoginWithRecoveryCodeRequest = z.input<typeof loginWithRecoveryCodeRequestSchema>;
@@ -106,20 +112,20 @@ export const SMS_CODE_LENGTH = 6;
 
 /** Query of `GeneratePin`: `forced=true` mails a new PIN even while one is live (resend), the old one dies. */
 export const generatePinQuerySchema = z.object({
-  forced: z
-    .enum(['true', 'false', 'True', 'False'], 'invalidValue')
-    .optional()
-    .transform((value) => value?.toLowerCase() === 'true'),
+  forced: z.pipe(
+    z.optional(z.enum(['true', 'false', 'True', 'False'], 'invalidValue')),
+    z.transform((value) => value?.toLowerCase() === 'true'),
+  ),
 });
 
 /** Answer of `PinReference` (or null when no PIN is live): the 1-based positions of the digits to type. */
-export const pinReferenceSchema = z
-  .object({
-    positions: z.array(z.number().int().min(1)),
+export const pinReferenceSchema = z.nullable(
+  z.object({
+    positions: z.array(z.number().check(z.int(), z.minimum(1))),
     /** Digits of the PIN that was mailed. */
-    length: z.number().int(),
-  })
-  .nullable();
+    length: z.number().check(z.int()),
+  }),
+);
 /** Answer of `PinReference`. */
 export type PinReference = z.infer<typeof pinReferenceSchema>;
 
@@ -132,8 +138,8 @@ export const sendOtpRequestSchema = z.object({}, 'invalidValue');
  */
 export const codeSentSchema = z.object({
   sent: z.boolean(),
-  maskedPhone: z.string().nullable(),
-  retryAfterSeconds: z.number().int().min(0),
+  maskedPhone: z.nullable(z.string()),
+  retryAfterSeconds: z.number().check(z.int(), z.minimum(0)),
 });
 /** Answer of `SendOTP` and `GeneratePhoneVerification`. */
 export type CodeSent = z.infer<typeof codeSentSchema>;
@@ -148,13 +154,15 @@ export function normalisePhone(value: string): string {
 
 /** Body of `GeneratePhoneVerification`: the phone number to prove at set-up. */
 export const generatePhoneVerificationRequestSchema = z.object({
-  phone: z
-    .string('required')
-    .trim()
-    .min(1, 'required')
-    .max(MAX_TYPED_CODE, 'invalidPhoneNumber')
-    .transform(normalisePhone)
-    .pipe(z.string().regex(/^\+[1-9][0-9]{6,14}$/, 'invalidPhoneNumber')),
+  phone: z.pipe(
+    z.pipe(
+      z
+        .string('required')
+        .check(z.trim(), z.minLength(1, 'required'), z.maxLength(MAX_TYPED_CODE, 'invalidPhoneNumber')),
+      z.transform(normalisePhone),
+    ),
+    z.string().check(z.regex(/^\+[1-9][0-9]{6,14}$/, 'invalidPhoneNumber')),
+  ),
 });
 /** Body of `GeneratePhoneVerification` as sent. */
 export type GeneratePhoneVerificationRequest = z.input<typeof generatePhoneVerificationRequestSchema>;
@@ -168,7 +176,7 @@ export const setup2faViewSchema = z.object({
   /** True while the wizard is a step of a sign-in (2FA required); false from the signed-in account. */
   duringSignIn: z.boolean(),
   /** The account's address the PIN would be mailed to, masked; null when the account has none (no PIN). */
-  maskedEmail: z.string().nullable(),
+  maskedEmail: z.nullable(z.string()),
   /** A new authenticator secret waiting for its first code. */
   authenticator: z.object({
     /** Base32 secret in groups of four, for typing into the app. */
@@ -187,13 +195,15 @@ export type Setup2faView = z.infer<typeof setup2faViewSchema>;
 
 /** A code of exactly `n` digits once spaces are gone. */
 function fixedDigitsSchema(n: number) {
-  return z
-    .string('required')
-    .trim()
-    .min(1, 'required')
-    .max(MAX_TYPED_CODE, 'invalidCode')
-    .transform(normaliseCode)
-    .pipe(z.string().regex(new RegExp(`^[0-9]{${n}}$`), 'invalidCode'));
+  return z.pipe(
+    z.pipe(
+      z
+        .string('required')
+        .check(z.trim(), z.minLength(1, 'required'), z.maxLength(MAX_TYPED_CODE, 'invalidCode')),
+      z.transform(normaliseCode),
+    ),
+    z.string().check(z.regex(new RegExp(`^[0-9]{${n}}$`), 'invalidCode')),
+  );
 }
 
 /**
@@ -222,7 +232,7 @@ export type Validate2faSetupCodeResponse = z.infer<typeof validate2faSetupCodeRe
  * with a second factor (recent full sign-in, S21) gets a new set on demand, replacing the old one.
  */
 export const redeemRecoveryCodeQuerySchema = z.object({
-  id: z.string('required').min(1, 'required').max(128, 'invalidValue').optional(),
+  id: z.optional(z.string('required').check(z.minLength(1, 'required'), z.maxLength(128, 'invalidValue'))),
 });
 
 /** Answer of `RedeemRecoveryCode`: the set, shown this once (grouped for reading). */
@@ -232,7 +242,7 @@ export type RecoveryCodeSet = z.infer<typeof recoveryCodeSetSchema>;
 
 /** Query of `RedeemState`: the id of a set, to ask whether it can still be shown. */
 export const redeemStateQuerySchema = z.object({
-  state: z.string('required').min(1, 'required').max(128, 'invalidValue'),
+  state: z.string('required').check(z.minLength(1, 'required'), z.maxLength(128, 'invalidValue')),
 });
 
 /** Answer of `RedeemState`. */

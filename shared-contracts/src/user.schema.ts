@@ -1,22 +1,22 @@
 import { returnUrlOf } from './return-url.js';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Answer of the `User` call (SPEC.md §3 "current user"). */
 export const currentUserSchema = z.object({
   isAuthenticated: z.boolean(),
   /** Present when authenticated. */
-  subject: z.string().optional(),
-  userName: z.string().optional(),
-  displayName: z.string().optional(),
-  email: z.string().optional(),
-  roles: z.array(z.string()).optional(),
+  subject: z.optional(z.string()),
+  userName: z.optional(z.string()),
+  displayName: z.optional(z.string()),
+  email: z.optional(z.string()),
+  roles: z.optional(z.array(z.string())),
   /** The selected customer (tenant), once chosen. */
-  customerId: z.string().optional(),
+  customerId: z.optional(z.string()),
   /**
    * While a sign-in is pending (not authenticated yet): the route path of the step it waits at, e.g.
    * `/account/select`. The guard lets the user reach that page and no other non-anonymous one.
    */
-  signInStep: z.string().optional(),
+  signInStep: z.optional(z.string()),
 });
 /** Answer of the `User` call. */
 export type CurrentUser = z.infer<typeof currentUserSchema>;
@@ -25,9 +25,13 @@ export type CurrentUser = z.infer<typeof currentUserSchema>;
 export const ANONYMOUS_USER: CurrentUser = { isAuthenticated: false };
 
 /** Query of calls that take a returnUrl (SPEC.md §2: also spelled ReturnUrl; default "/"). */
-export const returnUrlQuerySchema = z
-  .object({ returnUrl: z.string().max(2048).optional(), ReturnUrl: z.string().max(2048).optional() })
-  .transform((q) => ({ returnUrl: returnUrlOf(q) }));
+export const returnUrlQuerySchema = z.pipe(
+  z.object({
+    returnUrl: z.optional(z.string().check(z.maxLength(2048))),
+    ReturnUrl: z.optional(z.string().check(z.maxLength(2048))),
+  }),
+  z.transform((q) => ({ returnUrl: returnUrlOf(q) })),
+);
 /** Query of calls that take a returnUrl. */
 export type ReturnUrlQuery = z.infer<typeof returnUrlQuerySchema>;
 

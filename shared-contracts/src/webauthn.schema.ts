@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { returnUrlQuerySchema } from './user.schema.js';
 
 /**
@@ -12,9 +12,11 @@ import { returnUrlQuerySchema } from './user.schema.js';
 function base64Url(max: number) {
   return z
     .string('required')
-    .min(1, 'required')
-    .max(max, 'invalidValue')
-    .regex(/^[A-Za-z0-9_-]+={0,2}$/, 'invalidValue');
+    .check(
+      z.minLength(1, 'required'),
+      z.maxLength(max, 'invalidValue'),
+      z.regex(/^[A-Za-z0-9_-]+={0,2}$/, 'invalidValue'),
+    );
 }
 
 // WebAuthn credential ids are at most 1023 bytes (WebAuthn L3 §5.1): 1364 base64url characters.
@@ -28,7 +30,7 @@ const ATTESTATION_MAX = 48_000;
 const publicKeyType = z.literal('public-key', 'invalidValue');
 
 /** Client extension outputs: an object, never interpreted by the gateway. */
-const extensionsSchema = z.record(z.string(), z.unknown()).optional();
+const extensionsSchema = z.optional(z.record(z.string(), z.unknown()));
 
 /** Body of `SecureLogin`: the assertion the device produced (SPEC.md §3 "Secure sign-in credential payload"). */
 export const secureSignInPayloadSchema = z.object({
@@ -40,7 +42,7 @@ export const secureSignInPayloadSchema = z.object({
     authenticatorData: base64Url(SMALL_BLOB_MAX),
     clientDataJson: base64Url(SMALL_BLOB_MAX),
     signature: base64Url(SMALL_BLOB_MAX),
-    userHandle: base64Url(1024).nullable().optional(),
+    userHandle: z.optional(z.nullable(base64Url(1024))),
   }),
 });
 /** Body of `SecureLogin`. */
@@ -56,7 +58,7 @@ export const deviceRegistrationPayloadSchema = z.object({
     attestationObject: base64Url(ATTESTATION_MAX),
     clientDataJson: base64Url(SMALL_BLOB_MAX),
     /** How the browser says it can reach the authenticator again ("internal", "usb", "hybrid", …). */
-    transports: z.array(z.string().max(32)).max(8).optional(),
+    transports: z.optional(z.array(z.string().check(z.maxLength(32))).check(z.maxLength(8))),
   }),
 });
 /** Body of `RegisterCredential`. */
@@ -67,7 +69,9 @@ export const DEVICE_NAME_MAX = 64;
 
 /** Query of `CredentialOptions`: the name the user gave the device (prefilled from the browser and platform). */
 export const credentialOptionsQuerySchema = z.object({
-  displayName: z.string('required').trim().min(1, 'required').max(DEVICE_NAME_MAX, 'invalidValue'),
+  displayName: z
+    .string('required')
+    .check(z.trim(), z.minLength(1, 'required'), z.maxLength(DEVICE_NAME_MAX, 'invalidValue')),
 });
 /** Query of `CredentialOptions`. */
 export type CredentialOptionsQuery = z.infer<typeof credentialOptionsQuerySchema>;
@@ -79,7 +83,7 @@ export const secureLoginQuerySchema = returnUrlQuerySchema;
  * Body of `SkipFido`. `remember: false` continues the sign-in without recording the skip (the page found nothing
  * to register with); otherwise the offer is not made again for {@link DEVICE_OFFER_SKIP_DAYS} days.
  */
-export const skipFidoRequestSchema = z.object({ remember: z.boolean().optional().default(true) });
+export const skipFidoRequestSchema = z.object({ remember: z._default(z.optional(z.boolean()), true) });
 /** Body of `SkipFido` as sent. */
 export type SkipFidoRequest = z.input<typeof skipFidoRequestSchema>;
 
@@ -142,7 +146,7 @@ export const registeredDeviceSchema = z.object({
   /** Epoch ms. */
   createdAt: z.number(),
   /** Epoch ms of the last secure sign-in with it, or null. */
-  lastUsedAt: z.number().nullable(),
+  lastUsedAt: z.nullable(z.number()),
 });
 /** A registered device as the manage-devices list shows it. */
 export type RegisteredDevice = z.infer<typeof registeredDeviceSchema>;
@@ -155,7 +159,9 @@ export type DevicesView = z.infer<typeof devicesViewSchema>;
 /** Body of `RenameDevice`. */
 export const renameDeviceRequestSchema = z.object({
   id: base64Url(CREDENTIAL_ID_MAX),
-  name: z.string('required').trim().min(1, 'required').max(DEVICE_NAME_MAX, 'invalidValue'),
+  name: z
+    .string('required')
+    .check(z.trim(), z.minLength(1, 'required'), z.maxLength(DEVICE_NAME_MAX, 'invalidValue')),
 });
 /** Body of `RenameDevice`. */
 export type RenameDeviceRequest = z.infer<typeof renameDeviceRequestSchema>;

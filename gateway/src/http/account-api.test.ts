@@ -121,6 +121,14 @@ for (const backend of BACKENDS) {
         expect(res.body.errors).toEqual({ username: ['required'], password: ['required'] });
       });
 
+      it("answers a missing value 'required' and a wrong type 'invalidValue' (not read from zod's messages)", async () => {
+        const b = await browser(gw.app);
+        const missing = await b.post('/api/Account/Login', {}).expect(400);
+        expect(missing.body.errors).toEqual({ username: ['required'], password: ['required'] });
+        const wrong = await b.post('/api/Account/Login', { username: null, password: 5 }).expect(400);
+        expect(wrong.body.errors).toEqual({ username: ['required'], password: ['invalidValue'] });
+      });
+
       it('routes a user with an expired password to the change page, and only that step works (S3)', async () => {
         const user = await gw.addUser({ passwordExpiresAt: gw.clock.now() - 1000 });
         const b = await browser(gw.app);

@@ -1,16 +1,19 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { isErrorCode } from 'shared-contracts';
-import type { ZodType } from 'zod';
-import { sendValidationProblem, zodErrorsMap } from './problem.js';
+import { z } from 'zod';
+import { requiredWhenMissing, sendValidationProblem, zodErrorsMap } from './problem.js';
 
 /** The call a request names: the last path segment, lower-cased (`/api/Account/Login` → "login"). */
 export function callName(req: Request): string {
   return (req.path.split('/').filter(Boolean)[0] ?? '').toLowerCase();
 }
 
-/** Parses with a shared schema; on failure answers the 400 errors map and returns undefined. */
-export function parse<T>(schema: ZodType<T>, value: unknown, res: Response): T | undefined {
-  const result = schema.safeParse(value ?? {});
+/**
+ * Parses with a shared schema (`zod/mini`) or a gateway one; on failure answers the 400 errors map and returns
+ * undefined.
+ */
+export function parse<T>(schema: z.core.$ZodType<T>, value: unknown, res: Response): T | undefined {
+  const result = z.safeParse(schema, value ?? {}, { error: requiredWhenMissing });
   if (result.success) return result.data;
   sendValidationProblem(res, zodErrorsMap(result.error, isErrorCode));
   return undefined;

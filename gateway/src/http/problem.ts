@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { DEFAULT_LOCALE, fieldKey, translateErrorCode, type ErrorCode } from 'shared-contracts';
-import type { ZodError } from 'zod';
+import type { core } from 'zod';
 import { localeOf } from './locale.js';
 
 /**
@@ -41,18 +41,27 @@ export function sendSessionTimedOut(res: Response): void {
 }
 
 /**
- * Maps a zod error to the errors map with our codes: the schema's own message when it is a code (e.g. "required"),
- * "required" for a missing value, "invalidValue" otherwise. Messages never echo the input.
+ * The error map of a request's parse: a missing value (undefined, or null where a value is expected) is `required`.
+ * zod asks it only for issues whose schema names no code of its own, so `z.string('invalidCode')` keeps its code; and
+ * it does not depend on zod's English messages, which the shared schemas (`zod/mini`, ADR 0025) do not load.
  */
-export function zodErrorsMap(error: ZodError, isCode: (text: string) => boolean): Record<string, string[]> {
+export const requiredWhenMissing: core.$ZodErrorMap = (issue) =>
+  issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)
+    ? 'required'
+    : undefined;
+
+/**
+ * Maps a zod error to the errors map with our codes: the schema's own message when it is a code (e.g. "required",
+ * or {@link requiredWhenMissing}'s for a missing value), "invalidValue" otherwise. Messages never echo the input.
+ */
+export function zodErrorsMap(
+  error: core.$ZodError,
+  isCode: (text: string) => boolean,
+): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const field = issue.path.length > 0 ? String(issue.path[0]) : '';
-    let code: string;
-    if (isCode(issue.message)) code = issue.message;
-    else if (issue.code === 'invalid_type' && /received undefined|received null/.test(issue.message))
-      code = 'required';
-    else code = 'invalidValue';
+    const code = isCode(issue.message) ? issue.message : 'invalidValue';
     const list = (errors[field] ??= []);
     if (!list.includes(code)) list.push(code);
   }

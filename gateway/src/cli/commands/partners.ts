@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   MAX_IDLE_SIGN_OUT_MINUTES,
+  PASSWORD_RULE_BOUNDS,
   passwordRulesSchema,
   resolvePasswordRules,
   safeCssColour,
@@ -66,9 +67,9 @@ function ruleNumber(text: string, option: string, min: number, max: number): num
 }
 
 /** The bounds the shared rule schema puts on a numeric rule (so the CLI and the service agree). */
-function boundsOf(rule: 'minLength' | 'maxLength' | 'maxConsecutive'): [number, number] {
-  const field = passwordRulesSchema.shape[rule];
-  return [field.minValue ?? 0, field.maxValue ?? Number.MAX_SAFE_INTEGER];
+function boundsOf(rule: keyof typeof PASSWORD_RULE_BOUNDS): [number, number] {
+  const [least, most] = PASSWORD_RULE_BOUNDS[rule];
+  return [least, most];
 }
 
 /** The largest maximum age accepted, in days (ten years). */

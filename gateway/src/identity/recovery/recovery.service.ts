@@ -8,7 +8,7 @@ import {
   resolvePasswordRules,
   type PasswordRules,
 } from 'shared-contracts';
-import type { ZodError } from 'zod';
+import type { core } from 'zod';
 import type { Clock } from '../../infra/clock.js';
 import { randomToken, sha256 } from '../../infra/crypto/tokens.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
@@ -91,7 +91,7 @@ const isCode = (text: string) => {
 };
 
 /** Zod issues to the errors map, keeping `code|{values}` messages (the shared password rules' own codes). */
-function errorsOf(error: ZodError): FieldErrors {
+function errorsOf(error: core.$ZodError): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of error.issues) {
     const field = issue.path.length > 0 ? String(issue.path[0]) : '';
