@@ -82,8 +82,12 @@ export function SignInForm({
   // A failed attempt puts focus on the first invalid field, or on the form's message (it is then read out).
   const formRef = useFocusOnFailure<HTMLFormElement>(error);
   const caps = useCapsLock();
+  // A password sign-in under way (from the submit until its answer failed): passkey autofill stays off meanwhile.
+  // Its AssertionOptions, answered after Login had replaced the session (S24), started a fresh anonymous session
+  // whose cookie won over the signed-in one (seen with Enter pressed before the app took over).
+  const [signingIn, setSigningIn] = useState(false);
   // The username field's autofill list also offers this site's passkeys; picking one signs in (ADR 0016).
-  const autofill = usePasskeyAutofill(returnUrl, viewLoaded);
+  const autofill = usePasskeyAutofill(returnUrl, viewLoaded && !signingIn);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -92,11 +96,15 @@ export function SignInForm({
     setForgotten(false);
     // The server decides when a challenge is due (SPEC.md §4 "Captcha"): up front when LoginView said so, or when
     // Login answers `captchaRequired`. The shell shows it; once solved, its callback sends Login again.
-    const ask = () =>
+    const ask = () => {
+      setSigningIn(false);
       requestCaptcha(dispatch, { action: 'login', provider: captcha, onSolved: () => void send() });
+    };
     const send = async () => {
+      setSigningIn(true);
       const platformAuthenticator = await hasPlatformAuthenticator();
       const result = await login({ username, password, rememberMe, returnUrl, platformAuthenticator });
+      if ('error' in result) setSigningIn(false);
       if ('error' in result && isCaptchaRequired(result.error)) return ask();
       // A 200 without a step change should not happen; fall back to the returnUrl through the safe redirect page.
       if ('data' in result && !isRedirectFollowed(result.data)) {

@@ -1,4 +1,5 @@
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAppStore } from 'shared-contracts/api';
 import { renderWithProviders } from 'shared-contracts/testing';
@@ -20,8 +21,11 @@ const ASSERTION = {
   },
 };
 
-/** The gateway: anti-forgery, User (anonymous), AssertionOptions, and SecureLogin answering `secureLogin`. */
-function gateway(secureLogin: () => Response) {
+/**
+ * The gateway: anti-forgery, User (anonymous), AssertionOptions, SecureLogin answering `secureLogin` and Login
+ * answering `login`.
+ */
+function gateway(secureLogin: () => Response, login?: () => Promise<Response>) {
   const calls: { url: string; body?: unknown }[] = [];
   const fetch = (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
@@ -32,6 +36,7 @@ function gateway(secureLogin: () => Response) {
     }
     if (url.startsWith('/api/Account/AssertionOptions')) return Promise.resolve(Response.json(OPTIONS));
     if (url.startsWith('/api/Account/SecureLogin')) return Promise.resolve(secureLogin());
+    if (login && url.startsWith('/api/Account/Login')) return login();
     return Promise.resolve(Response.json({ isAuthenticated: false }));
   };
   return { calls, fetch };
@@ -114,6 +119,44 @@ describe('passkey autofill on the sign-in form', () => {
     await renderForm(fetch);
     expect(await screen.findByText(/We could not verify you or the key you used/)).toBeTruthy();
     expect(screen.getByLabelText('Password')).toBeTruthy();
+  });
+
+  it('asks for no challenge while a password sign-in is under way, and asks again once it failed', async () => {
+    // Enter pressed before LoginView answered (the drawn page's held submit): an AssertionOptions sent while Login
+    // replaces the session would answer with a fresh anonymous session's cookie over the signed-in one.
+    const { get } = browserWithAutofill('wait');
+    let answerLogin!: (response: Response) => void;
+    const { calls, fetch } = gateway(
+      () => Response.json({}),
+      () => new Promise<Response>((resolve) => (answerLogin = resolve)),
+    );
+    function Page() {
+      const [viewLoaded, setViewLoaded] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setViewLoaded(true)}>
+            LoginView answered
+          </button>
+          <SignInForm returnUrl="/account/" viewLoaded={viewLoaded} />
+        </>
+      );
+    }
+    await renderWithProviders(<Page />, {
+      store: createAppStore(),
+      fetch,
+      resources: { 'en-GB': { 'mfe-login': enGB } },
+    });
+    const assertionCalls = () => calls.filter((c) => c.url.startsWith('/api/Account/AssertionOptions'));
+    fireEvent.change(screen.getByLabelText('Username or email'), { target: { value: 'employee' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }).closest('form')!);
+    await waitFor(() => expect(calls.some((c) => c.url.startsWith('/api/Account/Login'))).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: 'LoginView answered' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(assertionCalls()).toEqual([]);
+    expect(get).not.toHaveBeenCalled();
+    answerLogin(Response.json({ title: 'x', errors: { '': ['invalidCredentials'] } }, { status: 400 }));
+    await waitFor(() => expect(assertionCalls()).toHaveLength(1));
   });
 
   it('changes nothing in a browser without conditional mediation', async () => {
