@@ -48,6 +48,8 @@ export async function openRuntime(config: GatewayConfig, logger: Logger): Promis
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'identity.db'),
+    // Disk flushes of the WAL checkpoints happen beside the event loop, not inside a request's commit.
+    checkpointInBackground: true,
     dataEncryptionKey: config.dataEncryptionKey,
   });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;

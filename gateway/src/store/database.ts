@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 // int8 (bigint) columns hold epoch milliseconds; they fit a JS number, so read them as numbers on PostgreSQL too
 // and keep one repository code path for both dialects.
@@ -18,6 +19,8 @@ export interface StoreDatabase {
   dialect: Dialect;
   /** PostgreSQL schema in use when not the default (tests); migrations keep their tables there too. */
   schema?: string | undefined;
+  /** SQLite with `checkpointInBackground`: the thread that checkpoints the WAL. */
+  checkpointer?: WalCheckpointer;
   /** True when the database answers a trivial query (used by /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -31,6 +34,13 @@ export interface OpenDatabaseOptions {
   sqliteFile?: string;
   /** PostgreSQL schema to use (tests use a fresh one per run). */
   pgSchema?: string;
+  /**
+   * SQLite file: checkpoint the WAL in a worker thread instead of in the commits of this connection (the server
+   * sets it; short-lived CLIs and tests leave SQLite's automatic checkpoints on). See wal-checkpointer.ts.
+   */
+  checkpointInBackground?: boolean;
+  /** Period of the background checkpoints (ms); tests lengthen it. */
+  checkpointIntervalMs?: number;
 }
 
 /** Opens SQLite (WAL, foreign keys) or PostgreSQL (pooled) behind the same Kysely interface. */
@@ -60,8 +70,23 @@ export function openDatabase(options: OpenDatabaseOptions): StoreDatabase {
   sqlite.pragma('foreign_keys = ON');
   // Several processes (server + CLIs) may write the same file: wait for the lock instead of failing at once.
   sqlite.pragma('busy_timeout = 5000');
+  let checkpointer: WalCheckpointer | undefined;
+  if (options.checkpointInBackground && file !== ':memory:') {
+    sqlite.pragma('wal_autocheckpoint = 0');
+    checkpointer = startWalCheckpointer(file, options.checkpointIntervalMs);
+  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', ping: () => ping(db), close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    ...(checkpointer ? { checkpointer } : {}),
+    ping: () => ping(db),
+    // The checkpointer's connection goes first, so closing the last connection folds the WAL back in.
+    close: async () => {
+      await checkpointer?.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** How many prepared statements the SQLite connection keeps (the queries are the code's own: a few hundred). */
