@@ -1,11 +1,17 @@
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALTCHA_CHALLENGE_TTL_MS } from '../infra/captcha/altcha-challenges.js';
 import { startSiteverifyServer, type SiteverifyServer } from '../infra/captcha/testing/siteverify-server.js';
 import { CAPTCHA_RISK } from '../identity/captcha.service.js';
-import { BACKENDS, browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import {
+  BACKENDS,
+  browser,
+  startTestGateway,
+  TEST_PASSWORD,
+  type TestGateway,
+} from '../testing/test-gateway.js';
 
 type Browser = Awaited<ReturnType<typeof browser>>;
 
@@ -205,6 +211,23 @@ for (const backend of BACKENDS) {
           const res = await b.post('/api/Account/SendOTP', { username: 'nobody@example.test' });
           expect(res.status).toBe(200);
           expect(res.body).toMatchObject({ accepted: true });
+        });
+
+        it('one account lookup per Login: the sign-in reads the captcha check’s answer', async () => {
+          const user = await gw.addUser();
+          const b = await browser(gw.app, nextIp());
+          const lookups = vi.spyOn(gw.store.users, 'findByLogin');
+          try {
+            const res = await b.signIn(user.username, 'wrong password');
+            expect(formCodes(res)).toEqual(['invalidCredentials']);
+            expect(lookups).toHaveBeenCalledTimes(1);
+            lookups.mockClear();
+            // Both still see the account: a right password signs in (the throttle's key is the account's).
+            expect((await b.signIn(user.username, TEST_PASSWORD)).status).toBe(209);
+            expect(lookups).toHaveBeenCalledTimes(1);
+          } finally {
+            lookups.mockRestore();
+          }
         });
 
         it('S10: an unknown login meets the challenge exactly as a known one does', async () => {

@@ -14,6 +14,7 @@ import { defaultCaptchaSettings } from '../store/captcha-settings.repository.js'
 import { normaliseLogin, type UserRepository } from '../store/user.repository.js';
 import type { PartnerService } from './partner.service.js';
 import { cachedValue, type CachedValue } from './ttl-cache.js';
+import { findLoginOnce } from './login-lookup.js';
 
 /** A solved challenge lets one call of its action through within this time. */
 export const CAPTCHA_PASS_TTL_MS = 2 * 60_000;
@@ -152,7 +153,7 @@ export class CaptchaService {
 
   /** The risk of a login attempt from the throttle's counters, without reserving anything. */
   private async loginRisk(ctx: CaptchaContext, login: string | undefined): Promise<CaptchaAssessment> {
-    const user = login ? await this.deps.users.findByLogin(login) : undefined;
+    const user = login ? await findLoginOnce(ctx.req, this.deps.users, login) : undefined;
     // The same account key the sign-in throttle counts on (SignInService.passwordSignIn).
     const account = user ? `user:${user.id}` : `login:${normaliseLogin(login ?? '')}`;
     const device = user ? this.deps.knownDevices?.recognise(ctx.req, user) : undefined;

@@ -8,6 +8,7 @@ import type { RequestSessions } from '../../infra/sessions/request-sessions.js';
 import type { PendingSignIn, SignedInAccount, UpstreamSession } from '../../infra/sessions/session-store.js';
 import type { Store } from '../../store/store.js';
 import { normaliseLogin, type User } from '../../store/user.repository.js';
+import { findLoginOnce } from '../login-lookup.js';
 import { dummyPasswordHash, verifyPassword } from '../passwords.service.js';
 import type { RememberedBrowsers } from '../mfa/remembered-browsers.js';
 import type { SignInFacts, SignInStep, SignInStepRegistry } from './step-registry.js';
@@ -117,10 +118,10 @@ export class SignInService {
 
   /** `Login`: checks the password (throttled, same work for unknown users) and starts the step walk. */
   async passwordSignIn(req: Req, res: Res, session: Session, input: PasswordSignIn): Promise<SignInOutcome> {
-    // The account is resolved first (one indexed lookup), so the throttle counts every spelling of it on one key
-    // (S4); a login that matches nobody is counted as the lookup normalises it. Reserving still comes before the
-    // hash (S5), and both paths do the same work (S10, S11).
-    const user = await this.store.users.findByLogin(input.login);
+    // The account is resolved first (one indexed lookup, shared with the captcha check of the same request), so the
+    // throttle counts every spelling of it on one key (S4); a login that matches nobody is counted as the lookup
+    // normalises it. Reserving still comes before the hash (S5), and both paths do the same work (S10, S11).
+    const user = await findLoginOnce(req, this.store.users, input.login);
     let decision;
     try {
       decision = await this.throttle.begin({
