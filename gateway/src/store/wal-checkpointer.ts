@@ -59,8 +59,8 @@ export interface WalCheckpointer {
  * Checkpoints the WAL of the SQLite file `file` in a worker thread. The server's own connection turns automatic
  * checkpoints off (`wal_autocheckpoint = 0`): otherwise every thousandth page written makes the commit that crosses
  * it copy the WAL back and fsync twice on the main thread, which stops every request in flight for the length of a
- * disk flush (the sign-in p99 met these). Commits themselves do not flush in WAL mode (better-sqlite3 builds SQLite
- * with synchronous NORMAL for WAL); the checkpoint's flushes now happen beside the event loop.
+ * disk flush (the sign-in p99 met these). Commits themselves do not flush in WAL mode (measured: the WAL is flushed
+ * at checkpoints only); those flushes now happen beside the event loop.
  */
 export function startWalCheckpointer(
   file: string,
