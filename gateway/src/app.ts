@@ -1,8 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import compression from 'compression';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
 import { Antiforgery } from './http/antiforgery.js';
@@ -12,7 +9,9 @@ import { opsRouter, type ClientErrorLimits } from './http/ops.router.js';
 import { partnerShellValues } from './http/partner.router.js';
 import { sendFormError } from './http/problem.js';
 import { remotesRouter } from './http/remotes.router.js';
+import { requestLogger } from './http/request-logger.js';
 import { securityHeaders } from './http/security-headers.js';
+import { compressBigAnswers } from './http/compression.js';
 import { cookieNames } from './http/cookies.js';
 import { FirstPaintPages, firstPaintPartner } from './http/first-paint.js';
 import { shellRouter } from './http/shell.router.js';
@@ -91,8 +90,6 @@ export interface AppDeps {
   systemStatus?: Pick<SystemStatusDeps, 'probeTimeoutMs' | 'cacheMs'>;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
 /** Builds the gateway's Express app without listening (tests run it in-process). */
 export function createApp(deps: AppDeps): Express {
   const { config, store } = deps;
@@ -154,39 +151,24 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
 
+  // The access log (request id header, refusals at info, faults at error; answered calls at debug cost no line)
+  // and the request counter, on one `close` listener.
   app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      // Answered requests (2xx, 209, 3xx) log at debug: at the default level a light call costs no log write.
-      // Refusals (4xx) stay visible at info as before, faults at error.
-      customLogLevel: (_req, res, error) =>
-        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
+    requestLogger(logger, {
+      ignore: (req) => req.url === '/healthz' || req.url === '/readyz',
+      onDone: (res) =>
+        res.writableFinished &&
+        metrics.inc('http_requests_total', { status: `${Math.floor(res.statusCode / 100)}xx` }),
     }),
   );
   // Each request's audit context (ADR 0015): source address, user agent and the request id the logs carry.
   store.audit.useContext(() => requestContext.getStore());
   app.use((req, _res, next) => {
     const ua = req.get('user-agent');
-    requestContext.run(
-      { ip: req.ip ?? null, userAgent: ua ?? null, requestId: typeof req.id === 'string' ? req.id : null },
-      next,
-    );
+    requestContext.run({ ip: req.ip ?? null, userAgent: ua ?? null, requestId: req.id }, next);
   });
-  app.use((_req, res, next) => {
-    res.on('finish', () =>
-      metrics.inc('http_requests_total', { status: `${Math.floor(res.statusCode / 100)}xx` }),
-    );
-    next();
-  });
-  // Small bodies (most JSON answers) go out as they are: compressing them costs more than the bytes it saves.
-  app.use(compression({ threshold: 1024 }));
+  // Tiny JSON answers go out as they are; pages, files and big answers compressed (http/compression.ts).
+  app.use(compressBigAnswers());
   // Pages of partners that use reCAPTCHA allow Google's origins in their CSP; every other page stays 'self'.
   app.use((req, res, next) => {
     identity.captcha

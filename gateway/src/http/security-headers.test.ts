@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { cspNonce, securityHeaders } from './security-headers.js';
+import { cspNonce, helmetMiddleware, securityHeaders } from './security-headers.js';
 
 function appWithHeaders() {
   const app = express();
@@ -39,3 +39,60 @@ describe('securityHeaders CSP (S33)', () => {
     expect(a.text.length).toBeGreaterThanOrEqual(20);
   });
 });
+
+describe('securityHeaders replays helmet', () => {
+  // The headers are worked out once per variant; this is the proof that the replay is what helmet itself sends.
+  function app(handler: 'replay' | 'helmet', hsts: boolean) {
+    const a = express();
+    a.use((req, res, next) => {
+      res.locals.recaptchaCsp = req.query.recaptcha === '1';
+      next();
+    });
+    if (handler === 'replay') a.use(securityHeaders({ hsts }));
+    else
+      a.use((_req, res, next) => {
+        res.locals.cspNonce = 'fixed';
+        next();
+      }, helmetMiddleware({ hsts }));
+    a.get('/', (_req, res) => {
+      res.locals.cspNonce = 'fixed';
+      res.json({});
+    });
+    return a;
+  }
+
+  it.each([
+    [false, '0'],
+    [false, '1'],
+    [true, '0'],
+    [true, '1'],
+  ])('hsts %s, recaptcha %s: the same headers as helmet', async (hsts, recaptcha) => {
+    const replay = await request(app('replay', hsts)).get(`/?recaptcha=${recaptcha}`).expect(200);
+    const reference = await request(app('helmet', hsts)).get(`/?recaptcha=${recaptcha}`).expect(200);
+    const nonce = cspNonceOf(replay.headers['content-security-policy'] as string);
+    const withoutDate = (h: Record<string, string>) => {
+      const { date: _date, ...rest } = h;
+      return rest;
+    };
+    expect(
+      withoutDate(replay.headers as Record<string, string>)['content-security-policy']?.replaceAll(
+        nonce,
+        'fixed',
+      ),
+    ).toBe(reference.headers['content-security-policy']);
+    expect({
+      ...withoutDate(replay.headers as Record<string, string>),
+      'content-security-policy': '',
+    }).toEqual({
+      ...withoutDate(reference.headers as Record<string, string>),
+      'content-security-policy': '',
+    });
+    expect(reference.headers['content-security-policy']).toContain(
+      recaptcha === '1' ? 'https://www.google.com' : "frame-src 'self'",
+    );
+  });
+});
+
+function cspNonceOf(csp: string): string {
+  return /'nonce-([^']+)'/.exec(csp)?.[1] ?? '';
+}

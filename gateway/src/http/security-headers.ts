@@ -8,6 +8,9 @@ export function cspNonce(res: Response): string {
   return String(res.locals.cspNonce);
 }
 
+/** Stands for the nonce while the headers are worked out once (no other part of them contains it). */
+const NONCE_PLACEHOLDER = '__csp_nonce__';
+
 /**
  * Google's origins for a response whose partner uses reCAPTCHA (`res.locals.recaptchaCsp`, set in app.ts), else
  * nothing: the CSP widens only for those partners (ADR 0014).
@@ -21,12 +24,42 @@ function recaptchaOrigins(res: Response, origins: readonly string[]): string {
  * frame-ancestors 'none', nosniff, Referrer-Policy no-referrer (pages carry tokens in URLs: S16), COOP
  * same-origin, HSTS only when the public URL is https.
  */
-export function securityHeaders(options: { hsts: boolean }): RequestHandler[] {
-  const nonce = (_req: Request, res: Response, next: NextFunction) => {
-    res.locals.cspNonce = randomBytes(16).toString('base64');
+export function securityHeaders(options: { hsts: boolean }): RequestHandler {
+  const helmetHeaders = helmetMiddleware(options);
+  // Helmet's answer depends on the request only through the nonce and `recaptchaCsp`: run it once per variant
+  // with a placeholder nonce and replay the headers, instead of a dozen middlewares per response.
+  const variants = [false, true].map((recaptcha) => {
+    const headers: [string, string[]][] = [];
+    const res = {
+      locals: { cspNonce: NONCE_PLACEHOLDER, recaptchaCsp: recaptcha },
+      setHeader(name: string, value: string | number) {
+        headers.push([name, String(value).split(NONCE_PLACEHOLDER)]);
+      },
+      removeHeader() {},
+    };
+    let done = false;
+    void helmetHeaders({} as Request, res as unknown as Response, (error?: unknown) => {
+      if (error) throw error instanceof Error ? error : new Error('helmet refused the configuration');
+      done = true;
+    });
+    // Helmet calls back synchronously; if a version stopped doing so the replay would be incomplete.
+    if (!done) throw new Error('helmet did not answer synchronously');
+    return headers;
+  });
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const nonce = randomBytes(16).toString('base64');
+    res.locals.cspNonce = nonce;
+    res.removeHeader('X-Powered-By');
+    for (const [name, parts] of variants[res.locals.recaptchaCsp === true ? 1 : 0]!) {
+      res.setHeader(name, parts.length === 1 ? parts[0]! : parts.join(nonce));
+    }
     next();
   };
-  const headers = helmet({
+}
+
+/** Helmet configured for the gateway: the reference {@link securityHeaders} replays (tests compare them). */
+export function helmetMiddleware(options: { hsts: boolean }): RequestHandler {
+  return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -58,5 +91,4 @@ export function securityHeaders(options: { hsts: boolean }): RequestHandler[] {
     strictTransportSecurity: options.hsts ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     xFrameOptions: { action: 'deny' },
   });
-  return [nonce, headers];
 }

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { pino, type Level, type Logger } from 'pino';
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The request id: the caller's `X-Request-Id` when well-formed, else a random UUID (answered in the header). */
+    id: string;
+    /** The request's logger (its lines carry the request); made on first use. */
+    log: Logger;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Options of {@link requestLogger}. */
+export interface RequestLoggerOptions {
+  /** Requests whose completion is never logged (probes). */
+  ignore?: (req: IncomingMessage) => boolean;
+  /** Called once per request when its response is done (finished or aborted). */
+  onDone?: (res: ServerResponse) => void;
+}
+
+/**
+ * The access log of the gateway, with the line format of pino-http ("request completed" with `req`, `res`,
+ * `responseTime`) but none of its per-request work unless a line is written: answered requests (2xx, 3xx) log at
+ * debug, refusals (4xx) at info, faults (5xx) at error. At the default level a light call therefore costs a request
+ * id, one `close` listener and a level check; the request's child logger (`req.log`, which serializes the request)
+ * is only made when something logs through it.
+ */
+export function requestLogger(logger: Logger, options: RequestLoggerOptions = {}): RequestHandler {
+  const { stdSerializers } = pino;
+  const base = logger.child(
+    {},
+    {
+      serializers: {
+        req: stdSerializers.req,
+        res: stdSerializers.res,
+        err: stdSerializers.err,
+      },
+    },
+  );
+  const { ignore, onDone } = options;
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader('x-request-id', id);
+    req.id = id;
+    let log: Logger | undefined;
+    Object.defineProperty(req, 'log', {
+      configurable: true,
+      enumerable: false,
+      get: () => (log ??= base.child({ req })),
+      set: (value: Logger) => {
+        log = value;
+      },
+    });
+    const start = Date.now();
+    const skip = ignore?.(req) === true;
+    res.once('close', () => {
+      onDone?.(res);
+      if (skip) return;
+      const status = res.statusCode;
+      const level: Level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
+      if (!base.isLevelEnabled(level)) return;
+      const fields = { res, responseTime: Date.now() - start };
+      if (level === 'error') {
+        req.log.error({ ...fields, err: new Error(`failed with status code ${status}`) }, 'request errored');
+      } else {
+        req.log[level](fields, res.writableFinished ? 'request completed' : 'request aborted');
+      }
+    });
+    next();
+  };
+}
