@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Partner } from '../store/partner.repository.js';
-import { partnerMetadataOf } from './partner.service.js';
+import { PartnerService, partnerMetadataOf } from './partner.service.js';
 
 const base: Partner = {
   id: 'acme',
@@ -45,5 +45,48 @@ describe('partner metadata answer (SPEC.md §3)', () => {
     ['defaultLanguage', 'de"><script>', { defaultLanguage: 'en-GB' }],
   ] as const)('S34 %s = %s', (field, value, expected) => {
     expect(partnerMetadataOf({ ...base, [field]: value })).toMatchObject(expected);
+  });
+});
+
+describe('PartnerService metadata cache', () => {
+  function service() {
+    let stored: Partner = { ...base };
+    let listener = () => {};
+    let at = 0;
+    const repository = {
+      // Like the repository: every load brings new objects.
+      list: () => Promise.resolve([{ ...stored }]),
+      onChange: (l: () => void) => {
+        listener = l;
+      },
+    };
+    const partners = new PartnerService(repository, { ttlMs: 5_000, now: () => at });
+    return {
+      partners,
+      rename(name: string) {
+        stored = { ...stored, name };
+      },
+      writeHere: () => listener(),
+      advance: (ms: number) => (at += ms),
+    };
+  }
+
+  it('answers the same metadata while the list is cached, and a change made elsewhere after the reload', async () => {
+    const s = service();
+    const first = await s.partners.metadataForHost('acme.example');
+    expect(await s.partners.metadataForHost('acme.example')).toBe(first);
+    s.rename('Acme Renamed');
+    s.advance(4_000);
+    expect((await s.partners.metadataForHost('acme.example')).partnerName).toBe('Acme Payroll');
+    s.advance(1_000);
+    expect((await s.partners.metadataForHost('acme.example')).partnerName).toBe('Acme Renamed');
+  });
+
+  it('answers a change written through this process at once', async () => {
+    const s = service();
+    expect((await s.partners.metadataForHost('acme.example')).partnerName).toBe('Acme Payroll');
+    s.rename('Acme Now');
+    s.writeHere();
+    expect((await s.partners.metadataForHost('acme.example')).partnerName).toBe('Acme Now');
   });
 });

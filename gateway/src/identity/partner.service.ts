@@ -110,6 +110,8 @@ function partnerForHost(all: readonly Partner[], host: string | undefined): Part
  */
 export class PartnerService {
   private readonly all: CachedValue<Partner[]>;
+  /** Each loaded partner's metadata answer, worked out once: a reload of the list brings new partner objects. */
+  private readonly metadata = new WeakMap<Partner, PartnerMetadataWire>();
 
   constructor(
     private readonly partners: Pick<PartnerRepository, 'list' | 'onChange'>,
@@ -127,7 +129,10 @@ export class PartnerService {
   /** `GetPartnerMetaData` for a host. */
   async metadataForHost(host: string | undefined): Promise<PartnerMetadataWire> {
     const partner = await this.forHost(host);
-    return partner ? partnerMetadataOf(partner) : NO_PARTNER;
+    if (!partner) return NO_PARTNER;
+    let metadata = this.metadata.get(partner);
+    if (!metadata) this.metadata.set(partner, (metadata = partnerMetadataOf(partner)));
+    return metadata;
   }
 
   /** The first-HTML values for a host: "<partnerName> Identity" and a validated colour. */

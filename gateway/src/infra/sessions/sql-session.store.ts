@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { SessionRecord, SessionStore, StoredSession } from './session-store.js';
 
@@ -8,18 +8,25 @@ const ENDED = 'ended';
 /** Session store in the main database (the embedded default: SQLite; also PostgreSQL without Redis). */
 export class SqlSessionStore implements SessionStore {
   private writes = 0;
+  /** The read of every request, built and compiled once (Kysely's builder is a good share of a light call). */
+  private readonly getSql: string;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => number = Date.now,
-  ) {}
-
-  async get(key: string): Promise<StoredSession | undefined> {
-    const row = await this.db
+  ) {
+    this.getSql = db
       .selectFrom('sessions')
       .select(['data', 'expires_at'])
-      .where('id_hash', '=', key)
-      .executeTakeFirst();
+      .where('id_hash', '=', '')
+      .compile().sql;
+  }
+
+  async get(key: string): Promise<StoredSession | undefined> {
+    const { rows } = await this.db.executeQuery<{ data: string; expires_at: number }>(
+      CompiledQuery.raw(this.getSql, [key]),
+    );
+    const row = rows[0];
     if (!row || Number(row.expires_at) <= this.now()) return undefined;
     return row.data === ENDED
       ? { kind: 'ended' }
