@@ -154,7 +154,7 @@ export function createApp(deps: AppDeps): Express {
   // The access log (request id header, refusals at info, faults at error; answered calls at debug cost no line)
   // and the request counter, on one `close` listener.
   app.use(
-    requestLogger(logger, {
+    requestLogger(app, logger, {
       ignore: (req) => req.url === '/healthz' || req.url === '/readyz',
       onDone: (res) =>
         res.writableFinished &&

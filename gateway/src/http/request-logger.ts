@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { pino, type Level, type Logger } from 'pino';
 
 declare module 'node:http' {
@@ -13,6 +13,7 @@ declare module 'node:http' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const OWN_LOG = Symbol('request log');
 
 /** Options of {@link requestLogger}. */
 export interface RequestLoggerOptions {
@@ -29,7 +30,11 @@ export interface RequestLoggerOptions {
  * id, one `close` listener and a level check; the request's child logger (`req.log`, which serializes the request)
  * is only made when something logs through it.
  */
-export function requestLogger(logger: Logger, options: RequestLoggerOptions = {}): RequestHandler {
+export function requestLogger(
+  app: Express,
+  logger: Logger,
+  options: RequestLoggerOptions = {},
+): RequestHandler {
   const { stdSerializers } = pino;
   const base = logger.child(
     {},
@@ -42,21 +47,22 @@ export function requestLogger(logger: Logger, options: RequestLoggerOptions = {}
     },
   );
   const { ignore, onDone } = options;
+  // `req.log` is a getter of the app's request prototype: nothing is made per request until a line is written.
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: IncomingMessage & { [OWN_LOG]?: Logger }) {
+      return (this[OWN_LOG] ??= base.child({ req: this }));
+    },
+    set(this: IncomingMessage & { [OWN_LOG]?: Logger }, value: Logger) {
+      this[OWN_LOG] = value;
+    },
+  });
 
   return (req: Request, res: Response, next: NextFunction) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('x-request-id', id);
     req.id = id;
-    let log: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      enumerable: false,
-      get: () => (log ??= base.child({ req })),
-      set: (value: Logger) => {
-        log = value;
-      },
-    });
     const start = Date.now();
     const skip = ignore?.(req) === true;
     res.once('close', () => {
