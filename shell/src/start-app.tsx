@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { chooseLocale, DEFAULT_LOCALE, SUPPORTED_LOCALES } from 'shared-contracts';
+import { DEFAULT_LOCALE, SUPPORTED_LOCALES } from 'shared-contracts';
 import {
   configureApiClient,
   createAppStore,
@@ -15,7 +15,7 @@ import {
 } from 'shared-contracts/api';
 import { installGlobalErrorReporting } from './errors/error-reporting';
 import { initI18n } from './i18n/i18n';
-import { readCultureCookie, readSavedLocale } from './platform/language';
+import { partnerLocale } from './platform/language';
 import { routerReady, takeOverFirstPaint } from './platform/first-paint';
 import { yieldToMain } from './platform/yield-to-main';
 import { PlatformRoot } from './platform/platform-root';
@@ -34,14 +34,7 @@ export async function startApp(): Promise<void> {
   // The one cache entry (shared-contracts/api) PlatformRoot and the remotes read, so the partner is fetched once.
   const partnerResult = await store.dispatch(partnerApi.endpoints.partnerMetadata.initiate());
   const partner = partnerResult.data ?? FALLBACK_PARTNER;
-  const locale = chooseLocale({
-    availableLanguages: partner.availableLanguages,
-    defaultLanguage: partner.defaultLanguage,
-    saved: readSavedLocale(),
-    cookie: readCultureCookie(),
-    accepted: navigator.languages,
-  });
-  const i18n = await initI18n(locale);
+  const i18n = await initI18n(partnerLocale(partner));
   configureApiClient({
     supportedLocales: SUPPORTED_LOCALES,
     defaultLocale: DEFAULT_LOCALE,

@@ -1,4 +1,5 @@
 import {
+  chooseLocale,
   CULTURE_COOKIE,
   DEFAULT_LOCALE,
   LOCALE_STORAGE_KEY,
@@ -6,6 +7,7 @@ import {
   isRtlLocale,
   matchSupportedLocale,
   type PartnerLanguage,
+  type PartnerMetadata,
 } from 'shared-contracts';
 import { safeLocalStorage } from './theme.js';
 
@@ -53,6 +55,22 @@ export function readSavedLocale(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The locale a visitor gets on a partner's site: the saved choice, the culture cookie or the browser's languages
+ * when the partner offers one, else the partner's default (see `chooseLocale`).
+ */
+export function partnerLocale(
+  partner: Pick<PartnerMetadata, 'availableLanguages' | 'defaultLanguage'>,
+): string {
+  return chooseLocale({
+    availableLanguages: partner.availableLanguages,
+    defaultLanguage: partner.defaultLanguage,
+    saved: readSavedLocale(),
+    cookie: readCultureCookie(),
+    accepted: navigator.languages,
+  });
 }
 
 /** Saves the chosen locale in local storage and in the culture cookie (SPEC.md §1). */
