@@ -276,6 +276,9 @@ export function createApp(deps: AppDeps): Express {
         pages: new FirstPaintPages(releases, cookieNames(config).bucket),
         partner: firstPaintPartner(identity.partners),
       },
+      anonymousSession: async (req, res) => {
+        if (sessions.cookieId(req) === undefined) await sessions.ensure(req, res);
+      },
     }),
   );
   app.use((_req, res) => {

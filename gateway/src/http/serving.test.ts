@@ -71,6 +71,41 @@ describe('headers, shell serving, releases and ops', () => {
     expect(session).not.toMatch(/Domain=/i);
   });
 
+  it("a page gives a browser without a session cookie its anonymous session, which the page's first calls share", async () => {
+    const sessionCookie = (res: request.Response) =>
+      ((res.headers['set-cookie'] as unknown as string[] | undefined) ?? []).find((c) =>
+        c.startsWith('idp.session='),
+      );
+    const page = await request(gw.app).get('/account/login').expect(200);
+    const issued = sessionCookie(page);
+    expect(issued).toMatch(/^idp\.session=[A-Za-z0-9_-]{64}; Path=\/; HttpOnly; SameSite=Lax$/);
+    const cookie = issued!.split(';')[0]!;
+    // The page's calls carry it (Antiforgery, then LoginView and AssertionOptions sent at once): none starts a
+    // session of its own, so no cookie of theirs can win over another's.
+    const antiforgery = await request(gw.app)
+      .get('/api/Account/Antiforgery')
+      .set('Cookie', cookie)
+      .expect(200);
+    const csrfCookie = (antiforgery.headers['set-cookie'] as unknown as string[])
+      .find((c) => c.startsWith('idp.x-csrf-token-value='))!
+      .split(';')[0]!;
+    const calls = await Promise.all([
+      request(gw.app)
+        .post('/api/Account/AssertionOptions')
+        .set('Cookie', `${cookie}; ${csrfCookie}`)
+        .set('x-csrf-token-value', (antiforgery.body as { token: string }).token)
+        .send({})
+        .expect(200),
+      request(gw.app).get('/api/Account/LoginView?returnUrl=/').set('Cookie', cookie).expect(200),
+    ]);
+    expect(sessionCookie(antiforgery)).toBeUndefined();
+    for (const call of calls) expect(sessionCookie(call)).toBeUndefined();
+    // A browser that has a session cookie, live or not, gets none from a page (LoginView answers an expired one).
+    expect(sessionCookie(await request(gw.app).get('/account/login').set('Cookie', cookie))).toBeUndefined();
+    const dead = 'idp.session=' + 'x'.repeat(64);
+    expect(sessionCookie(await request(gw.app).get('/account/login').set('Cookie', dead))).toBeUndefined();
+  });
+
   it('echoes x-request-id and serves /healthz, /readyz and /metrics', async () => {
     const res = await request(gw.app).get('/healthz').set('x-request-id', 'abc-123').expect(200);
     expect(res.headers['x-request-id']).toBe('abc-123');
@@ -151,11 +186,11 @@ describe('headers, shell serving, releases and ops', () => {
     }
   });
 
-  it('answers every route of the table with index.html 200 (no-cache), unknown paths with 404', async () => {
+  it('answers every route of the table with index.html 200 (private, no-cache), unknown paths with 404', async () => {
     for (const route of ROUTES.filter((r) => r.path !== '*')) {
       const res = await request(gw.app).get(route.path);
       expect(res.status, route.path).toBe(200);
-      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['cache-control']).toBe('private, no-cache');
       expect(res.text).toContain('<div id="root">');
     }
     const missing = await request(gw.app).get('/no/such/page').expect(404);

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import express, { Router, type Request } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import { isKnownPage, partnerLogoUrl } from 'shared-contracts';
 import type { Logger } from 'pino';
 import type { FirstPaintPages, FirstPaintPartner } from './first-paint.js';
@@ -24,10 +24,16 @@ export interface ShellRouterOptions {
    * first HTML already shows it (docs/adr/0007-sign-in-first-paint.md); without, the root stays empty as before.
    */
   firstPaint?: { pages: FirstPaintPages; partner: (req: Request) => Promise<FirstPaintPartner> };
+  /**
+   * Gives a browser that sent no session cookie its anonymous session with the page (nothing stored: an issued id).
+   * The page's first calls then carry the same session; without it, calls sent at once (LoginView, Antiforgery,
+   * AssertionOptions) each started a session of their own and the last cookie to arrive won over the others.
+   */
+  anonymousSession?: (req: Request, res: Response) => Promise<void>;
 }
 
 /**
- * Serves the shell: hashed assets immutable, everything else `no-cache`; every page path answers index.html
+ * Serves the shell: hashed assets immutable, everything else `no-cache` (pages `private`); every page path answers index.html
  * (nonce filled in) with 200 when it is a route of the table and 404 otherwise, so the shell shows not-found.
  */
 export function shellRouter(options: ShellRouterOptions): Router {
@@ -119,9 +125,11 @@ export function shellRouter(options: ShellRouterOptions): Router {
       }
       // The drawn page speaks the language the cookie or the browser asks for.
       if (values.firstPaint) res.vary('Accept-Language').vary('Cookie');
+      await options.anonymousSession?.(req, res);
       res
         .status(isKnownPage(req.path) ? 200 : 404)
-        .set('Cache-Control', 'no-cache')
+        // `private`: a page carries its own CSP nonce, and may carry a session cookie; no shared cache keeps it.
+        .set('Cache-Control', 'private, no-cache')
         .type('html')
         .send(
           renderShellHtml(values.firstPaint ? firstPaintIndex(html) : html, {
