@@ -1,11 +1,15 @@
 import { randomInt } from 'node:crypto';
+import path from 'node:path';
 import { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { ReleaseRegistry } from '../releases/release-registry.js';
 import { isRemoteId, isServableVersion } from '../releases/release-registry.js';
 import { cookieNames, readCookie, setCookie } from './cookies.js';
+import { PRECOMPRESSED_SIBLING, sendPrecompressed } from './precompressed.js';
 
 const YEAR_MS = 365 * 24 * 3_600_000;
+/** What `sendFile`'s `immutable` + `maxAge: YEAR_MS` write, for a release file sent precompressed. */
+const RELEASE_CACHE_CONTROL = `public, max-age=${YEAR_MS / 1000}, immutable`;
 
 /**
  * `/remotes/manifest.json` per browser (stable bucket cookie decides canary; never cached) and the immutable
@@ -34,18 +38,23 @@ export function remotesRouter(config: Pick<GatewayConfig, 'secure'>, registry: R
       res.status(400).type('text/plain').send('Bad Request');
       return;
     }
-    if (!file) {
+    // A build's precompressed siblings are how its files travel, never files of their own (ADR 0026).
+    if (!file || PRECOMPRESSED_SIBLING.test(file.path)) {
       next();
       return;
     }
-    res.sendFile(
-      file.path,
-      { root: file.root, dotfiles: 'deny', immutable: true, maxAge: YEAR_MS, acceptRanges: false },
-      (error?: Error) => {
-        // Not found, a folder, a dotfile: the 404 below, without the cache header of a release file.
-        if (error && !res.headersSent) next();
-      },
-    );
+    const sendFile = () =>
+      res.sendFile(
+        file.path,
+        { root: file.root, dotfiles: 'deny', immutable: true, maxAge: YEAR_MS, acceptRanges: false },
+        (error?: Error) => {
+          // Not found, a folder, a dotfile: the 404 below, without the cache header of a release file.
+          if (error && !res.headersSent) next();
+        },
+      );
+    // The smallest encoding the browser accepts, as the build wrote it; else the file (compressed on the fly).
+    const absolute = path.join(file.root, file.path);
+    if (!sendPrecompressed(req, res, absolute, RELEASE_CACHE_CONTROL, sendFile)) sendFile();
   });
   router.use((_req, res) => {
     res.status(404).type('text/plain').send('Not Found');

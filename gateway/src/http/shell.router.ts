@@ -5,6 +5,7 @@ import { isKnownPage, partnerLogoUrl } from 'shared-contracts';
 import type { Logger } from 'pino';
 import type { FirstPaintPages, FirstPaintPartner } from './first-paint.js';
 import { firstPaintShellHtml, renderShellHtml, type ShellHtmlValues } from './render-shell-html.js';
+import { PRECOMPRESSED_SIBLING, sendPrecompressed } from './precompressed.js';
 import { cspNonce } from './security-headers.js';
 
 /** Paths the shell never answers (they belong to the API, the OIDC provider or the release store). */
@@ -12,6 +13,9 @@ const SERVER_PREFIXES = ['/api/', '/remotes/', '/connect/', '/.well-known/', '/i
 
 // Bundler output names carry a content hash (main.3f9a1c2b.js, 123.abcdef12.css): cache those for a year.
 const HASHED_ASSET = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
+// What the shell's build writes (`/sw.js`, `/assets/main.<hash>.js`): plain segments, no dot segment or dotfile, no
+// escapes. Only such a path is looked up for a precompressed sibling; anything else goes to express.static as it is.
+const SIMPLE_ASSET_PATH = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)+$/;
 
 /** Options of {@link shellRouter}. */
 export interface ShellRouterOptions {
@@ -70,15 +74,12 @@ export function shellRouter(options: ShellRouterOptions): Router {
     );
   }
 
+  const cacheControl = (file: string) =>
+    HASHED_ASSET.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache';
   const assets = express.static(options.shellDist, {
     index: false,
     dotfiles: 'ignore',
-    setHeaders: (res, file) => {
-      res.setHeader(
-        'Cache-Control',
-        HASHED_ASSET.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
-    },
+    setHeaders: (res, file) => res.setHeader('Cache-Control', cacheControl(file)),
   });
 
   router.use((req, res, next) => {
@@ -86,7 +87,13 @@ export function shellRouter(options: ShellRouterOptions): Router {
     if (SERVER_PREFIXES.some((p) => req.path.startsWith(p))) return next();
     // index.html is only ever served filled in, never raw with its placeholder.
     if (req.path === '/index.html') return next();
-    assets(req, res, next);
+    // A build's precompressed siblings are how its files travel, never files of their own (ADR 0026).
+    if (PRECOMPRESSED_SIBLING.test(req.path)) return next();
+    const file = SIMPLE_ASSET_PATH.test(req.path)
+      ? path.join(options.shellDist, ...req.path.split('/'))
+      : undefined;
+    const sendAsset = () => void assets(req, res, next);
+    if (!file || !sendPrecompressed(req, res, file, cacheControl(file), sendAsset)) sendAsset();
   });
 
   // A form of a page posted natively (the sign-in form before the app took over) goes back to the page with
