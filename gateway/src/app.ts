@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
 import { Antiforgery } from './http/antiforgery.js';
 import { accountApi } from './http/account-api.js';
+import { lightCalls } from './http/light-calls.js';
 import { requestLocale } from './http/locale.js';
 import { opsRouter, type ClientErrorLimits } from './http/ops.router.js';
 import { partnerShellValues } from './http/partner.router.js';
@@ -88,6 +89,11 @@ export interface AppDeps {
   sms?: SmsSender;
   /** SystemStatus probe timeout and cache lifetime (tests shorten them). */
   systemStatus?: Pick<SystemStatusDeps, 'probeTimeoutMs' | 'cacheMs'>;
+  /**
+   * The light-call dispatcher (http/light-calls.ts, ADR 0027); on unless false. Tests turn it off to compare its
+   * answers with the full stack's.
+   */
+  lightCalls?: boolean;
 }
 
 /** Builds the gateway's Express app without listening (tests run it in-process). */
@@ -186,6 +192,10 @@ export function createApp(deps: AppDeps): Express {
       });
   });
   app.use(securityHeaders({ hsts: config.secure }));
+  // Messages of the API in the visitor's language; the errors map itself keeps the codes.
+  const apiLocale = requestLocale(async (host) => (await identity.partners.forHost(host))?.defaultLanguage);
+  // The calls every page load makes answered here, ahead of the routers; anything else goes on below (ADR 0027).
+  if (deps.lightCalls !== false) app.use(lightCalls({ sessions, antiforgery, identity, locale: apiLocale }));
 
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
@@ -225,11 +235,7 @@ export function createApp(deps: AppDeps): Express {
     res.type('text/plain; version=0.0.4').send(metrics.render());
   });
 
-  // Messages of the API in the visitor's language; the errors map itself keeps the codes.
-  app.use(
-    '/api',
-    requestLocale(async (host) => (await identity.partners.forHost(host))?.defaultLanguage),
-  );
+  app.use('/api', apiLocale);
   // The partner whose site a call happened on, for the audit trail (the lookup is cached by the partner service).
   app.use('/api/Account', (req, _res, next) => {
     identity.partners.forHost(req.hostname).then(

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import {
   loginRequestSchema,
   returnUrlOf,
@@ -30,6 +30,21 @@ export interface LoginRouterDeps {
 /** An application's sign-in: the OIDC interaction the sign-in resumes (the only target SilentLogin serves). */
 const INTERACTION = /^\/interaction\/([A-Za-z0-9_-]{1,64})$/;
 
+/**
+ * `LoginView`'s answer for the request's session (the router's route and the light-call dispatcher,
+ * http/light-calls.ts).
+ */
+export async function loginViewAnswer(
+  deps: Pick<LoginRouterDeps, 'sessions' | 'loginView'>,
+  req: Request,
+  returnUrl: string,
+) {
+  return deps.loginView(await deps.sessions.current(req), req.hostname, returnUrl, {
+    req,
+    ip: req.ip ?? 'unknown',
+  });
+}
+
 /** Password sign-in (SPEC.md §7 "Sign-in"): LoginView and Login; SilentLogin (§7 "Sign-out", ADR 0020). */
 export function loginRouter(deps: LoginRouterDeps): Router {
   const { sessions, signIn, responses } = deps;
@@ -44,11 +59,7 @@ export function loginRouter(deps: LoginRouterDeps): Router {
       const fresh = await sessions.ensure(req, res);
       deps.antiforgery.issue(res, fresh.id);
     }
-    const body = await deps.loginView(await sessions.current(req), req.hostname, query.returnUrl, {
-      req,
-      ip: req.ip ?? 'unknown',
-    });
-    res.set('Cache-Control', 'no-store').json(body);
+    res.set('Cache-Control', 'no-store').json(await loginViewAnswer(deps, req, query.returnUrl));
   });
 
   router.post(

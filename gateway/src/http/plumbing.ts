@@ -13,10 +13,15 @@ export function callName(req: Request): string {
  * undefined.
  */
 export function parse<T>(schema: z.core.$ZodType<T>, value: unknown, res: Response): T | undefined {
-  const result = z.safeParse(schema, value ?? {}, { error: requiredWhenMissing });
+  const result = safeParse(schema, value);
   if (result.success) return result.data;
   sendValidationProblem(res, zodErrorsMap(result.error, isErrorCode));
   return undefined;
+}
+
+/** Parses as {@link parse} does, answering nothing: the caller decides what a refusal means. */
+export function safeParse<T>(schema: z.core.$ZodType<T>, value: unknown) {
+  return z.safeParse(schema, value ?? {}, { error: requiredWhenMissing });
 }
 
 /** Wraps an async handler so a rejection reaches the error middleware instead of hanging the request. */

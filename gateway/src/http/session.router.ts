@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { CULTURE_COOKIE, exchangeRequestSchema, returnUrlQuerySchema } from 'shared-contracts';
 import type { GatewayConfig } from '../config.js';
 import type { Applications } from '../identity/applications.service.js';
@@ -25,6 +25,11 @@ export interface SessionRouterDeps {
   applications: Applications;
   responses: SignInResponses;
   config: Pick<GatewayConfig, 'secure'>;
+}
+
+/** `User`'s answer (the router's route and the light-call dispatcher, http/light-calls.ts). */
+export function currentUserAnswer(auth: Pick<SessionAuthService, 'currentUser'>, req: Request) {
+  return auth.currentUser(req);
 }
 
 /**
@@ -64,7 +69,7 @@ export function sessionRouter(deps: SessionRouterDeps): Router {
 
   view(router, '/User', async (req, res) => {
     if (!parse(returnUrlQuerySchema, req.query, res)) return;
-    res.set('Cache-Control', 'no-store').json(await auth.currentUser(req));
+    res.set('Cache-Control', 'no-store').json(await currentUserAnswer(auth, req));
   });
 
   // Where a signed-in person can go on to from the signed-in home (ADR 0017); nothing for anyone else.

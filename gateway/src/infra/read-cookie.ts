@@ -1,12 +1,25 @@
 import type { IncomingMessage } from 'node:http';
 
+/** Each request's cookie values read so far, by header: a call reads the session, anti-forgery and culture cookies. */
+const readSoFar = new WeakMap<object, { header: string; values: Map<string, string | undefined> }>();
+
 /**
  * Reads one cookie from a request (its first occurrence), URL-decoded; undefined when absent or malformed. Works
- * on plain Node requests, so Express routes and oidc-provider's Koa handlers read cookies the same way.
+ * on plain Node requests, so Express routes and oidc-provider's Koa handlers read cookies the same way. A value is
+ * worked out once per request and header.
  */
 export function readCookie(req: Pick<IncomingMessage, 'headers'>, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
+  let memo = readSoFar.get(req.headers);
+  if (memo?.header !== header) readSoFar.set(req.headers, (memo = { header, values: new Map() }));
+  if (memo.values.has(name)) return memo.values.get(name);
+  const value = parseCookie(header, name);
+  memo.values.set(name, value);
+  return value;
+}
+
+function parseCookie(header: string, name: string): string | undefined {
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq === -1) continue;

@@ -56,6 +56,8 @@ export interface TestGateway {
   /** The Redis client of the postgres-redis backend (the OIDC artefacts live there with `oidc: true`). */
   redis: Redis | undefined;
   addUser(input?: Partial<NewUser> & { password?: string }): Promise<User>;
+  /** Another app over the very same store, sessions, clock and config, with some dependencies replaced. */
+  appWith(overrides: Partial<AppDeps>): Express;
   close(): Promise<void>;
 }
 
@@ -164,7 +166,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     // Before the store closes: its purge timer must not outlive the test.
     cleanups.unshift(() => Promise.resolve(mount.close()));
   }
-  const app = createApp({
+  const deps: AppDeps = {
     config,
     store,
     sessionStore,
@@ -178,7 +180,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     // guarded calls unless a suite asks for it (the captcha suite sets `captchaFallback`; e2e runs the default).
     captchaFallback: { when: 'never' },
     ...options.overrides,
-  });
+  };
+  const app = createApp(deps);
   server?.server.on('request', app);
   return {
     app,
@@ -192,6 +195,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     shellDist,
     url: server ? config.publicUrl : undefined,
     redis: redisClient,
+    appWith: (overrides) => createApp({ ...deps, ...overrides }),
     async addUser(input = {}) {
       passwordHash ??= hashPassword(TEST_PASSWORD);
       const username = input.username ?? `user-${randomBytes(4).toString('hex')}`;
