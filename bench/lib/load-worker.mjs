@@ -3,6 +3,7 @@
 // Protocol: the parent sends one {type:'run', job} message; the worker answers {type:'result', result} or
 // {type:'error', message} and exits.
 import autocannon from 'autocannon';
+import { runPaced } from './paced.mjs';
 import { CSRF_SUFFIX, mapLimit, newSession } from './account-client.mjs';
 import { authorizationCodeRoundTrip, signedInJar, tokenRequest } from './oidc-client.mjs';
 
@@ -47,6 +48,14 @@ function summary(samples, statuses, elapsedMs, errors, countStatus) {
     p99: pick(99),
     mean: sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : NaN,
   };
+}
+
+/** p50/p99/max of the generator's own lag (send time − scheduled time), in ms. */
+function lagSummary(lags) {
+  const sorted = Float64Array.from(lags).sort();
+  const at = (p) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] : NaN;
+  return { p50: at(0.5), p99: at(0.99), max: sorted.length ? sorted[sorted.length - 1] : NaN };
 }
 
 /** @param {FixedJob} job */
@@ -99,32 +108,26 @@ async function runLogin(job) {
   const samples = [];
   const statuses = {};
   let errors = 0;
+  let pacedLag;
   const t0 = performance.now();
   if (job.rate) {
-    // Fixed rate, paced evenly: autocannon's own rate limit releases each connection's quota in a burst at every
-    // second, which would measure queueing behind the burst. One single-connection instance per request-per-second,
-    // started 1000/rate ms apart, each sending one request a second, gives evenly spaced arrivals instead.
-    const rate = Math.max(1, Math.round(job.rate));
-    const runs = [];
-    for (let i = 0; i < rate; i += 1) {
-      runs.push(
-        runInstance(
-          {
-            url: job.url,
-            connections: 1,
-            connectionRate: 1,
-            maxOverallRequests: job.duration,
-            duration: job.duration + 2,
-            requests,
-          },
-          samples,
-          statuses,
-          job.expectStatus,
-        ),
-      );
-      await new Promise((r) => setTimeout(r, 1000 / rate));
-    }
-    for (const r of await Promise.all(runs)) errors += r.errors + r.timeouts;
+    // Fixed rate, open loop, one scheduler (paced.mjs): arrivals evenly spaced, latency from the scheduled time.
+    const r = await runPaced({
+      url: job.url,
+      rate: job.rate,
+      durationS: job.duration,
+      makeRequest: () => {
+        const req = setupRequest({ headers: {} });
+        return { method: 'POST', path: job.loginPath, headers: req.headers, body: req.body };
+      },
+    });
+    for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+    // Only the expected answers' latencies count, as for the closed-loop runs (the statuses list the rest).
+    r.latencyMs.forEach((ms, i) => {
+      if (r.answerStatus[i] === job.expectStatus) samples.push(ms);
+    });
+    errors += r.errors + r.dropped;
+    pacedLag = lagSummary(r.sentLagMs);
   } else {
     // Bounded in time (duration) and in count (never more requests than fresh sessions).
     const r = await runInstance(
@@ -142,9 +145,10 @@ async function runLogin(job) {
     errors += r.errors + r.timeouts;
   }
   const elapsed = performance.now() - t0;
-  // Paced runs: the offered rate is known; the last instance's idle second after its final answer is not load.
+  // Paced runs: the offered rate is known; the wait for the last answers is not load.
   const out = summary(samples, statuses, job.rate ? job.duration * 1000 : elapsed, errors, job.expectStatus);
   out.poolExhausted = next >= job.poolSize;
+  if (pacedLag) out.generatorLag = pacedLag;
   return out;
 }
 
