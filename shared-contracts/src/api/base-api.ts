@@ -21,6 +21,9 @@ export const baseApi = createApi({
     /** `User` (query returnUrl): the current user; anonymous on any unexpected answer. */
     user: build.query<CurrentUser, UserQuery | void>({
       query: (query) => ({ url: 'User', method: 'POST', params: { returnUrl: query?.returnUrl ?? '/' } }),
+      // The answer describes the session, whatever returnUrl the page passes (the server only validates it): one
+      // cache entry for every reader, so a page whose readers pass different returnUrls asks once, not once each.
+      serializeQueryArgs: () => 'user',
       transformResponse: (body: unknown) => {
         const parsed = currentUserSchema.safeParse(body);
         return parsed.success ? parsed.data : ANONYMOUS_USER;
