@@ -1,5 +1,7 @@
-import { statSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip } from 'node:zlib';
 import type { Request, Response } from 'express';
 
 /**
@@ -11,8 +13,8 @@ const PRECOMPRESSED_TYPES = /\.(?:js|mjs|css|svg|json|webmanifest)$/;
 export const PRECOMPRESSED_SIBLING = /\.(?:br|gz)$/;
 /** Brotli first: for minified JS it is ≈ 15 % smaller than gzip at the same price to the browser. */
 const ENCODINGS = [
-  { name: 'br', suffix: '.br' },
-  { name: 'gzip', suffix: '.gz' },
+  { name: 'br', suffix: '.br', decode: promisify(brotliDecompress) },
+  { name: 'gzip', suffix: '.gz', decode: promisify(gunzip) },
 ] as const;
 
 type Encoding = (typeof ENCODINGS)[number]['name'];
@@ -47,23 +49,44 @@ export function acceptedEncodings(header: string | undefined): Set<Encoding> {
 }
 
 /**
+ * Whether a sibling decodes to its file's bytes, by the identity (inode, size, mtime) of both files: checked once
+ * per pair, so a file rewritten after its build (even within the same clock tick as its siblings) is never sent
+ * in the old bytes' encoding. Bounded: the oldest answers are forgotten first.
+ */
+const verified = new Map<string, boolean>();
+const VERIFIED_MAX = 10_000;
+
+async function decodesTo(
+  file: string,
+  sibling: string,
+  decode: (buffer: Buffer) => Promise<Buffer>,
+): Promise<boolean> {
+  const [original, encoded] = await Promise.all([stat(file), stat(sibling)]);
+  if (!original.isFile() || !encoded.isFile()) return false;
+  const key = `${sibling}\0${original.ino}:${original.size}:${original.mtimeMs}\0${encoded.ino}:${encoded.size}:${encoded.mtimeMs}`;
+  const known = verified.get(key);
+  if (known !== undefined) return known;
+  const [bytes, decoded] = await Promise.all([readFile(file), readFile(sibling).then(decode)]);
+  const ok = bytes.equals(decoded);
+  verified.set(key, ok);
+  if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  return ok;
+}
+
+/**
  * The precompressed sibling to send for `file` (an absolute path the caller has already checked lies inside its
  * folder), or undefined: the type is not one the build compresses, the request accepts no encoding the build
- * wrote, or the sibling is missing or older than the file (a file changed after the build is sent as it is).
+ * wrote, or the sibling is missing or does not decode to the file's current bytes.
  */
-export function precompressedSibling(
+export async function precompressedSibling(
   req: Request,
   file: string,
-): { path: string; encoding: Encoding } | undefined {
+): Promise<{ path: string; encoding: Encoding } | undefined> {
   if (!PRECOMPRESSED_TYPES.test(file)) return undefined;
   const accepted = acceptedEncodings(req.headers['accept-encoding']);
-  if (accepted.size === 0) return undefined;
-  const original = statSync(file, { throwIfNoEntry: false });
-  if (!original?.isFile()) return undefined;
-  for (const { name, suffix } of ENCODINGS) {
+  for (const { name, suffix, decode } of ENCODINGS) {
     if (!accepted.has(name)) continue;
-    const sibling = statSync(file + suffix, { throwIfNoEntry: false });
-    if (sibling?.isFile() && sibling.mtimeMs >= original.mtimeMs)
+    if (await decodesTo(file, file + suffix, decode).catch(() => false))
       return { path: file + suffix, encoding: name };
   }
   return undefined;
@@ -71,32 +94,36 @@ export function precompressedSibling(
 
 /**
  * Sends `file`'s precompressed sibling when there is one for this request (see {@link precompressedSibling}), with
- * the file's own type, `Content-Encoding`, `Vary: Accept-Encoding` and the caller's cache headers; the compression
- * middleware leaves an encoded answer alone. Returns false when there is none, so the caller sends the file
- * itself. A sibling that cannot be read after all falls back to `fallback` before anything was written.
+ * the file's own type, `Content-Encoding`, `Vary: Accept-Encoding` and the caller's cache headers (the compression
+ * middleware leaves an encoded answer alone); otherwise, or if the sibling cannot be read after all, calls
+ * `sendFile` to send the file itself.
  */
 export function sendPrecompressed(
   req: Request,
   res: Response,
   file: string,
   cacheControl: string,
-  fallback: () => void,
-): boolean {
-  if (PRECOMPRESSED_TYPES.test(file)) res.vary('Accept-Encoding');
-  const sibling = precompressedSibling(req, file);
-  if (!sibling) return false;
-  res.type(path.extname(file));
-  res.setHeader('Content-Encoding', sibling.encoding);
-  res.setHeader('Cache-Control', cacheControl);
-  res.sendFile(
-    sibling.path,
-    { dotfiles: 'deny', cacheControl: false, acceptRanges: false },
-    (error?: Error) => {
-      if (!error || res.headersSent) return;
-      res.removeHeader('Content-Encoding');
-      res.removeHeader('Content-Type');
-      fallback();
+  sendFile: () => void,
+): void {
+  if (!PRECOMPRESSED_TYPES.test(file)) return sendFile();
+  res.vary('Accept-Encoding');
+  precompressedSibling(req, file).then(
+    (sibling) => {
+      if (!sibling) return sendFile();
+      res.type(path.extname(file));
+      res.setHeader('Content-Encoding', sibling.encoding);
+      res.setHeader('Cache-Control', cacheControl);
+      res.sendFile(
+        sibling.path,
+        { dotfiles: 'deny', cacheControl: false, acceptRanges: false },
+        (error?: Error) => {
+          if (!error || res.headersSent) return;
+          res.removeHeader('Content-Encoding');
+          res.removeHeader('Content-Type');
+          sendFile();
+        },
+      );
     },
+    () => sendFile(),
   );
-  return true;
 }

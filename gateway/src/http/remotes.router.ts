@@ -54,7 +54,7 @@ export function remotesRouter(config: Pick<GatewayConfig, 'secure'>, registry: R
       );
     // The smallest encoding the browser accepts, as the build wrote it; else the file (compressed on the fly).
     const absolute = path.join(file.root, file.path);
-    if (!sendPrecompressed(req, res, absolute, RELEASE_CACHE_CONTROL, sendFile)) sendFile();
+    sendPrecompressed(req, res, absolute, RELEASE_CACHE_CONTROL, sendFile);
   });
   router.use((_req, res) => {
     res.status(404).type('text/plain').send('Not Found');

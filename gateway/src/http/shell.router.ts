@@ -93,7 +93,8 @@ export function shellRouter(options: ShellRouterOptions): Router {
       ? path.join(options.shellDist, ...req.path.split('/'))
       : undefined;
     const sendAsset = () => void assets(req, res, next);
-    if (!file || !sendPrecompressed(req, res, file, cacheControl(file), sendAsset)) sendAsset();
+    if (file) sendPrecompressed(req, res, file, cacheControl(file), sendAsset);
+    else sendAsset();
   });
 
   // A form of a page posted natively (the sign-in form before the app took over) goes back to the page with

@@ -148,8 +148,7 @@ export class ReleaseRegistry {
       const tmp = `${target}.tmp-${process.pid}`;
       rmSync(tmp, { recursive: true, force: true });
       mkdirSync(path.dirname(target), { recursive: true });
-      // Timestamps kept: a precompressed sibling must not look older than its file (http/precompressed.ts).
-      cpSync(distDir, tmp, { recursive: true, preserveTimestamps: true });
+      cpSync(distDir, tmp, { recursive: true });
       renameSync(tmp, target);
       created = true;
     }
