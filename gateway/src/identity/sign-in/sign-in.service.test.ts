@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../infra/clock.js';
+import { sha256 } from '../../infra/crypto/tokens.js';
 import { MemorySessionStore } from '../../infra/sessions/memory-session.store.js';
 import { RequestSessions } from '../../infra/sessions/request-sessions.js';
 import { SessionManager, type Session } from '../../infra/sessions/session-manager.js';
@@ -82,6 +83,20 @@ const WALKS: [string, Account, string[]][] = [
   ],
 ];
 
+/** The memory store, counting the records it writes. */
+class CountingSessionStore extends MemorySessionStore {
+  creates = 0;
+  updates = 0;
+  override create(...args: Parameters<MemorySessionStore['create']>) {
+    this.creates += 1;
+    return super.create(...args);
+  }
+  override update(...args: Parameters<MemorySessionStore['update']>) {
+    this.updates += 1;
+    return super.update(...args);
+  }
+}
+
 describe('the sign-in state machine', () => {
   let gw: TestGateway;
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
@@ -93,13 +108,12 @@ describe('the sign-in state machine', () => {
   };
   let sessions: RequestSessions;
   let service: SignInService;
+  const store = new CountingSessionStore(() => clock.now());
 
   beforeAll(async () => {
     gw = await startTestGateway({ backend: 'sqlite' });
-    const manager = new SessionManager(
-      new MemorySessionStore(() => clock.now()),
-      { idleMs: 3_600_000, absoluteMs: 8 * 3_600_000 },
-      () => clock.now(),
+    const manager = new SessionManager(store, { idleMs: 3_600_000, absoluteMs: 8 * 3_600_000 }, () =>
+      clock.now(),
     );
     sessions = new RequestSessions(manager, { secure: false });
     const steps = defaultSignInSteps({ offerDeviceRegistration: true, selectCustomer: true });
@@ -172,6 +186,41 @@ describe('the sign-in state machine', () => {
       // S24: the final id is new, and every id before it is dead.
       expect(ids).not.toContain(current.session.id);
       for (const id of ids) expect((await sessions.manager.load(id)).kind).not.toBe('active');
+    },
+  );
+
+  it.each([
+    [
+      'a plain account',
+      false,
+      { expired: false, secondFactor: false, requires2fa: false, device: true, customers: 1 },
+    ],
+    [
+      'remember-me',
+      true,
+      { expired: false, secondFactor: false, requires2fa: false, device: true, customers: 1 },
+    ],
+    [
+      'an account with a step',
+      false,
+      { expired: false, secondFactor: true, requires2fa: false, device: true, customers: 1 },
+    ],
+  ] as [string, boolean, Account][])(
+    'the password writes its outcome in one new record (%s): no second write of the same sign-in',
+    async (_name, rememberMe, account) => {
+      const before = { creates: store.creates + 1, updates: store.updates }; // + the anonymous session's record
+      const { outcome } = await signInWithPassword(account, rememberMe);
+      const { session } = redirectOf(outcome);
+      expect({ creates: store.creates, updates: store.updates }).toEqual({
+        creates: before.creates + 1,
+        updates: before.updates,
+      });
+      const stored = await store.get(sha256(session.id));
+      expect(stored?.kind).toBe('live');
+      const record = stored?.kind === 'live' ? stored.record : undefined;
+      expect(record?.persistent ?? false).toBe(rememberMe);
+      if (account.secondFactor) expect(record?.data.pending?.current).toBe('two-factor');
+      else expect(record?.data.account).toBeDefined();
     },
   );
 

@@ -5,7 +5,12 @@ import type { LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import { ThrottleUnavailableError } from '../../infra/throttle/login-throttle.js';
 import type { Session } from '../../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../../infra/sessions/request-sessions.js';
-import type { PendingSignIn, SignedInAccount, UpstreamSession } from '../../infra/sessions/session-store.js';
+import type {
+  PendingSignIn,
+  SessionData,
+  SignedInAccount,
+  UpstreamSession,
+} from '../../infra/sessions/session-store.js';
 import type { Store } from '../../store/store.js';
 import { normaliseLogin, type User } from '../../store/user.repository.js';
 import { findLoginOnce } from '../login-lookup.js';
@@ -333,8 +338,63 @@ export class SignInService {
     pending: PendingSignIn,
     username: string = user.username,
   ): Promise<SignInOutcome> {
-    const next = await this.sessions.regenerate(req, res, session, { pending, username }, false);
-    return this.advance(req, res, next, user, pending);
+    // One regeneration writes the outcome at once (S24): the pending sign-in parked at its first open step, or,
+    // when no step applies, the signed-in account (persistent for remember-me). Regenerating with the pending
+    // sign-in and then saving the outcome over it wrote the new record twice (three times with remember-me).
+    const now = this.clock.now();
+    const step = await this.firstOpenStep(user, pending, now);
+    if (step) {
+      pending.current = step.id;
+      const next = await this.sessions.regenerate(req, res, session, { pending, username }, false);
+      return this.atStep(step, pending, next);
+    }
+    const data = this.signedInData(user, pending, username, now);
+    const next = await this.sessions.regenerate(req, res, session, data, pending.rememberMe);
+    return this.completed(user, pending, next, now);
+  }
+
+  /** The first step of the walk that `pending` has not passed and that applies to `user`. */
+  private async firstOpenStep(user: User, pending: PendingSignIn, now: number) {
+    for (const step of this.steps.list()) {
+      if (pending.passed.includes(step.id)) continue;
+      if (await step.appliesTo({ user, pending, now, facts: this.facts })) return step;
+    }
+    return undefined;
+  }
+
+  /** The 209 to a step's page, the returnUrl kept. */
+  private atStep(step: { path: string }, pending: PendingSignIn, session: Session): SignInOutcome {
+    const query = new URLSearchParams({ returnUrl: pending.returnUrl }).toString();
+    return { kind: 'redirect', redirect: `${step.path}?${query}`, session };
+  }
+
+  /** What a completed sign-in keeps in its session. */
+  private signedInData(user: User, pending: PendingSignIn, username: string, now: number): SessionData {
+    const account: SignedInAccount = {
+      userId: user.id,
+      authTime: Math.floor(now / 1000),
+      amr: pending.amr,
+      securityStamp: user.securityStamp,
+    };
+    return { account, username, ...(pending.upstream ? { upstream: pending.upstream } : {}) };
+  }
+
+  /** Audits the completed sign-in and answers its 209 to the returnUrl. */
+  private async completed(
+    user: User,
+    pending: PendingSignIn,
+    session: Session,
+    now: number,
+  ): Promise<SignInOutcome> {
+    await this.store.audit.record({
+      at: now,
+      kind: 'sign-in.completed',
+      userId: user.id,
+      ip: null,
+      data: { amr: pending.amr },
+    });
+    this.metrics.signIn('success');
+    return { kind: 'redirect', redirect: pending.returnUrl, session };
   }
 
   /**
@@ -464,28 +524,16 @@ export class SignInService {
     pending: PendingSignIn,
   ): Promise<SignInOutcome> {
     const now = this.clock.now();
-    for (const step of this.steps.list()) {
-      if (pending.passed.includes(step.id)) continue;
-      if (!(await step.appliesTo({ user, pending, now, facts: this.facts }))) continue;
+    const step = await this.firstOpenStep(user, pending, now);
+    if (step) {
       pending.current = step.id;
       session.record.data.pending = pending;
       await this.sessions.save(session);
-      const query = new URLSearchParams({ returnUrl: pending.returnUrl }).toString();
-      return { kind: 'redirect', redirect: `${step.path}?${query}`, session };
+      return this.atStep(step, pending, session);
     }
-    const account: SignedInAccount = {
-      userId: user.id,
-      authTime: Math.floor(now / 1000),
-      amr: pending.amr,
-      securityStamp: user.securityStamp,
-    };
-    const data = {
-      account,
-      username: session.record.data.username ?? user.username,
-      ...(pending.upstream ? { upstream: pending.upstream } : {}),
-    };
-    // After a further step (second factor, ...) the id changes again (S24); right after the password it is fresh,
-    // but remember-me still needs the persistent cookie that only a completed sign-in gets.
+    const data = this.signedInData(user, pending, session.record.data.username ?? user.username, now);
+    // After a further step (second factor, ...) the id changes again (S24); remember-me needs the persistent
+    // cookie that only a completed sign-in gets.
     const finished =
       pending.passed.length > 1 || pending.rememberMe
         ? await this.sessions.regenerate(req, res, session, data, pending.rememberMe)
@@ -494,14 +542,6 @@ export class SignInService {
       session.record.data = data;
       await this.sessions.save(session);
     }
-    await this.store.audit.record({
-      at: now,
-      kind: 'sign-in.completed',
-      userId: user.id,
-      ip: null,
-      data: { amr: pending.amr },
-    });
-    this.metrics.signIn('success');
-    return { kind: 'redirect', redirect: pending.returnUrl, session: finished };
+    return this.completed(user, pending, finished, now);
   }
 }
