@@ -155,6 +155,10 @@ export function createApp(deps: AppDeps): Express {
 
   const app = express();
   app.disable('x-powered-by');
+  // What res.send writes (no-store API answers, pages with a per-request nonce) is never cached: an ETag would cost a
+  // hash of each body and could never match, so the body ETag function gives none. A function, not `false`: the
+  // setting also switches sendFile's validators, and files keep theirs.
+  app.set('etag', () => undefined);
   app.set('trust proxy', config.trustProxy);
 
   // The access log (request id header, refusals at info, faults at error; answered calls at debug cost no line)

@@ -3,6 +3,7 @@ import { returnUrlQuerySchema, type ReturnUrlQuery } from 'shared-contracts';
 import type { Identity } from '../identity/identity.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
+import { COMPRESS_MIN_BYTES } from './compression.js';
 import { loginViewAnswer } from './login.router.js';
 import { safeParse } from './plumbing.js';
 import { currentUserAnswer } from './session.router.js';
@@ -58,7 +59,7 @@ export function lightCalls(deps: LightCallDeps): RequestHandler {
     const answer = () => {
       answerIfPlain(req, query, route.answer, sessions, identity).then((body) => {
         if (body === undefined) return next();
-        res.set('Cache-Control', 'no-store').json(body);
+        sendAnswer(res, body);
       }, next);
     };
     deps.locale(req, res, () => {
@@ -67,6 +68,25 @@ export function lightCalls(deps: LightCallDeps): RequestHandler {
       else answer();
     });
   };
+}
+
+/**
+ * Sends a call's answer as the full stack's `res.set('Cache-Control', 'no-store').json(body)` does (same status,
+ * headers and bytes; the app sends no ETag), without Express's response helpers: the content type is a constant
+ * instead of a MIME lookup and a charset parse, and the string goes straight to `end`. An answer big enough to be
+ * compressed goes the helpers' way, through the compression of app.ts.
+ */
+function sendAnswer(res: Response, body: unknown): void {
+  const text = JSON.stringify(body);
+  if (text.length >= COMPRESS_MIN_BYTES) {
+    res.set('Cache-Control', 'no-store').type('json').send(text);
+    return;
+  }
+  res.statusCode = 200;
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** The query as the route parses it, or undefined when the schema refuses it (the full stack answers that 400). */
