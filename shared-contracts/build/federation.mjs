@@ -48,6 +48,26 @@ export function narrowSharedAliases() {
  */
 export const FEDERATION_RUNTIME_OPTIMIZATION = { disableSnapshot: true, target: 'web' };
 
+/** V8's compile hint for a whole file: compile every function eagerly, off the main thread while streaming. */
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+
+/**
+ * V8's explicit compile hint for a whole file (`//# allFunctionsCalledOnLoad`, Chromium ≥ 136), written at the top of
+ * every JavaScript file of a production build, after minification (which drops comments) and before the content
+ * hashes. Our scripts run most of their functions as soon as they load (module factories, React DOM, the schemas,
+ * the store), and V8 otherwise compiles each function lazily on the main thread at its first call, in the middle of
+ * the start's tasks. With the hint, the off-thread streaming compile that parses the file compiles them all there
+ * instead (issue 10, Total Blocking Time; bench/README.md "Blocking time"). Browsers without the hint read a comment.
+ */
+export function compileHintsPlugin() {
+  return new rspack.BannerPlugin({
+    banner: COMPILE_HINT,
+    raw: true,
+    test: /\.js$/,
+    stage: rspack.Compilation.PROCESS_ASSETS_STAGE_DEV_TOOLING,
+  });
+}
+
 /** The names a narrow entry point exports (its `export { a, b } from '…'` lists). */
 function narrowExports(file) {
   const names = new Set();
@@ -310,6 +330,7 @@ export function remoteRspackConfig(dir, env = {}) {
           }),
           new NarrowSharedCheckPlugin(narrowCheckDirs(dir)),
           sharedContractsRootImports(),
+          compileHintsPlugin(),
         ],
     optimization: { minimize: !standalone },
     performance: { hints: false },
