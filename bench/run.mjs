@@ -128,7 +128,9 @@ const gitCommit = (() => {
 const day = new Date().toISOString().slice(0, 10);
 const resultsDir = path.join(REPO, 'bench', 'results');
 mkdirSync(resultsDir, { recursive: true });
-const file = path.join(resultsDir, `${day}${quick ? '-quick' : ''}.json`);
+// A run of some sections only (--only) writes beside the day's full run instead of over it.
+const partial = opts.only === undefined ? '' : `-only-${[...only].join('-')}`;
+const file = path.join(resultsDir, `${day}${quick ? '-quick' : ''}${partial}.json`);
 const result = {
   date: new Date().toISOString(),
   gitCommit,

@@ -37,6 +37,9 @@ async function check(base, request, name) {
 /**
  * @param {{base: string, rounds: number, quick: boolean, log: (m: string) => void}} ctx
  */
+/** What Chromium sends for a visitor whose browser is set to British English. */
+const ACCEPT_LANGUAGE = 'en-GB,en;q=0.9';
+
 export async function runLight(ctx) {
   const rows = [];
   const data = { settings: {}, endpoints: {} };
@@ -45,16 +48,19 @@ export async function runLight(ctx) {
   const session = await newSession(ctx.base);
   // As the pages send them (shared-contracts/api's base query): the POST calls carry the anti-forgery header and no
   // body (fetch sends `Content-Length: 0`; autocannon is told so, fetch in check() adds it itself). Until 2026-11-25
-  // the bench sent a `{}` JSON body the pages never send, so it also measured a JSON parse no page asks for.
+  // the bench sent a `{}` JSON body the pages never send, so it also measured a JSON parse no page asks for. A
+  // browser always sends its languages (Accept-Language); until 2026-11-25 the bench sent none, so every call also
+  // looked up the partner's default language, which no browser's call does. Bare Express gets the same header.
+  const browser = { accept: 'application/json', 'accept-language': ACCEPT_LANGUAGE };
   const headers = {
     cookie: session.cookie,
     [CSRF_SUFFIX]: session.csrf,
-    accept: 'application/json',
+    ...browser,
     'x-requested-with': 'XMLHttpRequest',
   };
   const getHeaders = {
     cookie: headers.cookie,
-    accept: 'application/json',
+    ...browser,
     'x-requested-with': 'XMLHttpRequest',
   };
   // SPEC.md §7: calls are POST unless marked GET; User also answers GET, the cheaper form a page uses.
@@ -86,7 +92,7 @@ export async function runLight(ctx) {
           kind: 'fixed',
           url: bareUrl,
           ...settings,
-          request: { method: 'GET', path: '/', headers: { accept: 'application/json' } },
+          request: { method: 'GET', path: '/', headers: browser },
         }),
       );
       for (const t of targets) {

@@ -106,6 +106,26 @@ for (const backend of BACKENDS)
             body: '{}',
           },
           {
+            name: `${who} POST GetPartnerMetaData as the pages send it (no body, no content type)`,
+            method: 'POST',
+            path: '/api/Account/GetPartnerMetaData',
+            headers: { ...cookie, ...csrf, 'content-length': '0' },
+          },
+          {
+            name: `${who} POST LoginView with a body that is not JSON, sent as a form`,
+            method: 'POST',
+            path: '/api/Account/LoginView?returnUrl=%2F',
+            headers: { ...cookie, ...csrf },
+            body: '{"returnUrl":',
+          },
+          {
+            name: `${who} POST LoginView with a JSON body in a charset the parser refuses`,
+            method: 'POST',
+            path: '/api/Account/LoginView?returnUrl=%2F',
+            headers: { ...cookie, ...csrf, 'content-type': 'application/json; charset=latin1' },
+            body: '{}',
+          },
+          {
             name: `${who} POST LoginView`,
             method: 'POST',
             path: '/api/Account/LoginView?returnUrl=%2Fconnect%2Fauthorize%3Fclient_id%3Dx',
@@ -160,11 +180,17 @@ for (const backend of BACKENDS)
 
       async function expectSameAnswers(list: Call[]) {
         for (const call of list) {
-          const fast = comparable(await send(gw.app, call));
-          const slow = comparable(await send(full, call));
-          expect({ call: call.name, ...fast }).toEqual({ call: call.name, ...slow });
-          // No-store answers carry no ETag (app.ts): it would cost a hash of every body and never match.
-          expect(fast.headers['etag']).toBeUndefined();
+          // Twice: the second answer comes from what the first remembered (parsed query, proved token pair).
+          for (const time of ['first', 'again']) {
+            const fast = comparable(await send(gw.app, call));
+            const slow = comparable(await send(full, call));
+            expect({ call: `${call.name} (${time})`, ...fast }).toEqual({
+              call: `${call.name} (${time})`,
+              ...slow,
+            });
+            // No-store answers carry no ETag (app.ts): it would cost a hash of every body and never match.
+            expect(fast.headers['etag']).toBeUndefined();
+          }
         }
       }
 
@@ -225,7 +251,10 @@ for (const backend of BACKENDS)
           const slow = await send(full, call);
           expect(comparable(fast)).toEqual(comparable(slow));
         }
-        const view = await send(gw.app, list[1]!);
+        const view = await send(
+          gw.app,
+          list.find((c) => c.name === 'timed out GET LoginView in German')!,
+        );
         expect(view.status).toBe(200);
         expect(view.headers['set-cookie']).toEqual(
           expect.arrayContaining([expect.stringMatching(/^idp\.session=/)]),

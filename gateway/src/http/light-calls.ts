@@ -63,8 +63,10 @@ export function lightCalls(deps: LightCallDeps): RequestHandler {
       }, next);
     };
     deps.locale(req, res, () => {
-      // The body is read as the full stack reads it; a refused body is the error handler's 400, as there.
-      if (req.method === 'POST') json(req, res, (error?: unknown) => (error ? next(error) : answer()));
+      // The body is read as the full stack reads it; a refused body is the error handler's 400, as there. A POST
+      // without a content type (how the pages send these calls: no body) is one the parser passes over untouched.
+      if (req.method === 'POST' && req.headers['content-type'] !== undefined)
+        json(req, res, (error?: unknown) => (error ? next(error) : answer()));
       else answer();
     });
   };
@@ -89,10 +91,27 @@ function sendAnswer(res: Response, body: unknown): void {
   res.end(text);
 }
 
-/** The query as the route parses it, or undefined when the schema refuses it (the full stack answers that 400). */
+/** Parsed queries by their raw text: the same few `?returnUrl=…` arrive on every load. */
+const parsedQueries = new Map<string, ReturnUrlQuery | undefined>();
+const PARSED_QUERIES_KEPT = 1_000;
+const PARSED_QUERY_MAX_LENGTH = 512;
+
+/**
+ * The query as the route parses it, or undefined when the schema refuses it (the full stack answers that 400).
+ * Parsing is a pure function of the query's raw text, so the answer for a text seen before is reused (frozen: no
+ * caller can change what the next one gets); at most {@link PARSED_QUERIES_KEPT} texts of up to
+ * {@link PARSED_QUERY_MAX_LENGTH} characters are kept.
+ */
 function queryOf(req: Request): ReturnUrlQuery | undefined {
+  const at = req.url.indexOf('?');
+  const raw = at === -1 ? '' : req.url.slice(at);
+  if (parsedQueries.has(raw)) return parsedQueries.get(raw);
   const result = safeParse(returnUrlQuerySchema, req.query);
-  return result.success ? result.data : undefined;
+  const query = result.success ? Object.freeze(result.data) : undefined;
+  if (raw.length > PARSED_QUERY_MAX_LENGTH) return query;
+  if (parsedQueries.size >= PARSED_QUERIES_KEPT) parsedQueries.clear();
+  parsedQueries.set(raw, query);
+  return query;
 }
 
 /** The call's answer when no sign-in is pending on the session (the gate lets such calls through untouched). */
