@@ -1,5 +1,6 @@
 // Section 2: light account endpoints against a bare Express 5 "hello" server, same load settings, same run.
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CSRF_SUFFIX, newSession } from './account-client.mjs';
 import { runLoad } from './load.mjs';
@@ -13,9 +14,43 @@ const BARE = fileURLToPath(new URL('../bare-express.mjs', import.meta.url));
 function startBare() {
   return new Promise((resolve, reject) => {
     const child = fork(BARE, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.once('message', (m) => resolve({ port: m.port, stop: () => child.kill('SIGTERM') }));
+    child.once('message', (m) =>
+      resolve({ port: m.port, pid: child.pid, stop: () => child.kill('SIGTERM') }),
+    );
     child.once('exit', (code) => reject(new Error(`bare-express exited ${code}`)));
   });
+}
+
+/**
+ * CPU time a process has used so far in µs (user + system, from /proc; Linux's clock ticks of 10 ms), or undefined
+ * where there is no /proc (the CPU figures are then left out). Read around each run, it gives the server's CPU per
+ * call: the time the process ran, not the time it waited for a core (bench/README.md section 2).
+ */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs one load and adds the server's CPU per 2xx answer (µs) when it can be read. */
+async function measured(pid, options) {
+  const before = cpuMicros(pid);
+  const result = await runLoad(options);
+  const after = cpuMicros(pid);
+  const answered = ok(result);
+  result.cpuMicrosPerCall =
+    before === undefined || after === undefined || answered === 0 ? undefined : (after - before) / answered;
+  return result;
+}
+
+/** The 2xx answers of a run. */
+function ok(r) {
+  return Object.entries(r.statuses)
+    .filter(([s]) => Number(s) >= 200 && Number(s) < 300)
+    .reduce((n, [, c]) => n + c, 0);
 }
 
 /** Checks once that a call answers 2xx, so a broken endpoint fails the bench instead of being measured. */
@@ -88,7 +123,7 @@ export async function runLight(ctx) {
     // Interleaved rounds (bare, then each endpoint) so a noisy moment hurts all of them alike.
     for (let round = 0; round < ctx.rounds; round += 1) {
       results.bare.push(
-        await runLoad({
+        await measured(bare.pid, {
           kind: 'fixed',
           url: bareUrl,
           ...settings,
@@ -97,7 +132,7 @@ export async function runLight(ctx) {
       );
       for (const t of targets) {
         results[t.name].push(
-          await runLoad({ kind: 'fixed', url: ctx.base, ...settings, request: t.request }),
+          await measured(ctx.gw?.pid, { kind: 'fixed', url: ctx.base, ...settings, request: t.request }),
         );
       }
     }
@@ -105,11 +140,13 @@ export async function runLight(ctx) {
     bare.stop();
   }
 
-  const ok = (r) =>
-    Object.entries(r.statuses)
-      .filter(([s]) => Number(s) >= 200 && Number(s) < 300)
-      .reduce((n, [, c]) => n + c, 0);
-  const rps = (runs) => summarize(runs.map((r) => ok(r) / (r.elapsedMs / 1000)));
+  const perSecond = (r) => ok(r) / (r.elapsedMs / 1000);
+  const rps = (runs) => summarize(runs.map(perSecond));
+  const cpu = (runs) =>
+    runs.every((r) => r.cpuMicrosPerCall !== undefined)
+      ? summarize(runs.map((r) => r.cpuMicrosPerCall))
+      : undefined;
+  const bareCpu = cpu(results.bare);
   const p99 = (runs) => summarize(runs.map((r) => r.p99));
   const bareRps = rps(results.bare);
   const bareP99 = p99(results.bare);
@@ -123,6 +160,10 @@ export async function runLight(ctx) {
     ),
   );
   rows.push(row(S, '    bare Express p99', 'ms', bareP99));
+  if (bareCpu) {
+    data.bare.cpuMicrosPerCall = bareCpu;
+    rows.push(row(S, '    bare Express CPU per answer', 'µs', bareCpu));
+  }
   for (const t of targets) {
     const runs = results[t.name];
     const r = rps(runs);
@@ -132,21 +173,19 @@ export async function runLight(ctx) {
     const non2xx = runs.reduce((n, x) => n + (x.total - ok(x)), 0);
     const note = non2xx ? `${non2xx} non-2xx answers not counted: ${JSON.stringify(statuses[0])}` : '';
     rows.push(row(S, `${t.method} ${t.name}`, 'req/s', r, note));
-    rows.push(
-      row(
-        S,
-        '    ÷ bare Express req/s',
-        '×',
-        {
-          median: r.median / bareRps.median,
-          min: r.min / bareRps.max,
-          max: r.max / bareRps.min,
-          rounds: r.rounds,
-        },
-        'bound 1.0',
-        3,
-      ),
-    );
+    // Each round's call against the bare server's run of the same round (they run back to back), then the median:
+    // a slow stretch of the machine then lowers both sides of one ratio instead of one side of another.
+    const paired = summarize(runs.map((x, i) => perSecond(x) / perSecond(results.bare[i])));
+    data.endpoints[t.name].ratioToBare = paired;
+    rows.push(row(S, '    ÷ bare Express req/s (same round)', '×', paired, 'bound 1.0', 3));
+    const c = cpu(runs);
+    if (c && bareCpu) {
+      const cpuRatio = summarize(runs.map((x, i) => results.bare[i].cpuMicrosPerCall / x.cpuMicrosPerCall));
+      data.endpoints[t.name].cpuMicrosPerCall = c;
+      data.endpoints[t.name].bareCpuRatio = cpuRatio;
+      rows.push(row(S, `    ${t.name} server CPU per answer`, 'µs', c));
+      rows.push(row(S, '    bare Express CPU ÷ this CPU (same round)', '×', cpuRatio, 'bound 1.0', 3));
+    }
     rows.push(row(S, `    ${t.name} p99`, 'ms', p));
     rows.push(
       row(
