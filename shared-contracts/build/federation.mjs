@@ -58,6 +58,8 @@ export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
  * the store), and V8 otherwise compiles each function lazily on the main thread at its first call, in the middle of
  * the start's tasks. With the hint, the off-thread streaming compile that parses the file compiles them all there
  * instead (issue 10, Total Blocking Time; bench/README.md "Blocking time"). Browsers without the hint read a comment.
+ * Workers built by child compilations (the service worker, the captcha's solver) are left as they are: they do not
+ * run on the page's main thread.
  */
 export function compileHintsPlugin() {
   return new rspack.BannerPlugin({
