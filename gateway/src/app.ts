@@ -179,8 +179,15 @@ export function createApp(deps: AppDeps): Express {
   });
   // Tiny JSON answers go out as they are; pages, files and big answers compressed (http/compression.ts).
   app.use(compressBigAnswers());
-  // Pages of partners that use reCAPTCHA allow Google's origins in their CSP; every other page stays 'self'.
+  // Pages of partners that use reCAPTCHA allow Google's origins in their CSP; every other page stays 'self'. The
+  // settings are in process nearly always: answered then without a promise (each one costs every request).
   app.use((req, res, next) => {
+    const known = identity.captcha.peekUsesRecaptcha(req.hostname);
+    if (known !== undefined) {
+      res.locals.recaptchaCsp = known;
+      next();
+      return;
+    }
     identity.captcha
       .usesRecaptcha(req.hostname)
       .then((uses) => {
@@ -197,7 +204,13 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(securityHeaders({ hsts: config.secure }));
   // Messages of the API in the visitor's language; the errors map itself keeps the codes.
-  const apiLocale = requestLocale(async (host) => (await identity.partners.forHost(host))?.defaultLanguage);
+  const apiLocale = requestLocale({
+    peek: (host) => {
+      const found = identity.partners.peekForHost(host);
+      return found && { language: found.partner?.defaultLanguage };
+    },
+    load: async (host) => (await identity.partners.forHost(host))?.defaultLanguage,
+  });
   // The calls every page load makes answered here, ahead of the routers; anything else goes on below (ADR 0027).
   if (deps.lightCalls !== false) app.use(lightCalls({ sessions, antiforgery, identity, locale: apiLocale }));
 

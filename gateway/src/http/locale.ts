@@ -10,7 +10,11 @@ import {
 import { readCookie } from './cookies.js';
 
 /** The partner default language for a host (the store's partner, or the default partner). */
-export type PartnerLanguageLookup = (host: string) => Promise<string | undefined>;
+export interface PartnerLanguageLookup {
+  /** The language when the partner list is in process (`{ language }`), else undefined: then `load` is asked. */
+  peek(host: string): { language: string | undefined } | undefined;
+  load(host: string): Promise<string | undefined>;
+}
 
 /** The locale the answers to this request are written in (set by {@link requestLocale}); en-GB when unset. */
 export function localeOf(res: Response): SupportedLocale | undefined {
@@ -39,7 +43,14 @@ export function requestLocale(partnerLanguage: PartnerLanguageLookup) {
       next();
       return;
     }
-    partnerLanguage(req.hostname)
+    const known = partnerLanguage.peek(req.hostname);
+    if (known) {
+      res.locals.locale = resolveLocale({ ...hints, partnerDefault: known.language });
+      next();
+      return;
+    }
+    partnerLanguage
+      .load(req.hostname)
       .then((partnerDefault) => {
         res.locals.locale = resolveLocale({ ...hints, partnerDefault });
         next();

@@ -73,7 +73,7 @@ export type CaptchaVerifyOutcome = { ok: true } | { ok: false; reason: string };
 export interface CaptchaServiceDeps {
   users: Pick<UserRepository, 'findByLogin'>;
   settings: Pick<CaptchaSettingsRepository, 'find' | 'onChange'>;
-  partners: Pick<PartnerService, 'forHost'>;
+  partners: Pick<PartnerService, 'forHost' | 'peekForHost'>;
   kv: KeyValueStore;
   throttle: LoginThrottle;
   clock: Clock;
@@ -117,30 +117,53 @@ export class CaptchaService {
   /** The captcha settings of the host's partner (kept in process a few seconds, like the partner list). */
   async settingsFor(host: string): Promise<CaptchaSettings> {
     const partnerId = (await this.deps.partners.forHost(host))?.id ?? '';
-    const fallback = this.deps.fallback ?? {};
-    if (!partnerId) return { ...defaultCaptchaSettings(''), ...fallback };
+    if (!partnerId) return this.settingsWithoutPartner();
+    return this.cachedSettings(partnerId).get();
+  }
+
+  /**
+   * {@link settingsFor} without a promise while the partner list and the partner's settings are loaded and fresh,
+   * else undefined (then `settingsFor` loads them).
+   */
+  peekSettingsFor(host: string): CaptchaSettings | undefined {
+    const found = this.deps.partners.peekForHost(host);
+    if (!found) return undefined;
+    const partnerId = found.partner?.id ?? '';
+    if (!partnerId) return this.settingsWithoutPartner();
+    return this.cachedSettings(partnerId).peek()?.value;
+  }
+
+  private settingsWithoutPartner(): CaptchaSettings {
+    return { ...defaultCaptchaSettings(''), ...this.deps.fallback };
+  }
+
+  private cachedSettings(partnerId: string): CachedValue<CaptchaSettings> {
     let cached = this.cache.get(partnerId);
     if (!cached) {
+      const fallback = this.deps.fallback ?? {};
       cached = cachedValue(() => this.deps.settings.find(partnerId, fallback));
       this.cache.set(partnerId, cached);
     }
-    return cached.get();
+    return cached;
   }
 
   /** The provider the sign-in pages show (absent when the partner turned the captcha off). */
   async providerFor(host: string): Promise<CaptchaProvider | undefined> {
-    const settings = await this.settingsFor(host);
-    const version = VERSION_OF[settings.provider];
-    if (version === undefined || settings.when === 'never') return undefined;
-    return version === 1
-      ? { version }
-      : { version, ...(settings.siteKey ? { siteKey: settings.siteKey } : {}) };
+    return providerIn(this.peekSettingsFor(host) ?? (await this.settingsFor(host)));
   }
 
   /** True when the host's partner uses reCAPTCHA: its pages' CSP must allow Google's origins. */
   async usesRecaptcha(host: string): Promise<boolean> {
-    const version = (await this.providerFor(host))?.version;
-    return version === 2 || version === 3;
+    return recaptchaIn(await this.settingsFor(host));
+  }
+
+  /**
+   * {@link usesRecaptcha} without a promise while the settings are in process, else undefined: the CSP middleware
+   * asks on every request (app.ts) and waits for `usesRecaptcha` only when this says nothing.
+   */
+  peekUsesRecaptcha(host: string): boolean | undefined {
+    const settings = this.peekSettingsFor(host);
+    return settings && recaptchaIn(settings);
   }
 
   private requestCounterKey(action: CaptchaAction, ip: string): string {
@@ -262,4 +285,19 @@ export class CaptchaService {
     await this.deps.kv.set(this.passKey(ctx.sessionId, request.action), '1', CAPTCHA_PASS_TTL_MS);
     return { ok: true };
   }
+}
+
+/** The provider settings put on the sign-in pages (absent when the partner turned the captcha off). */
+function providerIn(settings: CaptchaSettings): CaptchaProvider | undefined {
+  const version = VERSION_OF[settings.provider];
+  if (version === undefined || settings.when === 'never') return undefined;
+  return version === 1
+    ? { version }
+    : { version, ...(settings.siteKey ? { siteKey: settings.siteKey } : {}) };
+}
+
+/** True when the settings' provider is reCAPTCHA (v2 or v3) and the captcha is on: its origins join the CSP. */
+function recaptchaIn(settings: CaptchaSettings): boolean {
+  const version = providerIn(settings)?.version;
+  return version === 2 || version === 3;
 }

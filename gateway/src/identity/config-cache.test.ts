@@ -3,7 +3,7 @@ import { ManualClock } from '../infra/clock.js';
 import { openTestBackends, type TestBackends } from '../testing/backends.js';
 import { PartnerService } from './partner.service.js';
 import { createReturnUrls } from './return-urls.service.js';
-import { CONFIG_CACHE_TTL_MS } from './ttl-cache.js';
+import { cachedValue, CONFIG_CACHE_TTL_MS } from './ttl-cache.js';
 
 describe('in-process cache of partners and registered return URLs', () => {
   let backends: TestBackends;
@@ -118,5 +118,51 @@ describe('in-process cache of partners and registered return URLs', () => {
       redirectUris: ['https://third.example/cb'],
     });
     expect(await returnUrls.safe('https://third.example/cb')).toBe('https://third.example/cb');
+  });
+});
+
+describe('cachedValue.peek: what get() would answer now, without a promise', () => {
+  it('says nothing until a load has settled, then the value until the TTL or an invalidation', async () => {
+    let at = 0;
+    let loads = 0;
+    const cached = cachedValue(() => Promise.resolve(`v${(loads += 1)}`), { now: () => at, ttlMs: 100 });
+    expect(cached.peek()).toBeUndefined();
+    const loading = cached.get();
+    // Still loading: the caller must wait for get(), peek has nothing yet.
+    expect(cached.peek()).toBeUndefined();
+    expect(await loading).toBe('v1');
+    expect(cached.peek()).toEqual({ value: 'v1' });
+    at = 99;
+    expect(cached.peek()).toEqual({ value: 'v1' });
+    // Expired: peek says nothing (it never answers a stale value) and get() loads again.
+    at = 100;
+    expect(cached.peek()).toBeUndefined();
+    expect(await cached.get()).toBe('v2');
+    expect(cached.peek()).toEqual({ value: 'v2' });
+    cached.invalidate();
+    expect(cached.peek()).toBeUndefined();
+    expect(loads).toBe(2);
+  });
+
+  it('a failed load leaves nothing to peek at', async () => {
+    const cached = cachedValue<string>(() => Promise.reject(new Error('store down')), { now: () => 0 });
+    await expect(cached.get()).rejects.toThrow('store down');
+    expect(cached.peek()).toBeUndefined();
+  });
+
+  it('PartnerService.peekForHost answers the partner get() would, and nothing before the list is loaded', async () => {
+    const partners = {
+      list: () =>
+        Promise.resolve([
+          { id: 'acme', domains: ['acme.example'], isDefault: true },
+          { id: 'other', domains: ['other.example'], isDefault: false },
+        ]),
+      onChange: () => {},
+    } as unknown as ConstructorParameters<typeof PartnerService>[0];
+    const service = new PartnerService(partners);
+    expect(service.peekForHost('other.example')).toBeUndefined();
+    await service.forHost('acme.example');
+    expect(service.peekForHost('other.example')?.partner?.id).toBe('other');
+    expect(service.peekForHost('unknown.example')?.partner?.id).toBe('acme');
   });
 });

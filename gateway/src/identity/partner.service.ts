@@ -126,9 +126,21 @@ export class PartnerService {
     return partnerForHost(await this.all.get(), host);
   }
 
+  /**
+   * {@link forHost} without a promise while the list is loaded and fresh (`{ partner }`), else undefined: callers
+   * on every request take this and fall back to `forHost` (which loads) when it says nothing.
+   */
+  peekForHost(host: string | undefined): { partner: Partner | undefined } | undefined {
+    const all = this.all.peek();
+    return all && { partner: partnerForHost(all.value, host) };
+  }
+
   /** `GetPartnerMetaData` for a host. */
   async metadataForHost(host: string | undefined): Promise<PartnerMetadataWire> {
-    const partner = await this.forHost(host);
+    return this.metadataOf((this.peekForHost(host) ?? { partner: await this.forHost(host) }).partner);
+  }
+
+  private metadataOf(partner: Partner | undefined): PartnerMetadataWire {
     if (!partner) return NO_PARTNER;
     let metadata = this.metadata.get(partner);
     if (!metadata) this.metadata.set(partner, (metadata = partnerMetadataOf(partner)));

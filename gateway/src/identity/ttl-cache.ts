@@ -12,6 +12,11 @@ export interface CacheOptions {
 /** One cached value with {@link CachedValue.invalidate}. */
 export interface CachedValue<T> {
   get(): Promise<T>;
+  /**
+   * The value `get` would answer right now when it is loaded and still fresh, without a promise; undefined when
+   * `get` would have to load (never loaded, expired, loading, failed). For callers on every request (ADR 0027).
+   */
+  peek(): { value: T } | undefined;
   /** Drops the copy: the next `get` loads again (a write in this process). */
   invalidate(): void;
 }
@@ -23,18 +28,27 @@ export interface CachedValue<T> {
 export function cachedValue<T>(load: () => Promise<T>, options: CacheOptions = {}): CachedValue<T> {
   const ttlMs = options.ttlMs ?? CONFIG_CACHE_TTL_MS;
   const now = options.now ?? Date.now;
-  let entry: { value: Promise<T>; loadedAt: number } | undefined;
+  let entry: { value: Promise<T>; loadedAt: number; settled?: { value: T } } | undefined;
+  const fresh = (at: number) => entry && at - entry.loadedAt < ttlMs && at >= entry.loadedAt;
   return {
     get() {
       const at = now();
-      if (entry && at - entry.loadedAt < ttlMs && at >= entry.loadedAt) return entry.value;
+      if (fresh(at)) return entry!.value;
       const value = load();
-      const current = { value, loadedAt: at };
+      const current: NonNullable<typeof entry> = { value, loadedAt: at };
       entry = current;
-      value.catch(() => {
-        if (entry === current) entry = undefined;
-      });
+      value.then(
+        (loaded) => {
+          current.settled = { value: loaded };
+        },
+        () => {
+          if (entry === current) entry = undefined;
+        },
+      );
       return value;
+    },
+    peek() {
+      return fresh(now()) ? entry!.settled : undefined;
     },
     invalidate() {
       entry = undefined;
