@@ -55,7 +55,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger): Promis
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const sessionStore: SessionStore = redis
     ? new RedisSessionStore(redis)
-    : new SqlSessionStore(store.database.db);
+    : new SqlSessionStore(store.database.db, Date.now, store.database.committedReader);
   const throttle = new LoginThrottle(redis ? { kind: 'redis', client: redis } : { kind: 'memory' });
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom ?? defaultMailFrom(config.publicUrl))

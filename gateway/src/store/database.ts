@@ -21,9 +21,22 @@ export interface StoreDatabase {
   schema?: string | undefined;
   /** SQLite with `checkpointInBackground`: the thread that checkpoints the WAL. */
   checkpointer?: WalCheckpointer;
+  /** SQLite file: synchronous reads of committed rows on a connection of their own (see {@link CommittedReader}). */
+  committedReader?: CommittedReader;
   /** True when the database answers a trivial query (used by /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/**
+ * Reads committed rows of an SQLite file without a promise, on a read-only connection of its own: for the one read
+ * every request makes (the session), where Kysely's driver, its connection lock and their promises cost more than
+ * SQLite's own work. In WAL mode each statement reads the last committed state (this process's writes as soon as
+ * they commit, other processes' too) and never what an open transaction of the main connection has not committed.
+ */
+export interface CommittedReader {
+  /** The first row the statement selects with these parameters, or undefined. */
+  get<Row>(sql: string, params: readonly unknown[]): Row | undefined;
 }
 
 /** Options of {@link openDatabase}. */
@@ -76,16 +89,32 @@ export function openDatabase(options: OpenDatabaseOptions): StoreDatabase {
     checkpointer = startWalCheckpointer(file, options.checkpointIntervalMs);
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // An in-memory database is private to its connection: a second one would see another, empty database.
+  const reader = file === ':memory:' ? undefined : openCommittedReader(file);
   return {
     db,
     dialect: 'sqlite',
     ...(checkpointer ? { checkpointer } : {}),
+    ...(reader ? { committedReader: reader } : {}),
     ping: () => ping(db),
-    // The checkpointer's connection goes first, so closing the last connection folds the WAL back in.
+    // The checkpointer's and the reader's connections go first, so closing the last one folds the WAL back in.
     close: async () => {
       await checkpointer?.close();
+      reader?.close();
       await db.destroy();
     },
+  };
+}
+
+/** The {@link CommittedReader} of an SQLite file already open in WAL mode (the main connection made the WAL). */
+function openCommittedReader(file: string): CommittedReader & { close(): void } {
+  const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
+  sqlite.pragma('busy_timeout = 5000');
+  const statements = withStatementCache(sqlite);
+  return {
+    get: <Row>(text: string, params: readonly unknown[]) =>
+      (statements.prepare(text) as unknown as SQLite.Statement<unknown[], Row>).get(...params),
+    close: () => sqlite.close(),
   };
 }
 

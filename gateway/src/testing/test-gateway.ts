@@ -148,7 +148,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     throttle = new LoginThrottle({ kind: 'redis', client: redisClient }, limits, `${keyPrefix}throttle`);
   } else {
     sessionStore = options.sqlSessions
-      ? new SqlSessionStore(store.database.db, now)
+      ? new SqlSessionStore(store.database.db, now, store.database.committedReader)
       : new MemorySessionStore(now);
     throttle = new LoginThrottle({ kind: 'memory' }, limits);
   }

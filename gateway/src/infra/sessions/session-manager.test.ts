@@ -13,11 +13,13 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const TIMEOUTS = { idleMs: 30 * MINUTE, absoluteMs: 12 * HOUR };
 
-type StoreKind = 'memory' | 'sqlite' | 'postgres' | 'redis';
+type StoreKind = 'memory' | 'sqlite' | 'sqlite, committed reader' | 'postgres' | 'redis';
 
 const STORES: { kind: StoreKind; skip: string | false }[] = [
   { kind: 'memory', skip: false },
   { kind: 'sqlite', skip: false },
+  // How the server reads an SQLite file's sessions (runtime.ts): the every-request read off Kysely's driver.
+  { kind: 'sqlite, committed reader', skip: false },
   { kind: 'postgres', skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' },
   { kind: 'redis', skip: process.env.TEST_REDIS_URL ? false : 'TEST_REDIS_URL is not set' },
 ];
@@ -42,7 +44,9 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
 
   beforeAll(async () => {
     if (skip) return;
-    if (kind === 'sqlite' || kind === 'postgres') backends = await openTestBackends({ sql: kind });
+    if (kind === 'postgres') backends = await openTestBackends({ sql: kind });
+    if (kind.startsWith('sqlite')) backends = await openTestBackends({ sql: 'sqlite' });
+    if (kind === 'sqlite, committed reader') expect(backends?.store.database.committedReader).toBeDefined();
     if (kind === 'redis') backends = await openTestBackends({ sql: 'sqlite', redis: true });
   });
   afterAll(async () => {
@@ -55,7 +59,11 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
         ? new MemorySessionStore(now)
         : kind === 'redis'
           ? new RedisSessionStore(backends!.redis!, now, `${backends!.keyPrefix}session:`)
-          : new SqlSessionStore(backends!.store.database.db, now);
+          : new SqlSessionStore(
+              backends!.store.database.db,
+              now,
+              kind === 'sqlite, committed reader' ? backends!.store.database.committedReader : undefined,
+            );
   });
 
   it.skipIf(skip)('S25 a new session has a fresh unguessable id and loads with its data', async () => {
@@ -310,5 +318,43 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
 
   it.skipIf(skip)('the store answers readiness checks', async () => {
     expect(await manager().ping()).toBe(true);
+  });
+});
+
+describe('the SQLite file’s committed reader (the session read of every request)', () => {
+  let backends: TestBackends;
+  beforeAll(async () => {
+    backends = await openTestBackends({ sql: 'sqlite' });
+  });
+  afterAll(async () => {
+    await backends.close();
+  });
+
+  it('sees a write the moment it commits, never while its transaction is open', async () => {
+    const { db, committedReader } = backends.store.database;
+    const store = new SqlSessionStore(db, Date.now, committedReader);
+    const key = sha256('reader-test');
+    const row = { data: '{}', created_at: 0, last_seen_at: 0, expires_at: Date.now() + HOUR };
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('sessions')
+        .values({ id_hash: key, ...row })
+        .execute();
+      // Written on the main connection, not committed: the reader (another connection) must not see it.
+      expect(await store.get(key)).toBeUndefined();
+    });
+    expect(await store.get(key)).toEqual({ kind: 'live', record: {} });
+    await db.deleteFrom('sessions').where('id_hash', '=', key).execute();
+    expect(await store.get(key)).toBeUndefined();
+  });
+
+  it('an in-memory database has none (a second connection would see another database)', async () => {
+    const { openDatabase } = await import('../../store/database.js');
+    const memory = openDatabase({ sqliteFile: ':memory:' });
+    try {
+      expect(memory.committedReader).toBeUndefined();
+    } finally {
+      await memory.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import type { CommittedReader } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import type { SessionRecord, SessionStore, StoredSession } from './session-store.js';
 
@@ -11,9 +12,15 @@ export class SqlSessionStore implements SessionStore {
   /** The read of every request, built and compiled once (Kysely's builder is a good share of a light call). */
   private readonly getSql: string;
 
+  /**
+   * @param reader the SQLite file's committed reader (`store.database.committedReader`): the read of every
+   *   request then goes without Kysely's driver and its promises. Without one (PostgreSQL, an in-memory SQLite),
+   *   through Kysely.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => number = Date.now,
+    private readonly reader?: CommittedReader,
   ) {
     this.getSql = db
       .selectFrom('sessions')
@@ -23,10 +30,10 @@ export class SqlSessionStore implements SessionStore {
   }
 
   async get(key: string): Promise<StoredSession | undefined> {
-    const { rows } = await this.db.executeQuery<{ data: string; expires_at: number }>(
-      CompiledQuery.raw(this.getSql, [key]),
-    );
-    const row = rows[0];
+    type Row = { data: string; expires_at: number };
+    const row = this.reader
+      ? this.reader.get<Row>(this.getSql, [key])
+      : (await this.db.executeQuery<Row>(CompiledQuery.raw(this.getSql, [key]))).rows[0];
     if (!row || Number(row.expires_at) <= this.now()) return undefined;
     return row.data === ENDED
       ? { kind: 'ended' }
