@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
 import { Antiforgery } from './http/antiforgery.js';
 import { accountApi } from './http/account-api.js';
-import { lightCalls } from './http/light-calls.js';
+import { lightCallLane } from './http/light-calls.js';
 import { requestLocale } from './http/locale.js';
 import { opsRouter, type ClientErrorLimits } from './http/ops.router.js';
 import { partnerShellValues } from './http/partner.router.js';
@@ -90,8 +90,8 @@ export interface AppDeps {
   /** SystemStatus probe timeout and cache lifetime (tests shorten them). */
   systemStatus?: Pick<SystemStatusDeps, 'probeTimeoutMs' | 'cacheMs'>;
   /**
-   * The light-call dispatcher (http/light-calls.ts, ADR 0027); on unless false. Tests turn it off to compare its
-   * answers with the full stack's.
+   * The light-call lane ahead of Express (http/light-calls.ts, ADR 0027); on unless false. Tests turn it off to
+   * compare its answers with the full stack's.
    */
   lightCalls?: boolean;
 }
@@ -163,14 +163,13 @@ export function createApp(deps: AppDeps): Express {
 
   // The access log (request id header, refusals at info, faults at error; answered calls at debug cost no line)
   // and the request counter, on one `close` listener.
-  app.use(
-    requestLogger(app, logger, {
-      ignore: (req) => req.url === '/healthz' || req.url === '/readyz',
-      onDone: (res) =>
-        res.writableFinished &&
-        metrics.inc('http_requests_total', { status: `${Math.floor(res.statusCode / 100)}xx` }),
-    }),
-  );
+  const accessLog = requestLogger(app, logger, {
+    ignore: (req) => req.url === '/healthz' || req.url === '/readyz',
+    onDone: (res) =>
+      res.writableFinished &&
+      metrics.inc('http_requests_total', { status: `${Math.floor(res.statusCode / 100)}xx` }),
+  });
+  app.use(accessLog);
   // Each request's audit context (ADR 0015): source address, user agent and the request id the logs carry.
   store.audit.useContext(() => requestContext.getStore());
   app.use((req, _res, next) => {
@@ -202,7 +201,8 @@ export function createApp(deps: AppDeps): Express {
         next();
       });
   });
-  app.use(securityHeaders({ hsts: config.secure }));
+  const headers = securityHeaders({ hsts: config.secure });
+  app.use(headers);
   // Messages of the API in the visitor's language; the errors map itself keeps the codes.
   const apiLocale = requestLocale({
     peek: (host) => {
@@ -211,8 +211,23 @@ export function createApp(deps: AppDeps): Express {
     },
     load: async (host) => (await identity.partners.forHost(host))?.defaultLanguage,
   });
-  // The calls every page load makes answered here, ahead of the routers; anything else goes on below (ADR 0027).
-  if (deps.lightCalls !== false) app.use(lightCalls({ sessions, antiforgery, identity, locale: apiLocale }));
+  // The calls every page load makes are answered ahead of Express itself, with the same access log, audit
+  // context and headers as above; the lane hands every other request to the app's own entry (ADR 0027).
+  if (deps.lightCalls !== false) {
+    const lane = lightCallLane({
+      sessions,
+      antiforgery,
+      identity,
+      appRequest: app.request,
+      logger: accessLog,
+      securityHeaders: headers,
+    });
+    const entry = app as unknown as {
+      handle: (req: IncomingMessage, res: ServerResponse, done?: unknown) => void;
+    };
+    const handle = entry.handle.bind(app);
+    entry.handle = (req, res, done) => lane(req, res, () => handle(req, res, done));
+  }
 
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });

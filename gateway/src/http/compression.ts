@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import compression from 'compression';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
@@ -26,4 +27,24 @@ export function compressBigAnswers(): RequestHandler {
     };
     next();
   };
+}
+
+const compressForLane = compression({ threshold: COMPRESS_MIN_BYTES });
+
+/**
+ * Sends a whole JSON answer of a request answered before Express (the light-call lane, light-calls.ts) as
+ * {@link compressBigAnswers} sends `res.json`'s: status 200, `no-store`, the JSON content type and its length, through
+ * the same compression, which encodes it when it is big enough and the browser accepts an encoding. Works on plain
+ * Node requests and responses.
+ */
+export function endJson(req: IncomingMessage, res: ServerResponse, text: string): void {
+  const end = () => {
+    res.statusCode = 200;
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+  };
+  if (text.length < COMPRESS_MIN_BYTES) end();
+  else void compressForLane(req as Request, res as Response, end);
 }

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PENDING_SIGN_IN_MS } from '../identity/sign-in/sign-in.service.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import { BACKENDS, TEST_PASSWORD, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
@@ -112,6 +112,12 @@ for (const backend of BACKENDS)
             headers: { ...cookie, ...csrf, 'content-length': '0' },
           },
           {
+            name: `${who} POST LoginView as the pages send it (no body, no content type)`,
+            method: 'POST',
+            path: '/api/Account/LoginView?returnUrl=%2F',
+            headers: { ...cookie, ...csrf, 'content-length': '0' },
+          },
+          {
             name: `${who} POST LoginView with a body that is not JSON, sent as a form`,
             method: 'POST',
             path: '/api/Account/LoginView?returnUrl=%2F',
@@ -193,6 +199,81 @@ for (const backend of BACKENDS)
           }
         }
       }
+
+      /** The 2xx answers counted so far (the access log's counter, which every answer goes through). */
+      function answered(): number {
+        return Number(/http_requests_total\{status="2xx"\} (\d+)/.exec(gw.metrics.render())?.[1] ?? 0);
+      }
+
+      it("answers the pages' calls ahead of Express, counted as every answer is; anything else enters the app", async () => {
+        const s = await session();
+        const names = [
+          'GET User',
+          'GET User, no query',
+          'POST GetPartnerMetaData as the pages send it (no body, no content type)',
+          'POST LoginView as the pages send it (no body, no content type)',
+          'GET LoginView in German',
+        ];
+        const pages = calls('anonymous session', s).filter((c) => names.includes(c.name.slice(18)));
+        expect(pages).toHaveLength(names.length);
+        // The partner's settings come into the process with a first call (until then the full stack answers).
+        await send(gw.app, pages[0]!);
+        const router = (gw.app as unknown as { router: { handle: () => void } }).router;
+        const entered = vi.spyOn(router, 'handle');
+        try {
+          for (const call of pages) {
+            const before = answered();
+            const res = await send(gw.app, call);
+            expect({ call: call.name, status: res.status }).toEqual({ call: call.name, status: 200 });
+            expect(answered()).toBe(before + 1);
+          }
+          expect(entered).not.toHaveBeenCalled();
+          // A body, a refusal, another spelling: the app's own entry, as before the lane.
+          await send(
+            gw.app,
+            calls('anonymous session', s).find((c) => c.name.endsWith('POST LoginView'))!,
+          );
+          await send(gw.app, { name: 'no token', method: 'POST', path: '/api/Account/GetPartnerMetaData' });
+          await send(gw.app, { name: 'casing', method: 'GET', path: '/api/account/user' });
+          expect(entered).toHaveBeenCalledTimes(3);
+        } finally {
+          entered.mockRestore();
+        }
+      });
+
+      it('a big answer goes out compressed, exactly as the full stack sends it', async () => {
+        await gw.store.partners.create({
+          id: 'wordy',
+          name: 'Wordy Payroll',
+          domains: ['wordy.example.test'],
+          privacyPolicyUrl: `https://wordy.example.test/privacy?${'section=terms&'.repeat(100)}`,
+        });
+        const s = await session();
+        const call: Call = {
+          name: 'big GetPartnerMetaData',
+          method: 'POST',
+          path: '/api/Account/GetPartnerMetaData',
+          headers: {
+            host: 'wordy.example.test',
+            cookie: s.cookie,
+            'x-csrf-token-value': s.token,
+            'content-length': '0',
+            'accept-encoding': 'gzip',
+          },
+        };
+        await send(gw.app, call);
+        const router = (gw.app as unknown as { router: { handle: () => void } }).router;
+        const entered = vi.spyOn(router, 'handle');
+        try {
+          const fast = await send(gw.app, call);
+          expect(entered).not.toHaveBeenCalled();
+          expect(fast.headers['content-encoding']).toBe('gzip');
+          expect((fast.body as { privacyPolicyUrl: string }).privacyPolicyUrl).toContain('section=terms');
+          expect(comparable(fast)).toEqual(comparable(await send(full, call)));
+        } finally {
+          entered.mockRestore();
+        }
+      });
 
       it('answers exactly as the full stack for a browser without a session', async () => {
         await expectSameAnswers(calls('anonymous', undefined));

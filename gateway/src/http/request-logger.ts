@@ -23,6 +23,15 @@ export interface RequestLoggerOptions {
   onDone?: (res: ServerResponse) => void;
 }
 
+/** The access log's middleware, and its per-request part for requests answered before Express (light-calls.ts). */
+export type RequestLogger = RequestHandler & {
+  /**
+   * Logs the request under `id` as the middleware does: the `X-Request-Id` header, `req.id` and the `close`
+   * listener. `req` must be a request of the app (its `log` getter), as the light-call lane's view of one is.
+   */
+  track(req: IncomingMessage, res: ServerResponse, id: string, start?: number): void;
+};
+
 /**
  * The access log of the gateway, with the line format of pino-http ("request completed" with `req`, `res`,
  * `responseTime`) but none of its per-request work unless a line is written: answered requests (2xx, 3xx) log at
@@ -34,7 +43,7 @@ export function requestLogger(
   app: Express,
   logger: Logger,
   options: RequestLoggerOptions = {},
-): RequestHandler {
+): RequestLogger {
   const { stdSerializers } = pino;
   const base = logger.child(
     {},
@@ -58,12 +67,10 @@ export function requestLogger(
     },
   });
 
-  return (req: Request, res: Response, next: NextFunction) => {
-    const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  /** Answers the request id, starts the clock and hangs the one `close` listener (log line and `onDone`). */
+  const track = (req: IncomingMessage, res: ServerResponse, id: string, start = Date.now()): void => {
     res.setHeader('x-request-id', id);
     req.id = id;
-    const start = Date.now();
     const skip = ignore?.(req) === true;
     res.once('close', () => {
       onDone?.(res);
@@ -78,6 +85,16 @@ export function requestLogger(
         req.log[level](fields, res.writableFinished ? 'request completed' : 'request aborted');
       }
     });
+  };
+  const middleware = (req: Request, res: Response, next: NextFunction) => {
+    track(req, res, requestIdOf(req));
     next();
   };
+  return Object.assign(middleware, { track });
+}
+
+/** The request id of a request: the caller's `X-Request-Id` when well-formed, else a random UUID. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
