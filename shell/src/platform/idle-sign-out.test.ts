@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACTIVITY_KEY, IDLE_SIGNED_OUT_KEY, startIdleTracker } from './idle-sign-out.js';
+import { ACTIVITY_KEY, IDLE_SIGNED_OUT_KEY, signOutIdle, startIdleTracker } from './idle-sign-out.js';
 
 const MINUTE = 60_000;
 
@@ -100,5 +100,28 @@ describe('idle sign-out tracker (ADR 0020)', () => {
     vi.advanceTimersByTime(5 * MINUTE);
     expect(onIdle).not.toHaveBeenCalled();
     expect(onSignedOutElsewhere).not.toHaveBeenCalled();
+  });
+});
+
+describe('the idle sign-out call (ADR 0020)', () => {
+  it('asks once when SilentLogout answers', async () => {
+    const silentLogout = vi.fn(() => Promise.resolve({ redirected: true }));
+    await signOutIdle(silentLogout);
+    expect(silentLogout).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks once more when refused: another tab signed out first and renewed the token under this call', async () => {
+    const silentLogout = vi
+      .fn<() => Promise<unknown>>()
+      .mockRejectedValueOnce({ status: 400, data: { errors: { antiforgeryInvalid: [] } } })
+      .mockResolvedValueOnce({ redirected: true });
+    await signOutIdle(silentLogout);
+    expect(silentLogout).toHaveBeenCalledTimes(2);
+  });
+
+  it('gives up quietly after the second refusal (the tab stays; no unhandled rejection)', async () => {
+    const silentLogout = vi.fn(() => Promise.reject(new Error('offline')));
+    await expect(signOutIdle(silentLogout)).resolves.toBeUndefined();
+    expect(silentLogout).toHaveBeenCalledTimes(2);
   });
 });

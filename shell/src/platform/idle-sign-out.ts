@@ -133,6 +133,21 @@ export function startIdleTracker(options: IdleTrackerOptions): () => void {
   };
 }
 
+/**
+ * The idle tab's SilentLogout, asked once more when refused. Another tab of the browser, idle since the same input,
+ * may sign out in the same moment: its answer renews the session and anti-forgery cookies while this tab's call is
+ * under way with the old token, so this one is refused (400) and the tab would stay on a page of a session that is
+ * over. The second call carries the renewed token; SilentLogout of the now anonymous browser answers the same 209 to
+ * the inactivity page, which the API client follows.
+ */
+export async function signOutIdle(silentLogout: () => Promise<unknown>): Promise<void> {
+  try {
+    await silentLogout();
+  } catch {
+    await silentLogout().catch(() => undefined);
+  }
+}
+
 function safeLocalStorage(): Storage | undefined {
   try {
     return window.localStorage;
@@ -168,7 +183,7 @@ export function useIdleSignOut(): { signOutAt: number | undefined } {
         setSignOutAt(undefined);
         writeShared(safeLocalStorage(), IDLE_SIGNED_OUT_KEY, Date.now());
         // The API client follows the 209 to the logged-out page.
-        void logout.current();
+        void signOutIdle(() => logout.current().unwrap());
       },
       onSignedOutElsewhere: () => navigateFull(INACTIVITY_PAGE),
     });
