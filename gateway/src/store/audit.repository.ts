@@ -69,21 +69,27 @@ export class AuditRepository {
     this.context = provider;
   }
 
-  async record(event: AuditEvent): Promise<void> {
+  /**
+   * Appends events in the order given, in one statement: events of one decision given together cost one write of
+   * the table and its indexes (one commit) instead of one each.
+   */
+  async record(...events: [AuditEvent, ...AuditEvent[]]): Promise<void> {
     const context = this.context() ?? {};
     await this.db
       .insertInto('audit_events')
-      .values({
-        at: event.at,
-        kind: event.kind,
-        user_id: event.userId,
-        ip: clip(event.ip ?? context.ip),
-        data: JSON.stringify(event.data),
-        outcome: event.outcome ?? outcomeOfKind(event.kind),
-        user_agent: clip(event.userAgent ?? context.userAgent),
-        request_id: clip(event.requestId ?? context.requestId),
-        partner_id: clip(event.partnerId ?? context.partnerId),
-      })
+      .values(
+        events.map((event) => ({
+          at: event.at,
+          kind: event.kind,
+          user_id: event.userId,
+          ip: clip(event.ip ?? context.ip),
+          data: JSON.stringify(event.data),
+          outcome: event.outcome ?? outcomeOfKind(event.kind),
+          user_agent: clip(event.userAgent ?? context.userAgent),
+          request_id: clip(event.requestId ?? context.requestId),
+          partner_id: clip(event.partnerId ?? context.partnerId),
+        })),
+      )
       .execute();
   }
 

@@ -6,6 +6,7 @@ import { MemorySessionStore } from '../../infra/sessions/memory-session.store.js
 import { RequestSessions } from '../../infra/sessions/request-sessions.js';
 import { SessionManager, type Session } from '../../infra/sessions/session-manager.js';
 import { LoginThrottle } from '../../infra/throttle/login-throttle.js';
+import type { User } from '../../store/user.repository.js';
 import { startTestGateway, TEST_PASSWORD, type TestGateway } from '../../testing/test-gateway.js';
 import { PENDING_SIGN_IN_MS, SignInService, type SignInOutcome } from './sign-in.service.js';
 import { defaultSignInSteps, type SignInFacts, type StepContext } from './step-registry.js';
@@ -87,8 +88,14 @@ const WALKS: [string, Account, string[]][] = [
 class CountingSessionStore extends MemorySessionStore {
   creates = 0;
   updates = 0;
+  /** Set, the next create fails (the store is down). */
+  failNextCreate = false;
   override create(...args: Parameters<MemorySessionStore['create']>) {
     this.creates += 1;
+    if (this.failNextCreate) {
+      this.failNextCreate = false;
+      return Promise.reject(new Error('session store down'));
+    }
     return super.create(...args);
   }
   override update(...args: Parameters<MemorySessionStore['update']>) {
@@ -131,7 +138,7 @@ describe('the sign-in state machine', () => {
     await gw.close();
   });
 
-  async function signInWithPassword(account: Account, rememberMe = false) {
+  async function signInWithPassword(account: Account, rememberMe = false, onSignIn?: (user: User) => void) {
     const user = await gw.addUser({
       requiresTwoFactor: account.requires2fa,
       passwordExpiresAt: account.expired ? clock.now() - 1 : null,
@@ -139,6 +146,7 @@ describe('the sign-in state machine', () => {
     accounts.set(user.id, account);
     const anonymous = await sessions.manager.create({});
     const { req, res } = exchange(anonymous);
+    onSignIn?.(user);
     const outcome = await service.passwordSignIn(req, res, anonymous, {
       login: user.username,
       password: TEST_PASSWORD,
@@ -223,6 +231,55 @@ describe('the sign-in state machine', () => {
       else expect(record?.data.account).toBeDefined();
     },
   );
+
+  it.each([
+    [
+      'no step: the password and the completed sign-in in one write',
+      { expired: false, secondFactor: false, requires2fa: false, device: true, customers: 1 },
+      [['sign-in.password', 'sign-in.completed']],
+    ],
+    [
+      'parked at a step: the password at once',
+      { expired: false, secondFactor: true, requires2fa: false, device: true, customers: 1 },
+      [['sign-in.password']],
+    ],
+  ] as [string, Account, string[][]][])(
+    'the audit trail of a password sign-in (%s)',
+    async (_name, account, writes) => {
+      const record = gw.store.audit.record.bind(gw.store.audit);
+      const seen: string[][] = [];
+      gw.store.audit.record = (...events) => {
+        seen.push(events.map((e) => e.kind));
+        return record(...events);
+      };
+      try {
+        const { user } = await signInWithPassword(account);
+        expect(seen).toEqual(writes);
+        const trail = (await gw.store.audit.list({ userId: user.id })).reverse();
+        expect(trail.map((e) => [e.kind, e.ip])).toEqual(
+          writes.flat().map((kind) => [kind, kind === 'sign-in.password' ? '203.0.113.9' : null]),
+        );
+      } finally {
+        gw.store.audit.record = record;
+      }
+    },
+  );
+
+  it('keeps the password event in the trail when the session cannot be written after it', async () => {
+    let userId = '';
+    await expect(
+      signInWithPassword(
+        { expired: false, secondFactor: false, requires2fa: false, device: true, customers: 1 },
+        false,
+        (user) => {
+          userId = user.id;
+          store.failNextCreate = true;
+        },
+      ),
+    ).rejects.toThrow('session store down');
+    const trail = await gw.store.audit.list({ userId });
+    expect(trail.map((e) => e.kind)).toEqual(['sign-in.password']);
+  });
 
   it('refuses a step that is not the current one, and a stale pending sign-in', async () => {
     const { outcome } = await signInWithPassword({
