@@ -316,6 +316,41 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
     expect(await stored(anonymous)).toBeUndefined();
   });
 
+  it.skipIf(skip || !(kind.startsWith('sqlite') || kind === 'postgres'))(
+    'S24 in one write: replace ends the old key and stores the new record; a taken new key is left as it is',
+    async () => {
+      const record = (username: string) => ({
+        data: { username },
+        createdAt: now(),
+        lastSeenAt: now(),
+        absoluteExpiresAt: now() + HOUR,
+        persistent: false,
+      });
+      const until = now() + HOUR;
+      const replace = store.replace!.bind(store);
+      expect(await store.create('old-live', record('ann'), until)).toBe(true);
+      expect(await replace('old-live', now() + 2 * HOUR, 'new-1', record('ann, signed in'), until)).toBe(
+        true,
+      );
+      expect(await store.get('old-live')).toEqual({ kind: 'ended' });
+      expect(await store.get('new-1')).toEqual({ kind: 'live', record: record('ann, signed in') });
+      // An old key never stored (an issued id) gets its ended marker too.
+      expect(await replace('old-unstored', now() + 2 * HOUR, 'new-2', record('bob'), until)).toBe(true);
+      expect(await store.get('old-unstored')).toEqual({ kind: 'ended' });
+
+      // The new key is taken: the record under it stays, and the old key has ended all the same (S24), as when the
+      // old id's end and the new id's insert were two writes.
+      expect(await store.create('old-2', record('cat'), until)).toBe(true);
+      expect(await replace('old-2', now() + 2 * HOUR, 'new-1', record('cat, signed in'), until)).toBe(false);
+      expect(await store.get('old-2')).toEqual({ kind: 'ended' });
+      expect(await store.get('new-1')).toEqual({ kind: 'live', record: record('ann, signed in') });
+
+      // The marker lasts until its time, then the key is free again.
+      clock.advance(2 * HOUR + 1);
+      expect(await store.get('old-live')).toBeUndefined();
+    },
+  );
+
   it.skipIf(skip)('the store answers readiness checks', async () => {
     expect(await manager().ping()).toBe(true);
   });

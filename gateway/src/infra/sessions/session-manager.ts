@@ -152,6 +152,19 @@ export class SessionManager {
     data: SessionData,
     persistent = session.record.persistent,
   ): Promise<Session> {
+    // An issued id ends with a marker: a store that can writes it and the new record at once.
+    if (session.issued && this.store.replace) {
+      const next: Session = { id: randomToken(32), record: this.fresh(data, persistent) };
+      const written = await this.store.replace(
+        this.key(session.id),
+        this.now() + this.timeouts.absoluteMs,
+        this.key(next.id),
+        next.record,
+        this.storeUntil(next),
+      );
+      if (!written) throw new Error('session id already in use');
+      return next;
+    }
     await this.end(session, true);
     return this.create(data, persistent);
   }

@@ -131,6 +131,18 @@ export interface SessionStore {
   update(key: string, record: SessionRecord, storeUntil: number): Promise<boolean>;
   /** Removes the record; with `endedUntil`, leaves an ended marker until then instead. */
   destroy(key: string, endedUntil?: number): Promise<void>;
+  /**
+   * Optional: `destroy(oldKey, endedUntil)` then `create(newKey, record, storeUntil)` in one write (a new id for a
+   * session, S24). False when `newKey` is taken: the old key has ended all the same and the new record is not
+   * written, as with the two calls. A store without it gets the two calls in that order.
+   */
+  replace?(
+    oldKey: string,
+    endedUntil: number,
+    newKey: string,
+    record: SessionRecord,
+    storeUntil: number,
+  ): Promise<boolean>;
   /** True when the store answers (readiness). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -90,6 +90,44 @@ export class SqlSessionStore implements SessionStore {
       .execute();
   }
 
+  /**
+   * The ended marker under `oldKey` and the new record under `newKey` in one statement, so one commit: a two-row
+   * upsert whose conflict rule turns only the old key's row into the marker (what `destroy` with `endedUntil`
+   * does); a row already under the new key stays as it is and the answer is false (the old key has ended all the
+   * same, as after `destroy` and a refused `create`). The new key is 256 fresh random
+   * bits, so no row past its time holds it either (`create` clears one first).
+   */
+  async replace(
+    oldKey: string,
+    endedUntil: number,
+    newKey: string,
+    record: SessionRecord,
+    storeUntil: number,
+  ): Promise<boolean> {
+    await this.sweep();
+    const now = this.now();
+    const result = await this.db
+      .insertInto('sessions')
+      .values([
+        { id_hash: oldKey, data: ENDED, created_at: now, last_seen_at: now, expires_at: endedUntil },
+        {
+          id_hash: newKey,
+          data: JSON.stringify(record),
+          created_at: record.createdAt,
+          last_seen_at: record.lastSeenAt,
+          expires_at: storeUntil,
+        },
+      ])
+      .onConflict((oc) =>
+        oc
+          .column('id_hash')
+          .doUpdateSet({ data: ENDED, last_seen_at: now, expires_at: endedUntil })
+          .where((eb) => eb(eb.ref('excluded.id_hash'), '=', oldKey)),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 2;
+  }
+
   // Rows past their time are swept now and then rather than on every write.
   private async sweep(): Promise<void> {
     this.writes += 1;
