@@ -331,7 +331,7 @@ export class SignInService {
    * on to its first open step. The cookie stays a browser-session cookie until every step has passed; remember-me
    * applies at completion. `passed` is the audit event of the first factor just proved: it is written before the
    * sign-in parks at a step, and together with `sign-in.completed` in one statement when no step applies (one write
-   * of the audit table per sign-in instead of two: ADR 0027).
+   * of the audit table per sign-in instead of two: ADR 0015).
    */
   private async begin(
     req: Req,
@@ -350,8 +350,9 @@ export class SignInService {
     try {
       const step = await this.firstOpenStep(user, pending, now);
       if (step) {
-        if (passed) await this.store.audit.record(passed);
+        const factor = passed;
         passed = undefined;
+        if (factor) await this.store.audit.record(factor);
         pending.current = step.id;
         next = await this.sessions.regenerate(req, res, session, { pending, username }, false);
         return this.atStep(step, pending, next);
