@@ -45,6 +45,17 @@ export class MemorySessionStore implements SessionStore {
     return Promise.resolve();
   }
 
+  async replace(
+    oldKey: string,
+    endedUntil: number,
+    newKey: string,
+    record: SessionRecord,
+    storeUntil: number,
+  ): Promise<boolean> {
+    await this.destroy(oldKey, endedUntil);
+    return this.create(newKey, record, storeUntil);
+  }
+
   ping(): Promise<boolean> {
     return Promise.resolve(true);
   }

@@ -12,6 +12,13 @@ if (not current) or current == ARGV[3] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 
+// Ends the old key with the ended marker and stores the new record unless its key is taken, in one round trip
+// (a script runs whole): 1 when the new record was written.
+const REPLACE = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4], 'NX') then return 1 end
+return 0`;
+
 /** Session store in Redis (REDIS_URL), shared by every gateway replica. Keys expire with the session. */
 export class RedisSessionStore implements SessionStore {
   constructor(
@@ -57,6 +64,26 @@ export class RedisSessionStore implements SessionStore {
   async destroy(key: string, endedUntil?: number): Promise<void> {
     if (endedUntil === undefined) await this.redis.del(this.prefix + key);
     else await this.redis.set(this.prefix + key, ENDED, 'PX', this.ttl(endedUntil));
+  }
+
+  async replace(
+    oldKey: string,
+    endedUntil: number,
+    newKey: string,
+    record: SessionRecord,
+    storeUntil: number,
+  ): Promise<boolean> {
+    const written = await this.redis.eval(
+      REPLACE,
+      2,
+      this.prefix + oldKey,
+      this.prefix + newKey,
+      ENDED,
+      String(this.ttl(endedUntil)),
+      JSON.stringify(record),
+      String(this.ttl(storeUntil)),
+    );
+    return written === 1;
   }
 
   async ping(): Promise<boolean> {

@@ -316,8 +316,8 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
     expect(await stored(anonymous)).toBeUndefined();
   });
 
-  it.skipIf(skip || !(kind.startsWith('sqlite') || kind === 'postgres'))(
-    'S24 in one write: replace ends the old key and stores the new record; a taken new key is left as it is',
+  it.skipIf(skip)(
+    'S24: replace ends the old key and stores the new record; a taken new key is left as it is',
     async () => {
       const record = (username: string) => ({
         data: { username },
@@ -327,7 +327,7 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
         persistent: false,
       });
       const until = now() + HOUR;
-      const replace = store.replace!.bind(store);
+      const replace = store.replace.bind(store);
       expect(await store.create('old-live', record('ann'), until)).toBe(true);
       expect(await replace('old-live', now() + 2 * HOUR, 'new-1', record('ann, signed in'), until)).toBe(
         true,
@@ -345,9 +345,16 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
       expect(await store.get('old-2')).toEqual({ kind: 'ended' });
       expect(await store.get('new-1')).toEqual({ kind: 'live', record: record('ann, signed in') });
 
-      // The marker lasts until its time, then the key is free again.
-      clock.advance(2 * HOUR + 1);
-      expect(await store.get('old-live')).toBeUndefined();
+      // The marker lasts until its time, then the key is free again (Redis expires keys on its own clock: the
+      // marker's time to live is read there).
+      if (kind === 'redis') {
+        const ttl = await backends!.redis!.pttl(`${backends!.keyPrefix}session:old-live`);
+        expect(ttl).toBeGreaterThan(2 * HOUR - MINUTE);
+        expect(ttl).toBeLessThanOrEqual(2 * HOUR);
+      } else {
+        clock.advance(2 * HOUR + 1);
+        expect(await store.get('old-live')).toBeUndefined();
+      }
     },
   );
 

@@ -152,8 +152,8 @@ export class SessionManager {
     data: SessionData,
     persistent = session.record.persistent,
   ): Promise<Session> {
-    // An issued id ends with a marker: a store that can writes it and the new record at once.
-    if (session.issued && this.store.replace) {
+    // An issued id ends with a marker, written with the new record at once.
+    if (session.issued) {
       const next: Session = { id: randomToken(32), record: this.fresh(data, persistent) };
       const written = await this.store.replace(
         this.key(session.id),

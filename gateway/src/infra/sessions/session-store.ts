@@ -132,11 +132,11 @@ export interface SessionStore {
   /** Removes the record; with `endedUntil`, leaves an ended marker until then instead. */
   destroy(key: string, endedUntil?: number): Promise<void>;
   /**
-   * Optional: `destroy(oldKey, endedUntil)` then `create(newKey, record, storeUntil)` in one write (a new id for a
-   * session, S24). False when `newKey` is taken: the old key has ended all the same and the new record is not
-   * written, as with the two calls. A store without it gets the two calls in that order.
+   * `destroy(oldKey, endedUntil)` then `create(newKey, record, storeUntil)`, in one write where the store can (a new
+   * id for a session, S24: one statement in SQL, one script in Redis). False when `newKey` is taken: the old key has
+   * ended all the same and the new record is not written, as with the two calls.
    */
-  replace?(
+  replace(
     oldKey: string,
     endedUntil: number,
     newKey: string,
