@@ -268,14 +268,21 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use('/api', apiLocale);
-  // The partner whose site a call happened on, for the audit trail (the lookup is cached by the partner service).
+  // The partner whose site a call happened on, for the audit trail (the lookup is cached by the partner service:
+  // while it is in process, taken without a promise, as the CSP's settings above).
   app.use('/api/Account', (req, _res, next) => {
+    const withPartner = (partner: { id: string } | undefined) => {
+      const context = requestContext.getStore();
+      if (context && partner) context.partnerId = partner.id;
+      next();
+    };
+    const known = identity.partners.peekForHost(req.hostname);
+    if (known) {
+      withPartner(known.partner);
+      return;
+    }
     identity.partners.forHost(req.hostname).then(
-      (partner) => {
-        const context = requestContext.getStore();
-        if (context && partner) context.partnerId = partner.id;
-        next();
-      },
+      withPartner,
       // Without the store the call fails on its own terms (SystemStatus still answers): no partner in the context.
       () => next(),
     );

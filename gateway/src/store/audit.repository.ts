@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { Prepared } from './database.js';
 import type { Database } from './schema.js';
 
 /** Whether the decision an event records went the user's way. */
@@ -42,6 +43,24 @@ export interface AuditFilter {
   limit?: number | undefined;
 }
 
+/** Columns of an event as `record` writes them. */
+const COLUMNS = [
+  'at',
+  'kind',
+  'user_id',
+  'ip',
+  'data',
+  'outcome',
+  'user_agent',
+  'request_id',
+  'partner_id',
+] as const;
+type Column = (typeof COLUMNS)[number];
+type Row = Record<Column, unknown>;
+
+/** Statements of up to this many events at once are compiled once (a sign-in writes one or two). */
+const PREPARED_EVENTS = 3;
+
 const FAILURE = /(^|\.)(failed|locked|refused|denied|throttled)(\.|$)/;
 const MAX_TEXT = 512;
 
@@ -61,8 +80,24 @@ function clip(value: string | null | undefined): string | null {
  */
 export class AuditRepository {
   private context: () => AuditContext | undefined = () => undefined;
+  /** The insert of 1, 2, … {@link PREPARED_EVENTS} events, compiled once each ({@link Prepared}). */
+  private readonly inserts: Prepared<unknown, `${Column}${number}`>[] = [];
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>) {
+    for (let count = 1; count <= PREPARED_EVENTS; count++) {
+      this.inserts.push(
+        new Prepared(db, undefined, (param) =>
+          db
+            .insertInto('audit_events')
+            .values(
+              Array.from({ length: count }, (_, i) =>
+                Object.fromEntries(COLUMNS.map((column) => [column, param(`${column}${i}`)])),
+              ) as never,
+            ),
+        ),
+      );
+    }
+  }
 
   /** Installs where events find their request context (the gateway's per-request storage). */
   useContext(provider: () => AuditContext | undefined): void {
@@ -75,22 +110,30 @@ export class AuditRepository {
    */
   async record(...events: [AuditEvent, ...AuditEvent[]]): Promise<void> {
     const context = this.context() ?? {};
-    await this.db
-      .insertInto('audit_events')
-      .values(
-        events.map((event) => ({
-          at: event.at,
-          kind: event.kind,
-          user_id: event.userId,
-          ip: clip(event.ip ?? context.ip),
-          data: JSON.stringify(event.data),
-          outcome: event.outcome ?? outcomeOfKind(event.kind),
-          user_agent: clip(event.userAgent ?? context.userAgent),
-          request_id: clip(event.requestId ?? context.requestId),
-          partner_id: clip(event.partnerId ?? context.partnerId),
-        })),
-      )
-      .execute();
+    const rows = events.map((event): Row => ({
+      at: event.at,
+      kind: event.kind,
+      user_id: event.userId ?? null,
+      ip: clip(event.ip ?? context.ip),
+      data: JSON.stringify(event.data),
+      outcome: event.outcome ?? outcomeOfKind(event.kind),
+      user_agent: clip(event.userAgent ?? context.userAgent),
+      request_id: clip(event.requestId ?? context.requestId),
+      partner_id: clip(event.partnerId ?? context.partnerId),
+    }));
+    const prepared = this.inserts[rows.length - 1];
+    if (!prepared) {
+      await this.db
+        .insertInto('audit_events')
+        .values(rows as never)
+        .execute();
+      return;
+    }
+    const values: Record<string, unknown> = {};
+    rows.forEach((row, i) => {
+      for (const column of COLUMNS) values[`${column}${i}`] = row[column];
+    });
+    await prepared.run(values);
   }
 
   /** Events newest first, filtered by user, time and kind. */

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { RoleName } from 'shared-contracts';
 import { containsPattern, customerSearchKey } from './customer-search-key.js';
+import { Prepared, type CommittedReader } from './database.js';
 import type { Database } from './schema.js';
 
 /** A customer (tenant) of the payroll provider. */
@@ -28,10 +29,22 @@ export interface CustomerPage {
 
 /** Customers and memberships tables access. */
 export class CustomerRepository {
+  /** The sign-in's count of the user's customers (its customer step), compiled once ({@link Prepared}). */
+  private readonly customerCount: Prepared<{ n: number | string }, 'userId'>;
+
+  /** @param reader the SQLite file's committed reader, for the sign-in's count (see UserRepository). */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => number = Date.now,
-  ) {}
+    reader?: CommittedReader,
+  ) {
+    this.customerCount = new Prepared(db, reader, (param) =>
+      db
+        .selectFrom('memberships')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('user_id', '=', param('userId')),
+    );
+  }
 
   async create(input: Customer): Promise<Customer> {
     await this.db
@@ -229,12 +242,7 @@ export class CustomerRepository {
 
   /** How many customers a user belongs to. */
   async countCustomersOf(userId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('memberships')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return Number((await this.customerCount.first({ userId }))?.n ?? 0);
   }
 
   /** Customers a user belongs to (S37: a user may select only these). */

@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type Compilable,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
@@ -37,6 +45,61 @@ export interface StoreDatabase {
 export interface CommittedReader {
   /** The first row the statement selects with these parameters, or undefined. */
   get<Row>(sql: string, params: readonly unknown[]): Row | undefined;
+}
+
+/** A named parameter of a {@link Prepared} query: built into the query where its value goes. */
+export type Param<Name extends string> = (name: Name) => never;
+
+const PLACEHOLDER = '\u0000prepared:';
+
+/**
+ * A query of a hot path (every password sign-in makes it), built and compiled by Kysely once and then run with new
+ * values: Kysely's builder and compiler are most of such a query's cost on the main thread, SQLite's own work the
+ * least. `build` gets `param(name)` for each value that changes from run to run; what it writes as a value of its
+ * own (`enabled = 1`) stays fixed. Reads go through the SQLite file's {@link CommittedReader} when there is one (no
+ * driver, no connection lock, no promise per step), otherwise through Kysely's executor with the same SQL; writes
+ * always go through Kysely's connection, so they wait for an open transaction as every other write does.
+ */
+export class Prepared<Row, Name extends string> {
+  private readonly sql: string;
+  /** Per bound parameter of the SQL, in order: the name of its value, or the fixed value the query was built with. */
+  private readonly slots: ({ name: Name } | { value: unknown })[];
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly reader: CommittedReader | undefined,
+    build: (param: Param<Name>) => Compilable<Row>,
+  ) {
+    const compiled = build((name) => `${PLACEHOLDER}${name}` as never).compile();
+    this.sql = compiled.sql;
+    this.slots = compiled.parameters.map((value) =>
+      typeof value === 'string' && value.startsWith(PLACEHOLDER)
+        ? { name: value.slice(PLACEHOLDER.length) as Name }
+        : { value },
+    );
+  }
+
+  /** The first row the read selects with these values, or undefined. */
+  async first(values: Record<Name, unknown>): Promise<Row | undefined> {
+    const params = this.params(values);
+    if (this.reader) return this.reader.get<Row>(this.sql, params);
+    return (await this.db.executeQuery<Row>(CompiledQuery.raw(this.sql, params))).rows[0];
+  }
+
+  /** Runs the write with these values on the main connection; answers the number of rows it changed. */
+  async run(values: Record<Name, unknown>): Promise<number> {
+    const result = await this.db.executeQuery(CompiledQuery.raw(this.sql, this.params(values)));
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  private params(values: Record<Name, unknown>): unknown[] {
+    return this.slots.map((slot) => {
+      if (!('name' in slot)) return slot.value;
+      const value = values[slot.name];
+      if (value === undefined) throw new Error(`prepared query: no value for ${slot.name}`);
+      return value;
+    });
+  }
 }
 
 /** Options of {@link openDatabase}. */

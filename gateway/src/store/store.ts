@@ -55,9 +55,9 @@ export function createStore(
   const secrets = new SecretBox(dataEncryptionKey);
   return {
     database,
-    users: new UserRepository(database.db, now),
+    users: new UserRepository(database.db, now, database.committedReader),
     partners: new PartnerRepository(database.db, now),
-    customers: new CustomerRepository(database.db, now),
+    customers: new CustomerRepository(database.db, now, database.committedReader),
     clients: new ClientRepository(database.db, secrets, now),
     audit: new AuditRepository(database.db),
     outbox: new OutboxRepository(database.db, now),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { RoleName } from 'shared-contracts';
+import { Prepared, type CommittedReader } from './database.js';
 import type { Database, UserTable } from './schema.js';
 
 /** A user as the identity layer sees it. */
@@ -65,10 +66,39 @@ function toUser(row: Selectable<UserTable>): User {
 
 /** Users table access. */
 export class UserRepository {
+  /** The sign-in's two reads, compiled once ({@link Prepared}): every password sign-in makes them. */
+  private readonly byLogin: Prepared<Selectable<UserTable>, 'login'>;
+  private readonly secondFactor: Prepared<{ user_id: string }, 'userId'>;
+
+  /**
+   * @param reader the SQLite file's committed reader (`store.database.committedReader`), for the sign-in's reads;
+   *   without one (PostgreSQL, an in-memory SQLite) they go through Kysely with the same SQL.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => number = Date.now,
-  ) {}
+    reader?: CommittedReader,
+  ) {
+    this.byLogin = new Prepared(db, reader, (param) =>
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb('username_normalized', '=', param('login')),
+            eb('email_normalized', '=', param('login')),
+          ]),
+        )
+        .orderBy('created_at'),
+    );
+    this.secondFactor = new Prepared(db, reader, (param) =>
+      db
+        .selectFrom('second_factors')
+        .select('user_id')
+        .where('user_id', '=', param('userId'))
+        .where('enabled', '=', 1),
+    );
+  }
 
   async create(input: NewUser): Promise<User> {
     const at = this.now();
@@ -103,24 +133,13 @@ export class UserRepository {
   /** Finds by username or e-mail, case-insensitively (SPEC.md §2: "username or email"). */
   async findByLogin(login: string): Promise<User | undefined> {
     const key = normaliseLogin(login);
-    const row = await this.db
-      .selectFrom('users')
-      .selectAll()
-      .where((eb) => eb.or([eb('username_normalized', '=', key), eb('email_normalized', '=', key)]))
-      .orderBy('created_at')
-      .executeTakeFirst();
+    const row = await this.byLogin.first({ login: key });
     return row ? toUser(row) : undefined;
   }
 
   /** Whether the user has a confirmed second factor (the sign-in's 2FA step applies). */
   async hasSecondFactor(userId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('second_factors')
-      .select('user_id')
-      .where('user_id', '=', userId)
-      .where('enabled', '=', 1)
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await this.secondFactor.first({ userId })) !== undefined;
   }
 
   /** Whether the user has a registered passkey or security key. */

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { CommittedReader } from '../../store/database.js';
+import { Prepared, type CommittedReader } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import type { SessionRecord, SessionStore, StoredSession } from './session-store.js';
 
@@ -11,6 +11,11 @@ export class SqlSessionStore implements SessionStore {
   private writes = 0;
   /** The read of every request, built and compiled once (Kysely's builder is a good share of a light call). */
   private readonly getSql: string;
+  /** The write of every sign-in (`replace`), compiled once ({@link Prepared}). */
+  private readonly replaceWrite: Prepared<
+    unknown,
+    'oldKey' | 'now' | 'endedUntil' | 'newKey' | 'data' | 'createdAt' | 'lastSeenAt' | 'storeUntil'
+  >;
 
   /**
    * @param reader the SQLite file's committed reader (`store.database.committedReader`): the read of every
@@ -27,6 +32,32 @@ export class SqlSessionStore implements SessionStore {
       .select(['data', 'expires_at'])
       .where('id_hash', '=', '')
       .compile().sql;
+    this.replaceWrite = new Prepared(db, undefined, (param) =>
+      db
+        .insertInto('sessions')
+        .values([
+          {
+            id_hash: param('oldKey'),
+            data: ENDED,
+            created_at: param('now'),
+            last_seen_at: param('now'),
+            expires_at: param('endedUntil'),
+          },
+          {
+            id_hash: param('newKey'),
+            data: param('data'),
+            created_at: param('createdAt'),
+            last_seen_at: param('lastSeenAt'),
+            expires_at: param('storeUntil'),
+          },
+        ])
+        .onConflict((oc) =>
+          oc
+            .column('id_hash')
+            .doUpdateSet({ data: ENDED, last_seen_at: param('now'), expires_at: param('endedUntil') })
+            .where((eb) => eb(eb.ref('excluded.id_hash'), '=', param('oldKey'))),
+        ),
+    );
   }
 
   async get(key: string): Promise<StoredSession | undefined> {
@@ -105,27 +136,17 @@ export class SqlSessionStore implements SessionStore {
     storeUntil: number,
   ): Promise<boolean> {
     await this.sweep();
-    const now = this.now();
-    const result = await this.db
-      .insertInto('sessions')
-      .values([
-        { id_hash: oldKey, data: ENDED, created_at: now, last_seen_at: now, expires_at: endedUntil },
-        {
-          id_hash: newKey,
-          data: JSON.stringify(record),
-          created_at: record.createdAt,
-          last_seen_at: record.lastSeenAt,
-          expires_at: storeUntil,
-        },
-      ])
-      .onConflict((oc) =>
-        oc
-          .column('id_hash')
-          .doUpdateSet({ data: ENDED, last_seen_at: now, expires_at: endedUntil })
-          .where((eb) => eb(eb.ref('excluded.id_hash'), '=', oldKey)),
-      )
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 2;
+    const changed = await this.replaceWrite.run({
+      oldKey,
+      now: this.now(),
+      endedUntil,
+      newKey,
+      data: JSON.stringify(record),
+      createdAt: record.createdAt,
+      lastSeenAt: record.lastSeenAt,
+      storeUntil,
+    });
+    return changed === 2;
   }
 
   // Rows past their time are swept now and then rather than on every write.
