@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CSRF_SUFFIX, mapLimit, newSession } from './lib/account-client.mjs';
 import { loadGatewayArgon2 } from './lib/argon2-bound.mjs';
-import { GATEWAY_DIST, REPO, freePort, waitForHttp } from './lib/gateway.mjs';
+import { GATEWAY_DIST, REPO, freePort, gatewayEnv, waitForHttp } from './lib/gateway.mjs';
 import { BENCH_PASSWORD } from './lib/users.mjs';
 
 const { values: opts } = parseArgs({
@@ -42,14 +42,7 @@ try {
 const port = await freePort();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sign-in-instructions-'));
 const base = `http://127.0.0.1:${port}`;
-const env = {
-  ...process.env,
-  PORT: String(port),
-  PUBLIC_URL: base,
-  DATA_DIR: dataDir,
-  SEED_DEMO_DATA: 'true',
-  LOG_LEVEL: 'info',
-};
+const env = gatewayEnv({ port, dataDir });
 const out = path.join(dataDir, 'callgrind.out');
 const log = openSync(path.join(dataDir, 'gateway.log'), 'a');
 const child = spawn(

@@ -77,6 +77,25 @@ export async function runGatewayCli(gw, cli, args, input) {
 }
 
 /**
+ * The environment of a bench gateway on `port` with its data in `dataDir`: embedded defaults, the demo data.
+ * @param {{port: number, dataDir: string, logLevel?: string}} o
+ * @returns {Record<string,string>}
+ */
+export function gatewayEnv({ port, dataDir, logLevel = 'info' }) {
+  return {
+    ...process.env,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    SEED_DEMO_DATA: 'true',
+    LOG_LEVEL: logLevel,
+    // All load comes from one address: the per-source cap on new OIDC authorizations (120 a minute) would answer
+    // section 6's round trips with 429 after the first seconds and measure the cap instead of the provider.
+    AUTHORIZATIONS_PER_MINUTE: '0',
+  };
+}
+
+/**
  * Starts the gateway. Returns its base URL, env (for the CLIs), log file and a stop function.
  * @param {{logLevel?: string}} [opts]
  */
@@ -84,18 +103,7 @@ export async function startGateway(opts = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hr-identity-bench-'));
   const base = `http://127.0.0.1:${port}`;
-  /** @type {Record<string,string>} */
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    SEED_DEMO_DATA: 'true',
-    LOG_LEVEL: opts.logLevel ?? 'info',
-    // All load comes from one address: the per-source cap on new OIDC authorizations (120 a minute) would answer
-    // section 6's round trips with 429 after the first seconds and measure the cap instead of the provider.
-    AUTHORIZATIONS_PER_MINUTE: '0',
-  };
+  const env = gatewayEnv({ port, dataDir, logLevel: opts.logLevel });
   // Same order as the root `npm start`: the release store is filled before the server reads it.
   let published = false;
   if (existsSync(path.join(GATEWAY_DIST, 'cli', 'releases.js'))) {
