@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
+import { createAppServer } from './http/app-server.js';
 import { loadConfigOrExit } from './config.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS, startAuditPurge } from './identity/ops/audit-retention.js';
 import { HASH_CONCURRENCY } from './identity/passwords.service.js';
@@ -35,7 +36,7 @@ async function start(): Promise<void> {
     onPurged: (count) => logger.info({ count }, 'expired audit events purged'),
     onError: (error) => logger.error({ err: error }, 'audit purge failed'),
   });
-  const server: Server = app.listen(config.port, () => {
+  const server: Server = createAppServer(app).listen(config.port, () => {
     logger.info(
       {
         port: config.port,

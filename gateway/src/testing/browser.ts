@@ -2,7 +2,7 @@
  * Fake browsers for gateway tests: {@link TestBrowser} speaks real HTTP to a listening gateway (cookie jar, manual
  * redirects), {@link browser} drives the Express app in-process through supertest with an anti-forgery token.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Express } from 'express';
 import request from 'supertest';
 
@@ -97,8 +97,8 @@ export function rawGet(url: string, headers: Record<string, string> = {}): Promi
   });
 }
 
-/** A supertest agent (cookie jar) with an anti-forgery token fetched. */
-export async function browser(app: Express, ip?: string) {
+/** A supertest agent (cookie jar) with an anti-forgery token fetched; on the app itself or a server of it. */
+export async function browser(app: Express | Server, ip?: string) {
   const agent = request.agent(app);
   if (ip) agent.set('X-Forwarded-For', ip);
   const res = await agent.get('/api/Account/Antiforgery').expect(200);
