@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { RECAPTCHA_CSP } from '../identity/captcha.service.js';
+import { randomFrom } from '../infra/crypto/tokens.js';
 
 /** The per-response CSP nonce (`res.locals.cspNonce`), also used to fill the shell's `__CSP_NONCE__`. */
 export function cspNonce(res: Response): string {
@@ -9,20 +9,10 @@ export function cspNonce(res: Response): string {
 }
 
 const NONCE_BYTES = 16;
-/** Random bytes drawn ahead for this many nonces: one call to the CSPRNG per batch instead of one per response. */
-const NONCES_PER_DRAW = 256;
-let pool = Buffer.alloc(0);
-let poolOffset = 0;
 
-/** 16 fresh random bytes in base64; each byte of the pool is handed out once. */
+/** 16 fresh random bytes in base64 (from the CSPRNG's pool: one call to it per batch, not per response). */
 function freshNonce(): string {
-  if (poolOffset >= pool.length) {
-    pool = randomBytes(NONCE_BYTES * NONCES_PER_DRAW);
-    poolOffset = 0;
-  }
-  const nonce = pool.toString('base64', poolOffset, poolOffset + NONCE_BYTES);
-  poolOffset += NONCE_BYTES;
-  return nonce;
+  return randomFrom(NONCE_BYTES).toString('base64');
 }
 
 /** Stands for the nonce while the headers are worked out once (no other part of them contains it). */

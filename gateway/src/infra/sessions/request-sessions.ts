@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../../config.js';
+import { randomFrom } from '../crypto/tokens.js';
 import { readCookie } from '../read-cookie.js';
 import type { Session, SessionLookup, SessionManager } from './session-manager.js';
 import { REMEMBER_ME_MAX_MS } from './session-manager.js';
@@ -58,7 +59,7 @@ export class RequestSessions {
 
   /** A new anonymous id: random, with a MAC that lets the server recognise it later without storing it. */
   private issueId(): string {
-    const random = randomBytes(ISSUED_RANDOM_BYTES);
+    const random = randomFrom(ISSUED_RANDOM_BYTES);
     return Buffer.concat([random, this.mac(random)]).toString('base64url');
   }
 
