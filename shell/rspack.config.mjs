@@ -16,6 +16,7 @@ import {
   narrowCheckDirs,
   NarrowSharedCheckPlugin,
   narrowSharedAliases,
+  preactAliases,
   sharedContractsRootImports,
   typescriptRule,
 } from 'shared-contracts/build/federation';
@@ -31,7 +32,7 @@ const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
 const shared = Object.fromEntries(
   Object.entries({
     ...federationShared(pkg),
-    'react-dom/client': { singleton: true, requiredVersion: pkg.dependencies['react-dom'] },
+    'react-dom/client': { ...federationShared(pkg)['react-dom'] },
   }).map(([key, config]) => [key, { ...config, eager: true }]),
 );
 
@@ -63,7 +64,7 @@ function shellConfig(dev) {
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.json'],
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-      alias: { ...narrowSharedAliases(), ...(dev ? {} : federationRuntimeEsm()) },
+      alias: { ...narrowSharedAliases(), ...preactAliases(), ...(dev ? {} : federationRuntimeEsm()) },
     },
     module: {
       rules: [
@@ -98,18 +99,18 @@ function shellConfig(dev) {
     ],
     optimization: {
       minimize: !dev,
-      // The eager singletons make the start 640 KB of script; as one file, V8 finalises its compile on the main
-      // thread in one long task (issue 10, Total Blocking Time). Three files (React DOM, the other libraries, the
-      // shell's own code with the federation runtime) are finalised in three shorter tasks. They are still the
-      // entry's initial chunks: fetched in order on the first load, the singletons provided from them as before.
-      // Costs ≈ 5 KB of brotli (each file compressed on its own); bench/README.md "Blocking time".
+      // The eager singletons make the start ≈ 455 KB of script; as one file, V8 finalises its compile on the main
+      // thread in one long task (issue 10, Total Blocking Time). Three files (the view: Preact and the router; the
+      // other libraries; the shell's own code with the federation runtime) are finalised in three shorter tasks.
+      // They are still the entry's initial chunks: fetched in order on the first load, the singletons provided from
+      // them as before. Costs ≈ 2 KB of brotli (each file compressed on its own); bench/README.md "Blocking time".
       splitChunks: dev
         ? undefined
         : {
             cacheGroups: {
-              reactDom: {
-                test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/,
-                name: 'react-dom',
+              view: {
+                test: /[\\/]node_modules[\\/](preact|react-router)[\\/]/,
+                name: 'view',
                 chunks: 'initial',
                 enforce: true,
                 priority: 30,

@@ -115,8 +115,10 @@ export function shellInitialFiles(dist) {
   ]
     .map((u) => u.replace(/^\//, '').split('?')[0])
     .filter((u) => !/^[a-z]+:/i.test(u) && existsSync(path.join(dist, u)));
+  // The file with the bundler runtime: its `.u` maps chunk ids to hashes (a library's minified code may assign a
+  // property `u` too, so the map itself is what is looked for).
   const runtimeFile = refs.find(
-    (f) => f.endsWith('.js') && /\.u=/.test(readFileSync(path.join(dist, f), 'utf8')),
+    (f) => f.endsWith('.js') && (hashMapOf(readFileSync(path.join(dist, f), 'utf8'), 'u')?.size ?? 0) > 0,
   );
   if (!runtimeFile) return unique(refs);
   const files = chunkFiles(dist, runtimeFile);

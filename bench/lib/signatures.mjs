@@ -2,8 +2,9 @@
 
 /** String literals that survive minification and exist in exactly one library, to recognise a file by content. */
 export const SIGNATURES = {
-  // React DOM's client renderer marks containers with this property prefix (react-dom-client.production.js).
-  reactDom: '__reactContainer$',
+  // The page's renderer (Preact, ADR 0029): its DOM code names SVG's foreignObject, which no other library of the
+  // page does (React DOM did too, so the count stays right if the renderer ever changes back).
+  renderer: 'foreignObject',
   // Hook names of the Module Federation runtime core (@module-federation/runtime-core); each copy of the runtime
   // bundled into a host or remoteEntry carries them.
   mfRuntime: 'beforeInitContainer',

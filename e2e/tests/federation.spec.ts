@@ -14,7 +14,8 @@ import {
 } from '../helpers/shell.js';
 import { appTookOver } from '../helpers/sign-in.js';
 
-// Markers of code that must exist once per page: React's element symbol and the federation runtime core.
+// Markers of code that must exist once per page: React's element symbol (the page's React is Preact's compat layer,
+// which marks its elements with it, ADR 0029) and the federation runtime core.
 const REACT_MARKER = 'react.transitional.element';
 const RUNTIME_MARKER = 'beforeRegisterRemote';
 

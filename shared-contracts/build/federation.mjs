@@ -42,6 +42,25 @@ export function narrowSharedAliases() {
 }
 
 /**
+ * React in the browser is Preact's compat layer (docs/adr/0029-preact-in-the-browser.md): the shell and every remote
+ * import react, react-dom and react/jsx-runtime as before and get Preact, ≈ 50 KB less brotli on every cold page.
+ * react-dom and react-dom/client go through modules of our own that add React DOM's autoFocus and spellCheck
+ * (build/shared/react-dom-semantics.mjs). Builds for Node (the first paint) keep React's server renderer.
+ */
+export function preactAliases() {
+  const preact = path.dirname(require.resolve('preact/package.json', { paths: [contractsDir] }));
+  return {
+    react$: path.join(preact, 'compat', 'dist', 'compat.mjs'),
+    'react-dom$': path.join(contractsDir, 'build', 'shared', 'react-dom-preact.mjs'),
+    'react-dom/client$': path.join(contractsDir, 'build', 'shared', 'react-dom-client-preact.mjs'),
+    'react/jsx-runtime$': path.join(preact, 'jsx-runtime', 'dist', 'jsxRuntime.mjs'),
+    'react/jsx-dev-runtime$': path.join(preact, 'jsx-runtime', 'dist', 'jsxRuntime.mjs'),
+    // react-i18next's shim for React < 18: Preact's compat layer has the hook itself.
+    'use-sync-external-store/shim$': path.join(preact, 'compat', 'dist', 'compat.mjs'),
+  };
+}
+
+/**
  * Compile-time switches of the federation runtime for every build (host and remotes): no manifest snapshots (the
  * shell registers remotes by their remoteEntry.js URL, never an mf-manifest.json) and browser-only code (no Node
  * loaders in the page).
@@ -228,10 +247,16 @@ export function federationShared(pkg) {
       : {}),
   });
   const contracts = { singleton: true, requiredVersion: contractsVersion, version: contractsVersion };
+  // react, react-dom and react/jsx-runtime are Preact's (preactAliases): provided and required at Preact's version.
+  const renderer = () => ({
+    singleton: true,
+    requiredVersion: pkg.dependencies.preact,
+    version: installedVersion('preact'),
+  });
   return {
-    react: singleton('react'),
-    'react/jsx-runtime': singleton('react/jsx-runtime', 'react'),
-    'react-dom': singleton('react-dom'),
+    react: renderer(),
+    'react/jsx-runtime': renderer(),
+    'react-dom': renderer(),
     'react-router': singleton('react-router'),
     '@reduxjs/toolkit': singleton('@reduxjs/toolkit'),
     '@reduxjs/toolkit/query': singleton('@reduxjs/toolkit/query', '@reduxjs/toolkit'),
@@ -314,7 +339,7 @@ export function remoteRspackConfig(dir, env = {}) {
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.json'],
-      alias: { ...narrowSharedAliases(), ...(standalone ? {} : federationRuntimeEsm()) },
+      alias: { ...narrowSharedAliases(), ...preactAliases(), ...(standalone ? {} : federationRuntimeEsm()) },
     },
     module: { rules: [typescriptRule, cssRule] },
     experiments: { css: true },
