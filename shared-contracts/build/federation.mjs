@@ -44,8 +44,8 @@ export function narrowSharedAliases() {
 /**
  * React in the browser is Preact's compat layer (docs/adr/0029-preact-in-the-browser.md): the shell and every remote
  * import react, react-dom and react/jsx-runtime as before and get Preact, ≈ 50 KB less brotli on every cold page.
- * react-dom and react-dom/client go through modules of our own that add React DOM's autoFocus and spellCheck
- * (build/shared/react-dom-semantics.mjs). Builds for Node (the first paint) keep React's server renderer.
+ * react-dom and react-dom/client go through modules of our own that add React DOM's autoFocus, spellCheck and effect
+ * timing (build/shared/react-dom-semantics.mjs). Builds for Node (the first paint) keep React's server renderer.
  */
 export function preactAliases() {
   const preact = path.dirname(require.resolve('preact/package.json', { paths: [contractsDir] }));

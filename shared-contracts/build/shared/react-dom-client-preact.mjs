@@ -1,5 +1,5 @@
 // react-dom/client in the browser: Preact's createRoot (docs/adr/0029-preact-in-the-browser.md), with React DOM's
-// meaning of autoFocus and spellCheck (react-dom-semantics.mjs), as react-dom-preact.mjs.
+// behaviour where the two differ (react-dom-semantics.mjs), as react-dom-preact.mjs.
 import './react-dom-semantics.mjs';
 
 export * from 'preact/compat/client';
