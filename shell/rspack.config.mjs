@@ -1,16 +1,14 @@
 // Build of the shell (the federation host). No build-time remotes: the shell reads /remotes/manifest.json at
-// start-up and registers what it lists (docs/adr/0001-runtime-federation.md). It provides the one federation
-// runtime of the page to the remotes (experiments.provideExternalRuntime; remotes use externalRuntime).
+// start-up and registers what it lists (docs/adr/0001-runtime-federation.md). Webpack's container interface
+// (ModuleFederationPluginV1) without a federation runtime: the shell's build provides the singletons in its share
+// scope and src/remotes/containers.ts initialises each remote's container with it (ADR 0030).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
-import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import {
   compileHintsPlugin,
   cssRule,
-  FEDERATION_RUNTIME_OPTIMIZATION,
-  federationRuntimeEsm,
   federationShared,
   gatewayProxy,
   narrowCheckDirs,
@@ -64,7 +62,7 @@ function shellConfig(dev) {
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.json'],
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-      alias: { ...narrowSharedAliases(), ...preactAliases(), ...(dev ? {} : federationRuntimeEsm()) },
+      alias: { ...narrowSharedAliases(), ...preactAliases() },
     },
     module: {
       rules: [
@@ -80,18 +78,9 @@ function shellConfig(dev) {
     },
     experiments: { css: true },
     plugins: [
-      new ModuleFederationPlugin({
-        name: 'shell',
-        remotes: {},
-        shared,
-        dts: false,
-        manifest: false,
-        // The shell provides every singleton itself (eager): sharing is settled from what is loaded, never by
-        // fetching every registered remote's entry to compare versions (the default 'version-first' does that on
-        // the first lazy consume, e.g. /devops loading all five remotes).
-        shareStrategy: 'loaded-first',
-        experiments: { provideExternalRuntime: true, optimization: FEDERATION_RUNTIME_OPTIMIZATION },
-      }),
+      // Sharing only: the singletons in the page's share scope. A consume picks the loaded version of a singleton
+      // (the shell's, eager), never a remote's newer one, so sharing is settled without fetching any remote.
+      new rspack.container.ModuleFederationPluginV1({ name: 'shell', shared }),
       new NarrowSharedCheckPlugin(narrowCheckDirs(dir)),
       sharedContractsRootImports(),
       new rspack.HtmlRspackPlugin({ template: './src/index.html', scriptLoading: 'defer', inject: 'body' }),

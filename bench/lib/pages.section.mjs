@@ -67,7 +67,7 @@ export async function runPages(ctx) {
         '    MF runtime fetched',
         'times',
         data.routes[route].mfRuntime,
-        'bound 1 (one runtime per page)',
+        'bound 0 (no MF runtime since ADR 0030)',
         0,
       ),
     );

@@ -5,7 +5,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
-import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 
 const contractsDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const contractsVersion = JSON.parse(readFileSync(path.join(contractsDir, 'package.json'), 'utf8')).version;
@@ -59,13 +58,6 @@ export function preactAliases() {
     'use-sync-external-store/shim$': path.join(preact, 'compat', 'dist', 'compat.mjs'),
   };
 }
-
-/**
- * Compile-time switches of the federation runtime for every build (host and remotes): no manifest snapshots (the
- * shell registers remotes by their remoteEntry.js URL, never an mf-manifest.json) and browser-only code (no Node
- * loaders in the page).
- */
-export const FEDERATION_RUNTIME_OPTIMIZATION = { disableSnapshot: true, target: 'web' };
 
 /** V8's compile hint for a whole file: compile every function eagerly, off the main thread while streaming. */
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
@@ -197,36 +189,6 @@ export function sharedContractsRootImports() {
   });
 }
 
-/**
- * The federation plugin injects its bundler runtime by the absolute path of its CommonJS build
- * (webpack-bundler-runtime/dist/index.cjs), which requires the CommonJS builds of the runtime, its core and the SDK:
- * CommonJS is not tree-shaken, so every entry carried the Node loaders, the manifest snapshot code and the logger.
- * Each of these packages (and each CommonJS file the plugin names by path) resolves to its ES module build of the
- * same version instead, in the shell (which also provides the runtime core to the remotes, one copy) and in the
- * remotes.
- */
-export function federationRuntimeEsm() {
-  const aliases = {};
-  for (const name of [
-    '@module-federation/webpack-bundler-runtime',
-    '@module-federation/runtime',
-    '@module-federation/runtime-core',
-    '@module-federation/sdk',
-    '@module-federation/error-codes',
-    '@module-federation/inject-external-runtime-core-plugin',
-  ]) {
-    const cjs = require.resolve(name, { paths: [contractsDir] });
-    if (!cjs.endsWith('.cjs')) continue;
-    const esm = [cjs.replace(/\.cjs$/, '.js'), cjs.replace(/\.cjs$/, '.mjs')].find(
-      (file) => existsSync(file) && /^\s*(?:import|export)\b/m.test(readFileSync(file, 'utf8')),
-    );
-    if (!esm) continue;
-    aliases[`${name}$`] = esm;
-    aliases[`${cjs}$`] = esm;
-  }
-  return aliases;
-}
-
 /** Reads a package.json. */
 export function readPackage(dir) {
   return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -306,8 +268,9 @@ export function gatewayProxy() {
 
 /**
  * The build of a remote (each mfe-* package's rspack.config.mjs is one call to this).
- * - default: the federated remote. Exposes exactly `./remote`; shares the singletons with the shell; uses the
- *   shell's federation runtime (experiments.externalRuntime) so one copy of the runtime runs per page;
+ * - default: the federated remote, a container of webpack's container interface (rspack's
+ *   ModuleFederationPluginV1, docs/adr/0030-container-interface-without-the-federation-runtime.md): exposes exactly
+ *   `./remote` and takes the singletons from the share scope the shell initialises it with;
  *   publicPath 'auto' so chunks load from wherever the gateway's manifest points (/remotes/<id>/<version>/).
  * - `--env standalone`: a plain app (no federation) rendering this remote's routes in the dev host of
  *   `shared-contracts/dev-host` with the shared store and i18n, for the flow team to work alone (`npm run dev`).
@@ -339,21 +302,20 @@ export function remoteRspackConfig(dir, env = {}) {
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.json'],
-      alias: { ...narrowSharedAliases(), ...preactAliases(), ...(standalone ? {} : federationRuntimeEsm()) },
+      alias: { ...narrowSharedAliases(), ...preactAliases() },
     },
     module: { rules: [typescriptRule, cssRule] },
     experiments: { css: true },
     plugins: standalone
       ? [new rspack.HtmlRspackPlugin({ title: `${pkg.name} (dev host)` })]
       : [
-          new ModuleFederationPlugin({
+          new rspack.container.ModuleFederationPluginV1({
             name: federationName,
+            // A classic script defining the global the shell's loader reads (shell/src/remotes/containers.ts).
+            library: { type: 'var', name: federationName },
             filename: 'remoteEntry.js',
             exposes: { './remote': './src/remote.ts' },
             shared: federationShared(pkg),
-            dts: false,
-            manifest: false,
-            experiments: { externalRuntime: true, optimization: FEDERATION_RUNTIME_OPTIMIZATION },
           }),
           new NarrowSharedCheckPlugin(narrowCheckDirs(dir)),
           sharedContractsRootImports(),

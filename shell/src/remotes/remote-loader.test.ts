@@ -2,14 +2,14 @@ import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientErrorReportBody, RemoteModule, RemotesManifest } from 'shared-contracts';
 
-// The federation runtime is the loader's boundary to the browser's script loading: faked here, so each test says
-// what a remote's `./remote` module resolves to (or how it fails) by its federation name.
+// The container loader (./containers) is the loader's boundary to the browser's script loading: faked here, so each
+// test says what a remote's `./remote` module resolves to (or how it fails) by its federation name.
 const federation = vi.hoisted(() => ({
   registerRemotes:
     vi.fn<(remotes: { name: string; entry: string }[], options?: { force?: boolean }) => void>(),
   loadRemote: vi.fn<(id: string) => Promise<unknown>>(),
 }));
-vi.mock('@module-federation/enhanced/runtime', () => federation);
+vi.mock('./containers', () => federation);
 
 type Loader = typeof import('./remote-loader');
 

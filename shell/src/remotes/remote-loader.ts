@@ -1,4 +1,3 @@
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { i18n as I18n } from 'i18next';
 import {
   federationName,
@@ -11,6 +10,7 @@ import {
 } from 'shared-contracts';
 import { reportClientError } from '../errors/error-reporting';
 import { beforeLocaleChange } from '../platform/locale-change';
+import { loadRemote, registerRemotes } from './containers';
 
 /** Why a remote is unavailable: its name is not in the manifest, or its code failed to load or to start. */
 export class RemoteLoadError extends Error {
