@@ -96,3 +96,47 @@ describe('securityHeaders replays helmet', () => {
 function cspNonceOf(csp: string): string {
   return /'nonce-([^']+)'/.exec(csp)?.[1] ?? '';
 }
+
+describe('securityHeaders on a document’s scripts and stylesheets', () => {
+  function app() {
+    const a = express();
+    a.use(securityHeaders({ hsts: true }));
+    a.get('/file', (_req, res) => {
+      res.vary('Accept-Encoding').type('text/javascript').send('void 0;');
+    });
+    return a;
+  }
+  const DOCUMENT_ONLY = [
+    'content-security-policy',
+    'cross-origin-opener-policy',
+    'origin-agent-cluster',
+    'x-frame-options',
+    'x-dns-prefetch-control',
+    'x-download-options',
+    'x-permitted-cross-domain-policies',
+    'x-xss-protection',
+  ];
+
+  it.each(['script', 'style'])(
+    'a %s keeps nosniff, CORP, the referrer policy and HSTS, and says it varies by destination',
+    async (dest) => {
+      const res = await request(app()).get('/file').set('Sec-Fetch-Dest', dest).expect(200);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+      expect(res.headers['vary']).toBe('Sec-Fetch-Dest, Accept-Encoding');
+      for (const name of DOCUMENT_ONLY) expect(res.headers, name).not.toHaveProperty(name);
+    },
+  );
+
+  it.each(['document', 'worker', 'serviceworker', 'iframe', 'empty', undefined])(
+    'a request for %s gets the whole set, CSP included',
+    async (dest) => {
+      const req = request(app()).get('/file');
+      const res = await (dest === undefined ? req : req.set('Sec-Fetch-Dest', dest)).expect(200);
+      for (const name of DOCUMENT_ONLY) expect(res.headers, name).toHaveProperty(name);
+      expect(res.headers['vary']).toBe('Accept-Encoding');
+    },
+  );
+});
