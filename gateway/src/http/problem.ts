@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import { DEFAULT_LOCALE, fieldKey, translateErrorCode, type ErrorCode } from 'shared-contracts';
+import { DEFAULT_LOCALE, fieldKey, type ErrorCode } from 'shared-contracts';
+import { translateErrorCode } from 'shared-contracts/locales';
 import type { core } from 'zod';
 import { localeOf } from './locale.js';
 

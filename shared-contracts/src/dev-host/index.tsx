@@ -8,7 +8,7 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, Link, Outlet, RouterProvider } from 'react-router';
 import { DEFAULT_LOCALE } from '../constants.js';
-import { ERROR_TRANSLATIONS } from '../locales/error-translations.js';
+import { ERROR_TRANSLATIONS } from '../locales/index.js';
 import type { RemoteModule } from '../remote.js';
 import { createAppStore, registerNavigator } from '../api/index.js';
 import '../ui/tokens.css';

@@ -3,13 +3,19 @@ import { SUPPORTED_LOCALES } from '../constants.js';
 import { ERROR_MESSAGES } from '../error-codes.js';
 import { VALIDATION_PROBLEM_TITLE } from '../protocol.js';
 import {
-  ERROR_TRANSLATIONS,
   cultureCookieLocale,
+  loadErrorTranslations,
   matchSupportedLocale,
   parseAcceptLanguage,
   resolveLocale,
-  translateErrorCode,
 } from './error-translations.js';
+import { ERROR_TRANSLATIONS, translateErrorCode } from './index.js';
+
+describe('loadErrorTranslations', () => {
+  it.each(SUPPORTED_LOCALES)("gives %s's texts, the same as ERROR_TRANSLATIONS", async (locale) => {
+    expect(await loadErrorTranslations(locale)).toBe(ERROR_TRANSLATIONS[locale]);
+  });
+});
 
 describe('ERROR_TRANSLATIONS', () => {
   it.each(SUPPORTED_LOCALES)(

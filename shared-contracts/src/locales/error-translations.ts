@@ -1,27 +1,31 @@
 /**
- * The one source of the `errors` translations: the shell's i18next `errors` namespace and the gateway's
- * translated 400 `title`/`detail` both read {@link ERROR_TRANSLATIONS}. TypeScript modules rather than JSON files so
- * the compiler checks that every locale has exactly the codes of {@link ERROR_MESSAGES} (the en-GB source) and so
- * Node 20 needs no experimental JSON-module loader in the gateway.
+ * The `errors` translations as the browser takes them: en-GB's ({@link ERROR_MESSAGES}) at once, another locale's
+ * with {@link loadErrorTranslations}, a chunk of its own per locale, so a page fetches only the language it shows
+ * (issue 10). Every locale at once, synchronously (the gateway's translated 400 `title`/`detail`, build-time
+ * renders, tests): `shared-contracts/locales`. TypeScript modules rather than JSON files so the compiler checks
+ * that every locale has exactly the codes of {@link ERROR_MESSAGES} (the en-GB source) and so Node 20 needs no
+ * experimental JSON-module loader in the gateway.
  */
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../constants.js';
-import { ERROR_MESSAGES, parseErrorCode, type ErrorCode } from '../error-codes.js';
-import { errorsDe } from './errors/de.js';
+import { ERROR_MESSAGES, type ErrorCode } from '../error-codes.js';
 import { errorsEn } from './errors/en.js';
-import { errorsEs } from './errors/es.js';
-import { errorsFrCA } from './errors/fr-CA.js';
 
 /** One text per error code, with i18next `{{name}}` placeholders. */
 export type ErrorTranslation = { readonly [code in ErrorCode]: string };
 
-/** The `errors` namespace of every supported locale; en-GB is {@link ERROR_MESSAGES} itself. */
-export const ERROR_TRANSLATIONS: { readonly [locale in SupportedLocale]: ErrorTranslation } = {
-  'en-GB': ERROR_MESSAGES,
-  en: errorsEn,
-  de: errorsDe,
-  'fr-CA': errorsFrCA,
-  es: errorsEs,
+const ERROR_TRANSLATION_LOADERS: { readonly [locale in SupportedLocale]: () => Promise<ErrorTranslation> } = {
+  [DEFAULT_LOCALE]: () => Promise.resolve(ERROR_MESSAGES),
+  // en is en-GB's catalogue with its few American spellings: no request of its own.
+  en: () => Promise.resolve(errorsEn),
+  de: () => import('./errors/de.js').then((m) => m.errorsDe),
+  'fr-CA': () => import('./errors/fr-CA.js').then((m) => m.errorsFrCA),
+  es: () => import('./errors/es.js').then((m) => m.errorsEs),
 };
+
+/** The `errors` namespace of one supported locale (en-GB's is {@link ERROR_MESSAGES} itself, en's close to it). */
+export function loadErrorTranslations(locale: SupportedLocale): Promise<ErrorTranslation> {
+  return ERROR_TRANSLATION_LOADERS[locale]();
+}
 
 /**
  * The supported locale for a requested tag: exact (case-insensitive) match first, then the same language
@@ -103,13 +107,4 @@ export function pickLocale(hints: LocaleHints): SupportedLocale | undefined {
 /** {@link pickLocale}, or {@link DEFAULT_LOCALE} when no hint names a supported locale. */
 export function resolveLocale(hints: LocaleHints): SupportedLocale {
   return pickLocale(hints) ?? DEFAULT_LOCALE;
-}
-
-/** Text of an encoded error code (`code` or `code|{json}`) in `locale`, values interpolated; unknown text unchanged. */
-export function translateErrorCode(value: string, locale: SupportedLocale): string {
-  const parsed = parseErrorCode(value);
-  if ('text' in parsed) return parsed.text;
-  return ERROR_TRANSLATIONS[locale][parsed.code].replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
-    String(parsed.values[name] ?? ''),
-  );
 }

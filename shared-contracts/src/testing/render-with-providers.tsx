@@ -7,7 +7,7 @@ import { MemoryRouter } from 'react-router';
 import { configureApiClient } from '../api/client-config.js';
 import { createAppStore, type AppStore } from '../api/store.js';
 import { DEFAULT_LOCALE } from '../constants.js';
-import { ERROR_TRANSLATIONS } from '../locales/error-translations.js';
+import { ERROR_TRANSLATIONS } from '../locales/index.js';
 
 /** What a component test gives {@link renderWithProviders}; every field has the shell's default. */
 export interface ProvidersOptions {

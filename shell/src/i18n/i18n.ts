@@ -1,6 +1,11 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LOCALE, ERROR_TRANSLATIONS } from 'shared-contracts';
+import {
+  DEFAULT_LOCALE,
+  ERROR_MESSAGES,
+  loadErrorTranslations,
+  type SupportedLocale,
+} from 'shared-contracts';
 import { beforeLocaleChange } from '../platform/locale-change';
 import { applyDocumentLanguage } from '../platform/language';
 
@@ -24,27 +29,38 @@ function commonLocale(locale: string): string {
   return Object.hasOwn(COMMON, locale) ? locale : DEFAULT_LOCALE;
 }
 
-/** Adds the `common` strings `locale` shows to i18next, fetching them the first time. */
-async function ensureCommon(i18n: I18n, locale: string): Promise<void> {
+/** The shell's namespaces of `lng` (a locale of {@link COMMON}), fetched together. */
+async function loadShellStrings(lng: string): Promise<{ common: Translations; errors: Translations }> {
+  const [{ default: common }, errors] = await Promise.all([
+    COMMON[lng]!(),
+    loadErrorTranslations(lng as SupportedLocale),
+  ]);
+  return { common, errors };
+}
+
+/** Adds the `common` and `errors` strings `locale` shows to i18next, fetching them the first time. */
+async function ensureShellStrings(i18n: I18n, locale: string): Promise<void> {
   const lng = commonLocale(locale);
-  if (i18n.hasResourceBundle(lng, 'common')) return;
-  const { default: common } = await COMMON[lng]!();
+  if (i18n.hasResourceBundle(lng, 'common') && i18n.hasResourceBundle(lng, 'errors')) return;
+  const { common, errors } = await loadShellStrings(lng);
   i18n.addResourceBundle(lng, 'common', common, true, false);
+  i18n.addResourceBundle(lng, 'errors', errors, true, false);
 }
 
 /**
  * Initialises the one i18next instance of the page in `locale`. Text falls back to en-GB for a locale without
  * translations (an RTL partner language still gets `dir="rtl"`). `errors` has one source, shared with the gateway's
- * translated 400 answers (ERROR_TRANSLATIONS in shared-contracts, every locale); `common` comes per locale, and a
- * switch of language fetches the new one before the interface changes (beforeLocaleChange).
+ * translated 400 answers (shared-contracts' error translations); both namespaces come per locale (en-GB's errors
+ * are always there, as the fallback), and a switch of language fetches the new locale's before the interface
+ * changes (beforeLocaleChange).
  */
 export async function initI18n(locale: string): Promise<I18n> {
   const lng = commonLocale(locale);
-  const { default: common } = await COMMON[lng]!();
-  const resources = Object.fromEntries(
-    Object.entries(ERROR_TRANSLATIONS).map(([tag, errors]) => [tag, { errors }]),
-  ) as Record<string, Record<string, Translations>>;
-  resources[lng] = { ...resources[lng], common };
+  const { common, errors } = await loadShellStrings(lng);
+  const resources: Record<string, Record<string, Translations>> = {
+    [DEFAULT_LOCALE]: { errors: ERROR_MESSAGES },
+  };
+  resources[lng] = { ...resources[lng], common, errors };
   await i18next.use(initReactI18next).init({
     lng: locale,
     fallbackLng: DEFAULT_LOCALE,
@@ -55,7 +71,7 @@ export async function initI18n(locale: string): Promise<I18n> {
     // React escapes text itself; escaping here would double-escape names such as "Smith & Co".
     interpolation: { escapeValue: false },
   });
-  beforeLocaleChange((next) => ensureCommon(i18next, next));
+  beforeLocaleChange((next) => ensureShellStrings(i18next, next));
   applyDocumentLanguage(locale);
   return i18next;
 }

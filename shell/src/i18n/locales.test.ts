@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOCALE, ERROR_MESSAGES, ERROR_TRANSLATIONS, SUPPORTED_LOCALES } from 'shared-contracts';
+import { DEFAULT_LOCALE, ERROR_MESSAGES, SUPPORTED_LOCALES } from 'shared-contracts';
+import { ERROR_TRANSLATIONS } from 'shared-contracts/locales';
 
 // Every locale file of the shell and of every remote, found by pattern so a new remote is checked too; the `errors`
 // namespace comes from shared-contracts (one source with the gateway).

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { partnerDisplayName } from 'shared-contracts';
 import { CaptchaOutlet } from '../captcha/captcha-outlet.js';
 import { applyPartnerBranding, partnerBranding } from './branding.js';
-import { registerOfflineWorker } from './offline-worker.js';
 import { OfflineNotice } from './offline-notice.js';
 import { PartnerContext } from './partner-context.js';
 import { FALLBACK_PARTNER, usePartnerMetadataQuery } from './platform.api.js';
@@ -54,9 +53,25 @@ export function PlatformRoot({ children, offlineWorker = true }: PlatformRootPro
     productName.current = displayName;
   }, [displayName]);
 
+  // After the page's load event, as a chunk of its own: the first screen does not need the worker (nor
+  // workbox-window's ≈ 2 KB), and registering it then keeps its precache off the page's own start (issue 10).
   useEffect(() => {
     if (!offlineWorker) return;
-    registerOfflineWorker({ i18n, productName: () => productName.current });
+    let cancelled = false;
+    const start = () => {
+      import('./offline-worker.js').then(
+        ({ registerOfflineWorker }) => {
+          if (!cancelled) registerOfflineWorker({ i18n, productName: () => productName.current });
+        },
+        (error: unknown) => console.error('[shell] the offline worker could not load', error),
+      );
+    };
+    if (document.readyState === 'complete') start();
+    else window.addEventListener('load', start, { once: true });
+    return () => {
+      cancelled = true;
+      window.removeEventListener('load', start);
+    };
   }, [offlineWorker, i18n]);
 
   return (
