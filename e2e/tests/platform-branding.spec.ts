@@ -59,7 +59,7 @@ let system: { baseUrl: string; dataDir: string };
 let otherHostUrl: string;
 let logos: string;
 
-test.beforeAll(() => {
+test.beforeAll(async () => {
   system = systemUnderTest();
   otherHostUrl = system.baseUrl.replace('//localhost:', '//127.0.0.1:');
   logos = mkdtempSync(path.join(tmpdir(), 'platform-logos-'));
@@ -110,6 +110,13 @@ test.beforeAll(() => {
     admin(['partners', 'add', ...globexArgs], system.dataDir);
   } catch {
     admin(['partners', 'update', ...globexArgs], system.dataDir);
+  }
+  // The gateway keeps its partner list for a few seconds (CONFIG_CACHE_TTL_MS): wait until both hosts' first HTML
+  // names their new logo, else a test starting right away reads the list from before the CLI's change.
+  for (const base of [system.baseUrl, otherHostUrl]) {
+    await expect
+      .poll(async () => (await fetch(`${base}/account/login`)).text(), { timeout: 15_000 })
+      .toContain('<meta name="partner-logo"');
   }
 });
 
