@@ -11,7 +11,7 @@ import { ERROR_MESSAGES } from '../error-codes.js';
 import { returnUrlOf } from '../return-url.js';
 import { classifyResponse, resolveRedirectTarget, statusMessage, type ApiError } from '../protocol.js';
 import { isKnownPage, LOCAL_LOGIN_PATH, LOGIN_PATH, HOME_PATH } from '../routes.js';
-import { ensureAntiforgeryToken, readAntiforgeryToken } from './antiforgery.js';
+import { ensureAntiforgeryToken } from './antiforgery.js';
 import { apiClientConfig } from './client-config.js';
 import { navigateFull, navigateInApp } from './navigation.js';
 import { setTimedOut } from './session.slice.js';
@@ -127,7 +127,7 @@ function apiError(
 async function followRedirect(redirect: string, state: string): Promise<void> {
   const config = apiClientConfig();
   try {
-    const token = readAntiforgeryToken() ?? (await ensureAntiforgeryToken(config.fetch));
+    const token = await ensureAntiforgeryToken(config.fetch);
     await config.fetch(`${ACCOUNT_API_BASE}Exchange`, {
       method: 'POST',
       credentials: 'same-origin',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ensureAntiforgeryToken, readAntiforgeryToken } from './antiforgery.js';
+import { ensureAntiforgeryToken, readAntiforgeryToken, readAntiforgeryTokenAsync } from './antiforgery.js';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -57,5 +57,46 @@ describe('anti-forgery token (SPEC.md §4 start-up, §9 cookie)', () => {
     const fetchStub = vi.fn();
     expect(await ensureAntiforgeryToken(fetchStub as unknown as typeof fetch)).toBe('present');
     expect(fetchStub).not.toHaveBeenCalled();
+  });
+
+  describe('read through the Cookie Store API where the browser has it', () => {
+    /** document.cookie as a getter that fails the test when read: the asynchronous path must not touch it. */
+    function documentNotRead() {
+      vi.stubGlobal('document', {
+        get cookie(): string {
+          throw new Error('document.cookie read');
+        },
+      });
+    }
+
+    it("takes the token from the store's cookies, decoded, without reading document.cookie", async () => {
+      documentNotRead();
+      vi.stubGlobal('cookieStore', {
+        getAll: () =>
+          Promise.resolve([
+            { name: 'a', value: '1' },
+            { name: '__Host-idp.x-csrf-token-value', value: 'abc%2E1' },
+          ]),
+      });
+      expect(await readAntiforgeryTokenAsync()).toBe('abc.1');
+    });
+
+    it('does not call the Antiforgery endpoint when the store has the cookie', async () => {
+      documentNotRead();
+      vi.stubGlobal('cookieStore', {
+        getAll: () => Promise.resolve([{ name: 'idp.x-csrf-token-value', value: 'present' }]),
+      });
+      const fetchStub = vi.fn();
+      expect(await ensureAntiforgeryToken(fetchStub as unknown as typeof fetch)).toBe('present');
+      expect(fetchStub).not.toHaveBeenCalled();
+    });
+
+    it('falls back to document.cookie when the store fails or is absent', async () => {
+      vi.stubGlobal('document', { cookie: 'idp.x-csrf-token-value=from-document' });
+      vi.stubGlobal('cookieStore', { getAll: () => Promise.reject(new Error('blocked')) });
+      expect(await readAntiforgeryTokenAsync()).toBe('from-document');
+      vi.stubGlobal('cookieStore', undefined);
+      expect(await readAntiforgeryTokenAsync()).toBe('from-document');
+    });
   });
 });
