@@ -25,7 +25,7 @@ const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
 
 // The same singletons as every remote (ARCHITECTURE.md "The remote contract"), from one list.
 // The shell is the page's only host and always provides them: built into its entry (eager), they arrive in one
-// request with the federation runtime instead of one request per shared module and dependency.
+// request with the shell's start instead of one request per shared module and dependency.
 // react-dom/client (createRoot) is the shell's alone: provided too, so it comes in the same request.
 const shared = Object.fromEntries(
   Object.entries({
@@ -90,7 +90,7 @@ function shellConfig(dev) {
       minimize: !dev,
       // The eager singletons make the start ≈ 455 KB of script; as one file, V8 finalises its compile on the main
       // thread in one long task (issue 10, Total Blocking Time). Three files (the view: Preact and the router; the
-      // other libraries; the shell's own code with the federation runtime) are finalised in three shorter tasks.
+      // other libraries; the shell's own code with webpack's sharing runtime) are finalised in three shorter tasks.
       // They are still the entry's initial chunks: fetched in order on the first load, the singletons provided from
       // them as before. Costs ≈ 2 KB of brotli (each file compressed on its own); bench/README.md "Blocking time".
       splitChunks: dev

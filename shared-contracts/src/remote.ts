@@ -11,7 +11,7 @@ export type RemoteId = (typeof REMOTE_IDS)[number];
 /** Who renders a route: the shell itself or one of the remotes. */
 export type RouteOwner = 'shell' | RemoteId;
 
-/** The name a remote is registered under in the federation runtime (identifiers cannot hold "-"). */
+/** The name a remote's container is registered under, its entry's global (identifiers cannot hold "-"). */
 export function federationName(id: RemoteId): string {
   return id.replace(/-/g, '_');
 }

@@ -10,7 +10,7 @@ zodGlobal.__zod_globalConfig = { ...zodGlobal.__zod_globalConfig, jitless: true 
 import './shell.css';
 import './platform/platform.css';
 
-// The async boundary the federation runtime needs: shared singletons are negotiated before any app code runs.
+// The async boundary module federation needs: the shared singletons are in the share scope before any app code runs.
 import('./bootstrap').catch((error: unknown) => {
   // Nothing rendered yet: show a plain message rather than a blank page.
   document.body.textContent = 'The site could not start. Please reload the page.';

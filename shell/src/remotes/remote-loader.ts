@@ -47,7 +47,7 @@ export function fetchManifest(force = false): Promise<RemotesManifest> {
   return manifest;
 }
 
-/** Registers every remote of the manifest with the federation runtime (start-up; `force` after a retry). */
+/** Registers every remote of the manifest with the container loader (start-up; `force` after a retry). */
 export async function registerManifestRemotes(force = false): Promise<void> {
   const current = await fetchManifest(force);
   const remotes = Object.entries(current.remotes).flatMap(([id, entry]) => {
