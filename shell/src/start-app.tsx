@@ -70,8 +70,8 @@ export async function startApp(): Promise<void> {
   await yieldToMain();
   await takeOverFirstPaint(root, (container) => {
     const reactRoot = createRoot(container);
-    // Behind a drawn page nobody waits for the render: as a transition React renders in slices of a few
-    // milliseconds (the page stays responsive to typing, no long task), and the takeover swaps in its one commit.
+    // Preact renders in this task either way (its startTransition runs the update at once, ADR 0029); behind a
+    // drawn page the takeover swaps the rendered app in at the next task, so render and swap are two tasks.
     if (drawn) startTransition(() => reactRoot.render(app));
     else flushSync(() => reactRoot.render(app));
   });

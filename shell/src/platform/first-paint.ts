@@ -1,11 +1,12 @@
 /**
  * Taking over the page the gateway already drew (docs/adr/0007-sign-in-first-paint.md). The first HTML of a
  * sign-in page holds the page rendered at build time from the remote's own components; the visitor may already be
- * typing in it. The app renders into a detached container, then swaps it in one task, so there is no frame in
- * between (no flash, no layout shift), and hands over what the visitor typed and where the caret was.
+ * typing in it. The app renders into a detached container; the next task swaps it in, so there is no frame with a
+ * half-built page (no flash, no layout shift), and hands over what the visitor typed and where the caret was.
  */
 
 import { HELD_SUBMIT_ATTRIBUTE } from 'shared-contracts';
+import { yieldToMain } from './yield-to-main';
 
 /** Attribute of the root element when its content is a first paint (its value: the path it was drawn for). */
 export const FIRST_PAINT_ATTRIBUTE = 'data-first-paint';
@@ -76,6 +77,11 @@ function hasPage(container: Element): boolean {
  * Replaces the first paint in `root` by what `render` draws into a fresh container, once that holds a page, and
  * carries over changed form values, the focused field and its selection. Without a first paint it renders into
  * `root` directly. Returns the container the app lives in.
+ *
+ * The swap runs in a task of its own after the render's: the two together were the longest task of a sign-in
+ * page's start (on a phone the render alone takes tens of milliseconds), and the swap (reading the drawn page's
+ * fields, replacing the tree, focusing) adds a third to it. Nothing is lost in between: the drawn page stays on
+ * screen and keeps taking input, and the swap reads the fields when it runs.
  */
 export function takeOverFirstPaint(
   root: HTMLElement,
@@ -90,7 +96,10 @@ export function takeOverFirstPaint(
   next.id = root.id;
   render(next);
   return new Promise((resolve) => {
+    let swapped = false;
     const swap = () => {
+      if (swapped) return;
+      swapped = true;
       observer.disconnect();
       clearTimeout(timer);
       // Read and swap in one task: no keystroke can land between the two.
@@ -129,12 +138,16 @@ export function takeOverFirstPaint(
       resubmitHeld(next);
       resolve(next);
     };
+    const swapInNextTask = () => {
+      observer.disconnect();
+      void yieldToMain().then(swap);
+    };
     const observer = new MutationObserver(() => {
-      if (hasPage(next)) swap();
+      if (hasPage(next)) swapInNextTask();
     });
     // A page that never arrives (a remote that cannot load shows its own page) still replaces the first paint.
     const timer = setTimeout(swap, timeoutMs);
-    if (hasPage(next)) swap();
+    if (hasPage(next)) swapInNextTask();
     else observer.observe(next, { childList: true, subtree: true });
   });
 }
