@@ -17,6 +17,7 @@ import { installGlobalErrorReporting } from './errors/error-reporting';
 import { initI18n } from './i18n/i18n';
 import { partnerLocale } from './platform/language';
 import { routerReady, takeOverFirstPaint } from './platform/first-paint';
+import { splitNextTakeoverRender } from './platform/page-after-frame';
 import { yieldToMain } from './platform/yield-to-main';
 import { PlatformRoot } from './platform/platform-root';
 import { connectI18n, registerManifestRemotes } from './remotes/remote-loader';
@@ -66,7 +67,11 @@ export async function startApp(): Promise<void> {
   // A first paint (the page already drawn by the gateway) stays until the app can show the same page at once:
   // the router's first loaders (user, remote page) have run, then the app's first commit is swapped in.
   const drawn = root.hasAttribute('data-first-paint');
-  if (drawn) await routerReady(router);
+  if (drawn) {
+    await routerReady(router);
+    // The app's first render as two tasks, the frame and then the page (page-after-frame.tsx).
+    splitNextTakeoverRender();
+  }
   await yieldToMain();
   await takeOverFirstPaint(root, (container) => {
     const reactRoot = createRoot(container);

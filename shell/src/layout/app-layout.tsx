@@ -4,6 +4,7 @@ import { findRoute, ROUTES } from 'shared-contracts';
 import { ProgressBar, SiteFrame } from 'shared-contracts/ui';
 import { usePartner } from '../platform/partner-context';
 import { useIdleSignOut } from '../platform/idle-sign-out';
+import { PageAfterFrame } from '../platform/page-after-frame';
 import { IdleWarning } from './idle-warning';
 import { PartnerFooter, PartnerHeader } from '../platform/partner-header';
 import { PageAnnouncer } from './page-announcer';
@@ -41,7 +42,9 @@ export function AppLayout() {
       header={<PartnerHeader />}
       footer={<PartnerFooter />}
     >
-      <Outlet />
+      <PageAfterFrame>
+        <Outlet />
+      </PageAfterFrame>
       {signOutAt !== undefined ? <IdleWarning key={signOutAt} signOutAt={signOutAt} /> : null}
     </SiteFrame>
   );
