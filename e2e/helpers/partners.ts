@@ -1,5 +1,6 @@
 /** Changing the demo partner through the gateway's admin CLI (and putting it back), for specs that need it. */
 import { spawnSync } from 'node:child_process';
+import { expect } from '@playwright/test';
 import path from 'node:path';
 import { GATEWAY_DIST, gatewayEnv } from './system.js';
 
@@ -20,4 +21,18 @@ export function updateDemoPartner(args: string[], dataDir: string): void {
   });
   if (result.status !== 0)
     throw new Error(`admin partners update ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
+}
+
+/**
+ * Waits until the gateway draws the sign-in page in `locale` for a visitor who chose it (culture cookie), or, with
+ * `offered` false, no longer does. The gateway keeps its partner list for a few seconds (CONFIG_CACHE_TTL_MS), so a
+ * test starting right after `updateDemoPartner` may otherwise meet the languages from before the change.
+ */
+export async function waitForPartnerLanguage(baseUrl: string, locale: string, offered = true): Promise<void> {
+  const cookie = `.AspNetCore.Culture=${encodeURIComponent(`c=${locale}|uic=${locale}`)}`;
+  const drawnIn = async () => {
+    const html = await (await fetch(`${baseUrl}/account/login`, { headers: { cookie } })).text();
+    return html.includes(`<html lang="${locale}"`);
+  };
+  await expect.poll(drawnIn, { timeout: 15_000 }).toBe(offered);
 }

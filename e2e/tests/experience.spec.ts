@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_LANGUAGES, updateDemoPartner } from '../helpers/partners.js';
+import { DEMO_LANGUAGES, updateDemoPartner, waitForPartnerLanguage } from '../helpers/partners.js';
 import { REPO, systemUnderTest } from '../helpers/system.js';
 import { expectPage } from '../helpers/shell.js';
 import { appTookOver, openSignIn, signInPage } from '../helpers/sign-in.js';
@@ -110,11 +110,13 @@ test('the busy button keeps focus and says it is busy', async ({ page }) => {
 });
 
 test.describe('a right-to-left language without translations', () => {
-  test.beforeAll(() => {
+  test.beforeAll(async () => {
     updateDemoPartner(['--languages', `${DEMO_LANGUAGES},ar:العربية`], systemUnderTest().dataDir);
+    await waitForPartnerLanguage(systemUnderTest().baseUrl, 'ar');
   });
-  test.afterAll(() => {
+  test.afterAll(async () => {
     updateDemoPartner(['--languages', DEMO_LANGUAGES], systemUnderTest().dataDir);
+    await waitForPartnerLanguage(systemUnderTest().baseUrl, 'ar', false);
   });
 
   test('English fallback text in a right-to-left page is marked English and keeps its punctuation in place', async ({

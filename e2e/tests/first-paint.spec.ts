@@ -4,7 +4,7 @@
  * branded on a phone.
  */
 import { expect, test } from '@playwright/test';
-import { DEMO_LANGUAGES, updateDemoPartner } from '../helpers/partners.js';
+import { DEMO_LANGUAGES, updateDemoPartner, waitForPartnerLanguage } from '../helpers/partners.js';
 import { appTookOver, signInPage } from '../helpers/sign-in.js';
 import { DEMO_USERS } from '../helpers/demo-users.js';
 import { systemUnderTest } from '../helpers/system.js';
@@ -133,12 +133,14 @@ test('a partner without a logo gets no logo request', async ({ page }) => {
 test.describe('on a phone (390 px)', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test.beforeAll(() => {
+  test.beforeAll(async () => {
     // An RTL language among the partner's, so the mirrored layout is checked too.
     updateDemoPartner(['--languages', `${DEMO_LANGUAGES},ar:العربية`], systemUnderTest().dataDir);
+    await waitForPartnerLanguage(systemUnderTest().baseUrl, 'ar');
   });
-  test.afterAll(() => {
+  test.afterAll(async () => {
     updateDemoPartner(['--languages', DEMO_LANGUAGES], systemUnderTest().dataDir);
+    await waitForPartnerLanguage(systemUnderTest().baseUrl, 'ar', false);
   });
 
   for (const locale of ['en-GB', 'en', 'de', 'fr-CA', 'es', 'ar']) {
