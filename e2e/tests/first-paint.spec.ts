@@ -118,6 +118,26 @@ for (const [device, viewport] of [
   });
 }
 
+test("the app's scripts are asked for only once the drawn page is on screen (its first contentful paint)", async ({
+  page,
+}) => {
+  // Three loads: before the loader waited for the paint to be reported, a script went out before it in most loads.
+  for (let load = 0; load < 3; load += 1) {
+    await page.goto('/account/login');
+    await appTookOver(page);
+    const timing = await page.evaluate(() => ({
+      firstContentfulPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/assets\/[\w.-]+\.js$/.test(entry.name))
+        .map((entry) => entry.startTime),
+    }));
+    expect(timing.firstContentfulPaint).toBeDefined();
+    expect(timing.scripts.length).toBeGreaterThan(0);
+    expect(Math.min(...timing.scripts)).toBeGreaterThanOrEqual(timing.firstContentfulPaint!);
+  }
+});
+
 test('a partner without a logo gets no logo request', async ({ page }) => {
   const logoRequests: string[] = [];
   page.on('request', (request) => {

@@ -146,7 +146,7 @@ describe('the sign-in page in the first HTML', () => {
     expect(res.text).not.toMatch(/<script[^>]*\bsrc=/);
     expect(res.text).toMatch(
       new RegExp(
-        `<script nonce="${nonce}" data-after-paint>.*\\["/assets/main\\.def\\.js"\\].*requestAnimationFrame.*</script></body>`,
+        `<script nonce="${nonce}" data-after-paint>.*\\["/assets/main\\.def\\.js"\\].*first-contentful-paint.*</script></body>`,
       ),
     );
   });
