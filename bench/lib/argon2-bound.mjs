@@ -37,6 +37,43 @@ export async function measureVerifies({ hash, password, concurrency, durationMs,
   return { perSecond: count / (elapsed / 1000), count, meanMs: busyMs / count };
 }
 
+/**
+ * The hash alone at a fixed rate, open loop: arrival i is due at t0 + i · 1000/rate ms and calls `task()` (the
+ * gateway's own `verifyPassword`, with its queue of hashes in flight); latency runs from the scheduled time, as in
+ * the paced sign-ins (paced.mjs). On the same machine at the same rate, this is how long a sign-in's hash alone takes
+ * once hashes overlap: the floor of the sign-in's latency at that load, with no HTTP, session or store around it.
+ * @param {{task: () => Promise<unknown>, rate: number, durationMs: number}} o
+ * @returns {Promise<{latencyMs: number[], lagMs: number[]}>} both by arrival (index i is arrival i)
+ */
+export function measurePacedTasks({ task, rate, durationMs }) {
+  const total = Math.max(1, Math.round((rate * durationMs) / 1000));
+  const intervalMs = 1000 / rate;
+  /** @type {number[]} */
+  const latencyMs = new Array(total);
+  /** @type {number[]} */
+  const lagMs = new Array(total);
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now() + 10;
+    let next = 0;
+    let settled = 0;
+    const start = (i) => {
+      const scheduled = t0 + i * intervalMs;
+      lagMs[i] = performance.now() - scheduled;
+      task().then(() => {
+        latencyMs[i] = performance.now() - scheduled;
+        settled += 1;
+        if (settled === total) resolve({ latencyMs, lagMs });
+      }, reject);
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && t0 + next * intervalMs <= now) start(next++);
+      if (next < total) setTimeout(tick, Math.max(0, t0 + next * intervalMs - performance.now()));
+    };
+    setTimeout(tick, Math.max(0, t0 - performance.now()));
+  });
+}
+
 /** Hashes `password` with the gateway's options (and returns the PHC string whose parameters verify will use). */
 export async function hashWith(options, password) {
   const argon2 = await loadGatewayArgon2();
