@@ -1,6 +1,12 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACTIVITY_KEY, IDLE_SIGNED_OUT_KEY, signOutIdle, startIdleTracker } from './idle-sign-out.js';
+import {
+  ACTIVITY_KEY,
+  IDLE_SIGNED_OUT_KEY,
+  signOutIdle,
+  signOutIdleOnce,
+  startIdleTracker,
+} from './idle-sign-out.js';
 
 const MINUTE = 60_000;
 
@@ -123,5 +129,93 @@ describe('the idle sign-out call (ADR 0020)', () => {
     const silentLogout = vi.fn(() => Promise.reject(new Error('offline')));
     await expect(signOutIdle(silentLogout)).resolves.toBeUndefined();
     expect(silentLogout).toHaveBeenCalledTimes(2);
+  });
+});
+
+/** A Web Locks stand-in for jsdom (which has none): one holder at a time, the others in order. */
+function fakeLocks() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    request: ((_name: string, task: () => Promise<unknown>) => {
+      const run = tail.then(() => task());
+      tail = run.catch(() => undefined);
+      return run;
+    }) as unknown as LockManager['request'],
+  };
+}
+
+describe('one tab signs out, the others follow (ADR 0020)', () => {
+  it('two tabs idle since the same input: the first asks, the second follows without asking', async () => {
+    const locks = fakeLocks();
+    let answer!: () => void;
+    const firstLogout = vi.fn(() => new Promise<void>((resolve) => (answer = resolve)));
+    const secondLogout = vi.fn(() => Promise.resolve());
+    const firstFollows = vi.fn();
+    const secondFollows = vi.fn();
+    const lastInput = 1_000;
+    const first = signOutIdleOnce(lastInput, firstLogout, firstFollows, {
+      storage: localStorage,
+      locks,
+      now: () => 61_000,
+    });
+    const second = signOutIdleOnce(lastInput, secondLogout, secondFollows, {
+      storage: localStorage,
+      locks,
+      now: () => 61_000,
+    });
+    await vi.waitFor(() => expect(firstLogout).toHaveBeenCalledTimes(1));
+    // While the first tab's call is under way the second waits: no second call to race its cookies.
+    expect(secondLogout).not.toHaveBeenCalled();
+    expect(secondFollows).not.toHaveBeenCalled();
+    answer();
+    await Promise.all([first, second]);
+    expect(secondLogout).not.toHaveBeenCalled();
+    expect(secondFollows).toHaveBeenCalledTimes(1);
+    expect(firstFollows).not.toHaveBeenCalled();
+    expect(localStorage.getItem(IDLE_SIGNED_OUT_KEY)).toBe('61000');
+  });
+
+  it('an earlier idle sign-out (before the last input) is not followed: this tab asks itself', async () => {
+    localStorage.setItem(IDLE_SIGNED_OUT_KEY, '500');
+    const silentLogout = vi.fn(() => Promise.resolve());
+    const follow = vi.fn();
+    await signOutIdleOnce(1_000, silentLogout, follow, {
+      storage: localStorage,
+      locks: fakeLocks(),
+      now: () => 61_000,
+    });
+    expect(silentLogout).toHaveBeenCalledTimes(1);
+    expect(follow).not.toHaveBeenCalled();
+  });
+
+  it('asks without the lock where the browser has none, or refuses it', async () => {
+    const silentLogout = vi.fn(() => Promise.resolve());
+    await signOutIdleOnce(1_000, silentLogout, vi.fn(), {
+      storage: localStorage,
+      locks: undefined,
+      now: () => 61_000,
+    });
+    expect(silentLogout).toHaveBeenCalledTimes(1);
+    localStorage.clear();
+    const refusing = {
+      request: (() =>
+        Promise.reject(new DOMException('no', 'SecurityError'))) as unknown as LockManager['request'],
+    };
+    await signOutIdleOnce(1_000, silentLogout, vi.fn(), {
+      storage: localStorage,
+      locks: refusing,
+      now: () => 61_000,
+    });
+    expect(silentLogout).toHaveBeenCalledTimes(2);
+  });
+
+  it('the tracker passes the last input in any tab to the sign-out', () => {
+    const onIdle = vi.fn();
+    vi.setSystemTime(10_000);
+    startIdleTracker({ limitMs: MINUTE, onIdle, onSignedOutElsewhere: vi.fn() });
+    vi.advanceTimersByTime(20_000);
+    otherTabWrites(ACTIVITY_KEY, 30_000);
+    vi.advanceTimersByTime(2 * MINUTE);
+    expect(onIdle).toHaveBeenCalledWith(30_000);
   });
 });

@@ -7,6 +7,8 @@ import { useSilentLogoutMutation } from './platform.api.js';
 export const ACTIVITY_KEY = 'idp.activity';
 /** localStorage key set by the tab that signed out for inactivity, so the other tabs follow it there. */
 export const IDLE_SIGNED_OUT_KEY = 'idp.idle-signed-out';
+/** Web Locks name held by the tab that signs out for inactivity, so two tabs never ask at once. */
+export const IDLE_SIGN_OUT_LOCK = 'idp.idle-sign-out';
 /** Where an idle sign-out lands (SPEC.md §8 "You have been logged out due to inactivity."). */
 export const INACTIVITY_PAGE = '/account/loggedout?reason=inactivity';
 
@@ -45,8 +47,8 @@ export interface IdleTrackerOptions {
   onWarn?: (signOutAt: number) => void;
   /** Input after a warning (here or in another tab): the warning is over. */
   onActive?: () => void;
-  /** Signs out (once). */
-  onIdle: () => void;
+  /** Signs out (once); `lastInput` is the last input in any tab (epoch ms) that the limit ran from. */
+  onIdle: (lastInput: number) => void;
   /** Another tab signed out for inactivity: follow it. */
   onSignedOutElsewhere: () => void;
   target?: Window;
@@ -83,7 +85,7 @@ export function startIdleTracker(options: IdleTrackerOptions): () => void {
     if (left <= 0) {
       done = true;
       stop();
-      options.onIdle();
+      options.onIdle(latest);
       return;
     }
     if (warnMs > 0 && left <= warnMs) {
@@ -148,6 +150,58 @@ export async function signOutIdle(silentLogout: () => Promise<unknown>): Promise
   }
 }
 
+/** What {@link signOutIdleOnce} needs of the browser (the real one by default). */
+export interface IdleSignOutDeps {
+  storage?: Storage | undefined;
+  /** Web Locks (`navigator.locks`); absent in a browser without them, where the tab asks without the lock. */
+  locks?: Pick<LockManager, 'request'> | undefined;
+  now?: () => number;
+}
+
+/**
+ * The idle tab's sign-out, one tab of the browser at a time. Tabs idle since the same input reach their limit in the
+ * same moment; if both asked, their answers would renew the session and anti-forgery cookies under each other (the
+ * browser keeps one cookie jar for all tabs, so it may end with one answer's session and the other's token), and the
+ * loser would stay on a page of a session that is over. So the tab holds a Web Lock while it asks. A tab that gets
+ * the lock after another has signed out for the same idleness (the mark written after `lastInput`) follows it to the
+ * inactivity page instead of asking again; its full load then carries the winner's renewed cookies.
+ */
+export async function signOutIdleOnce(
+  lastInput: number,
+  silentLogout: () => Promise<unknown>,
+  follow: () => void,
+  deps: IdleSignOutDeps = {},
+): Promise<void> {
+  const storage = 'storage' in deps ? deps.storage : safeLocalStorage();
+  const locks = 'locks' in deps ? deps.locks : safeLocks();
+  const now = deps.now ?? (() => Date.now());
+  const turn = async () => {
+    if (readShared(storage, IDLE_SIGNED_OUT_KEY) > lastInput) {
+      follow();
+      return;
+    }
+    writeShared(storage, IDLE_SIGNED_OUT_KEY, now());
+    await signOutIdle(silentLogout);
+  };
+  if (!locks) return turn();
+  let ran = false;
+  // A lock that cannot be had (an opaque origin, say) must not keep the tab signed in: it asks without the lock.
+  await locks
+    .request(IDLE_SIGN_OUT_LOCK, () => {
+      ran = true;
+      return turn();
+    })
+    .catch(() => (ran ? undefined : turn()));
+}
+
+function safeLocks(): Pick<LockManager, 'request'> | undefined {
+  try {
+    return typeof navigator !== 'undefined' && navigator.locks ? navigator.locks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function safeLocalStorage(): Storage | undefined {
   try {
     return window.localStorage;
@@ -179,11 +233,14 @@ export function useIdleSignOut(): { signOutAt: number | undefined } {
       warnMs: Math.min(WARN_BEFORE_MS, (minutes * 60_000) / 2),
       onWarn: (at) => setSignOutAt(at),
       onActive: () => setSignOutAt(undefined),
-      onIdle: () => {
+      onIdle: (lastInput) => {
         setSignOutAt(undefined);
-        writeShared(safeLocalStorage(), IDLE_SIGNED_OUT_KEY, Date.now());
         // The API client follows the 209 to the logged-out page.
-        void signOutIdle(() => logout.current().unwrap());
+        void signOutIdleOnce(
+          lastInput,
+          () => logout.current().unwrap(),
+          () => navigateFull(INACTIVITY_PAGE),
+        );
       },
       onSignedOutElsewhere: () => navigateFull(INACTIVITY_PAGE),
     });
