@@ -53,6 +53,23 @@ describe('takeOverFirstPaint', () => {
     expect(root.isConnected).toBe(false);
   });
 
+  it('stages the app unseen beside the drawn page for a frame, and unstages it in the swap', async () => {
+    const root = drawnRoot();
+    const taken = takeOverFirstPaint(root, renderApp({}));
+    // After the render's task the app's tree waits right after the drawn page, styled by the next frame, not shown.
+    await Promise.resolve();
+    const staged = root.nextElementSibling as HTMLElement;
+    expect(staged?.querySelector('form[data-app]')).not.toBeNull();
+    expect(staged.getAttribute('aria-hidden')).toBe('true');
+    expect([staged.style.height, staged.style.overflow]).toEqual(['0px', 'hidden']);
+    expect(document.getElementById('root')).toBe(root);
+    const container = await taken;
+    expect(container).toBe(staged);
+    expect(document.querySelectorAll('#root')).toHaveLength(1);
+    expect(container.hasAttribute('style')).toBe(false);
+    expect(container.hasAttribute('aria-hidden')).toBe(false);
+  });
+
   it('carries what was typed between the render and the swap, and the focus with its caret', async () => {
     const root = drawnRoot();
     const typed: Record<string, string> = {};
