@@ -3,6 +3,7 @@
 // Protocol: the parent sends one {type:'run', job} message; the worker answers {type:'result', result} or
 // {type:'error', message} and exits.
 import autocannon from 'autocannon';
+import { cpuPerUnit, cpuReading } from './cpu-split.mjs';
 import { runPaced } from './paced.mjs';
 import { CSRF_SUFFIX, mapLimit, newSession } from './account-client.mjs';
 import { authorizationCodeRoundTrip, signedInJar, tokenRequest } from './oidc-client.mjs';
@@ -11,7 +12,7 @@ import { authorizationCodeRoundTrip, signedInJar, tokenRequest } from './oidc-cl
  * @typedef {{method: string, path: string, headers?: Record<string,string>, body?: string}} FixedRequest
  * @typedef {{kind: 'fixed', url: string, connections: number, duration: number, amount?: number, request: FixedRequest}} FixedJob
  * @typedef {{kind: 'login', url: string, connections?: number, rate?: number, duration: number, poolSize: number,
- *   usernames: string[], password: string, loginPath: string, expectStatus: number}} LoginJob
+ *   usernames: string[], password: string, loginPath: string, expectStatus: number, serverPid?: number}} LoginJob
  */
 
 /** Runs one autocannon instance and collects raw latencies (fractional ms) and status counts. */
@@ -109,6 +110,10 @@ async function runLogin(job) {
   const statuses = {};
   let errors = 0;
   let pacedLag;
+  // CPU readings around the timed part only (the sessions above are made before it): the machine, the server
+  // (job.serverPid) and this generator itself, which shares the machine's cores with the server.
+  const reading0 = cpuReading(job.serverPid);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   if (job.rate) {
     // Fixed rate, open loop, one scheduler (paced.mjs): arrivals evenly spaced, latency from the scheduled time.
@@ -145,9 +150,13 @@ async function runLogin(job) {
     errors += r.errors + r.timeouts;
   }
   const elapsed = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const reading = cpuReading(job.serverPid);
   // Paced runs: the offered rate is known; the wait for the last answers is not load.
   const out = summary(samples, statuses, job.rate ? job.duration * 1000 : elapsed, errors, job.expectStatus);
   out.poolExhausted = next >= job.poolSize;
+  // Where the machine's CPU went per answer during the run (section 1's CPU split), where /proc can be read.
+  out.cpu = cpuPerUnit(reading0, reading, out.total, (cpu.user + cpu.system) / 1000);
   if (pacedLag) out.generatorLag = pacedLag;
   return out;
 }

@@ -1,5 +1,6 @@
 // Section 1: password sign-in throughput against the argon2id bound.
 import { hashWith, loadGatewayArgon2, measurePacedTasks, measureVerifies } from './argon2-bound.mjs';
+import { cpuPerUnit, cpuReading } from './cpu-split.mjs';
 import { loadGatewayArgon2Options } from './gateway-params.mjs';
 import { runLoad } from './load.mjs';
 import { percentile, repeat, summarize } from './stats.mjs';
@@ -112,17 +113,25 @@ export async function runSignIn(ctx) {
   // b ÷ a side by side: one round of the bound, then one of sign-ins at the saturated concurrency, alternating, so
   // both see the same background load (other processes on a shared 2-core machine move both); the ratio is the
   // median of the per-round ratios.
+  // Each round also reads where the machine's CPU went (lib/cpu-split.mjs): per verify in (a), and per sign-in in
+  // (b) split between the gateway's main thread, its other threads (the hashes) and the load generator.
   const pairs = await repeat(ctx.rounds, async () => {
+    const a0 = cpuReading();
     const a = await measureVerifies({
       hash,
       password: BENCH_PASSWORD,
       concurrency: best.concurrency,
       durationMs: duration * 1000,
     });
+    const aCpu = cpuPerUnit(a0, cpuReading(), a.count);
     const b = await runLoad(
-      loginJob({ connections: saturated.connections, poolSize: poolSize(saturated.summary.median) }),
+      loginJob({
+        connections: saturated.connections,
+        poolSize: poolSize(saturated.summary.median),
+        serverPid: ctx.gw.pid,
+      }),
     );
-    return { a: a.perSecond, b: b.perSecond, ratio: b.perSecond / a.perSecond };
+    return { a: a.perSecond, b: b.perSecond, ratio: b.perSecond / a.perSecond, aCpu, bCpu: b.cpu };
   });
   data.pairs = pairs;
   rows.push(
@@ -135,6 +144,7 @@ export async function runSignIn(ctx) {
       2,
     ),
   );
+  rows.push(...cpuSplitRows(pairs));
 
   // Latency at 70 % of the saturated rate, paced evenly (open loop); each round is preceded by one hash-time
   // measurement (1 in flight) so the ratio compares like with like.
@@ -222,6 +232,69 @@ export async function runSignIn(ctx) {
     ),
   );
   return { rows, data };
+}
+
+/**
+ * The CPU split of the b ÷ a rounds, where /proc could be read: what one verify alone costs the machine, what one
+ * sign-in costs it and who spent it, and the ratio the gateway alone would reach if the load generator took no core
+ * time (it runs on the same cores; section 1's (a) has none).
+ * @param {{aCpu?: ReturnType<typeof cpuPerUnit>, bCpu?: ReturnType<typeof cpuPerUnit>}[]} pairs
+ */
+export function cpuSplitRows(pairs) {
+  if (!pairs.every((p) => p.aCpu && p.bCpu?.generator !== undefined)) return [];
+  const of = (pick) => summarize(pairs.map(pick));
+  const idle = (pick) => `machine idle ${(of(pick).median * 100).toFixed(1)} %`;
+  return [
+    row(
+      S,
+      '    CPU per verify alone, (a) rounds',
+      'ms',
+      of((p) => p.aCpu.machine),
+      idle((p) => p.aCpu.idleShare),
+    ),
+    row(
+      S,
+      '    CPU per sign-in, (b) rounds',
+      'ms',
+      of((p) => p.bCpu.machine),
+      idle((p) => p.bCpu.idleShare),
+    ),
+    row(
+      S,
+      "      the gateway's main thread",
+      'ms',
+      of((p) => p.bCpu.serverMain),
+    ),
+    row(
+      S,
+      "      the gateway's other threads",
+      'ms',
+      of((p) => p.bCpu.serverOther),
+      'the hashes, V8 helpers, WAL checkpoints',
+    ),
+    row(
+      S,
+      '      the load generator',
+      'ms',
+      of((p) => p.bCpu.generator),
+      'a client process on the same cores',
+    ),
+    row(
+      S,
+      '      the rest of the machine',
+      'ms',
+      of((p) => p.bCpu.rest),
+      'kernel work no process is charged for (± the 10 ms ticks of /proc)',
+    ),
+    row(
+      S,
+      "    CPU per verify alone ÷ the gateway's CPU per sign-in",
+      '×',
+      of((p) => p.aCpu.machine / (p.bCpu.serverMain + p.bCpu.serverOther)),
+      "bound 1.0: as b ÷ a, counting the gateway's CPU alone",
+      2,
+    ),
+  ];
 }
 
 /** Rows saying why the section could not run. */
