@@ -9,6 +9,7 @@ export default defineConfig({
       'paced.test.mjs',
       'paced-tasks.test.mjs',
       'cpu-split.test.mjs',
+      'argon2-bound.test.mjs',
     ],
     testTimeout: 30_000,
   },
