@@ -1,6 +1,6 @@
 // Preloaded by `npm start` (node -r) so it runs before Node's ES module loader first uses libuv's thread pool:
 // the pool's size is fixed at that first use, and setting it from the ES module entry is already too late.
-// argon2 hashes take up to one pool thread per core (see passwords.service.ts); four more stay for file and DNS work.
+// The pool does file and DNS work (argon2 has threads of its own, identity/hash-workers.ts): cores + 4 threads.
 /* global process */
 'use strict';
 if (!process.env.UV_THREADPOOL_SIZE) {

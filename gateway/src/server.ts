@@ -3,7 +3,7 @@ import { createApp } from './app.js';
 import { createAppServer } from './http/app-server.js';
 import { loadConfigOrExit } from './config.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS, startAuditPurge } from './identity/ops/audit-retention.js';
-import { HASH_CONCURRENCY } from './identity/passwords.service.js';
+import { HASH_THREADS } from './identity/passwords.service.js';
 import { createLogger } from './infra/logger.js';
 import { createOidcMount } from './oidc.mount.js';
 import { openRuntime } from './runtime.js';
@@ -43,7 +43,7 @@ async function start(): Promise<void> {
         publicUrl: config.publicUrl,
         // The thread pool is sized by `npm start` (threadpool.cjs) before the module loader first uses it.
         threadPool: Number(process.env.UV_THREADPOOL_SIZE) || 4,
-        hashConcurrency: HASH_CONCURRENCY,
+        hashThreads: HASH_THREADS,
       },
       'gateway listening',
     );

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { hash, verify, type Algorithm } from '@node-rs/argon2';
-import { WorkQueue } from '../infra/throttle/work-queue.js';
+import type { Algorithm } from '@node-rs/argon2';
+import { HashWorkers } from './hash-workers.js';
 
 /** argon2id with the OWASP Password Storage Cheat Sheet parameters (m=19456 KiB, t=2, p=1). */
 export const ARGON2_OPTIONS = {
@@ -12,33 +12,22 @@ export const ARGON2_OPTIONS = {
 } as const;
 
 /**
- * Hashes in flight at once for `cores` cores and a libuv thread pool of `poolSize` threads (argon2 runs on that pool,
- * which file and DNS work share): one more than the cores, and always one pool thread left for the rest. With one
- * per core, a core waits between two hashes (the finished one's answer goes back through the event loop before the
- * next starts, and each verify maps and frees its 19 MiB): on a 2-core machine 7–8 % of the machine stayed idle under
- * saturated sign-ins, and verifies alone reached ≈ 127/s with 2 in flight against ≈ 136/s with 3. More than one
- * extra only makes every hash slower (they share the cores and memory bandwidth); the others wait their turn in order.
+ * Threads that hash passwords: one per core (docs/adr/0004, "Hash work"). Each holds the hash it runs and the next
+ * one, so a core never waits for the main thread between two hashes; the rest wait in arrival order.
  */
-export function hashConcurrency(cores: number, poolSize: number): number {
-  return Math.max(1, Math.min(cores + 1, poolSize - 1));
-}
+export const HASH_THREADS = availableParallelism();
 
-export const HASH_CONCURRENCY = hashConcurrency(
-  availableParallelism(),
-  Number(process.env.UV_THREADPOOL_SIZE) || 4,
-);
-
-const hashing = new WorkQueue(HASH_CONCURRENCY);
+const hashing = new HashWorkers(HASH_THREADS);
 
 /** Hashes a password; never trims or truncates it (S1). */
 export function hashPassword(password: string): Promise<string> {
-  return hashing.run(() => hash(password, ARGON2_OPTIONS));
+  return hashing.run<string>({ op: 'hash', password, options: ARGON2_OPTIONS });
 }
 
 /** True when the password matches; false for a malformed hash. */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await hashing.run(() => verify(passwordHash, password));
+    return await hashing.run<boolean>({ op: 'verify', hash: passwordHash, password });
   } catch {
     return false;
   }
