@@ -13,10 +13,18 @@ function statFields(file) {
   return text.slice(text.lastIndexOf(') ') + 2).split(' ');
 }
 
-/** utime + stime of a process (all its threads) or of one thread, in ms; undefined where it cannot be read. */
-export function processCpuMs(pid, tid) {
+/** Where the kernel's process information is mounted; the tests give a folder of their own. */
+const PROC = '/proc';
+
+/**
+ * utime + stime of a process (all its threads) or of one thread, in ms; undefined where it cannot be read.
+ * @param {number} pid
+ * @param {number} [tid]
+ * @param {string} [proc]
+ */
+export function processCpuMs(pid, tid, proc = PROC) {
   try {
-    const fields = statFields(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`);
+    const fields = statFields(tid === undefined ? `${proc}/${pid}/stat` : `${proc}/${pid}/task/${tid}/stat`);
     // After the name: state is field 0, utime field 11 and stime field 12 (proc(5) numbers them 14 and 15).
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
   } catch {
@@ -24,10 +32,13 @@ export function processCpuMs(pid, tid) {
   }
 }
 
-/** The whole machine's busy and idle time so far (all cores, ms; idle includes I/O wait), or undefined. */
-export function machineCpuMs() {
+/**
+ * The whole machine's busy and idle time so far (all cores, ms; idle includes I/O wait), or undefined.
+ * @param {string} [proc]
+ */
+export function machineCpuMs(proc = PROC) {
   try {
-    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0];
+    const line = readFileSync(`${proc}/stat`, 'utf8').split('\n', 1)[0];
     const ticks = line.trim().split(/\s+/).slice(1).map(Number);
     // user nice system idle iowait irq softirq steal (guest time is already counted in user and nice). Time stolen
     // by the hypervisor is neither: no work of this machine ran in it.
@@ -42,12 +53,13 @@ export function machineCpuMs() {
  * A reading of the machine and of a server process (its main thread is the thread whose id is the process id, as
  * for every Node.js process).
  * @param {number | undefined} serverPid
+ * @param {string} [proc]
  */
-export function cpuReading(serverPid) {
+export function cpuReading(serverPid, proc = PROC) {
   return {
-    machine: machineCpuMs(),
-    server: serverPid === undefined ? undefined : processCpuMs(serverPid),
-    serverMain: serverPid === undefined ? undefined : processCpuMs(serverPid, serverPid),
+    machine: machineCpuMs(proc),
+    server: serverPid === undefined ? undefined : processCpuMs(serverPid, undefined, proc),
+    serverMain: serverPid === undefined ? undefined : processCpuMs(serverPid, serverPid, proc),
   };
 }
 
