@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { showUpdateToast } from './offline-worker.js';
 import { PlatformToaster } from './platform-toaster.js';
-import { withToast } from './toast-outlet.js';
+import { showToast } from './toast-outlet.js';
 
 afterEach(() => {
   cleanup();
@@ -17,7 +17,7 @@ describe('update toast (SPEC.md §1, §9)', () => {
     render(<PlatformToaster theme="light" dir="ltr" />);
     const onReload = vi.fn();
     act(() => {
-      withToast((toast) => toast('Saved'));
+      showToast({ kind: 'success', message: 'Saved' });
       showUpdateToast(
         'A new version of Acme Identity is available, click on reload button to update.',
         'Reload',

@@ -1,7 +1,6 @@
 import type { i18n as I18n } from 'i18next';
-import { TOAST_DURATION_MS } from 'shared-contracts';
 import { Workbox } from 'workbox-window';
-import { withToast } from './toast-outlet.js';
+import { showToast } from './toast-outlet.js';
 
 /** Where the built service worker is served (the shell's dist root; scope "/"). */
 export const SERVICE_WORKER_URL = '/sw.js';
@@ -44,7 +43,7 @@ export function registerOfflineWorker(options: OfflineWorkerOptions): Workbox | 
   workbox.addEventListener('installed', (event) => {
     // First install only: an update (or a worker installed by another tab, "external") is not "offline ready".
     if (!event.isUpdate && !event.isExternal) {
-      withToast((toast) => toast.info(t('platform.offline.ready'), { duration: TOAST_DURATION_MS }));
+      showToast({ kind: 'info', message: t('platform.offline.ready') });
     }
   });
 
@@ -81,16 +80,14 @@ export function registerOfflineWorker(options: OfflineWorkerOptions): Workbox | 
 }
 
 /**
- * The update toast (SPEC.md §1): stays until the Reload button is used; other toasts last
- * {@link TOAST_DURATION_MS}.
+ * The update toast (SPEC.md §1): stays until the Reload button is used; other toasts last 2000 ms (SPEC.md §9).
  */
 export function showUpdateToast(message: string, reloadLabel: string, onReload: () => void): void {
-  withToast((toast) =>
-    toast(message, {
-      id: UPDATE_TOAST_ID,
-      duration: Number.POSITIVE_INFINITY,
-      dismissible: false,
-      action: { label: reloadLabel, onClick: onReload },
-    }),
-  );
+  showToast({
+    kind: 'plain',
+    message,
+    id: UPDATE_TOAST_ID,
+    duration: Number.POSITIVE_INFINITY,
+    action: { label: reloadLabel, onClick: onReload },
+  });
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { partnerDisplayName } from 'shared-contracts';
 import { CaptchaOutlet } from '../captcha/captcha-outlet.js';
 import { applyPartnerBranding, partnerBranding } from './branding.js';
+import { InlineToasts } from './inline-toasts.js';
 import { OfflineNotice } from './offline-notice.js';
 import { PartnerContext } from './partner-context.js';
 import { FALLBACK_PARTNER, usePartnerMetadataQuery } from './platform.api.js';
@@ -23,7 +24,8 @@ export interface PlatformRootProps {
 /**
  * The shell platform around the router: loads the partner (SPEC.md §4 start-up), applies its branding and
  * locale, keeps the theme painted, registers the offline worker with its update toast, shows the offline
- * notice and the toast outlet. Every remote inherits all of it through the document and {@link usePartner}.
+ * notice and the toast outlets (sonner's on wider screens, the inline one on phones: ADR 0031). Every remote
+ * inherits all of it through the document and {@link usePartner}.
  */
 export function PlatformRoot({ children, offlineWorker = true }: PlatformRootProps) {
   const { i18n } = useTranslation('common');
@@ -79,6 +81,7 @@ export function PlatformRoot({ children, offlineWorker = true }: PlatformRootPro
       <OfflineNotice />
       {children}
       <CaptchaOutlet />
+      <InlineToasts />
       <PlatformToaster theme={theme} dir={dir} />
     </PartnerContext.Provider>
   );

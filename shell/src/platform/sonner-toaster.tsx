@@ -11,8 +11,11 @@ export interface SonnerToasterProps {
 }
 
 /**
- * sonner's outlet (SPEC.md §9: 2000 ms, bottom right; mirrored for RTL; above the footer on phones). Its stylesheet is an extracted file: the
- * shell build strips sonner's injected <style> (build/no-inserted-css.loader.cjs), which the CSP would refuse.
+ * sonner's outlet for screens wider than a phone (SPEC.md §9: 2000 ms, bottom right; mirrored for RTL). On a phone
+ * no corner of the page is free of links and fields, so a phone's toasts are not floated at all: they are lines at
+ * the end of the page (InlineToasts, ADR 0031) and this outlet is not loaded for them. Its stylesheet is an extracted
+ * file: the shell build strips sonner's injected <style> (build/no-inserted-css.loader.cjs), which the CSP would
+ * refuse.
  */
 export function SonnerToaster({ theme, dir }: SonnerToasterProps) {
   // Runs after Toaster's own effect (children first), so Toaster already listens when queued toasts are shown.
@@ -25,7 +28,7 @@ export function SonnerToaster({ theme, dir }: SonnerToasterProps) {
       dir={dir}
       closeButton
       richColors
-      // On a phone the toasts sit above the footer, so they never cover its links.
+      // Only a toast shown on a wider window that is then narrowed to a phone's comes here: above the footer.
       mobileOffset={{ bottom: '4.5rem' }}
     />
   );

@@ -1,7 +1,21 @@
 import type { toast as sonnerToast } from 'sonner';
+import { BREAKPOINTS, TOAST_DURATION_MS } from 'shared-contracts';
+import { showInlineToast } from './inline-toast-store.js';
 
 /** sonner's `toast` function, handed over once the outlet is mounted. */
 export type ToastApi = typeof sonnerToast;
+
+/** A toast as the shell asks for it, whatever the screen it ends up on. */
+export interface ShellToast {
+  kind: 'info' | 'success' | 'error' | 'plain';
+  /** Already translated text. */
+  message: string;
+  /** A toast with the id of one still shown replaces it instead of stacking a second one. */
+  id?: string;
+  /** Milliseconds; `Infinity` keeps it until its action is used. Defaults to {@link TOAST_DURATION_MS}. */
+  duration?: number;
+  action?: { label: string; onClick: () => void };
+}
 
 // sonner (≈17 KB gzip with its stylesheet) is not needed to show the sign-in page, so it loads on the first toast
 // request: a request marks the outlet wanted, PlatformToaster then loads and mounts it,
@@ -36,4 +50,38 @@ export function withToast(show: (toast: ToastApi) => void): void {
     for (const listener of listeners) listener();
   }
   void ready.then(show);
+}
+
+/** SPEC.md §9's mobile breakpoint: a phone's screen. */
+function isPhoneScreen(): boolean {
+  return (
+    typeof window.matchMedia === 'function' &&
+    window.matchMedia(`(max-width: ${BREAKPOINTS.mobile}px)`).matches
+  );
+}
+
+/**
+ * Shows a toast (ADR 0031). On a wider screen it floats in sonner's outlet (SPEC.md §9: bottom right, bottom left in
+ * RTL). On a phone the page has no free corner: a floating toast lay over the sign-in form's links, so there it is
+ * a line at the end of the page instead ({@link showInlineToast}), which covers nothing and moves nothing; sonner
+ * does not load.
+ */
+export function showToast(shellToast: ShellToast): void {
+  if (isPhoneScreen()) {
+    showInlineToast(shellToast);
+    return;
+  }
+  const { kind, message, id, action } = shellToast;
+  const duration = shellToast.duration ?? TOAST_DURATION_MS;
+  withToast((toast) => {
+    // A toast that waits for its action cannot be swiped or closed away.
+    const options = {
+      duration,
+      dismissible: Number.isFinite(duration),
+      ...(id ? { id } : {}),
+      ...(action ? { action } : {}),
+    };
+    if (kind === 'plain') toast(message, options);
+    else toast[kind](message, options);
+  });
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { TOAST_EVENT, type ToastEventDetail } from 'shared-contracts';
-import { withToast } from './toast-outlet.js';
+import { showToast } from './toast-outlet.js';
 
 /**
  * Shows the toasts remotes ask for with `requestToast` (shared-contracts events): remotes never import the shell
@@ -11,11 +11,8 @@ export function useToastEvents(): void {
     const onToast = (event: Event) => {
       const detail = (event as CustomEvent<ToastEventDetail>).detail;
       if (!detail || typeof detail.message !== 'string') return;
-      withToast((toast) => {
-        if (detail.kind === 'success') toast.success(detail.message);
-        else if (detail.kind === 'error') toast.error(detail.message);
-        else toast.info(detail.message);
-      });
+      const kind = detail.kind === 'success' || detail.kind === 'error' ? detail.kind : 'info';
+      showToast({ kind, message: detail.message });
     };
     window.addEventListener(TOAST_EVENT, onToast);
     return () => window.removeEventListener(TOAST_EVENT, onToast);

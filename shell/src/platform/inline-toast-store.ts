@@ -1,0 +1,47 @@
+import { TOAST_DURATION_MS } from 'shared-contracts';
+import type { ShellToast } from './toast-outlet.js';
+
+/** A toast shown in the page's flow (a phone's toasts, ADR 0031), with the key that tells it apart. */
+export interface InlineToast extends ShellToast {
+  key: number;
+}
+
+let toasts: readonly InlineToast[] = [];
+let nextKey = 1;
+const listeners = new Set<() => void>();
+
+function emit(): void {
+  for (const listener of listeners) listener();
+}
+
+/** Subscribes to the shown toasts changing (for `useSyncExternalStore`). */
+export function subscribeInlineToasts(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The toasts shown now, oldest first; the same array until they change. */
+export function inlineToasts(): readonly InlineToast[] {
+  return toasts;
+}
+
+/** Takes a toast away (its time is up, or its action was used). */
+export function dismissInlineToast(key: number): void {
+  const left = toasts.filter((toast) => toast.key !== key);
+  if (left.length === toasts.length) return;
+  toasts = left;
+  emit();
+}
+
+/**
+ * Shows a toast in the page's flow for its duration (SPEC.md §9: 2000 ms unless said otherwise; `Infinity` until
+ * its action is used). A toast with the id of one shown takes its place, so a repeated update prompt does not stack.
+ */
+export function showInlineToast(toast: ShellToast): void {
+  const shown: InlineToast = { ...toast, key: nextKey++ };
+  const replaced = toast.id !== undefined && toasts.some((other) => other.id === toast.id);
+  toasts = replaced ? toasts.map((other) => (other.id === toast.id ? shown : other)) : [...toasts, shown];
+  emit();
+  const duration = toast.duration ?? TOAST_DURATION_MS;
+  if (Number.isFinite(duration)) window.setTimeout(() => dismissInlineToast(shown.key), duration);
+}
