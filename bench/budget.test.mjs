@@ -83,3 +83,19 @@ describe('/account/login scripts compile off the main thread in pieces (build ou
     expect(sizes.filter((s) => s.raw > budget.largestScriptRawBytes)).toEqual([]);
   });
 });
+
+// The stylesheets mirror with the document's `dir`: the CSS minimizer aims at the browsers the scripts need
+// (BROWSER_TARGETS), which lay out logical properties themselves. Aimed at older ones it rewrote each into left and
+// right rules chosen by `:lang(ar)`, `:lang(he)` and 17 more languages, half of the shell's stylesheet, and they
+// picked the wrong side when a right-to-left language without shipped text marks its body `lang="en-GB"`.
+describe("/account/login's stylesheets choose sides by direction, not language (build output)", () => {
+  const bill = signInRouteBytes(REPO);
+  const css = bill.files.filter((f) => f.file.endsWith('.css'));
+  const read = (f) => readFileSync(path.join(REPO, f.pkg, 'dist', f.file), 'utf8');
+
+  it('keeps logical properties and has no :lang() rules', () => {
+    expect(css.length).toBeGreaterThan(0);
+    expect(css.filter((f) => read(f).includes(':lang(')).map((f) => `${f.pkg}/${f.file}`)).toEqual([]);
+    expect(css.some((f) => /(?:margin|padding|border)-inline-(?:start|end)\s*:/.test(read(f)))).toBe(true);
+  });
+});

@@ -11,6 +11,7 @@ import {
   cssRule,
   federationShared,
   gatewayProxy,
+  minimizers,
   narrowCheckDirs,
   NarrowSharedCheckPlugin,
   narrowSharedAliases,
@@ -88,6 +89,7 @@ function shellConfig(dev) {
     ],
     optimization: {
       minimize: !dev,
+      minimizer: minimizers(),
       // The eager singletons make the start ≈ 455 KB of script; as one file, V8 finalises its compile on the main
       // thread in one long task (issue 10, Total Blocking Time). Three files (the view: Preact and the router; the
       // other libraries; the shell's own code with webpack's sharing runtime) are finalised in three shorter tasks.

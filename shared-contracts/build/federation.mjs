@@ -253,6 +253,30 @@ export const typescriptRule = {
   type: 'javascript/auto',
 };
 
+/**
+ * The browsers the built pages are for: those that run the ES2022 the TypeScript rule emits (class fields and static
+ * blocks, private `#x in o`), which all lay out CSS's logical properties (`margin-inline`, `border-start-start-radius`,
+ * `inset-inline`) themselves. rspack's CSS minimizer otherwise aims at "fully supports es6" and rewrites each logical
+ * property into left/right rules chosen by `:lang(ar)`, `:lang(he)` and 17 more: half of the shell's stylesheet,
+ * inlined into every drawn page, and wrong wherever `lang` and `dir` differ (a right-to-left language without
+ * shipped text marks its body `lang="en-GB"`, so the rules picked left).
+ */
+export const BROWSER_TARGETS = [
+  'chrome >= 94',
+  'edge >= 94',
+  'firefox >= 93',
+  'safari >= 16.4',
+  'ios_saf >= 16.4',
+];
+
+/** The production minimizers: rspack's own two, the CSS one aimed at {@link BROWSER_TARGETS}. */
+export function minimizers() {
+  return [
+    new rspack.SwcJsMinimizerRspackPlugin(),
+    new rspack.LightningCssMinimizerRspackPlugin({ minimizerOptions: { targets: BROWSER_TARGETS } }),
+  ];
+}
+
 /** Native CSS: extracted .css files linked from the page, never JS-injected <style> (CSP style-src 'self'). */
 export const cssRule = { test: /\.css$/, type: 'css' };
 
@@ -321,7 +345,7 @@ export function remoteRspackConfig(dir, env = {}) {
           sharedContractsRootImports(),
           compileHintsPlugin(),
         ],
-    optimization: { minimize: !standalone },
+    optimization: { minimize: !standalone, minimizer: minimizers() },
     performance: { hints: false },
     devServer: { port: Number(process.env.PORT ?? 3001), historyApiFallback: true, proxy: gatewayProxy() },
   };
