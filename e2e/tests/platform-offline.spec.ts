@@ -3,8 +3,8 @@
  * toast appear (it stays past the 2000 ms of ordinary toasts), Reload loads the new version; and the site opens
  * offline from the worker's cache with the offline notice. Issue 10's proof for toasts on a phone: on a first visit
  * the "ready to open offline" message lies over no link, button or field, in every locale, RTL, light and dark, on
- * three phone sizes, and shifts nothing (ADR 0031). These need the worker, which the shared config blocks, and a
- * shell they may change, so they run their own gateway over a copy of shell/dist.
+ * four phone screens (one held sideways), and shifts nothing (ADR 0031). These need the worker, which the shared
+ * config blocks, and a shell they may change, so they run their own gateway over a copy of shell/dist.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -204,6 +204,7 @@ test.describe('toasts on a phone cover no link, button or field (issue 10, ADR 0
     { width: 360, height: 640 },
     { width: 390, height: 664 },
     { width: 390, height: 844 },
+    { width: 844, height: 390 },
   ];
   const locales = ['en-GB', 'en', 'de', 'fr-CA', 'es', 'ar'];
   for (const [p, viewport] of phones.entries()) {

@@ -52,12 +52,15 @@ export function withToast(show: (toast: ToastApi) => void): void {
   void ready.then(show);
 }
 
-/** SPEC.md §9's mobile breakpoint: a phone's screen. */
+/**
+ * A phone's screen: narrower than SPEC.md §9's mobile breakpoint, or a phone held sideways (at most 500 px tall: a
+ * landscape phone is 320–430, a tablet's or a laptop's window more), where the sign-in form's fields run down to the
+ * bottom corner a toast would float in. shell.css lets the frame end with its content under the same two conditions.
+ */
+const PHONE_SCREEN = `(max-width: ${BREAKPOINTS.mobile}px), (max-height: 500px)`;
+
 function isPhoneScreen(): boolean {
-  return (
-    typeof window.matchMedia === 'function' &&
-    window.matchMedia(`(max-width: ${BREAKPOINTS.mobile}px)`).matches
-  );
+  return typeof window.matchMedia === 'function' && window.matchMedia(PHONE_SCREEN).matches;
 }
 
 /**
