@@ -1,10 +1,11 @@
 /**
  * Issue 4's proof for the offline worker: a new shell build published while a page is open makes the update
  * toast appear (it stays past the 2000 ms of ordinary toasts), Reload loads the new version; and the site opens
- * offline from the worker's cache with the offline notice. Issue 10's proof for toasts on a phone: on a first visit
- * the "ready to open offline" message lies over no link, button or field, in every locale, RTL, light and dark, on
- * four phone screens (one held sideways), and shifts nothing (ADR 0031). These need the worker, which the shared
- * config blocks, and a shell they may change, so they run their own gateway over a copy of shell/dist.
+ * offline from the worker's cache with the offline notice. Issue 10's proof for toasts on phones and tablets: on a
+ * first visit the "ready to open offline" message lies over no link, button or field, in every locale, RTL, light
+ * and dark, on four phone screens (one held sideways) and two tablet ones, and shifts nothing (ADR 0031). These need
+ * the worker, which the shared config blocks, and a shell they may change, so they run their own gateway over a copy
+ * of shell/dist.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -193,7 +194,7 @@ async function controlsUnder(toast: Locator): Promise<string[]> {
   }, CONTROLS);
 }
 
-test.describe('toasts on a phone cover no link, button or field (issue 10, ADR 0031)', () => {
+test.describe('toasts cover no link, button or field, on phones and tablets (issue 10, ADR 0031)', () => {
   test.beforeAll(async () => {
     // A right-to-left language among the partner's, so the mirrored page is checked too.
     updateDemoPartner(['--languages', DEMO_LANGUAGES_WITH_ARABIC], dataDir);
@@ -205,6 +206,9 @@ test.describe('toasts on a phone cover no link, button or field (issue 10, ADR 0
     { width: 390, height: 664 },
     { width: 390, height: 844 },
     { width: 844, height: 390 },
+    // Tablets keep sonner's corner toast: it must lie over nothing on them either.
+    { width: 768, height: 1024 },
+    { width: 1024, height: 768 },
   ];
   const locales = ['en-GB', 'en', 'de', 'fr-CA', 'es', 'ar'];
   for (const [p, viewport] of phones.entries()) {
