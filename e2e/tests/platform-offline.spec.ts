@@ -24,6 +24,7 @@ import {
   updateDemoPartner,
   waitForPartnerLanguage,
 } from '../helpers/partners.js';
+import { layoutShiftSoFar, watchLayoutShifts } from '../helpers/layout-shift.js';
 import { freePort, REPO, runReleases, startGateway, type RunningGateway } from '../helpers/system.js';
 
 test.use({ serviceWorkers: 'allow' });
@@ -147,15 +148,7 @@ async function firstVisit(browser: Browser, locale: string, options: BrowserCont
   await context.addCookies([
     { name: '.AspNetCore.Culture', value: encodeURIComponent(`c=${locale}|uic=${locale}`), url: gateway.url },
   ]);
-  await context.addInitScript(() => {
-    const w = window as unknown as { __cls: number };
-    w.__cls = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
-        if (!entry.hadRecentInput) w.__cls += entry.value;
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await watchLayoutShifts(context);
   const page = await context.newPage();
   await page.goto(`${gateway.url}/account/login`);
   await expect(page.locator('html')).toHaveAttribute('lang', locale);
@@ -235,7 +228,7 @@ test.describe('toasts cover no link, button or field, on phones and tablets (iss
         expect(results.violations).toEqual([]);
         // SPEC.md §9: it leaves after 2000 ms.
         await expect(toast).toHaveCount(0, { timeout: 4_000 });
-        const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+        const cls = await layoutShiftSoFar(page);
         expect(cls).toBeLessThanOrEqual(0.02);
         await context.close();
       });
