@@ -10,6 +10,7 @@ export default defineConfig({
       'paced-tasks.test.mjs',
       'cpu-split.test.mjs',
       'argon2-bound.test.mjs',
+      'bare-sign-in.test.mjs',
     ],
     testTimeout: 30_000,
   },

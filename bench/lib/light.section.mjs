@@ -1,25 +1,14 @@
 // Section 2: light account endpoints against a bare Express 5 "hello" server, same load settings, same run.
-import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CSRF_SUFFIX, newSession } from './account-client.mjs';
+import { forkServer } from './fork-server.mjs';
 import { runLoad } from './load.mjs';
 import { summarize } from './stats.mjs';
 import { row } from './table.mjs';
 
 const S = '2';
 const BARE = fileURLToPath(new URL('../bare-express.mjs', import.meta.url));
-
-/** Forks bare-express.mjs as its own process (like the gateway) and resolves its port. */
-function startBare() {
-  return new Promise((resolve, reject) => {
-    const child = fork(BARE, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.once('message', (m) =>
-      resolve({ port: m.port, pid: child.pid, stop: () => child.kill('SIGTERM') }),
-    );
-    child.once('exit', (code) => reject(new Error(`bare-express exited ${code}`)));
-  });
-}
 
 /**
  * CPU time a process has used so far in µs (user + system, from /proc; Linux's clock ticks of 10 ms), or undefined
@@ -115,7 +104,7 @@ export async function runLight(ctx) {
     targets.push({ ...c, probeStatus, request });
   }
 
-  const bare = await startBare();
+  const bare = await forkServer(BARE);
   const bareUrl = `http://127.0.0.1:${bare.port}`;
   const results = { bare: [] };
   for (const t of targets) results[t.name] = [];

@@ -10,7 +10,8 @@ import { authorizationCodeRoundTrip, signedInJar, tokenRequest } from './oidc-cl
 
 /**
  * @typedef {{method: string, path: string, headers?: Record<string,string>, body?: string}} FixedRequest
- * @typedef {{kind: 'fixed', url: string, connections: number, duration: number, amount?: number, request: FixedRequest}} FixedJob
+ * @typedef {{kind: 'fixed', url: string, connections?: number, rate?: number, duration: number, amount?: number,
+ *   request: FixedRequest, expectStatus?: number}} FixedJob
  * @typedef {{kind: 'login', url: string, connections?: number, rate?: number, duration: number, poolSize: number,
  *   usernames: string[], password: string, loginPath: string, expectStatus: number, serverPid?: number}} LoginJob
  */
@@ -59,11 +60,36 @@ function lagSummary(lags) {
   return { p50: at(0.5), p99: at(0.99), max: sorted.length ? sorted[sorted.length - 1] : NaN };
 }
 
-/** @param {FixedJob} job */
+/**
+ * An open-loop run at `job.rate` for `job.duration` s (paced.mjs): the latencies of the `job.expectStatus` answers
+ * (all answers without one, as for the closed-loop runs: the statuses list the rest), the statuses, the errors and
+ * dropped arrivals, and the generator's own lag.
+ * @param {{url: string, rate: number, duration: number, expectStatus?: number}} job
+ * @param {() => import('./paced.mjs').PacedRequest} makeRequest
+ */
+async function paced(job, makeRequest) {
+  const r = await runPaced({ url: job.url, rate: job.rate, durationS: job.duration, makeRequest });
+  const samples = r.latencyMs.filter(
+    (_, i) => job.expectStatus === undefined || r.answerStatus[i] === job.expectStatus,
+  );
+  return { samples, statuses: r.statuses, errors: r.errors + r.dropped, lag: lagSummary(r.sentLagMs) };
+}
+
+/**
+ * The same request over and over: closed loop on `connections` (autocannon), or open loop at a fixed `rate` (paced.mjs,
+ * latency from the schedule, only `expectStatus` answers timed).
+ * @param {FixedJob} job
+ */
 async function runFixed(job) {
   const samples = [];
   const statuses = {};
   const t0 = performance.now();
+  if (job.rate) {
+    const r = await paced(job, () => ({ headers: {}, ...job.request }));
+    const out = summary(r.samples, r.statuses, job.duration * 1000, r.errors, job.expectStatus);
+    out.generatorLag = r.lag;
+    return out;
+  }
   const result = await runInstance(
     {
       url: job.url + job.request.path,
@@ -76,9 +102,10 @@ async function runFixed(job) {
     },
     samples,
     statuses,
+    job.expectStatus,
   );
   const elapsed = performance.now() - t0;
-  return summary(samples, statuses, elapsed, result.errors + result.timeouts);
+  return summary(samples, statuses, elapsed, result.errors + result.timeouts, job.expectStatus);
 }
 
 /**
@@ -117,22 +144,14 @@ async function runLogin(job) {
   const t0 = performance.now();
   if (job.rate) {
     // Fixed rate, open loop, one scheduler (paced.mjs): arrivals evenly spaced, latency from the scheduled time.
-    const r = await runPaced({
-      url: job.url,
-      rate: job.rate,
-      durationS: job.duration,
-      makeRequest: () => {
-        const req = setupRequest({ headers: {} });
-        return { method: 'POST', path: job.loginPath, headers: req.headers, body: req.body };
-      },
+    const r = await paced(job, () => {
+      const req = setupRequest({ headers: {} });
+      return { method: 'POST', path: job.loginPath, headers: req.headers, body: req.body };
     });
     for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-    // Only the expected answers' latencies count, as for the closed-loop runs (the statuses list the rest).
-    r.latencyMs.forEach((ms, i) => {
-      if (r.answerStatus[i] === job.expectStatus) samples.push(ms);
-    });
-    errors += r.errors + r.dropped;
-    pacedLag = lagSummary(r.sentLagMs);
+    samples.push(...r.samples);
+    errors += r.errors;
+    pacedLag = r.lag;
   } else {
     // Bounded in time (duration) and in count (never more requests than fresh sessions).
     const r = await runInstance(

@@ -1,4 +1,5 @@
 // Section 1: password sign-in throughput against the argon2id bound.
+import { fileURLToPath } from 'node:url';
 import {
   hashWith,
   loadGatewayArgon2,
@@ -6,7 +7,9 @@ import {
   measureVerifies,
   measureVerifiesOnThreads,
 } from './argon2-bound.mjs';
+import { BARE_SIGN_IN_PATH } from '../bare-sign-in.mjs';
 import { cpuPerUnit, cpuReading } from './cpu-split.mjs';
+import { forkServer } from './fork-server.mjs';
 import { loadGatewayArgon2Options } from './gateway-params.mjs';
 import { runLoad } from './load.mjs';
 import { percentile, repeat, summarize } from './stats.mjs';
@@ -14,6 +17,7 @@ import { row, textRow } from './table.mjs';
 import { BENCH_PASSWORD, createBenchUsers } from './users.mjs';
 
 const S = '1';
+const BARE_SIGN_IN = fileURLToPath(new URL('../bare-sign-in.mjs', import.meta.url));
 
 /**
  * @param {{base: string, gw: any, rounds: number, quick: boolean, users: number, log: (m: string) => void}} ctx
@@ -65,184 +69,278 @@ export async function runSignIn(ctx) {
     row(S, '    one argon2id verify (1 in flight)', 'ms', oneHashMs, 'the latency floor of a sign-in'),
   );
 
-  // (b) full sign-ins through the gateway.
-  const userSetup = await createBenchUsers(ctx.gw, ctx.users);
-  data.users = userSetup;
-  ctx.log(`bench users: ${userSetup.usernames.length} via ${userSetup.how}`);
-  const duration = ctx.quick ? 3 : 4;
-  const poolSize = (rate) => Math.ceil(Math.max(rate, 20) * 1.6 * (duration + 1)) + 50;
-  const loginJob = (extra) => ({
-    kind: 'login',
-    url: ctx.base,
-    duration,
-    usernames: userSetup.usernames,
-    password: BENCH_PASSWORD,
-    loginPath: '/api/Account/Login',
-    expectStatus: 209,
-    ...extra,
-  });
-
-  // Probe once: a sign-in must answer 209, otherwise the figures would measure an error path.
-  const probe = await runLoad(loginJob({ connections: 1, duration: 1, poolSize: 5 }));
-  if (!probe.statuses[209]) {
-    throw new Error(`Login did not answer 209 (statuses ${JSON.stringify(probe.statuses)})`);
-  }
-
-  data.sweep = {};
-  let saturated = { connections: 1, summary: summarize([0]), p99: NaN };
-  const levels = ctx.quick ? [1, 4, 16] : [1, 2, 4, 8, 16, 32];
-  let flat = 0;
-  for (const connections of levels) {
-    const runs = await repeat(ctx.rounds, () =>
-      runLoad(loginJob({ connections, poolSize: poolSize(best.summary.median) })),
-    );
-    const summary = summarize(runs.map((r) => r.perSecond));
-    const other = runs.reduce((n, r) => n + (r.total - r.counted), 0);
-    data.sweep[connections] = {
-      summary,
-      p50: summarize(runs.map((r) => r.p50)),
-      p99: summarize(runs.map((r) => r.p99)),
-      statuses: runs.map((r) => r.statuses),
-      errors: runs.map((r) => r.errors),
-      poolExhausted: runs.some((r) => r.poolExhausted),
-    };
-    ctx.log(
-      `sign-in, ${connections} connections: ${summary.median.toFixed(1)}/s (p99 ${data.sweep[connections].p99.median.toFixed(0)} ms${other ? `, ${other} non-209` : ''})`,
-    );
-    const gain = summary.median / saturated.summary.median;
-    if (summary.median > saturated.summary.median) saturated = { connections, summary };
-    // Saturated: doubling the connections no longer adds 5 %, twice in a row (once can be a noisy round on a
-    // shared 2-core machine).
-    flat = gain < 1.05 ? flat + 1 : 0;
-    if (connections >= 4 && flat >= 2) break;
-  }
-  data.saturated = saturated;
-  rows.push(
-    row(
-      S,
-      `(b) sign-ins/s through the gateway (saturated at ${saturated.connections} connections)`,
-      '/s',
-      saturated.summary,
-      `${ctx.users} bench users rotated (per-account throttling kept out; made via ${userSetup.how.startsWith('admin') ? 'admin CLI' : 'store module'})`,
-    ),
-  );
-  // b ÷ a side by side: one round of the bound, then one of sign-ins at the saturated concurrency, alternating, so
-  // both see the same background load (other processes on a shared 2-core machine move both); the ratio is the
-  // median of the per-round ratios.
-  // Each round also reads where the machine's CPU went (lib/cpu-split.mjs): per verify in (a), and per sign-in in
-  // (b) split between the gateway's main thread, its other threads (the hashes) and the load generator.
-  const pairs = await repeat(ctx.rounds, async () => {
-    const a0 = cpuReading();
-    const a = await verifyAlone(best.way, duration * 1000);
-    const aCpu = cpuPerUnit(a0, cpuReading(), a.count);
-    const b = await runLoad(
-      loginJob({
-        connections: saturated.connections,
-        poolSize: poolSize(saturated.summary.median),
-        serverPid: ctx.gw.pid,
-      }),
-    );
-    return { a: a.perSecond, b: b.perSecond, ratio: b.perSecond / a.perSecond, aCpu, bCpu: b.cpu };
-  });
-  data.pairs = pairs;
-  rows.push(
-    row(
-      S,
-      '    b ÷ a (alternating rounds)',
-      '×',
-      summarize(pairs.map((p) => p.ratio)),
-      `bound 1.0: a sign-in costs at least one verify (a ${summarize(pairs.map((p) => p.a)).median.toFixed(1)}/s, b ${summarize(pairs.map((p) => p.b)).median.toFixed(1)}/s in these rounds)`,
-      2,
-    ),
-  );
-  rows.push(...cpuSplitRows(pairs));
-
-  // Latency at 70 % of the saturated rate, paced evenly (open loop); each round is preceded by one hash-time
-  // measurement (1 in flight) so the ratio compares like with like.
-  const rate = Math.max(1, Math.round(saturated.summary.median * 0.7));
-  const paced = await repeat(ctx.rounds, async () => {
-    const hashRun = await measureVerifies({
-      hash,
+  // The bare sign-in server (bare-sign-in.mjs): measured beside the gateway with the same generator, connections and
+  // schedule, the least a sign-in server can be with the gateway's hash. Its figures are this machine's floor.
+  const bare = await forkServer(BARE_SIGN_IN);
+  try {
+    // (b) full sign-ins through the gateway.
+    const userSetup = await createBenchUsers(ctx.gw, ctx.users);
+    data.users = userSetup;
+    ctx.log(`bench users: ${userSetup.usernames.length} via ${userSetup.how}`);
+    const duration = ctx.quick ? 3 : 4;
+    const poolSize = (rate) => Math.ceil(Math.max(rate, 20) * 1.6 * (duration + 1)) + 50;
+    const loginJob = (extra) => ({
+      kind: 'login',
+      url: ctx.base,
+      duration,
+      usernames: userSetup.usernames,
       password: BENCH_PASSWORD,
-      concurrency: 1,
-      durationMs: verifyMs / 2,
+      loginPath: '/api/Account/Login',
+      expectStatus: 209,
+      ...extra,
     });
-    const r = await runLoad(loginJob({ rate, poolSize: poolSize(rate) }));
-    // The hash alone at the same rate, through the gateway's own verify and its queue of hashes in flight: what is
-    // left of the sign-in's latency at this load once HTTP, session and store are taken away.
-    const alone = await measurePacedTasks({
-      task: async () => {
-        const ok = await (verifyPassword ?? argon2.verify)(hash, BENCH_PASSWORD);
-        if (!ok) throw new Error('the hash-alone verify returned false for the right password');
+
+    const bareJob = (extra) => ({
+      kind: 'fixed',
+      url: `http://127.0.0.1:${bare.port}`,
+      duration,
+      expectStatus: 209,
+      request: {
+        method: 'POST',
+        path: BARE_SIGN_IN_PATH,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-requested-with': 'XMLHttpRequest',
+        },
+        body: JSON.stringify({
+          username: userSetup.usernames[0],
+          password: BENCH_PASSWORD,
+          rememberMe: false,
+          returnUrl: '/',
+        }),
       },
-      rate,
-      durationMs: duration * 1000,
+      ...extra,
     });
-    return {
-      ...r,
-      hashMs: hashRun.meanMs,
-      alone: { p50: percentile(alone.latencyMs, 50), p99: percentile(alone.latencyMs, 99) },
+
+    // Probe once: a sign-in must answer 209, otherwise the figures would measure an error path.
+    const probe = await runLoad(loginJob({ connections: 1, duration: 1, poolSize: 5 }));
+    if (!probe.statuses[209]) {
+      throw new Error(`Login did not answer 209 (statuses ${JSON.stringify(probe.statuses)})`);
+    }
+
+    data.sweep = {};
+    let saturated = { connections: 1, summary: summarize([0]), p99: NaN };
+    const levels = ctx.quick ? [1, 4, 16] : [1, 2, 4, 8, 16, 32];
+    let flat = 0;
+    for (const connections of levels) {
+      const runs = await repeat(ctx.rounds, () =>
+        runLoad(loginJob({ connections, poolSize: poolSize(best.summary.median) })),
+      );
+      const summary = summarize(runs.map((r) => r.perSecond));
+      const other = runs.reduce((n, r) => n + (r.total - r.counted), 0);
+      data.sweep[connections] = {
+        summary,
+        p50: summarize(runs.map((r) => r.p50)),
+        p99: summarize(runs.map((r) => r.p99)),
+        statuses: runs.map((r) => r.statuses),
+        errors: runs.map((r) => r.errors),
+        poolExhausted: runs.some((r) => r.poolExhausted),
+      };
+      ctx.log(
+        `sign-in, ${connections} connections: ${summary.median.toFixed(1)}/s (p99 ${data.sweep[connections].p99.median.toFixed(0)} ms${other ? `, ${other} non-209` : ''})`,
+      );
+      const gain = summary.median / saturated.summary.median;
+      if (summary.median > saturated.summary.median) saturated = { connections, summary };
+      // Saturated: doubling the connections no longer adds 5 %, twice in a row (once can be a noisy round on a
+      // shared 2-core machine).
+      flat = gain < 1.05 ? flat + 1 : 0;
+      if (connections >= 4 && flat >= 2) break;
+    }
+    data.saturated = saturated;
+    rows.push(
+      row(
+        S,
+        `(b) sign-ins/s through the gateway (saturated at ${saturated.connections} connections)`,
+        '/s',
+        saturated.summary,
+        `${ctx.users} bench users rotated (per-account throttling kept out; made via ${userSetup.how.startsWith('admin') ? 'admin CLI' : 'store module'})`,
+      ),
+    );
+    // b ÷ a side by side: one round of the bound, then one of sign-ins at the saturated concurrency, alternating, so
+    // both see the same background load (other processes on a shared 2-core machine move both); the ratio is the
+    // median of the per-round ratios.
+    // Each round also reads where the machine's CPU went (lib/cpu-split.mjs): per verify in (a), and per sign-in in
+    // (b) split between the gateway's main thread, its other threads (the hashes) and the load generator.
+    const pairs = await repeat(ctx.rounds, async () => {
+      const a0 = cpuReading();
+      const a = await verifyAlone(best.way, duration * 1000);
+      const aCpu = cpuPerUnit(a0, cpuReading(), a.count);
+      const b = await runLoad(
+        loginJob({
+          connections: saturated.connections,
+          poolSize: poolSize(saturated.summary.median),
+          serverPid: ctx.gw.pid,
+        }),
+      );
+      const bareRun = await runLoad(bareJob({ connections: saturated.connections }));
+      return {
+        a: a.perSecond,
+        b: b.perSecond,
+        ratio: b.perSecond / a.perSecond,
+        bare: bareRun.perSecond,
+        aCpu,
+        bCpu: b.cpu,
+      };
+    });
+    data.pairs = pairs;
+    rows.push(
+      row(
+        S,
+        '    b ÷ a (alternating rounds)',
+        '×',
+        summarize(pairs.map((p) => p.ratio)),
+        `bound 1.0: a sign-in costs at least one verify (a ${summarize(pairs.map((p) => p.a)).median.toFixed(1)}/s, b ${summarize(pairs.map((p) => p.b)).median.toFixed(1)}/s in these rounds)`,
+        2,
+      ),
+    );
+    rows.push(
+      row(
+        S,
+        `(b′) bare sign-in server, sign-ins/s (same ${saturated.connections} connections, same rounds)`,
+        '/s',
+        summarize(pairs.map((p) => p.bare)),
+        "bench/bare-sign-in.mjs: Express 5, JSON body, the gateway's verifyPassword; no session, store, throttle or checks",
+      ),
+    );
+    rows.push(
+      row(
+        S,
+        '    b′ ÷ a',
+        '×',
+        summarize(pairs.map((p) => p.bare / p.a)),
+        "this machine's floor for b ÷ a",
+        2,
+      ),
+    );
+    rows.push(
+      row(
+        S,
+        '    b ÷ b′',
+        '×',
+        summarize(pairs.map((p) => p.b / p.bare)),
+        "bound 1.0: what the gateway's session, store, throttle and checks cost the rate",
+        2,
+      ),
+    );
+    rows.push(...cpuSplitRows(pairs));
+
+    // Latency at 70 % of the saturated rate, paced evenly (open loop); each round is preceded by one hash-time
+    // measurement (1 in flight) so the ratio compares like with like.
+    const rate = Math.max(1, Math.round(saturated.summary.median * 0.7));
+    const paced = await repeat(ctx.rounds, async () => {
+      const hashRun = await measureVerifies({
+        hash,
+        password: BENCH_PASSWORD,
+        concurrency: 1,
+        durationMs: verifyMs / 2,
+      });
+      const r = await runLoad(loginJob({ rate, poolSize: poolSize(rate) }));
+      // The hash alone at the same rate, through the gateway's own verify and its queue of hashes in flight: what is
+      // left of the sign-in's latency at this load once HTTP, session and store are taken away.
+      const alone = await measurePacedTasks({
+        task: async () => {
+          const ok = await (verifyPassword ?? argon2.verify)(hash, BENCH_PASSWORD);
+          if (!ok) throw new Error('the hash-alone verify returned false for the right password');
+        },
+        rate,
+        durationMs: duration * 1000,
+      });
+      const bareRun = await runLoad(bareJob({ rate }));
+      return {
+        ...r,
+        bare: { p50: bareRun.p50, p99: bareRun.p99, statuses: bareRun.statuses },
+        hashMs: hashRun.meanMs,
+        alone: { p50: percentile(alone.latencyMs, 50), p99: percentile(alone.latencyMs, 99) },
+      };
+    });
+    const p50 = summarize(paced.map((r) => r.p50));
+    const p99 = summarize(paced.map((r) => r.p99));
+    data.paced = {
+      rate,
+      achieved: summarize(paced.map((r) => r.perSecond)),
+      p50,
+      p99,
+      hashMs: paced.map((r) => r.hashMs),
+      statuses: paced.map((r) => r.statuses),
+      generatorLag: paced.map((r) => r.generatorLag),
+      bare: paced.map((r) => r.bare),
+      hashAlone: {
+        how: verifyPassword
+          ? `verifyPassword of ${source.split('#')[0]}`
+          : '@node-rs/argon2 verify, no queue',
+        p50: summarize(paced.map((r) => r.alone.p50)),
+        p99: summarize(paced.map((r) => r.alone.p99)),
+      },
     };
-  });
-  const p50 = summarize(paced.map((r) => r.p50));
-  const p99 = summarize(paced.map((r) => r.p99));
-  data.paced = {
-    rate,
-    achieved: summarize(paced.map((r) => r.perSecond)),
-    p50,
-    p99,
-    hashMs: paced.map((r) => r.hashMs),
-    statuses: paced.map((r) => r.statuses),
-    generatorLag: paced.map((r) => r.generatorLag),
-    hashAlone: {
-      how: verifyPassword ? `verifyPassword of ${source.split('#')[0]}` : '@node-rs/argon2 verify, no queue',
-      p50: summarize(paced.map((r) => r.alone.p50)),
-      p99: summarize(paced.map((r) => r.alone.p99)),
-    },
-  };
-  rows.push(row(S, `    sign-in p50 at 70 % load (${rate}/s fixed rate)`, 'ms', p50));
-  rows.push(row(S, `    sign-in p99 at 70 % load (${rate}/s fixed rate)`, 'ms', p99));
-  rows.push(
-    row(
-      S,
-      '    p50 ÷ one hash',
-      '×',
-      summarize(paced.map((r) => r.p50 / r.hashMs)),
-      'bound 1.0 (hash timed just before each round)',
-      2,
-    ),
-  );
-  rows.push(row(S, '    p99 ÷ one hash', '×', summarize(paced.map((r) => r.p99 / r.hashMs)), 'bound 1.0', 2));
-  rows.push(
-    row(
-      S,
-      `    verifies alone at ${rate}/s: p99 ÷ one hash`,
-      '×',
-      summarize(paced.map((r) => r.alone.p99 / r.hashMs)),
-      `${verifyPassword ? "the gateway's verifyPassword and hash queue" : 'argon2 verify'}, same schedule: the hash's own tail at this load`,
-      2,
-    ),
-  );
-  rows.push(
-    row(
-      S,
-      '    sign-in p99 ÷ verifies-alone p99',
-      '×',
-      summarize(paced.map((r) => r.p99 / r.alone.p99)),
-      'bound 1.0: what HTTP, session and store add to the tail',
-      2,
-    ),
-  );
-  rows.push(
-    row(
-      S,
-      '    load generator lag p99 (sent − scheduled)',
-      'ms',
-      summarize(paced.map((r) => r.generatorLag?.p99 ?? NaN)),
-      'the generator, not the server: near 0 means arrivals left on time',
-    ),
-  );
-  return { rows, data };
+    rows.push(row(S, `    sign-in p50 at 70 % load (${rate}/s fixed rate)`, 'ms', p50));
+    rows.push(row(S, `    sign-in p99 at 70 % load (${rate}/s fixed rate)`, 'ms', p99));
+    rows.push(
+      row(
+        S,
+        '    p50 ÷ one hash',
+        '×',
+        summarize(paced.map((r) => r.p50 / r.hashMs)),
+        'bound 1.0 (hash timed just before each round)',
+        2,
+      ),
+    );
+    rows.push(
+      row(S, '    p99 ÷ one hash', '×', summarize(paced.map((r) => r.p99 / r.hashMs)), 'bound 1.0', 2),
+    );
+    rows.push(
+      row(
+        S,
+        `    verifies alone at ${rate}/s: p99 ÷ one hash`,
+        '×',
+        summarize(paced.map((r) => r.alone.p99 / r.hashMs)),
+        `${verifyPassword ? "the gateway's verifyPassword and hash queue" : 'argon2 verify'}, same schedule: the hash's own tail at this load`,
+        2,
+      ),
+    );
+    rows.push(
+      row(
+        S,
+        '    sign-in p99 ÷ verifies-alone p99',
+        '×',
+        summarize(paced.map((r) => r.p99 / r.alone.p99)),
+        'bound 1.0: what HTTP, session and store add to the tail',
+        2,
+      ),
+    );
+    rows.push(
+      row(
+        S,
+        `    bare sign-in server at ${rate}/s: p99 ÷ one hash`,
+        '×',
+        summarize(paced.map((r) => r.bare.p99 / r.hashMs)),
+        "bench/bare-sign-in.mjs, same generator and schedule: this machine's floor for the sign-in's tail",
+        2,
+      ),
+    );
+    rows.push(
+      row(
+        S,
+        '    sign-in p99 ÷ bare sign-in p99',
+        '×',
+        summarize(paced.map((r) => r.p99 / r.bare.p99)),
+        'bound 1.0: what the gateway adds to the tail over the least sign-in server',
+        2,
+      ),
+    );
+    rows.push(
+      row(
+        S,
+        '    load generator lag p99 (sent − scheduled)',
+        'ms',
+        summarize(paced.map((r) => r.generatorLag?.p99 ?? NaN)),
+        'the generator, not the server: near 0 means arrivals left on time',
+      ),
+    );
+    return { rows, data };
+  } finally {
+    bare.stop();
+  }
 }
 
 /**

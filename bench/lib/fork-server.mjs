@@ -1,0 +1,17 @@
+// Forks one of the bench's reference servers (bare-express.mjs, bare-sign-in.mjs) as its own process, like the
+// gateway, and resolves its port once it reports it over IPC.
+import { fork } from 'node:child_process';
+
+/**
+ * @param {string} file the server's module; it sends `{port}` when listening
+ * @returns {Promise<{port: number, pid: number, stop: () => void}>}
+ */
+export function forkServer(file) {
+  return new Promise((resolve, reject) => {
+    const child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.once('message', (m) =>
+      resolve({ port: m.port, pid: child.pid, stop: () => child.kill('SIGTERM') }),
+    );
+    child.once('exit', (code) => reject(new Error(`${file} exited ${code} before it listened`)));
+  });
+}
