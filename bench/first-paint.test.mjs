@@ -12,7 +12,7 @@ const LABELS = {
   'en-GB': ['Sign in', 'Username or email', 'Password'],
   en: ['Sign in', 'Username or email', 'Password'],
   de: ['Anmelden', 'Benutzername oder E-Mail', 'Passwort'],
-  'fr-CA': ['Connexion', "Nom d'utilisateur ou courriel", 'Mot de passe'],
+  'fr-CA': ['Connexion', 'Nom d’utilisateur ou courriel', 'Mot de passe'],
   es: ['Iniciar sesión', 'Nombre de usuario o correo electrónico', 'Contraseña'],
 };
 

@@ -77,6 +77,15 @@ describe('translations', () => {
         expect(same.length / reference.length).toBeLessThan(0.25);
       },
     );
+
+    it('fr-CA elides with the typographic apostrophe (’), one sign on every page', () => {
+      const get = (obj: unknown, path: string) =>
+        path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], obj);
+      const straight = keyPaths(locales['fr-CA'])
+        .map((path) => [path, String(get(locales['fr-CA'], path))])
+        .filter(([, text]) => /\p{L}'\p{L}/u.test(text!));
+      expect(straight).toEqual([]);
+    });
   });
 
   it('the errors namespace has one key per ERROR_MESSAGES code', () => {
