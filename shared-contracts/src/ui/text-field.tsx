@@ -6,8 +6,13 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   label: string;
   /** Translated error messages of this field; all are listed. */
   errors?: readonly string[];
-  /** A hint or warning shown under the field and announced with it (e.g. the caps-lock warning). */
+  /** Guidance under the field (what to type, e.g. "codes ignore spaces and case"), read out with it. */
   hint?: ReactNode;
+  /**
+   * A warning about what is being typed (the caps-lock warning), read out with the field and announced when it
+   * appears. Give it whenever the field may warn, empty while it does not, so its live region is already there.
+   */
+  warning?: ReactNode;
   /** Overrides the generated id (tests, label targets from elsewhere). */
   id?: string;
   /** A control at the input's inline end (e.g. the show-password button). */
@@ -15,15 +20,30 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 }
 
 /**
- * A labelled input with its error list. The errors and hint are tied to the input by aria-describedby and the
- * input is marked aria-invalid, so screen readers announce them with the field.
+ * A labelled input with its error list. The hint, the warning and the errors are tied to the input by
+ * aria-describedby and the input is marked aria-invalid, so screen readers announce them with the field. A hint
+ * looks like the page's quieter text; only a warning looks like one.
  */
-export function TextField({ label, errors = [], hint, id, action, className, ...input }: TextFieldProps) {
+export function TextField({
+  label,
+  errors = [],
+  hint,
+  warning,
+  id,
+  action,
+  className,
+  ...input
+}: TextFieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
   const errorId = `${inputId}-errors`;
   const hintId = `${inputId}-hint`;
-  const describedBy = [hint ? hintId : undefined, errors.length > 0 ? errorId : undefined]
+  const warningId = `${inputId}-warning`;
+  const describedBy = [
+    hint ? hintId : undefined,
+    warning ? warningId : undefined,
+    errors.length > 0 ? errorId : undefined,
+  ]
     .filter(Boolean)
     .join(' ');
   return (
@@ -52,8 +72,13 @@ export function TextField({ label, errors = [], hint, id, action, className, ...
         />
       )}
       {hint ? (
-        <div id={hintId} className="hr-field__hint" aria-live="polite">
+        <div id={hintId} className="hr-field__hint">
           {hint}
+        </div>
+      ) : null}
+      {warning !== undefined ? (
+        <div id={warningId} className="hr-field__warning" aria-live="polite">
+          {warning}
         </div>
       ) : null}
       {errors.length > 0 ? (

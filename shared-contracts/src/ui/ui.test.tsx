@@ -15,6 +15,32 @@ describe('UI kit', () => {
     expect(document.getElementById(describedBy[1]!)!.textContent).toBe('This field is required.');
   });
 
+  it('TextField shows a hint as guidance and a warning as a warning, both read out with the field', () => {
+    render(<TextField label="Code" hint="Spaces do not matter." warning="Caps lock is on." />);
+    const input = screen.getByLabelText('Code');
+    const [hint, warning] = input
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)!);
+    expect(hint!.textContent).toBe('Spaces do not matter.');
+    expect(hint!.className).toBe('hr-field__hint');
+    expect(hint!.hasAttribute('aria-live')).toBe(false);
+    expect(warning!.textContent).toBe('Caps lock is on.');
+    expect(warning!.className).toBe('hr-field__warning');
+    expect(warning!.getAttribute('aria-live')).toBe('polite');
+  });
+
+  it('TextField keeps an empty warning region, not described by it, until a warning comes', () => {
+    const { rerender } = render(<TextField label="Password" warning="" />);
+    const input = screen.getByLabelText('Password');
+    const region = document.querySelector('.hr-field__warning')!;
+    expect(region.textContent).toBe('');
+    expect(input.hasAttribute('aria-describedby')).toBe(false);
+    rerender(<TextField label="Password" warning="Caps lock is on." />);
+    expect(document.querySelector('.hr-field__warning')).toBe(region);
+    expect(input.getAttribute('aria-describedby')).toBe(region.id);
+  });
+
   it('TextField without errors is not marked invalid', () => {
     render(<TextField label="Password" />);
     expect(screen.getByLabelText('Password').hasAttribute('aria-invalid')).toBe(false);

@@ -48,12 +48,17 @@ describe('SignInForm', () => {
   it('shows the caps-lock warning from key events and ties it to the password field', async () => {
     await renderForm();
     const password = screen.getByLabelText('Password');
+    // The live region is there, empty, before the warning, so a screen reader announces the warning appearing.
+    const live = password.closest('.hr-field')!.querySelector('[aria-live="polite"]')!;
+    expect(live.textContent).toBe('');
+    expect(password.hasAttribute('aria-describedby')).toBe(false);
     // jsdom's KeyboardEvent ignores modifierCapsLock; the hook reads getModifierState, so the event carries one.
     const event = new KeyboardEvent('keydown', { key: 'A', bubbles: true });
     Object.defineProperty(event, 'getModifierState', { value: (k: string) => k === 'CapsLock' });
     fireEvent(password, event);
-    expect(screen.getByText('Warning: CAPS LOCK is on!')).toBeTruthy();
-    expect(password.getAttribute('aria-describedby')).toBeTruthy();
+    expect(live.textContent).toBe('Warning: CAPS LOCK is on!');
+    expect(live.className).toBe('hr-field__warning');
+    expect(password.getAttribute('aria-describedby')).toBe(live.id);
   });
 
   it('says the session timed out when not authenticated', async () => {

@@ -173,7 +173,7 @@ export function SignInForm({
           onKeyDown={caps.onKeyDown}
           onKeyUp={caps.onKeyUp}
           errors={errors.field('password')}
-          hint={caps.capsLock ? t('errors:capsLockOn') : undefined}
+          warning={caps.capsLock ? t('errors:capsLockOn') : ''}
           required
           autoFocus={Boolean(keptUsername)}
         />

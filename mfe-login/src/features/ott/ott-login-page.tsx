@@ -134,10 +134,9 @@ export function OttLoginPage() {
             <Stack>
               <Alert kind="success">{t('ott.sentNotice', { minutes: requested.expiresInMinutes })}</Alert>
               <FormErrors messages={signInErrors.form} />
-              {/* A plain paragraph: the field's own hint is styled as a warning (the caps-lock one). */}
-              <p>{t('ott.codeHint', { length: requested.codeLength })}</p>
               <TextField
                 label={t('ott.codeLabel')}
+                hint={t('ott.codeHint', { length: requested.codeLength })}
                 name="code"
                 inputMode="numeric"
                 autoComplete="one-time-code"
