@@ -162,3 +162,33 @@ test('the conveniences people expect: no capitals or spelling marks in the usern
   await page.getByRole('button', { name: 'Hide password' }).click();
   await expect(form.password).toHaveAttribute('type', 'password');
 });
+
+test('a form keeps one rhythm: its stack gap alone spaces paragraphs, fields and buttons', async ({
+  page,
+}) => {
+  // The one-time-code page (intro paragraph, field, button, link) and the recover page, on a phone.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const pages = [
+    { path: '/account/login/ott', heading: text('mfe-login/src/locales/en-GB.json', 'routes.loginOtt') },
+    { path: '/account/recover', heading: text('mfe-recovery/src/locales/en-GB.json', 'routes.recover') },
+  ];
+  for (const { path, heading } of pages) {
+    await page.goto(path);
+    await expectPage(page, heading);
+    const stacks = await page.locator('main .hr-stack').evaluateAll((elements) =>
+      elements.map((stack) => {
+        const gap = parseFloat(getComputedStyle(stack).rowGap);
+        const children = [...stack.children].filter((c) => c.getBoundingClientRect().height > 0);
+        const spaces = children
+          .slice(1)
+          .map((c, i) => c.getBoundingClientRect().top - children[i]!.getBoundingClientRect().bottom);
+        return { gap, spaces };
+      }),
+    );
+    expect(stacks.length, path).toBeGreaterThan(0);
+    for (const { gap, spaces } of stacks) {
+      for (const space of spaces)
+        expect(Math.abs(space - gap), `${path}: ${spaces.join(', ')}`).toBeLessThan(1);
+    }
+  }
+});
