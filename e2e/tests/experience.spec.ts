@@ -145,6 +145,44 @@ test.describe('a right-to-left language without translations', () => {
     const heading = page.getByRole('heading', { level: 1 });
     expect(await heading.evaluate((el) => getComputedStyle(el).unicodeBidi)).toBe('plaintext');
   });
+
+  test("every text of a page takes its direction from its content, a field's hint too", async ({
+    page,
+    context,
+  }) => {
+    await context.addCookies([
+      {
+        name: '.AspNetCore.Culture',
+        value: encodeURIComponent('c=ar|uic=ar'),
+        url: systemUnderTest().baseUrl,
+      },
+    ]);
+    await expect
+      .poll(
+        async () => {
+          await page.goto('/account/login/ott');
+          await expectPage(page, text('mfe-login/src/locales/en-GB.json', 'routes.loginOtt'));
+          return page.locator('html').getAttribute('dir');
+        },
+        { timeout: 20_000, intervals: [1_000] },
+      )
+      .toBe('rtl');
+    // The code form, with its hint under the field (no mail: nobody has this name).
+    await page.getByLabel('Username or email').fill('nobody-right-to-left');
+    await page.getByRole('button', { name: text('mfe-login/src/locales/en-GB.json', 'ott.send') }).click();
+    const hint = page.getByText(/^Enter the \d+ digits from the email/);
+    await expect(hint).toBeVisible();
+    // Every element holding text of its own; none may lay its English out right to left (".Codes ignore…").
+    const wrong = await page.locator('main').evaluate((main) =>
+      [...main.querySelectorAll('*')]
+        .filter((el) =>
+          [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim()),
+        )
+        .filter((el) => getComputedStyle(el).unicodeBidi !== 'plaintext')
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent}`),
+    );
+    expect(wrong).toEqual([]);
+  });
 });
 
 test('the conveniences people expect: no capitals or spelling marks in the username, a show-password button', async ({
