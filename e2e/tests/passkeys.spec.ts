@@ -232,6 +232,11 @@ test('a signed-in user registers a USB security key from the account, then signs
   const list = page.getByRole('list', { name: 'Your devices' });
   await expect(list.getByText('Blue USB key')).toBeVisible();
   await expect(list.getByText(/^Added .* · last used /)).toBeVisible();
+  // The offer's card and the list's card stand apart, as a stack's children do.
+  const [offerCard, listCard] = await page
+    .locator('main .hr-card')
+    .evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect()));
+  expect(listCard!.top - offerCard!.bottom).toBeGreaterThanOrEqual(16);
   await expectAxeClean(page);
   await page.getByRole('button', { name: 'Rename Blue USB key' }).click();
   await page.getByRole('textbox', { name: 'New name for Blue USB key' }).fill('Spare key');
