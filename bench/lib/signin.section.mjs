@@ -118,6 +118,10 @@ export async function runSignIn(ctx) {
     if (!probe.statuses[209]) {
       throw new Error(`Login did not answer 209 (statuses ${JSON.stringify(probe.statuses)})`);
     }
+    const bareProbe = await runLoad(bareJob({ connections: 1, duration: 1 }));
+    if (!bareProbe.counted) {
+      throw new Error(`the bare sign-in did not answer 209 (statuses ${JSON.stringify(bareProbe.statuses)})`);
+    }
 
     data.sweep = {};
     let saturated = { connections: 1, summary: summarize([0]), p99: NaN };
