@@ -7,9 +7,9 @@ function secondsLeft(signOutAt: number): number {
 }
 
 /**
- * The warning before the idle sign-out (ADR 0020): a modal dialog (focus moves to "Stay signed in", Escape or any
- * input counts as presence and closes it) saying when the sign-out happens. The count is shown, not announced every
- * second: the dialog's description is read once when it opens.
+ * The warning before the idle sign-out (ADR 0020): a modal dialog (focus moves to "Stay signed in"; a click, Escape or
+ * another key here, or input in another tab, counts as presence and closes it) saying when the sign-out happens. The
+ * count is shown, not announced every second: the dialog's description is read once when it opens.
  */
 export function IdleWarning({ signOutAt }: { signOutAt: number }) {
   const { t } = useTranslation('common');
@@ -38,7 +38,7 @@ export function IdleWarning({ signOutAt }: { signOutAt: number }) {
     >
       <h2 id={titleId}>{t('idle.title')}</h2>
       <p id={textId}>{t('idle.warning', { count: seconds })}</p>
-      {/* The click is input: the tracker ends the warning; the button only has to be there and focused. */}
+      {/* The click answers the warning (the tracker ends it once the click is done, so it cannot land elsewhere). */}
       <Button autoFocus>{t('idle.stay')}</Button>
     </dialog>
   );

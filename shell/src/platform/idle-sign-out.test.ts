@@ -87,7 +87,7 @@ describe('idle sign-out tracker (ADR 0020)', () => {
     expect(onWarn).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(onWarn).toHaveBeenCalledWith(Date.now() + 20_000);
-    window.dispatchEvent(new PointerEvent('pointerdown'));
+    window.dispatchEvent(new MouseEvent('click'));
     expect(onActive).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(40_000);
     expect(onWarn).toHaveBeenCalledTimes(2);
@@ -97,6 +97,48 @@ describe('idle sign-out tracker (ADR 0020)', () => {
     expect(onIdle).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(onIdle).toHaveBeenCalledTimes(1);
+  });
+
+  it('while the warning shows, only a click or a key here answers it: moving to the button or pressing it does not', () => {
+    const onIdle = vi.fn();
+    const onActive = vi.fn();
+    startIdleTracker({
+      limitMs: MINUTE,
+      warnMs: 20_000,
+      onIdle,
+      onWarn: vi.fn(),
+      onActive,
+      onSignedOutElsewhere: vi.fn(),
+    });
+    vi.advanceTimersByTime(40_000);
+    // The pointer on its way to "Stay signed in", then pressed: the dialog must still be there when it is released.
+    for (const type of ['pointermove', 'pointerdown', 'wheel', 'touchstart', 'scroll'])
+      window.dispatchEvent(new Event(type));
+    expect(onActive).not.toHaveBeenCalled();
+    window.dispatchEvent(new MouseEvent('click'));
+    expect(onActive).toHaveBeenCalledTimes(1);
+    // Without a warning, any input counts again: the minute starts over from this move.
+    vi.advanceTimersByTime(30_000);
+    window.dispatchEvent(new Event('pointermove'));
+    vi.advanceTimersByTime(59_999);
+    expect(onIdle).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(onIdle).toHaveBeenCalledTimes(1);
+  });
+
+  it('a key answers the warning too', () => {
+    const onActive = vi.fn();
+    startIdleTracker({
+      limitMs: MINUTE,
+      warnMs: 20_000,
+      onIdle: vi.fn(),
+      onWarn: vi.fn(),
+      onActive,
+      onSignedOutElsewhere: vi.fn(),
+    });
+    vi.advanceTimersByTime(40_000);
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    expect(onActive).toHaveBeenCalledTimes(1);
   });
 
   it('stopping (signed out, setting off) ends the timer and the listeners', () => {

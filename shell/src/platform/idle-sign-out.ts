@@ -16,7 +16,21 @@ export const INACTIVITY_PAGE = '/account/loggedout?reason=inactivity';
 export const WARN_BEFORE_MS = 60_000;
 
 /** What counts as the person being there: input, not the page doing things by itself. */
-const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
+const ACTIVITY_EVENTS = [
+  'pointerdown',
+  'pointermove',
+  'keydown',
+  'wheel',
+  'touchstart',
+  'scroll',
+  'click',
+] as const;
+/**
+ * While the warning shows, only a finished click or a key is an answer to it here. The pointer moving to "Stay signed
+ * in", or pressing it, would otherwise close the dialog before the button is released, and the click would land on
+ * whatever link lay under it.
+ */
+const ANSWERS_TO_A_WARNING: ReadonlySet<string> = new Set(['click', 'keydown']);
 /** Other tabs learn of input at most this often (a storage write per mouse move would be waste). */
 const SHARE_EVERY_MS = 5_000;
 
@@ -104,7 +118,8 @@ export function startIdleTracker(options: IdleTrackerOptions): () => void {
     warned = false;
     options.onActive?.();
   };
-  const onActivity = () => {
+  const onActivity = (event: Event) => {
+    if (warned && !ANSWERS_TO_A_WARNING.has(event.type)) return;
     last = now();
     // A warning shows: this input is the answer, so every tab hears of it at once.
     if (warned || last - shared >= SHARE_EVERY_MS) share(last);
