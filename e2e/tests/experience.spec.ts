@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { DEMO_LANGUAGES, updateDemoPartner, waitForPartnerLanguage } from '../helpers/partners.js';
 import { REPO, systemUnderTest } from '../helpers/system.js';
 import { expectPage } from '../helpers/shell.js';
@@ -119,10 +119,8 @@ test.describe('a right-to-left language without translations', () => {
     await waitForPartnerLanguage(systemUnderTest().baseUrl, 'ar', false);
   });
 
-  test('English fallback text in a right-to-left page is marked English and keeps its punctuation in place', async ({
-    page,
-    context,
-  }) => {
+  /** Opens `path` in ar (the culture cookie) once the gateway serves the partner's new language list. */
+  async function openInArabic(page: Page, context: BrowserContext, path: string, heading: string) {
     await context.addCookies([
       {
         name: '.AspNetCore.Culture',
@@ -134,13 +132,20 @@ test.describe('a right-to-left language without translations', () => {
     await expect
       .poll(
         async () => {
-          await page.goto('/account/recover');
-          await expectPage(page, 'Recover your account');
+          await page.goto(path);
+          await expectPage(page, heading);
           return page.locator('html').getAttribute('dir');
         },
         { timeout: 20_000, intervals: [1_000] },
       )
       .toBe('rtl');
+  }
+
+  test('English fallback text in a right-to-left page is marked English and keeps its punctuation in place', async ({
+    page,
+    context,
+  }) => {
+    await openInArabic(page, context, '/account/recover', 'Recover your account');
     await expect(page.locator('body')).toHaveAttribute('lang', 'en-GB');
     const heading = page.getByRole('heading', { level: 1 });
     expect(await heading.evaluate((el) => getComputedStyle(el).unicodeBidi)).toBe('plaintext');
@@ -150,23 +155,12 @@ test.describe('a right-to-left language without translations', () => {
     page,
     context,
   }) => {
-    await context.addCookies([
-      {
-        name: '.AspNetCore.Culture',
-        value: encodeURIComponent('c=ar|uic=ar'),
-        url: systemUnderTest().baseUrl,
-      },
-    ]);
-    await expect
-      .poll(
-        async () => {
-          await page.goto('/account/login/ott');
-          await expectPage(page, text('mfe-login/src/locales/en-GB.json', 'routes.loginOtt'));
-          return page.locator('html').getAttribute('dir');
-        },
-        { timeout: 20_000, intervals: [1_000] },
-      )
-      .toBe('rtl');
+    await openInArabic(
+      page,
+      context,
+      '/account/login/ott',
+      text('mfe-login/src/locales/en-GB.json', 'routes.loginOtt'),
+    );
     // The code form, with its hint under the field (no mail: nobody has this name).
     await page.getByLabel('Username or email').fill('nobody-right-to-left');
     await page.getByRole('button', { name: text('mfe-login/src/locales/en-GB.json', 'ott.send') }).click();

@@ -10,6 +10,22 @@ import {
 
 const MINUTE = 60_000;
 
+/** A tracker that warns 20 s before the one-minute limit. */
+function trackWithWarning() {
+  const onIdle = vi.fn();
+  const onWarn = vi.fn();
+  const onActive = vi.fn();
+  startIdleTracker({
+    limitMs: MINUTE,
+    warnMs: 20_000,
+    onIdle,
+    onWarn,
+    onActive,
+    onSignedOutElsewhere: vi.fn(),
+  });
+  return { onIdle, onWarn, onActive };
+}
+
 function track() {
   const onIdle = vi.fn();
   const onSignedOutElsewhere = vi.fn();
@@ -72,17 +88,7 @@ describe('idle sign-out tracker (ADR 0020)', () => {
   });
 
   it('warns before the sign-out, and input here or in another tab ends the warning', () => {
-    const onIdle = vi.fn();
-    const onWarn = vi.fn();
-    const onActive = vi.fn();
-    startIdleTracker({
-      limitMs: MINUTE,
-      warnMs: 20_000,
-      onIdle,
-      onWarn,
-      onActive,
-      onSignedOutElsewhere: vi.fn(),
-    });
+    const { onIdle, onWarn, onActive } = trackWithWarning();
     vi.advanceTimersByTime(39_999);
     expect(onWarn).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
@@ -100,16 +106,7 @@ describe('idle sign-out tracker (ADR 0020)', () => {
   });
 
   it('while the warning shows, only a click or a key here answers it: moving to the button or pressing it does not', () => {
-    const onIdle = vi.fn();
-    const onActive = vi.fn();
-    startIdleTracker({
-      limitMs: MINUTE,
-      warnMs: 20_000,
-      onIdle,
-      onWarn: vi.fn(),
-      onActive,
-      onSignedOutElsewhere: vi.fn(),
-    });
+    const { onIdle, onActive } = trackWithWarning();
     vi.advanceTimersByTime(40_000);
     // The pointer on its way to "Stay signed in", then pressed: the dialog must still be there when it is released.
     for (const type of ['pointermove', 'pointerdown', 'wheel', 'touchstart', 'scroll'])
@@ -127,15 +124,7 @@ describe('idle sign-out tracker (ADR 0020)', () => {
   });
 
   it('a key answers the warning too', () => {
-    const onActive = vi.fn();
-    startIdleTracker({
-      limitMs: MINUTE,
-      warnMs: 20_000,
-      onIdle: vi.fn(),
-      onWarn: vi.fn(),
-      onActive,
-      onSignedOutElsewhere: vi.fn(),
-    });
+    const { onActive } = trackWithWarning();
     vi.advanceTimersByTime(40_000);
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     expect(onActive).toHaveBeenCalledTimes(1);
