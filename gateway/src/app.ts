@@ -32,6 +32,11 @@ import { safeEqual, sha256 } from './infra/crypto/tokens.js';
 import { createLogger } from './infra/logger.js';
 import { OutboxMailer, type Mailer } from './infra/mail/mailer.js';
 import { OutboxSmsSender, type SmsSender } from './infra/sms/sms-sender.js';
+import {
+  isDependencyUnavailable,
+  RETRY_AFTER_SECONDS,
+  type DependencyHealth,
+} from './infra/dependency-health.js';
 import { Metrics } from './infra/metrics.js';
 import { requestContext } from './infra/request-context.js';
 import { RequestSessions } from './infra/sessions/request-sessions.js';
@@ -94,6 +99,10 @@ export interface AppDeps {
    * compare its answers with the full stack's.
    */
   lightCalls?: boolean;
+  /** Whether the database and Redis answer (runtime.ts): /readyz, the `dependency_up` gauge, 503 on outages. */
+  health?: Pick<DependencyHealth, 'allUp' | 'states' | 'suspect'>;
+  /** True once SIGTERM started the drain (http/drain.ts): /readyz answers 503 so the balancer stops sending. */
+  draining?: () => boolean;
 }
 
 /** Builds the gateway's Express app without listening (tests run it in-process). */
@@ -102,6 +111,18 @@ export function createApp(deps: AppDeps): Express {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);
   const metrics = deps.metrics ?? new Metrics();
+  const { health } = deps;
+  if (health)
+    metrics.gauge('dependency_up', 'Whether a dependency answered its last probe (1) or not (0).', () =>
+      health.states().map(([dependency, up]) => ({ labels: { dependency }, value: up ? 1 : 0 })),
+    );
+  const pool = store.database.pool;
+  if (pool)
+    metrics.gauge(
+      'db_pool_connections',
+      'PostgreSQL pool connections by state (inUse, idle, waiting callers).',
+      () => Object.entries(pool.stats()).map(([state, value]) => ({ labels: { state }, value })),
+    );
   const releases = deps.releases ?? new ReleaseRegistry(config.dataDir);
   const now = () => clock.now();
 
@@ -165,9 +186,16 @@ export function createApp(deps: AppDeps): Express {
   // and the request counter, on one `close` listener.
   const accessLog = requestLogger(app, logger, {
     ignore: (req) => req.url === '/healthz' || req.url === '/readyz',
-    onDone: (res) =>
-      res.writableFinished &&
-      metrics.inc('http_requests_total', { status: `${Math.floor(res.statusCode / 100)}xx` }),
+    onDone: (res, req, startedAt) => {
+      if (!res.writableFinished) return;
+      const status = `${Math.floor(res.statusCode / 100)}xx`;
+      metrics.inc('http_requests_total', { status });
+      metrics.observe(
+        'http_request_duration_seconds',
+        { call: callLabel(req), status },
+        (Date.now() - startedAt) / 1000,
+      );
+    },
   });
   app.use(accessLog);
   // Each request's audit context (ADR 0015): source address, user agent and the request id the logs carry.
@@ -242,11 +270,20 @@ export function createApp(deps: AppDeps): Express {
     const up = (name: string) => status.dependencies.find((d) => d.name === name)?.state === 'ok';
     const database = up('database');
     const sessionStore = up('sessionStore');
-    const ready = database && sessionStore && oidc;
+    // The background probes see an outage within a second, sooner than SystemStatus's cached answer.
+    const dependencies = health?.allUp() ?? true;
+    const draining = deps.draining?.() ?? false;
+    const ready = database && sessionStore && oidc && dependencies && !draining;
     res
       .status(ready ? 200 : 503)
       .set('Cache-Control', 'no-store')
-      .json({ status: ready ? 'ready' : 'unavailable', database, sessionStore, oidc });
+      .json({
+        status: draining ? 'draining' : ready ? 'ready' : 'unavailable',
+        database,
+        sessionStore,
+        oidc,
+        ...(health ? { dependencies: Object.fromEntries(health.states()) } : {}),
+      });
   });
   // The counters tell an outsider how sign-ins go (failures, throttling): only the scraper's bearer token reads
   // them; without a token the endpoint does not exist unless METRICS_PUBLIC opens it on purpose.
@@ -340,6 +377,15 @@ export function createApp(deps: AppDeps): Express {
       res.end();
       return;
     }
+    // The database or Redis could not be reached: the client may try again once it is back (never a grant: the
+    // call failed before it could decide anything). The outage itself is logged once by DependencyHealth.
+    if (isDependencyUnavailable(error)) {
+      health?.suspect();
+      req.log.debug({ err: error }, 'dependency unavailable');
+      res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      sendFormError(res, 'serviceUnavailable', 503);
+      return;
+    }
     if (typeof status === 'number' && status >= 400 && status < 500) {
       sendFormError(
         res,
@@ -352,4 +398,32 @@ export function createApp(deps: AppDeps): Express {
     res.status(500).json({ title: 'Internal Server Error' });
   });
   return app;
+}
+
+// The OIDC provider's fixed endpoints (provider-configuration.ts); anything else under /connect/ is one label.
+const LIGHT_CALLS = new Set([
+  '/api/Account/User',
+  '/api/Account/GetPartnerMetaData',
+  '/api/Account/LoginView',
+]);
+const OIDC_CALLS =
+  /^\/connect\/(authorize|token|userinfo|jwks|endsession|revocation|introspection|checksession|deviceauthorization|par)(?:\/|$)/;
+
+/**
+ * The `call` label of the latency histogram: the route Express matched (its pattern, not the path, so labels stay
+ * a bounded set whatever paths clients send), the OIDC endpoint, or a coarse group.
+ */
+function callLabel(req: IncomingMessage): string {
+  const { route, baseUrl } = req as { route?: { path?: unknown }; baseUrl?: string };
+  if (route && typeof route.path === 'string') return `${baseUrl ?? ''}${route.path}`;
+  const path = (req.url ?? '').split('?')[0] ?? '';
+  const oidc = OIDC_CALLS.exec(path);
+  if (oidc) return `/connect/${oidc[1]}`;
+  // The light-call lane (ADR 0027) answers these before Express routes them.
+  if (LIGHT_CALLS.has(path)) return path;
+  if (path.startsWith('/api/')) return '/api/other';
+  if (path.startsWith('/remotes/')) return '/remotes';
+  if (path.startsWith('/connect/') || path.startsWith('/.well-known/') || path.startsWith('/interaction/'))
+    return '/oidc/other';
+  return 'other';
 }

@@ -62,4 +62,48 @@ describe('config', () => {
       ]);
     }
   });
+
+  const KEY = 'a'.repeat(64);
+  it.each([
+    [
+      'DATABASE_URL',
+      { DATABASE_URL: 'postgres://db.example/identity' },
+      'SECRET_KEY and DATA_ENCRYPTION_KEY',
+    ],
+    ['REDIS_URL', { REDIS_URL: 'redis://cache.example' }, 'SECRET_KEY and DATA_ENCRYPTION_KEY'],
+    ['REDIS_URL', { REDIS_URL: 'redis://cache.example', SECRET_KEY: KEY }, 'DATA_ENCRYPTION_KEY'],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://db.example/i', DATA_ENCRYPTION_KEY: KEY }, 'SECRET_KEY'],
+  ])('refuses %s without the keys in the environment, in one line naming them', (_name, env, named) => {
+    const dir = dataDir();
+    try {
+      loadConfig({ DATA_DIR: dir, ...env });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toHaveLength(1);
+      expect((error as ConfigError).problems[0]).toMatch(
+        new RegExp(`^${named}: must be set in the environment`),
+      );
+    }
+    // Nothing generated into DATA_DIR for a replica that refused to start.
+    expect(() => statSync(path.join(dir, 'secret-key'))).toThrow();
+  });
+
+  it('accepts DATABASE_URL and REDIS_URL with both keys; balancer timeouts and the drain have defaults', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      DATABASE_URL: 'postgres://db.example/identity',
+      REDIS_URL: 'redis://cache.example',
+      SECRET_KEY: KEY,
+      DATA_ENCRYPTION_KEY: 'b'.repeat(64),
+    });
+    expect(config.secretKey.equals(Buffer.from(KEY, 'hex'))).toBe(true);
+    expect(config).toMatchObject({ keepAliveTimeoutMs: 75_000, headersTimeoutMs: 76_000, drainMs: 10_000 });
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), KEEP_ALIVE_TIMEOUT_SECONDS: '120', DRAIN_SECONDS: '0' }),
+    ).toMatchObject({ keepAliveTimeoutMs: 120_000, headersTimeoutMs: 121_000, drainMs: 0 });
+    expect(() =>
+      loadConfig({ DATA_DIR: dataDir(), KEEP_ALIVE_TIMEOUT_SECONDS: '75', HEADERS_TIMEOUT_SECONDS: '60' }),
+    ).toThrow(/HEADERS_TIMEOUT_SECONDS/);
+  });
 });

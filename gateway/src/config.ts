@@ -81,6 +81,18 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 7)
     .default(12),
+  // Idle keep-alive connections stay open longer than a balancer's own idle timeout (nginx 60 s, AWS ALB 60 s), so
+  // the balancer, not the replica, closes them: a replica closing first races a request the balancer is sending.
+  KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce
+    .number({ message: 'must be a number' })
+    .int()
+    .min(1)
+    .max(3600)
+    .default(75),
+  // Above the keep-alive timeout, as Node requires for a reused connection's next request.
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number({ message: 'must be a number' }).int().min(1).max(3600).optional(),
+  // After SIGTERM /readyz answers 503 this long before the listener closes, so the balancer stops sending first.
+  DRAIN_SECONDS: z.coerce.number({ message: 'must be a number' }).int().min(0).max(600).default(10),
   // New OIDC authorizations one source address may start per minute (0: no cap, e.g. a load test from one host).
   AUTHORIZATIONS_PER_MINUTE: z.coerce
     .number({ message: 'must be a number' })
@@ -128,6 +140,12 @@ export interface GatewayConfig {
   /** Cap on new OIDC authorizations per source address and minute; 0 = none. */
   authorizationsPerMinute: number;
   sessionAbsoluteMs: number;
+  /** Idle keep-alive timeout of the HTTP server (KEEP_ALIVE_TIMEOUT_SECONDS, default 75 s). */
+  keepAliveTimeoutMs?: number;
+  /** Headers timeout of the HTTP server (HEADERS_TIMEOUT_SECONDS, default keep-alive + 1 s). */
+  headersTimeoutMs?: number;
+  /** How long /readyz answers 503 after SIGTERM before the listener closes (DRAIN_SECONDS, default 10 s). */
+  drainMs?: number;
 }
 
 /** Raised for a bad environment; carries one line per problem. */
@@ -189,6 +207,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     throw new ConfigError([
       'METRICS_PUBLIC: unset it when METRICS_TOKEN is set (with a token only its bearer reads /metrics)',
     ]);
+  // Replicas sharing a database or Redis must share their keys: a key generated into one replica's DATA_DIR would
+  // fail every anti-forgery token and cookie the other replicas made, and could not read what they encrypted.
+  if (e.DATABASE_URL || e.REDIS_URL) {
+    const missing = (['SECRET_KEY', 'DATA_ENCRYPTION_KEY'] as const).filter((name) => !e[name]);
+    if (missing.length > 0)
+      throw new ConfigError([
+        `${missing.join(' and ')}: must be set in the environment when DATABASE_URL or REDIS_URL is set (every replica and CLI needs the same keys)`,
+      ]);
+  }
+  if (e.HEADERS_TIMEOUT_SECONDS !== undefined && e.HEADERS_TIMEOUT_SECONDS <= e.KEEP_ALIVE_TIMEOUT_SECONDS)
+    throw new ConfigError(['HEADERS_TIMEOUT_SECONDS: must be greater than KEEP_ALIVE_TIMEOUT_SECONDS']);
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -217,6 +246,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_HOURS * 3_600_000,
     authorizationsPerMinute: e.AUTHORIZATIONS_PER_MINUTE,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    headersTimeoutMs: (e.HEADERS_TIMEOUT_SECONDS ?? e.KEEP_ALIVE_TIMEOUT_SECONDS + 1) * 1000,
+    drainMs: e.DRAIN_SECONDS * 1000,
   };
 }
 

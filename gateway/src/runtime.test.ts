@@ -126,7 +126,12 @@ describe('runtime outside parts', () => {
   });
 
   it.skipIf(!process.env.TEST_REDIS_URL)('with REDIS_URL: flow state lives in Redis', async () => {
-    const runtime = await open({ REDIS_URL: process.env.TEST_REDIS_URL ?? '' });
+    // Replicas sharing Redis must be given their keys (config.ts refuses to generate them).
+    const runtime = await open({
+      REDIS_URL: process.env.TEST_REDIS_URL ?? '',
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    });
     expect(runtime.kv).toBeInstanceOf(RedisKeyValueStore);
     const key = `runtime-test-${randomBytes(6).toString('hex')}`;
     await runtime.kv.set(key, 'v', 60_000);

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { defaultMailFrom, type GatewayConfig } from './config.js';
 import { seedDemoData, demoSignInHelp } from './identity/seed.service.js';
 import { systemClock, type Clock } from './infra/clock.js';
+import { DependencyHealth } from './infra/dependency-health.js';
 import type { KeyValueStore } from './infra/kv/key-value-store.js';
 import { RedisKeyValueStore } from './infra/kv/redis-key-value.store.js';
 import { SqlKeyValueStore } from './infra/kv/sql-key-value.store.js';
@@ -13,6 +14,7 @@ import type { SessionStore } from './infra/sessions/session-store.js';
 import { SqlSessionStore } from './infra/sessions/sql-session.store.js';
 import { OutboxSmsSender, WebhookSmsSender, type SmsSender } from './infra/sms/sms-sender.js';
 import { LoginThrottle } from './infra/throttle/login-throttle.js';
+import { checkKeyFingerprint, keyFingerprint } from './store/key-fingerprint.js';
 import { openStore, type Store } from './store/store.js';
 
 /** Everything the server opens from its configuration, with one `close`. */
@@ -28,12 +30,16 @@ export interface Runtime {
   kv: KeyValueStore;
   clock: Clock;
   redis: Redis | undefined;
+  /** Whether the database and Redis answer (probed every second; one log line per change). */
+  health: DependencyHealth;
   close(): Promise<void>;
 }
 
 /** Opens a Redis connection that fails fast while down (the throttle must fail closed, not queue: S8). */
 export async function connectRedis(url: string): Promise<Redis> {
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+  // Connection errors are expected while Redis restarts: ioredis reconnects by itself (within 2 s of its return),
+  // DependencyHealth reports the outage once; an `error` event without a listener would end the process.
   redis.on('error', () => undefined);
   await redis.connect();
   return redis;
@@ -52,7 +58,29 @@ export async function openRuntime(config: GatewayConfig, logger: Logger): Promis
     checkpointInBackground: true,
     dataEncryptionKey: config.dataEncryptionKey,
   });
+  try {
+    if (
+      (await checkKeyFingerprint(
+        store.database.db,
+        keyFingerprint(config.secretKey, config.dataEncryptionKey),
+      )) === 'stored'
+    )
+      logger.info('key fingerprint stored: later starts against this database must use the same keys');
+  } catch (error) {
+    await store.database.close();
+    throw error;
+  }
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const health = new DependencyHealth({
+    probes: {
+      database: () => store.database.ping(),
+      ...(redis ? { redis: async () => (await redis.ping()) === 'PONG' } : {}),
+    },
+    logger,
+  }).start();
+  // A broken pool connection is the first sign of a PostgreSQL restart: probe now rather than at the next tick.
+  store.database.pool?.onConnectionError(() => health.suspect());
+  redis?.on('error', () => health.suspect());
   const sessionStore: SessionStore = redis
     ? new RedisSessionStore(redis)
     : new SqlSessionStore(store.database.db, Date.now, store.database.committedReader);
@@ -84,7 +112,9 @@ export async function openRuntime(config: GatewayConfig, logger: Logger): Promis
     kv,
     clock,
     redis,
+    health,
     close: async () => {
+      health.stop();
       await sessionStore.close();
       await kv.close();
       await mailer.close?.();

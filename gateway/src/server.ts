@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { createAppServer } from './http/app-server.js';
+import { Drain } from './http/drain.js';
 import { loadConfigOrExit } from './config.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS, startAuditPurge } from './identity/ops/audit-retention.js';
 import { HASH_THREADS } from './identity/passwords.service.js';
@@ -15,6 +16,7 @@ const logger = createLogger(config.logLevel);
 async function start(): Promise<void> {
   const runtime = await openRuntime(config, logger);
   const oidc = await createOidcMount(config, runtime.store, runtime.redis, logger);
+  const drain = new Drain({ drainMs: config.drainMs ?? 10_000, closeTimeoutMs: 10_000 });
   const app = createApp({
     config,
     store: runtime.store,
@@ -26,6 +28,8 @@ async function start(): Promise<void> {
     sms: runtime.sms,
     logger,
     oidc,
+    health: runtime.health,
+    draining: drain.draining,
   });
   // Audit events older than AUDIT_RETENTION_DAYS go hourly, in small batches between requests.
   const stopAuditPurge = startAuditPurge({
@@ -36,7 +40,12 @@ async function start(): Promise<void> {
     onPurged: (count) => logger.info({ count }, 'expired audit events purged'),
     onError: (error) => logger.error({ err: error }, 'audit purge failed'),
   });
-  const server: Server = createAppServer(app).listen(config.port, () => {
+  const server: Server = createAppServer(app);
+  // Above the balancer's idle timeout (nginx keepalive_timeout 60 s): the balancer closes idle connections first, so
+  // it never sends a request down one this replica is closing (Node's 5 s default: resets and 502s under load).
+  server.keepAliveTimeout = config.keepAliveTimeoutMs ?? 75_000;
+  server.headersTimeout = config.headersTimeoutMs ?? 76_000;
+  server.listen(config.port, () => {
     logger.info(
       {
         port: config.port,
@@ -56,23 +65,19 @@ async function start(): Promise<void> {
     process.exit(1);
   });
 
-  // Graceful shutdown: stop accepting, let in-flight requests finish (10 s at most), then close the stores.
-  let stopping = false;
+  // Graceful shutdown (http/drain.ts): /readyz red for DRAIN_SECONDS while requests are still answered, then stop
+  // accepting, let in-flight requests finish (10 s at most), then close the stores.
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    server.close(() => {
+    if (drain.draining()) return;
+    logger.info({ signal, drainMs: config.drainMs }, 'shutting down: draining');
+    void drain.run(server).then((outcome) => {
       stopAuditPurge();
       oidc.close();
       runtime
         .close()
         .catch((error: unknown) => logger.error({ err: error }, 'close failed'))
-        .finally(() => process.exit(0));
+        .finally(() => process.exit(outcome === 'closed' ? 0 : 1));
     });
-    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -19,8 +19,8 @@ const OWN_LOG = Symbol('request log');
 export interface RequestLoggerOptions {
   /** Requests whose completion is never logged (probes). */
   ignore?: (req: IncomingMessage) => boolean;
-  /** Called once per request when its response is done (finished or aborted). */
-  onDone?: (res: ServerResponse) => void;
+  /** Called once per request when its response is done (finished or aborted), with when it started (ms). */
+  onDone?: (res: ServerResponse, req: IncomingMessage, startedAt: number) => void;
 }
 
 /** The access log's middleware, and its per-request part for requests answered before Express (light-calls.ts). */
@@ -73,10 +73,12 @@ export function requestLogger(
     req.id = id;
     const skip = ignore?.(req) === true;
     res.once('close', () => {
-      onDone?.(res);
+      onDone?.(res, req, start);
       if (skip) return;
       const status = res.statusCode;
-      const level: Level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
+      // A 503 is an outage answered as such (Retry-After): DependencyHealth logs the outage once at warn, so its
+      // requests are refusals here, not one error line each.
+      const level: Level = status >= 500 && status !== 503 ? 'error' : status >= 400 ? 'info' : 'debug';
       if (!base.isLevelEnabled(level)) return;
       const fields = { res, responseTime: Date.now() - start };
       if (level === 'error') {

@@ -7,6 +7,7 @@
  *
  * `createOidcProvider` returns an {@link OidcService}; `oidc.mount.ts` wires it to the gateway (see README.md).
  */
+import { isDependencyUnavailable, RETRY_AFTER_SECONDS } from '../infra/dependency-health.js';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
@@ -147,6 +148,7 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
     provider.proxy = options.proxy ?? false;
     carryCustomerInGrants(provider);
     pinPublicOrigin(provider, options.issuer);
+    answerOutagesWithRetry(provider);
     provider.use(handOverEndSessionWithoutOidcSession(pages, site));
     provider.use(async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
       await next();
@@ -270,4 +272,24 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
       if (keyTimer) clearInterval(keyTimer);
     },
   };
+}
+
+const OUTAGE = Symbol('dependency unavailable');
+
+/**
+ * oidc-provider answers a thrown error itself (500 `server_error`, after its `server_error` event), out of reach of
+ * the gateway's error handler. When the error was the store or Redis being unreachable, the answer becomes a 503 with
+ * Retry-After, as everywhere else: the client may try the same call again shortly; the body stays the provider's.
+ */
+function answerOutagesWithRetry(provider: Provider): void {
+  provider.on('server_error', (ctx, error) => {
+    if (isDependencyUnavailable(error)) (ctx.state as Record<symbol, unknown>)[OUTAGE] = true;
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status >= 500 && (ctx.state as Record<symbol, unknown>)[OUTAGE]) {
+      ctx.status = 503;
+      ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+    }
+  });
 }

@@ -31,6 +31,8 @@ export interface StoreDatabase {
   checkpointer?: WalCheckpointer;
   /** SQLite file: synchronous reads of committed rows on a connection of their own (see {@link CommittedReader}). */
   committedReader?: CommittedReader;
+  /** PostgreSQL: the connection pool's counts and its connections' errors (metrics, dependency health). */
+  pool?: PoolView;
   /** True when the database answers a trivial query (used by /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -119,22 +121,60 @@ export interface OpenDatabaseOptions {
   checkpointIntervalMs?: number;
 }
 
+/** The PostgreSQL pool as metrics and the dependency health see it. */
+export interface PoolView {
+  /** Connections checked out by a query or transaction, open but idle, and callers waiting for one. */
+  stats(): { inUse: number; idle: number; waiting: number };
+  /** Called with every error of a pool connection (idle or checked out); the pool itself drops broken ones. */
+  onConnectionError(listener: (error: Error) => void): void;
+}
+
+/**
+ * A PostgreSQL pool whose every connection's errors are handled. pg-pool listens for `error` on idle clients only
+ * (re-emitting it as the pool's `error`); a client checked out by Kysely that loses its server between two queries
+ * (a PostgreSQL restart under load) emits `error` with no listener, which Node turns into an uncaught exception
+ * that ends the process. Each client gets its own listener as it connects; the query that was using it fails on its
+ * own terms and pg-pool discards the client when it is released (it is no longer queryable).
+ */
+export function createPgPool(config: pg.PoolConfig): { pool: pg.Pool; view: PoolView } {
+  const pool = new pg.Pool(config);
+  const listeners: ((error: Error) => void)[] = [];
+  const report = (error: Error) => {
+    for (const listener of listeners) listener(error);
+  };
+  pool.on('error', report);
+  pool.on('connect', (client) => {
+    client.on('error', report);
+  });
+  return {
+    pool,
+    view: {
+      stats: () => ({
+        inUse: pool.totalCount - pool.idleCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
+      onConnectionError: (listener) => listeners.push(listener),
+    },
+  };
+}
+
 /** Opens SQLite (WAL, foreign keys) or PostgreSQL (pooled) behind the same Kysely interface. */
 export function openDatabase(options: OpenDatabaseOptions): StoreDatabase {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const { pool, view } = createPgPool({
       connectionString: options.databaseUrl,
       max: 10,
+      // While PostgreSQL is down a request waits this long for a connection at most before it is answered 503.
       connectionTimeoutMillis: 5000,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    // An idle client's error (e.g. the server restarted) must not crash the process; the pool replaces it.
-    pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
       dialect: 'postgres',
       schema: options.pgSchema,
+      pool: view,
       ping: () => ping(db),
       close: () => db.destroy(),
     };
