@@ -1,0 +1,195 @@
+/**
+ * Two replicas behind nginx on PostgreSQL + Redis, as docs/ops/production.md deploys them (issue 41): a browser
+ * signs in through the balancer, the payroll portal's OIDC round trip spans both replicas, and then, under a bounded
+ * sign-in load, PostgreSQL is restarted, Redis is restarted and a replica is killed. Only the requests in flight
+ * fail, as 503 with Retry-After (the killed replica's as nginx's 502), never 500; no replica crashes; no wrong
+ * password is ever granted; answers are clean again within 5 s of the dependency's return; each replica logs one
+ * line when a dependency goes down and one when it is back, and its /readyz is red meanwhile.
+ *
+ * PostgreSQL and Redis are the suite's own (started in a temporary folder on free loopback ports), never the
+ * machine's services. Skipped, with the reason, when nginx, initdb/pg_ctl or redis-server are missing.
+ */
+import { expect, test } from '@playwright/test';
+import { clusterTools, startCluster, waitFor, type Cluster } from '../helpers/cluster.js';
+import { DEMO_USERS } from '../helpers/demo-users.js';
+import { startPortal, type Portal } from '../helpers/portal.js';
+import { appTookOver, signIn } from '../helpers/sign-in.js';
+import { runSignInLoad, type CallRecord } from '../helpers/sign-in-load.js';
+
+const tools = clusterTools();
+test.skip(
+  !tools.ok,
+  tools.ok ? '' : `${tools.reason}; .ci/run installs nginx from Debian when it runs as root`,
+);
+test.describe.configure({ mode: 'serial' });
+
+/** How soon after a dependency's return every answer must be clean again. */
+const CLEAN_WITHIN_MS = 5000;
+const WORKERS = 4;
+
+let cluster: Cluster;
+let portal: Portal | undefined;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  cluster = await startCluster(Number(process.env.E2E_SCALE_PORT));
+});
+
+test.afterAll(async () => {
+  await portal?.stop();
+  await cluster?.stop();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readyz(url: string): Promise<number> {
+  try {
+    return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3000) })).status;
+  } catch {
+    return 0;
+  }
+}
+
+/** How many of a replica's log lines say `message` about `dependency`. */
+function logLines(logs: string, message: string, dependency: string): number {
+  return logs
+    .split('\n')
+    .filter((line) => line.includes(`"msg":"${message}"`) && line.includes(`"dependency":"${dependency}"`))
+    .length;
+}
+
+/** The load's verdict: what failed, and whether each failure is one the outage explains. */
+function judge(records: CallRecord[], window: { from: number; to: number }, allowed: number[]) {
+  const failures = records.filter((r) => !r.ok);
+  return {
+    total: records.length,
+    failures: failures.length,
+    serverErrors: records.filter((r) => r.status >= 500 && !allowed.includes(r.status)),
+    unexplained: failures.filter(
+      (r) => !allowed.includes(r.status) || r.startedAt < window.from || r.startedAt > window.to,
+    ),
+    without503RetryAfter: records.filter((r) => r.status === 503 && r.retryAfter === null),
+    wrongfulGrants: records.filter((r) => r.wrongfulGrant),
+    cleanAfter: records.filter((r) => r.startedAt > window.to && r.ok).length,
+  };
+}
+
+test('a browser signs in through the balancer and stays signed in on both replicas', async ({ page }) => {
+  await signIn(page, DEMO_USERS.employee);
+  // Round-robin without stickiness: consecutive calls land on alternate replicas; all see the one session.
+  for (let i = 0; i < 6; i += 1) {
+    const user = await page.request.get('/api/Account/User');
+    expect(user.status()).toBe(200);
+    expect(((await user.json()) as { isAuthenticated: boolean }).isAuthenticated).toBe(true);
+  }
+});
+
+test('the payroll portal signs a user in with OpenID Connect through the balancer', async ({ page }) => {
+  portal = await startPortal({ issuer: cluster.url, gatewayEnv: cluster.replicas[0]!.env });
+  await page.goto(portal.url);
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${cluster.url}/account/login`));
+  await appTookOver(page);
+  await page.getByRole('textbox', { name: 'Username or email' }).fill(DEMO_USERS.employee.username);
+  await page.getByLabel('Password', { exact: true }).fill(DEMO_USERS.employee.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // authorize, the interaction, token and userinfo went to whichever replica nginx chose.
+  await expect(page).toHaveURL(`${portal.url}/`);
+  await expect(page.locator('#user-name')).toHaveText('Emma Employee');
+});
+
+for (const dependency of ['database', 'redis'] as const) {
+  const label = dependency === 'database' ? 'PostgreSQL' : 'Redis';
+  test(`${label} restarted under load: only requests in flight fail, as 503 + Retry-After; clean ≤ 5 s after`, async () => {
+    const { replicas } = cluster;
+    const logsBefore = replicas.map((r) => r.logs().length);
+    const started = Date.now();
+    const load = runSignInLoad({
+      url: cluster.url,
+      workers: WORKERS,
+      until: started + 16_000,
+      maxLoops: 600,
+      username: DEMO_USERS.employee.username,
+      password: DEMO_USERS.employee.password,
+      wrongUsername: DEMO_USERS.expired.username,
+    });
+    await sleep(3000);
+    const downAt = Date.now();
+    if (dependency === 'database') cluster.postgres.stop();
+    else await cluster.redis.stop();
+    // /readyz of every replica turns red while the dependency is down.
+    await waitFor(
+      async () => (await Promise.all(replicas.map((r) => readyz(r.url)))).every((s) => s === 503),
+      `both replicas' /readyz to be red without ${label}`,
+      5000,
+    );
+    await sleep(1500);
+    if (dependency === 'database') cluster.postgres.start();
+    else await cluster.redis.start();
+    const backAt = Date.now();
+    await waitFor(
+      async () => (await Promise.all(replicas.map((r) => readyz(r.url)))).every((s) => s === 200),
+      `both replicas' /readyz to be green again after ${label} returned`,
+      CLEAN_WITHIN_MS,
+    );
+    const records = await load;
+
+    const verdict = judge(records, { from: downAt, to: backAt + CLEAN_WITHIN_MS }, [503]);
+    test.info().annotations.push({
+      type: 'load',
+      description: `${verdict.total} calls, ${verdict.failures} failed during the outage (${backAt - downAt} ms)`,
+    });
+    expect(verdict.serverErrors, 'no 500 or other 5xx than 503').toEqual([]);
+    expect(verdict.unexplained, 'failures outside the outage, or not 503').toEqual([]);
+    expect(verdict.without503RetryAfter, '503 carries Retry-After').toEqual([]);
+    expect(verdict.wrongfulGrants, 'no wrong password granted').toEqual([]);
+    expect(verdict.failures, 'the outage was felt by the load').toBeGreaterThan(0);
+    expect(verdict.cleanAfter, 'the load ran on after the outage').toBeGreaterThan(10);
+    for (const [i, replica] of replicas.entries()) {
+      expect(replica.alive(), `${replica.name} still runs`).toBe(true);
+      const logs = replica.logs().slice(logsBefore[i]);
+      const key = dependency === 'database' ? 'database' : 'redis';
+      expect(
+        logLines(logs, 'dependency down', key),
+        `${replica.name}: one line when ${label} went down`,
+      ).toBe(1);
+      expect(logLines(logs, 'dependency recovered', key), `${replica.name}: one line when it was back`).toBe(
+        1,
+      );
+    }
+  });
+}
+
+test('a replica killed under load: only its requests in flight fail; the other replica answers the rest', async () => {
+  const [survivor, victim] = cluster.replicas as [Cluster['replicas'][0], Cluster['replicas'][0]];
+  const started = Date.now();
+  const load = runSignInLoad({
+    url: cluster.url,
+    workers: WORKERS,
+    until: started + 10_000,
+    maxLoops: 400,
+    username: DEMO_USERS.employee.username,
+    password: DEMO_USERS.employee.password,
+    wrongUsername: DEMO_USERS.expired.username,
+  });
+  await sleep(3000);
+  const killedAt = Date.now();
+  victim.process.kill('SIGKILL');
+  const records = await load;
+
+  // nginx answers a request the killed replica had received with 502; a new request goes to the other replica.
+  const verdict = judge(records, { from: killedAt - 1000, to: killedAt + 1000 }, [502]);
+  test
+    .info()
+    .annotations.push({ type: 'load', description: `${verdict.total} calls, ${verdict.failures} failed` });
+  expect(verdict.serverErrors, 'no 500 or other 5xx than the 502 of a killed connection').toEqual([]);
+  expect(verdict.unexplained, 'failures only around the kill').toEqual([]);
+  expect(
+    verdict.failures,
+    'at most the calls in flight (one per client, two with a reused connection)',
+  ).toBeLessThanOrEqual(2 * WORKERS);
+  expect(verdict.wrongfulGrants).toEqual([]);
+  expect(verdict.cleanAfter).toBeGreaterThan(10);
+  expect(survivor.alive()).toBe(true);
+  expect(await readyz(survivor.url)).toBe(200);
+});
