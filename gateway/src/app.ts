@@ -32,11 +32,7 @@ import { safeEqual, sha256 } from './infra/crypto/tokens.js';
 import { createLogger } from './infra/logger.js';
 import { OutboxMailer, type Mailer } from './infra/mail/mailer.js';
 import { OutboxSmsSender, type SmsSender } from './infra/sms/sms-sender.js';
-import {
-  isDependencyUnavailable,
-  RETRY_AFTER_SECONDS,
-  type DependencyHealth,
-} from './infra/dependency-health.js';
+import { isDependencyUnavailable, type DependencyHealth } from './infra/dependency-health.js';
 import { Metrics } from './infra/metrics.js';
 import { requestContext } from './infra/request-context.js';
 import { RequestSessions } from './infra/sessions/request-sessions.js';
@@ -382,7 +378,6 @@ export function createApp(deps: AppDeps): Express {
     if (isDependencyUnavailable(error)) {
       health?.suspect();
       req.log.debug({ err: error }, 'dependency unavailable');
-      res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       sendFormError(res, 'serviceUnavailable', 503);
       return;
     }

@@ -10,7 +10,8 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DependencyHealth, isDependencyUnavailable } from '../infra/dependency-health.js';
 import { RedisSessionStore } from '../infra/sessions/redis-session.store.js';
-import { startTestGateway, TEST_PASSWORD, type TestGateway } from '../testing/test-gateway.js';
+import { LoginThrottle } from '../infra/throttle/login-throttle.js';
+import { browser, startTestGateway, TEST_PASSWORD, type TestGateway } from '../testing/test-gateway.js';
 
 const gateways: TestGateway[] = [];
 const clients: Redis[] = [];
@@ -68,6 +69,17 @@ describe('a dependency that does not answer', () => {
       expect((res.body as { errors: Record<string, string[]> }).errors['']).toEqual(['serviceUnavailable']);
       expect(res.headers['set-cookie']).toBeUndefined();
     }
+  });
+
+  it('a sign-in refused because the throttle store is down (S8) says when to try again', async () => {
+    const gw = await startTestGateway({
+      overrides: { throttle: new LoginThrottle({ kind: 'redis', client: deadRedis() }) },
+    });
+    gateways.push(gw);
+    const user = await gw.addUser();
+    const res = await (await browser(gw.app)).signIn(user.username, TEST_PASSWORD);
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
   });
 
   it('/readyz is red while a probe fails and green again when it answers; one warn line each way', async () => {

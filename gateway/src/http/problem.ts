@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { DEFAULT_LOCALE, fieldKey, type ErrorCode } from 'shared-contracts';
 import { translateErrorCode } from 'shared-contracts/locales';
 import type { core } from 'zod';
+import { RETRY_AFTER_SECONDS } from '../infra/dependency-health.js';
 import { localeOf } from './locale.js';
 
 /**
@@ -21,6 +22,9 @@ export function sendValidationProblem(res: Response, errors: Record<string, stri
         .map((code) => translateErrorCode(code, locale)),
     ),
   ];
+  // Every 503 is a dependency that does not answer (the store, Redis, a throttle's store): the client may try the
+  // same call again shortly, and says so to a balancer or a retrying client.
+  if (status === 503 && !res.get('Retry-After')) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
   res
     .status(status)
     .set('Content-Language', locale)
