@@ -411,7 +411,8 @@ const OIDC_CALLS =
 function callLabel(req: IncomingMessage): string {
   const { route, baseUrl } = req as { route?: { path?: unknown }; baseUrl?: string };
   if (route && typeof route.path === 'string') return `${baseUrl ?? ''}${route.path}`;
-  const path = (req.url ?? '').split('?')[0] ?? '';
+  // Express rewrites req.url inside mounted routers; originalUrl is what the client asked for.
+  const path = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0] ?? '';
   const oidc = OIDC_CALLS.exec(path);
   if (oidc) return `/connect/${oidc[1]}`;
   // The light-call lane (ADR 0027) answers these before Express routes them.
