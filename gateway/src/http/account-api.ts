@@ -52,7 +52,7 @@ export function accountApi(deps: AccountApiDeps): Router {
       sessions,
       antiforgery,
       responses,
-      loginGuard: captchaGuard({ ...identity, sessions }, 'login'),
+      loginGuard: captchaGuard({ ...identity, sessions, responses }, 'login'),
     }),
     logoutRouter({ signOut: identity.signOut, responses }),
     customersRouter({ ...identity, sessions, responses }),
@@ -61,21 +61,21 @@ export function accountApi(deps: AccountApiDeps): Router {
       ...identity,
       sessions,
       responses,
-      sendGuard: captchaGuard({ ...identity, sessions }, 'sendOtp'),
+      sendGuard: captchaGuard({ ...identity, sessions, responses }, 'sendOtp'),
     }),
     twoFactorRouter({ ...identity, sessions, responses }),
     recoveryRouter({
       ...identity,
       sessions,
       responses,
-      recoverGuard: captchaGuard({ ...identity, sessions }, 'recover'),
+      recoverGuard: captchaGuard({ ...identity, sessions, responses }, 'recover'),
     }),
     secureSignInRouter({ ...identity, sessions, responses }),
     vendorRouter({
       ...identity,
       sessions,
       responses,
-      linkGuard: captchaGuard({ ...identity, sessions }, 'link'),
+      linkGuard: captchaGuard({ ...identity, sessions, responses }, 'link'),
     }),
   );
   if (deps.status) router.use(statusRouter(deps.status));
