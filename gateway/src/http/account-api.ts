@@ -38,6 +38,12 @@ export function accountApi(deps: AccountApiDeps): Router {
   const responses = createSignInResponses({ sessions, antiforgery, signIn: identity.signIn });
   const router = Router();
   router.use(
+    // Account API answers carry or consume secrets (tokens, codes, who is signed in): no cache keeps them unless
+    // a call says otherwise (the partner logo does). Issue 39.
+    (_req, res, next) => {
+      res.set('Cache-Control', 'no-store');
+      next();
+    },
     express.json({ limit: '64kb' }),
     // Exchange proves itself with the 209 state (or the header); see the handler.
     antiforgery.middleware(

@@ -226,9 +226,9 @@ for (const backend of BACKENDS) {
             expect(res.body).toEqual({});
           }
           await new Promise((resolve) => setTimeout(resolve, 50));
-          expect(
-            await gw.store.audit.list({ userId: user.id, kinds: ['password.recovery-mailed'] }),
-          ).toEqual([]);
+          expect(await gw.store.audit.list({ userId: user.id, kinds: ['password.recovery-mailed'] })).toEqual(
+            [],
+          );
         });
 
         it('SendOTP (one-time-token page): a few requests per source go through, then a challenge is due; solved, it goes on', async () => {
