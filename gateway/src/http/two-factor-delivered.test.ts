@@ -468,6 +468,36 @@ for (const backend of BACKENDS) {
           expect(String(wizard.body.redirect)).toMatch(/^\/account\/login\/twofactor/);
         });
 
+        it('waits for the sign-in to complete: a sign-in left at customer selection remembers nothing (issue 39)', async () => {
+          await gw.store.partners.create({ id: 'remember3', name: 'Remember Three', domains: [] });
+          await gw.store.partners.update('remember3', { rememberTwoFactorBrowser: true });
+          const user = await userWithSms();
+          await gw.store.users.update(user.id, { partnerId: 'remember3' });
+          for (const id of ['r3-a', 'r3-b']) {
+            await gw.store.customers.create({ id: `${id}-${backend.name}`, name: id, partnerId: null });
+            await gw.store.customers.addMembership({
+              userId: user.id,
+              customerId: `${id}-${backend.name}`,
+              roles: ['EMPLOYEE'],
+            });
+          }
+          const b = await atTwoFactor(user);
+          await b.post('/api/Account/SendOTP').expect(200);
+          const atSelect = await b.post('/api/Account/LoginWith2FA', {
+            method: 'sms',
+            code: codeOf(texts.at(-1)),
+            rememberBrowser: true,
+          });
+          expect(atSelect.status).toBe(209);
+          expect(String(atSelect.body.redirect)).toMatch(/^\/account\/select/);
+          expect(rememberCookie(atSelect)).toBeUndefined();
+          await b.exchange(String(atSelect.body.state));
+          // Completed: now the browser is remembered.
+          const chosen = await b.post('/api/Account/SelectCustomer', { customerId: `r3-a-${backend.name}` });
+          expect(chosen.status).toBe(209);
+          expect(rememberCookie(chosen)).toMatch(/^idp\.2fa=/);
+        });
+
         it('ends with a password change, a reset or `sessions revoke` (the security stamp), and after 30 days', async () => {
           await gw.store.partners.create({ id: 'remember2', name: 'Remember Two', domains: [] });
           await gw.store.partners.update('remember2', { rememberTwoFactorBrowser: true });
