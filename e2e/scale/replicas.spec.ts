@@ -4,7 +4,8 @@
  * sign-in load, PostgreSQL is restarted, Redis is restarted and a replica is killed. Only the requests in flight
  * fail, as 503 with Retry-After (the killed replica's as nginx's 502), never 500; no replica crashes; no wrong
  * password is ever granted; answers are clean again within 5 s of the dependency's return; each replica logs one
- * line when a dependency goes down and one when it is back, and its /readyz is red meanwhile.
+ * line when a dependency goes down and one when it is back, and its /readyz is red meanwhile; a browser signed in
+ * before a restart is still signed in after it (S39).
  *
  * PostgreSQL and Redis are the suite's own (started in a temporary folder on free loopback ports), never the
  * machine's services. Skipped, with the reason, when nginx, initdb/pg_ctl or redis-server are missing.
@@ -104,8 +105,12 @@ test('the payroll portal signs a user in with OpenID Connect through the balance
 
 for (const dependency of ['database', 'redis'] as const) {
   const label = dependency === 'database' ? 'PostgreSQL' : 'Redis';
-  test(`${label} restarted under load: only requests in flight fail, as 503 + Retry-After; clean ≤ 5 s after`, async () => {
+  test(`${label} restarted under load: only requests in flight fail, as 503 + Retry-After; clean ≤ 5 s after`, async ({
+    page,
+  }) => {
     const { replicas } = cluster;
+    // A browser signed in before the restart (S39: sessions persist, Redis keeps them in its append-only file).
+    await signIn(page, DEMO_USERS.employee);
     const logsBefore = replicas.map((r) => r.logs().length);
     const started = Date.now();
     const load = runSignInLoad({
@@ -149,6 +154,10 @@ for (const dependency of ['database', 'redis'] as const) {
     expect(verdict.wrongfulGrants, 'no wrong password granted').toEqual([]);
     expect(verdict.failures, 'the outage was felt by the load').toBeGreaterThan(0);
     expect(verdict.cleanAfter, 'the load ran on after the outage').toBeGreaterThan(10);
+    const user = await page.request.get('/api/Account/User');
+    expect(((await user.json()) as { isAuthenticated: boolean }).isAuthenticated, 'still signed in').toBe(
+      true,
+    );
     for (const [i, replica] of replicas.entries()) {
       expect(replica.alive(), `${replica.name} still runs`).toBe(true);
       const logs = replica.logs().slice(logsBefore[i]);
