@@ -75,7 +75,7 @@ for (const breakage of ['throws-at-import', 'missing-chunks'] as Breakage[]) {
   test(`a broken remote version (${breakage}) is reported and skipped; other flows work; retry recovers`, async ({
     page,
   }) => {
-    publishBrokenRemote('mfe-recovery', breakage);
+    await publishBrokenRemote('mfe-recovery', breakage);
     let rolledBack = false;
     try {
       const reports: unknown[] = [];
@@ -98,13 +98,13 @@ for (const breakage of ['throws-at-import', 'missing-chunks'] as Breakage[]) {
       // The release manager rolls back; Retry picks up the good version without a reload.
       await page.goto('/account/recover');
       await expect(fallback.message).toBeVisible();
-      rollbackRemote('mfe-recovery');
+      await rollbackRemote('mfe-recovery');
       rolledBack = true;
       await fallback.retry.click();
       await expectPage(page, 'Recover your account');
     } finally {
       // Leave the good version active for the other specs even when an assertion failed before the rollback.
-      if (!rolledBack) rollbackRemote('mfe-recovery');
+      if (!rolledBack) await rollbackRemote('mfe-recovery');
     }
   });
 }
