@@ -85,6 +85,10 @@ export class ReleaseRegistry {
   private listenRetry: NodeJS.Timeout | undefined;
   private closed = false;
   private failing = false;
+  /** Versions a refresh is about to announce: never evicted while it loads the others. */
+  private readonly pinned = new Set<string>();
+  /** Remote and revision of each "not switched" warning already logged (one line per change, not per check). */
+  private readonly warned = new Set<string>();
 
   constructor(
     private readonly releases: ReleaseRepository,
@@ -177,6 +181,8 @@ export class ReleaseRegistry {
       const { revision, registry } = await this.releases.read();
       const next: RegistryFile = { remotes: {} };
       let complete = true;
+      for (const [id, release] of Object.entries(registry.remotes))
+        for (const version of announced(release)) this.pinned.add(key(id, version));
       for (const [id, release] of Object.entries(registry.remotes)) {
         if (!release || !isRemoteId(id)) continue;
         const loads = await Promise.allSettled(announced(release).map((v) => this.load(id, v)));
@@ -191,13 +197,21 @@ export class ReleaseRegistry {
         next.remotes[id] = before
           ? { ...before, versions: { ...release.versions, ...before.versions } }
           : { active: undefined, previous: [], canary: undefined, versions: release.versions };
-        this.options.logger?.warn({ remote: id, revision }, 'release not switched: its files are not loaded');
+        if (!this.warned.has(`${id}@${revision}`)) {
+          this.warned.add(`${id}@${revision}`);
+          this.options.logger?.warn(
+            { remote: id, revision },
+            'release not switched: its files are not loaded yet; trying again',
+          );
+        }
       }
       this.served = { revision: complete ? revision : this.served.revision, registry: next };
+      this.pinned.clear();
       this.evict();
       if (this.failing) this.options.logger?.info('release registry readable again');
       this.failing = false;
     } catch (error) {
+      this.pinned.clear();
       if (!this.failing)
         this.options.logger?.warn(
           { err: error },
@@ -233,6 +247,8 @@ export class ReleaseRegistry {
           ]),
         );
         this.loaded.set(k, { files: byPath, usedAt: Date.now() });
+        // Versions loaded on demand (earlier ones) stay bounded whatever pages ask for.
+        this.evict();
         return byPath;
       })().finally(() => this.loading.delete(k));
       this.loading.set(k, pending);
@@ -242,7 +258,7 @@ export class ReleaseRegistry {
 
   /** Forgets versions no longer announced, keeping the `extraVersions` most recently used. */
   private evict(): void {
-    const keep = new Set<string>();
+    const keep = new Set(this.pinned);
     for (const [id, release] of Object.entries(this.served.registry.remotes))
       for (const version of announced(release)) keep.add(key(id, version));
     const others = [...this.loaded.entries()]
