@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { PIN_ASKED_DIGITS } from 'shared-contracts';
 import { addUser, runAdmin } from '../helpers/admin.js';
 import type { DemoUser } from '../helpers/demo-users.js';
 import { startMailCatcher, type MailCatcher } from '../helpers/mail.js';
@@ -104,7 +105,7 @@ async function askedDigits(page: Page, pin: string): Promise<{ label: string; di
     .first()
     .textContent())!.trim();
   const positions = (/^Enter digits (.+) of your PIN/.exec(label)![1]!.match(/\d+/g) ?? []).map(Number);
-  expect(positions).toHaveLength(3);
+  expect(positions).toHaveLength(PIN_ASKED_DIGITS);
   return { label, digits: positions.map((p) => pin[p - 1]).join('') };
 }
 

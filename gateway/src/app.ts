@@ -135,6 +135,7 @@ export function createApp(deps: AppDeps): Express {
     metrics: { signIn: (result) => metrics.inc('sign_ins_total', { result }) },
     oidc: deps.oidc,
     knownDevices: new KnownDevices(config),
+    secondFactorDevices: new KnownDevices(config, 'second-factor'),
     rememberedBrowsers: new RememberedBrowsers(config, now),
     kv,
     mailer: deps.mailer ?? new OutboxMailer(store.outbox),

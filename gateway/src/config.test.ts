@@ -29,6 +29,23 @@ describe('config', () => {
     expect(readFileSync(path.join(dir, 'data-encryption-key'), 'utf8').trim()).toHaveLength(64);
   });
 
+  it.each([
+    ['http://localhost:8080', undefined, true],
+    ['http://127.0.0.1:9000', undefined, true],
+    ['http://[::1]:8080', undefined, true],
+    ['https://id.example.com', undefined, false],
+    ['https://localhost.example.com', undefined, false],
+    ['https://id.example.com', 'true', true],
+    ['http://localhost:8080', 'false', false],
+  ])(
+    'secure by default: PUBLIC_URL %s with SEED_DEMO_DATA=%s seeds demo data: %s (issue 39)',
+    (url, seed, want) => {
+      const env: Record<string, string> = { DATA_DIR: dataDir(), PUBLIC_URL: url };
+      if (seed !== undefined) env.SEED_DEMO_DATA = seed;
+      expect(loadConfig(env).seedDemoData).toBe(want);
+    },
+  );
+
   it('https PUBLIC_URL makes cookies secure', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://id.example/' })).toMatchObject({
       publicUrl: 'https://id.example',

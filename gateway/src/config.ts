@@ -37,7 +37,7 @@ const envSchema = z.object({
   DATABASE_URL: urlText(['postgres:', 'postgresql:']).optional(),
   REDIS_URL: urlText(['redis:', 'rediss:']).optional(),
   SHELL_DIST: z.string().min(1).optional(),
-  SEED_DEMO_DATA: booleanText.default(true),
+  SEED_DEMO_DATA: booleanText.optional(),
   SECRET_KEY: keyText.optional(),
   DATA_ENCRYPTION_KEY: keyText.optional(),
   SMTP_URL: urlText(['smtp:', 'smtps:']).optional(),
@@ -199,7 +199,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     shellDist: path.resolve(e.SHELL_DIST ?? path.join(REPO_ROOT, 'shell', 'dist')),
-    seedDemoData: e.SEED_DEMO_DATA,
+    // Secure by default (issue 39): demo users with a published password only on a local address, unless asked for.
+    seedDemoData: e.SEED_DEMO_DATA ?? isLocalUrl(publicUrl),
     secretKey: e.SECRET_KEY ? decodeKey(e.SECRET_KEY)! : persistedKey(dataDir, 'secret-key'),
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY
       ? decodeKey(e.DATA_ENCRYPTION_KEY)!
@@ -218,6 +219,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_HOURS * 3_600_000,
     authorizationsPerMinute: e.AUTHORIZATIONS_PER_MINUTE,
   };
+}
+
+/** True when `url`'s host is this machine (localhost, 127.0.0.0/8, ::1): a developer's demo, not a deployment. */
+export function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1'
+  );
 }
 
 /** The From address when MAIL_FROM is unset: no-reply at the public host, whose mail domain the operator owns. */

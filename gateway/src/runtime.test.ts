@@ -52,6 +52,42 @@ async function open(env: Record<string, string>, logger = captureLogger().logger
   return runtime;
 }
 
+describe('demo data on a deployment (issue 39)', () => {
+  it('a production start with demo users that take the published password warns once, naming them; a local one does not', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'runtime-test-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // Demo data seeded as a developer would (explicitly), then the same store started as a deployment.
+    const local = await openRuntime(
+      loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:8080' }),
+      captureLogger().logger,
+    );
+    expect(await local.store.users.findByLogin('employee')).toBeDefined();
+    await local.store.users.update((await local.store.users.findByLogin('manager'))!.id, { disabled: true });
+    await local.close();
+
+    const { lines, logger } = captureLogger();
+    const deployed = await openRuntime(
+      loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'https://id.example.test' }),
+      logger,
+    );
+    cleanups.push(() => deployed.close());
+    const warnings = lines.filter((l) => l.level === 40 && String(l.msg).startsWith('SECURITY: demo users'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.demoUsers).toEqual(expect.arrayContaining(['employee', 'hradmin']));
+    expect(warnings[0]!.demoUsers).not.toContain('manager');
+
+    // A deployment on an empty store seeds nothing by default.
+    const emptyDir = mkdtempSync(path.join(tmpdir(), 'runtime-test-'));
+    cleanups.push(() => rmSync(emptyDir, { recursive: true, force: true }));
+    const fresh = await openRuntime(
+      loadConfig({ DATA_DIR: emptyDir, PUBLIC_URL: 'https://id.example.test' }),
+      captureLogger().logger,
+    );
+    cleanups.push(() => fresh.close());
+    expect(await fresh.store.users.count()).toBe(0);
+  });
+});
+
 describe('runtime outside parts', () => {
   it('without providers: mail and SMS go to the outbox and the log, flow state to the SQL table', async () => {
     const { lines, logger } = captureLogger();

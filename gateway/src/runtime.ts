@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { defaultMailFrom, type GatewayConfig } from './config.js';
-import { seedDemoData, demoSignInHelp } from './identity/seed.service.js';
+import { defaultMailFrom, isLocalUrl, type GatewayConfig } from './config.js';
+import { demoAccountsPresent, seedDemoData, demoSignInHelp } from './identity/seed.service.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import type { KeyValueStore } from './infra/kv/key-value-store.js';
 import { RedisKeyValueStore } from './infra/kv/redis-key-value.store.js';
@@ -74,6 +74,16 @@ export async function openRuntime(config: GatewayConfig, logger: Logger): Promis
   if (config.seedDemoData && (await seedDemoData(store))) {
     logger.info('demo data seeded');
     for (const line of demoSignInHelp(config.publicUrl)) process.stdout.write(`${line}\n`);
+  }
+  // A deployment (PUBLIC_URL not on this machine) with demo users that still take the published password: said
+  // once, loudly, at every start until they are gone (issue 39).
+  if (!isLocalUrl(config.publicUrl)) {
+    const open = await demoAccountsPresent(store);
+    if (open.length > 0)
+      logger.warn(
+        { demoUsers: open },
+        `SECURITY: demo users with the published demo password exist on ${config.publicUrl}: ${open.join(', ')}. Anyone can sign in as them. Disable them (npm run admin -- users disable --username NAME) or set their passwords.`,
+      );
   }
   return {
     store,

@@ -105,8 +105,8 @@ export type LoginWithRecoveryCodeRequest = z.input<typeof loginWithRecoveryCodeR
 
 /** Digits of an e-mailed PIN (≥ 8 is recommended, ADR 0008). */
 export const PIN_LENGTH = 8;
-/** How many of the PIN's digits a sign-in asks for. */
-export const PIN_ASKED_DIGITS = 3;
+/** How many of the PIN's digits a sign-in asks for: six, so one guess is 10⁻⁶ (issue 39, ADR 0008). */
+export const PIN_ASKED_DIGITS = 6;
 /** Digits of an SMS code. */
 export const SMS_CODE_LENGTH = 6;
 

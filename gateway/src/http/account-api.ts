@@ -38,6 +38,12 @@ export function accountApi(deps: AccountApiDeps): Router {
   const responses = createSignInResponses({ sessions, antiforgery, signIn: identity.signIn });
   const router = Router();
   router.use(
+    // Account API answers carry or consume secrets (tokens, codes, who is signed in): no cache keeps them unless
+    // a call says otherwise (the partner logo does). Issue 39.
+    (_req, res, next) => {
+      res.set('Cache-Control', 'no-store');
+      next();
+    },
     express.json({ limit: '64kb' }),
     // Exchange proves itself with the 209 state (or the header); see the handler.
     antiforgery.middleware(
@@ -52,7 +58,7 @@ export function accountApi(deps: AccountApiDeps): Router {
       sessions,
       antiforgery,
       responses,
-      loginGuard: captchaGuard({ ...identity, sessions }, 'login'),
+      loginGuard: captchaGuard({ ...identity, sessions, responses }, 'login'),
     }),
     logoutRouter({ signOut: identity.signOut, responses }),
     customersRouter({ ...identity, sessions, responses }),
@@ -61,21 +67,21 @@ export function accountApi(deps: AccountApiDeps): Router {
       ...identity,
       sessions,
       responses,
-      sendGuard: captchaGuard({ ...identity, sessions }, 'sendOtp'),
+      sendGuard: captchaGuard({ ...identity, sessions, responses }, 'sendOtp'),
     }),
     twoFactorRouter({ ...identity, sessions, responses }),
     recoveryRouter({
       ...identity,
       sessions,
       responses,
-      recoverGuard: captchaGuard({ ...identity, sessions }, 'recover'),
+      recoverGuard: captchaGuard({ ...identity, sessions, responses }, 'recover'),
     }),
     secureSignInRouter({ ...identity, sessions, responses }),
     vendorRouter({
       ...identity,
       sessions,
       responses,
-      linkGuard: captchaGuard({ ...identity, sessions }, 'link'),
+      linkGuard: captchaGuard({ ...identity, sessions, responses }, 'link'),
     }),
   );
   if (deps.status) router.use(statusRouter(deps.status));

@@ -64,19 +64,21 @@ export function captchaRouter({ sessions, captcha, responses }: CaptchaRouterDep
 }
 
 /**
- * In front of a guarded call (Login, Link, Recover, SendOTP): when the partner's policy or the risk asks for a
- * challenge and the session holds no pass for the action, the call is answered with the protocol's 400 and the
- * form-level code `captchaRequired` before it does anything. The login, when the body names one, is read for the
- * account's counters. Without an active session the call's own handler answers (session timed out).
+ * In front of a guarded call (Login, Link, Recover, SendOTP): the one guard of every guarded form. When the
+ * partner's policy or the risk asks for a challenge and the session holds no pass for the action, the call is
+ * answered with the protocol's 400 and the form-level code `captchaRequired` before it does anything. The login,
+ * when the body names one, is read for the account's counters. It never waves a call through: a dead or missing
+ * session is answered "session timed out" here, as every guarded call answers it (issue 39: Recover needs no
+ * signed-in session, so a signed-out cookie with its old token used to pass with no challenge at all).
  */
 export function captchaGuard(
-  { sessions, captcha }: Pick<CaptchaRouterDeps, 'sessions' | 'captcha'>,
+  { sessions, captcha, responses }: CaptchaRouterDeps,
   action: CaptchaAction,
 ): RequestHandler {
   return (req: Request, res: Response, next) => {
     (async () => {
       const found = await sessions.lookup(req);
-      if (found.kind !== 'active') return next();
+      if (found.kind !== 'active') return responses.timedOut(req, res);
       const raw = (req.body as { username?: unknown } | undefined)?.username;
       const login = typeof raw === 'string' && raw.trim() ? raw.trim() : undefined;
       let admitted: boolean;

@@ -192,6 +192,45 @@ for (const backend of BACKENDS) {
           expect(res.body).toEqual({ accepted: true });
         });
 
+        it('S9 one guard for every guarded form: a signed-out cookie with its old token meets it on Recover too, answered "session timed out", past the free requests as before them (issue 39)', async () => {
+          const user = await gw.addUser({ email: `dead-session-${nextIp()}@example.test` });
+          const ip = nextIp();
+          // A signed-in session's cookies and token, kept by whoever used that browser before it signed out.
+          const agent = request.agent(gw.app).set('X-Forwarded-For', ip);
+          const first = await agent.get('/api/Account/Antiforgery').expect(200);
+          const login = await agent
+            .post('/api/Account/Login')
+            .set('x-csrf-token-value', (first.body as { token: string }).token)
+            .send({ username: user.username, password: TEST_PASSWORD, rememberMe: false });
+          expect(login.status).toBe(209);
+          const exchanged = await agent
+            .post('/api/Account/Exchange')
+            .set('x-csrf-token-value', (first.body as { token: string }).token)
+            .send({ state: (login.body as { state: string }).state })
+            .expect(200);
+          const deadToken = (exchanged.body as { token: string }).token;
+          const cookies = (login.headers['set-cookie'] as unknown as string[])
+            .concat((exchanged.headers['set-cookie'] as unknown as string[] | undefined) ?? [])
+            .map((c) => c.split(';')[0]!);
+          const deadCookie = [...new Map(cookies.map((c) => [c.split('=')[0], c])).values()].join('; ');
+          const out = await agent.post('/api/Account/Logout').set('x-csrf-token-value', deadToken).send({});
+          expect([200, 209]).toContain(out.status);
+          for (let i = 0; i < CAPTCHA_RISK.freeRequests + 2; i += 1) {
+            const res = await request(gw.app)
+              .post('/api/Account/Recover')
+              .set('X-Forwarded-For', ip)
+              .set('Cookie', deadCookie)
+              .set('x-csrf-token-value', deadToken)
+              .send({ username: user.username });
+            expect(res.status).toBe(400);
+            expect(res.body).toEqual({});
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          expect(await gw.store.audit.list({ userId: user.id, kinds: ['password.recovery-mailed'] })).toEqual(
+            [],
+          );
+        });
+
         it('SendOTP (one-time-token page): a few requests per source go through, then a challenge is due; solved, it goes on', async () => {
           const b = await browser(gw.app, nextIp());
           for (let i = 0; i < CAPTCHA_RISK.freeRequests; i += 1) {

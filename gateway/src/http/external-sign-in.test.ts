@@ -5,6 +5,7 @@
  * refused; identities keyed by (issuer, subject); an equal e-mail signs nobody in), linking (S24, S6, the second
  * factor), EexLink (S21) and unlinking, and the upstream sign-out (S27).
  */
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, pkcePair, TestBrowser } from '../oidc/testing/oidc-harness.js';
 import { BACKENDS, startTestGateway, TEST_PASSWORD, type TestGateway } from '../testing/test-gateway.js';
@@ -479,6 +480,7 @@ for (const backend of BACKENDS) {
           subject: 'sub-mfa',
           userId: local.id,
           providerId: 'social',
+          securityStamp: local.securityStamp,
         });
         await gw.store.secondFactors.enablePin(local.id);
         const visitor = new Visitor(issuer, upstream.issuer);
@@ -497,6 +499,123 @@ for (const backend of BACKENDS) {
         } finally {
           await gw.store.identityProviders.update('social', { trustUpstreamMfa: false });
         }
+      });
+
+      /** A local account with an authenticator on; answers it and a function giving its current code. */
+      async function victimWithAuthenticator(username: string) {
+        const victim = await gw.addUser({ username });
+        const secret = new Secret({ size: 20 }).base32;
+        await gw.store.secondFactors.enableAuthenticator(victim.id, gw.store.secrets.encrypt(secret), 0);
+        const code = () =>
+          new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({
+            timestamp: gw.clock.now(),
+          });
+        return { victim, code };
+      }
+
+      it("S35 S21 Link with the password alone links nothing: a sign-in left at the second factor stores no link, so a trusted upstream MFA never stands in for the victim's factor (issue 39)", async () => {
+        const { victim } = await victimWithAuthenticator('victim.bypass');
+        upstream.addUser({
+          username: 'intruder',
+          password: 'intruder-pw',
+          sub: 'sub-intruder',
+          name: 'Intruder',
+          amr: ['pwd', 'mfa'],
+        });
+        await gw.store.identityProviders.update('social', { trustUpstreamMfa: true });
+        try {
+          // The intruder knows only the victim's password, and signs in at the upstream as themself (with MFA there).
+          const intruder = new Visitor(issuer, upstream.issuer);
+          expect(await viaUpstream(intruder, 'social', 'intruder', 'intruder-pw')).toBe(
+            '/account/link?returnUrl=%2Faccount%2F',
+          );
+          const linked = await intruder.post('/api/Account/Link', {
+            username: 'victim.bypass',
+            password: TEST_PASSWORD,
+          });
+          expect(linked.status).toBe(209);
+          expect(((await linked.json()) as { redirect: string }).redirect).toBe(
+            '/account/login/twofactor?returnUrl=%2Faccount%2F',
+          );
+          // Stopped at the victim's second factor: nothing is linked, and the trail says nothing was.
+          expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-intruder')).toBeUndefined();
+          expect(await gw.store.audit.list({ userId: victim.id, kinds: ['external.linked'] })).toEqual([]);
+
+          // The intruder abandons the 2FA page and signs in through the upstream again: the link page asks again,
+          // nobody is signed in, and the victim's recovery codes cannot be regenerated.
+          const again = new Visitor(issuer, upstream.issuer);
+          expect(await viaUpstream(again, 'social', 'intruder', 'intruder-pw')).toBe(
+            '/account/link?returnUrl=%2Faccount%2F',
+          );
+          expect((await again.user()).isAuthenticated).toBe(false);
+          const regenerate = await again.post('/api/Account/RedeemRecoveryCode');
+          expect(regenerate.status).not.toBe(200);
+        } finally {
+          await gw.store.identityProviders.update('social', { trustUpstreamMfa: false });
+        }
+      });
+
+      it('S24 S35 Link links once every step has passed, the second factor included, and the id changes again; a password change, a reset or sessions revoke end that link (issue 39)', async () => {
+        const { victim: owner, code } = await victimWithAuthenticator('owner.links');
+        upstream.addUser({ username: 'owner', password: 'owner-pw', sub: 'sub-owner', name: 'Owner' });
+        const visitor = new Visitor(issuer, upstream.issuer);
+        await viaUpstream(visitor, 'social', 'owner', 'owner-pw');
+        const atFactor = await visitor.post('/api/Account/Link', {
+          username: 'owner.links',
+          password: TEST_PASSWORD,
+        });
+        expect(atFactor.status).toBe(209);
+        const pendingCookie = visitor.sessionCookie();
+        expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-owner')).toBeUndefined();
+        const done = await visitor.post('/api/Account/LoginWith2FA', {
+          method: 'authenticator',
+          code: code(),
+        });
+        expect(done.status).toBe(209);
+        expect(((await done.json()) as { redirect: string }).redirect).toBe('/account/');
+        expect(visitor.sessionCookie()).not.toBe(pendingCookie);
+        expect((await visitor.user()).isAuthenticated).toBe(true);
+        const link = await gw.store.externalLogins.find(upstream.issuer, 'sub-owner');
+        expect(link?.userId).toBe(owner.id);
+        expect(await gw.store.audit.list({ userId: owner.id, kinds: ['external.linked'] })).toHaveLength(1);
+
+        // Linked: the upstream alone reaches the owner's second factor (the link stands) ...
+        const next = new Visitor(issuer, upstream.issuer);
+        expect(await viaUpstream(next, 'social', 'owner', 'owner-pw')).toBe(
+          '/account/login/twofactor?returnUrl=%2Faccount%2F',
+        );
+
+        // ... until the credentials change: each of these ends it, and the link page asks for the password again.
+        const enders: [string, () => Promise<unknown>][] = [
+          ['a new password', () => gw.store.users.update(owner.id, { passwordHash: owner.passwordHash })],
+          ['sessions revoke', () => gw.store.users.rotateSecurityStamp(owner.id)],
+        ];
+        for (const [what, end] of enders) {
+          // Link again, completely, then end it.
+          const relink = new Visitor(issuer, upstream.issuer);
+          const target = await viaUpstream(relink, 'social', 'owner', 'owner-pw');
+          if (target.startsWith('/account/link')) {
+            await relink.post('/api/Account/Link', { username: 'owner.links', password: TEST_PASSWORD });
+            gw.clock.advance(30_000); // the next TOTP step (a code is accepted once per step, S17)
+            const finished = await relink.post('/api/Account/LoginWith2FA', {
+              method: 'authenticator',
+              code: code(),
+            });
+            expect(finished.status, what).toBe(209);
+          }
+          expect((await gw.store.externalLogins.find(upstream.issuer, 'sub-owner'))?.userId, what).toBe(
+            owner.id,
+          );
+          await end();
+          const after = new Visitor(issuer, upstream.issuer);
+          expect(await viaUpstream(after, 'social', 'owner', 'owner-pw'), what).toBe(
+            '/account/link?returnUrl=%2Faccount%2F',
+          );
+          expect(await gw.store.externalLogins.find(upstream.issuer, 'sub-owner'), what).toBeUndefined();
+        }
+        expect(
+          (await gw.store.audit.list({ userId: owner.id, kinds: ['external.link.lapsed'] })).length,
+        ).toBe(2);
       });
 
       it('EexLink needs a recent full sign-in (S21); it links another upstream, with a new session id (S24); EexUnlink removes it', async () => {

@@ -445,6 +445,29 @@ for (const backend of BACKENDS) {
         expect(res.status).toBe(200);
         expect(res.headers['referrer-policy']).toBe('no-referrer');
       });
+
+      it.each([
+        '/account/reset-password?token=abc',
+        '/account/reset-password?Token=abc',
+        '/account/login/ott?token=abc',
+        '/account/redeem-recoverycodes?id=abc',
+      ])('%s carries a secret: Cache-Control no-store (issue 39)', async (url) => {
+        const res = await request(gw.app).get(url);
+        expect(res.status).toBe(200);
+        expect(res.headers['cache-control']).toBe('no-store');
+      });
+
+      it('the answers that take a reset token or a one-time code are no-store, the failures too (issue 39)', async () => {
+        const b = await browser(gw.app);
+        for (const [call, body] of [
+          ['/api/Account/ResetPassword', { token: 'abc', newPassword: 'x', confirmPassword: 'x' }],
+          ['/api/Account/LoginWithOTT', { token: 'abc' }],
+          ['/api/Account/PasswordRules?token=abc', {}],
+        ] as const) {
+          const res = await b.post(call, body);
+          expect(res.headers['cache-control'], call).toBe('no-store');
+        }
+      });
     },
   );
 }

@@ -136,8 +136,10 @@ export function shellRouter(options: ShellRouterOptions): Router {
       await options.anonymousSession?.(req, res);
       res
         .status(isKnownPage(req.path) ? 200 : 404)
-        // `private`: a page carries its own CSP nonce, and may carry a session cookie; no shared cache keeps it.
-        .set('Cache-Control', 'private, no-cache')
+        // `private`: a page carries its own CSP nonce, and may carry a session cookie; no shared cache keeps it. A
+        // page whose address carries a secret (a reset or sign-in link's token, a recovery-code set's id) is kept by
+        // no cache at all (issue 39).
+        .set('Cache-Control', carriesSecret(req.query) ? 'no-store' : 'private, no-cache')
         .type('html')
         .send(
           renderShellHtml(values.firstPaint ? firstPaintIndex(html) : html, {
@@ -150,4 +152,12 @@ export function shellRouter(options: ShellRouterOptions): Router {
     }
   });
   return router;
+}
+
+/** Query parameters that hand the page a secret: the reset or one-time sign-in link's token, a code set's id. */
+const SECRET_PARAMETERS = new Set(['token', 'id', 'code']);
+
+/** True when the page's address carries a secret (any spelling of the parameter's name). */
+function carriesSecret(query: Record<string, unknown>): boolean {
+  return Object.keys(query).some((key) => SECRET_PARAMETERS.has(key.toLowerCase()));
 }

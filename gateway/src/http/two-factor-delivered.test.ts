@@ -12,7 +12,8 @@ import {
   type TestGateway,
 } from '../testing/test-gateway.js';
 import type { User } from '../store/user.repository.js';
-import { createTwoFactorService, MFA_MAX_ATTEMPTS } from '../identity/mfa/two-factor.service.js';
+import { createTwoFactorService, MFA_STRANGER_MAX_ATTEMPTS } from '../identity/mfa/two-factor.service.js';
+import { DELIVERED_CODE_MAX_WRONG } from '../identity/mfa/delivered-codes.js';
 
 type Browser = Awaited<ReturnType<typeof browser>>;
 
@@ -255,20 +256,69 @@ for (const backend of BACKENDS) {
         expect(await service.pinReference(pinUser.id, 'binding-c')).toBeNull();
       });
 
-      it('S6 wrong SMS codes count against the throttle; then even the right one is refused', async () => {
+      it("S6 wrong SMS codes count against the strangers' budget; then even the right one is refused", async () => {
         const user = await userWithSms();
         const b = await atTwoFactor(user);
         await b.post('/api/Account/SendOTP').expect(200);
         const code = codeOf(texts.at(-1));
         const wrong = code === '000000' ? '111111' : '000000';
-        for (let i = 0; i < MFA_MAX_ATTEMPTS; i += 1) {
+        for (let i = 0; i < MFA_STRANGER_MAX_ATTEMPTS; i += 1) {
           const res = await b.post('/api/Account/LoginWith2FA', { method: 'sms', code: wrong });
           expect(res.body.errors).toEqual({ code: ['invalidCode'] });
         }
         const locked = await b.post('/api/Account/LoginWith2FA', { method: 'sms', code });
         expect(locked.status).toBe(400);
         expect(locked.body.errors).toEqual({ '': ['tooManyAttempts'] });
-        gw.clock.advance(16 * 60_000);
+        gw.clock.advance(61 * 60_000);
+      });
+
+      it("S18 a texted code and a mailed PIN die after 3 wrong answers; a PIN's reshuffle counts as one; a PIN asks 6 digits (issue 39)", async () => {
+        const service = createTwoFactorService({
+          store: gw.store,
+          kv: gw.kv,
+          clock: gw.clock,
+          mailer: new SmtpMailer(smtp.url, 'identity@example.test'),
+          sms: new WebhookSmsSender({ url: `${provider.origin}/sms` }),
+        });
+        // A known browser (own counter of 5) so the per-code limit, not the account's budget, is what refuses.
+        const device = 'owner-browser';
+        const user = await userWithSms();
+        await service.sendSignInSms(user, 'binding-w', undefined);
+        const code = codeOf(texts.at(-1));
+        const wrong = code === '000000' ? '111111' : '000000';
+        for (let i = 0; i < DELIVERED_CODE_MAX_WRONG; i += 1)
+          expect(await service.verifySignInCode(user.id, 'sms', wrong, 'binding-w', device)).toBe('invalid');
+        expect(await service.verifySignInCode(user.id, 'sms', code, 'binding-w', device)).toBe('invalid');
+
+        const pinUser = await userWithPin();
+        const before = smtp.received.length;
+        expect(await service.generatePin(pinUser, 'binding-p', false, undefined)).toBe(true);
+        const pin = pinOf(await lastMailTo(pinUser.email!, before));
+        const first = await service.pinReference(pinUser.id, 'binding-p');
+        expect(first!.positions).toHaveLength(6);
+        // The positions chosen at mail time; the first reshuffle and one wrong answer cost two of three attempts.
+        const second = await service.pinReference(pinUser.id, 'binding-p');
+        expect(second!.positions).not.toEqual(first!.positions);
+        const typed = digitsAtPositions(pin, second!.positions);
+        const bad = typed.replace(/^./, (d) => String((Number(d) + 1) % 10));
+        expect(await service.verifySignInCode(pinUser.id, 'pin', bad, 'binding-p', device)).toBe('invalid');
+        // The third: a reshuffle kills the PIN, and its right digits do nothing any more.
+        expect(await service.pinReference(pinUser.id, 'binding-p')).toBeNull();
+        expect(await service.verifySignInCode(pinUser.id, 'pin', typed, 'binding-p', device)).toBe('invalid');
+        // A new PIN must be mailed; it starts with no wrong answers.
+        const again = smtp.received.length;
+        expect(await service.generatePin(pinUser, 'binding-p', true, undefined)).toBe(true);
+        const fresh = pinOf(await lastMailTo(pinUser.email!, again));
+        const ref = await service.pinReference(pinUser.id, 'binding-p');
+        expect(
+          await service.verifySignInCode(
+            pinUser.id,
+            'pin',
+            digitsAtPositions(fresh, ref!.positions),
+            'binding-p',
+            device,
+          ),
+        ).toBe('ok');
       });
 
       it('refuses a phone number that is not international, in the visitor’s language', async () => {
@@ -416,6 +466,36 @@ for (const backend of BACKENDS) {
           (b.agent as unknown as { jar: { setCookie(c: string): void } }).jar.setCookie(cookie!);
           const wizard = await b.signIn(plain.username, undefined, { returnUrl: '/account/setup-twofactor' });
           expect(String(wizard.body.redirect)).toMatch(/^\/account\/login\/twofactor/);
+        });
+
+        it('waits for the sign-in to complete: a sign-in left at customer selection remembers nothing (issue 39)', async () => {
+          await gw.store.partners.create({ id: 'remember3', name: 'Remember Three', domains: [] });
+          await gw.store.partners.update('remember3', { rememberTwoFactorBrowser: true });
+          const user = await userWithSms();
+          await gw.store.users.update(user.id, { partnerId: 'remember3' });
+          for (const id of ['r3-a', 'r3-b']) {
+            await gw.store.customers.create({ id: `${id}-${backend.name}`, name: id, partnerId: null });
+            await gw.store.customers.addMembership({
+              userId: user.id,
+              customerId: `${id}-${backend.name}`,
+              roles: ['EMPLOYEE'],
+            });
+          }
+          const b = await atTwoFactor(user);
+          await b.post('/api/Account/SendOTP').expect(200);
+          const atSelect = await b.post('/api/Account/LoginWith2FA', {
+            method: 'sms',
+            code: codeOf(texts.at(-1)),
+            rememberBrowser: true,
+          });
+          expect(atSelect.status).toBe(209);
+          expect(String(atSelect.body.redirect)).toMatch(/^\/account\/select/);
+          expect(rememberCookie(atSelect)).toBeUndefined();
+          await b.exchange(String(atSelect.body.state));
+          // Completed: now the browser is remembered.
+          const chosen = await b.post('/api/Account/SelectCustomer', { customerId: `r3-a-${backend.name}` });
+          expect(chosen.status).toBe(209);
+          expect(rememberCookie(chosen)).toMatch(/^idp\.2fa=/);
         });
 
         it('ends with a password change, a reset or `sessions revoke` (the security stamp), and after 30 days', async () => {

@@ -23,6 +23,7 @@ import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import { localeOf } from './locale.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
@@ -37,6 +38,8 @@ export interface TwoFactorRouterDeps {
   twoFactor: TwoFactorService;
   returnUrls: ReturnUrls;
   responses: SignInResponses;
+  /** Browsers where the account completed a sign-in with its second factor: their own counter (issue 39). */
+  secondFactorDevices?: KnownDevices | undefined;
 }
 
 const TWO_FACTOR_STEP = 'two-factor';
@@ -60,6 +63,13 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
     const session = await sessions.current(req);
     const userId = session?.record.data.pending?.userId;
     return session && userId ? { session, userId } : undefined;
+  }
+
+  /** This browser's id when the account completed a sign-in with its second factor here before. */
+  async function knownDevice(req: Request, userId: string): Promise<string | undefined> {
+    if (!deps.secondFactorDevices) return undefined;
+    const user = await twoFactor.user(userId);
+    return user ? deps.secondFactorDevices.recognise(req, user) : undefined;
   }
 
   /** Answers a checked code: the next step (209) on success, else the errors map on the field. */
@@ -136,8 +146,11 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
         body.method,
         body.code,
         bindingOf(found.session),
+        await knownDevice(req, found.userId),
       );
-      if (outcome === 'ok' && body.rememberBrowser) await twoFactor.rememberBrowser(req, res, found.userId);
+      // "Remember this browser" is lasting state: it waits for the sign-in to complete (issue 39).
+      if (outcome === 'ok' && body.rememberBrowser && found.session.record.data.pending)
+        found.session.record.data.pending.rememberBrowser = true;
       await finishStep(req, res, found.session, outcome, 'code', ['otp', 'mfa']);
     }),
   );
@@ -150,7 +163,11 @@ export function twoFactorRouter(deps: TwoFactorRouterDeps): Router {
       if (!body) return;
       const found = await pending(req);
       if (!found) return responses.restart(req, res);
-      const outcome = await twoFactor.redeemRecoveryCode(found.userId, body.recoveryCode);
+      const outcome = await twoFactor.redeemRecoveryCode(
+        found.userId,
+        body.recoveryCode,
+        await knownDevice(req, found.userId),
+      );
       await finishStep(req, res, found.session, outcome, 'recoveryCode', ['mfa']);
     }),
   );

@@ -10,7 +10,11 @@ import {
   type TestGateway,
 } from '../testing/test-gateway.js';
 import type { User } from '../store/user.repository.js';
-import { MFA_MAX_ATTEMPTS } from '../identity/mfa/two-factor.service.js';
+import {
+  MFA_OWN_MAX_ATTEMPTS,
+  MFA_STRANGER_MAX_ATTEMPTS,
+  MFA_STRANGER_WINDOW_MS,
+} from '../identity/mfa/two-factor.service.js';
 
 type Browser = Awaited<ReturnType<typeof browser>>;
 
@@ -324,9 +328,9 @@ for (const backend of BACKENDS) {
         expect(answers.every((a) => a.status === 209 || a.status === 400)).toBe(true);
       });
 
-      it('S6 wrong second-factor codes are throttled per user, even across sign-ins, and the right one then waits', async () => {
-        const { user, secret } = await userWithAuthenticator();
-        for (let i = 0; i < MFA_MAX_ATTEMPTS; i += 1) {
+      it("S6 S7 wrong second-factor codes from strangers are throttled per account, even across sign-ins; the owner's recovery code still works; refused attempts do not lengthen the window (issue 39)", async () => {
+        const { user, secret, codes } = await userWithAuthenticator();
+        for (let i = 0; i < MFA_STRANGER_MAX_ATTEMPTS; i += 1) {
           const b = await atTwoFactorStep(user);
           const wrong = await b.post('/api/Account/LoginWith2FA', {
             method: 'authenticator',
@@ -341,10 +345,72 @@ for (const backend of BACKENDS) {
         });
         expect(right.status).toBe(400);
         expect(right.body.errors).toEqual({ '': ['tooManyAttempts'] });
-        const recovery = await b.post('/api/Account/LoginWithRecoveryCode', {
+        // Refused attempts keep coming for most of the hour: they do not move its end.
+        gw.clock.advance(MFA_STRANGER_WINDOW_MS - 60_000);
+        for (let i = 0; i < 3; i += 1) {
+          const refused = await (
+            await atTwoFactorStep(user)
+          ).post('/api/Account/LoginWith2FA', { method: 'authenticator', code: '000000' });
+          expect(refused.body.errors).toEqual({ '': ['tooManyAttempts'] });
+        }
+        // A recovery code has a budget of its own (≥ 50 bits a code): a wrong one is wrong, the right one works.
+        const owner = await atTwoFactorStep(user);
+        const wrongRecovery = await owner.post('/api/Account/LoginWithRecoveryCode', {
           recoveryCode: 'AAAA-BBBB-CCCC',
         });
-        expect(recovery.body.errors).toEqual({ '': ['tooManyAttempts'] });
+        expect(wrongRecovery.body.errors).toEqual({ recoveryCode: ['invalidCode'] });
+        const recovered = await owner.post('/api/Account/LoginWithRecoveryCode', { recoveryCode: codes[0] });
+        expect(recovered.status).toBe(209);
+        // An hour after the first wrong answer the strangers' window is over.
+        gw.clock.advance(60_000);
+        const later = await atTwoFactorStep(user);
+        const accepted = await later.post('/api/Account/LoginWith2FA', {
+          method: 'authenticator',
+          code: codeAt(secret, gw.clock.now()),
+        });
+        expect(accepted.status).toBe(209);
+      });
+
+      it("S7 the owner's right code from a browser where the account completed a sign-in with its second factor works while strangers are throttled (issue 39)", async () => {
+        const { user, secret } = await userWithAuthenticator();
+        // The owner's browser: a complete sign-in with the second factor makes it known.
+        const owner = await atTwoFactorStep(user);
+        const first = await owner.post('/api/Account/LoginWith2FA', {
+          method: 'authenticator',
+          code: codeAt(secret, gw.clock.now()),
+        });
+        expect(first.status).toBe(209);
+        await owner.exchange(first.body.state);
+        gw.clock.advance(STEP_MS);
+        // Strangers use up the account's budget ...
+        for (let i = 0; i < MFA_STRANGER_MAX_ATTEMPTS + 2; i += 1) {
+          const stranger = await atTwoFactorStep(user);
+          await stranger.post('/api/Account/LoginWith2FA', { method: 'authenticator', code: '000000' });
+        }
+        const stranger = await atTwoFactorStep(user);
+        const refused = await stranger.post('/api/Account/LoginWith2FA', {
+          method: 'authenticator',
+          code: codeAt(secret, gw.clock.now()),
+        });
+        expect(refused.body.errors).toEqual({ '': ['tooManyAttempts'] });
+        // ... and the owner's browser signs in again with its right code (its own counter, wrong answers included).
+        const out = await owner.post('/api/Account/Logout');
+        if (out.status === 209) await owner.exchange(out.body.state);
+        const again = await owner.signIn(user.username);
+        expect(again.status).toBe(209);
+        expect(again.body.redirect).toMatch(/^\/account\/login\/twofactor/);
+        for (let i = 0; i < MFA_OWN_MAX_ATTEMPTS - 1; i += 1) {
+          const typo = await owner.post('/api/Account/LoginWith2FA', {
+            method: 'authenticator',
+            code: '000000',
+          });
+          expect(typo.body.errors).toEqual({ code: ['invalidCode'] });
+        }
+        const mine = await owner.post('/api/Account/LoginWith2FA', {
+          method: 'authenticator',
+          code: codeAt(secret, gw.clock.now()),
+        });
+        expect(mine.status).toBe(209);
       });
 
       it('a signed-in account makes a new set of recovery codes on demand; the old set stops working', async () => {

@@ -47,6 +47,8 @@ export interface IdentityDeps {
   sms: SmsSender;
   /** "Remember this browser" after a second factor (ADR 0008). */
   rememberedBrowsers?: RememberedBrowsers;
+  /** Browsers where a sign-in with the second factor completed: the 2FA counters judge them apart (issue 39). */
+  secondFactorDevices?: KnownDevices;
   /** PUBLIC_URL: the origin of every mailed link (S13). */
   publicUrl: string;
   /** Ends an account's OIDC sessions and refresh tokens after a password change (S15). */
@@ -66,6 +68,14 @@ export interface IdentityDeps {
 /** The identity layer's services, built once per app and handed to the routers and the OIDC mount. */
 export function createIdentity(deps: IdentityDeps) {
   const { store, sessions, clock } = deps;
+  const twoFactor = createTwoFactorService({
+    store,
+    kv: deps.kv,
+    clock,
+    mailer: deps.mailer,
+    sms: deps.sms,
+    rememberedBrowsers: deps.rememberedBrowsers,
+  });
   const signIn = new SignInService(
     store,
     sessions,
@@ -76,6 +86,8 @@ export function createIdentity(deps: IdentityDeps) {
     undefined,
     deps.knownDevices,
     deps.rememberedBrowsers,
+    deps.secondFactorDevices,
+    (req, res, user) => twoFactor.rememberBrowser(req, res, user.id),
   );
   const auth = createSessionAuthService(store, sessions, (session) => {
     const state = signIn.pendingState(session);
@@ -116,14 +128,8 @@ export function createIdentity(deps: IdentityDeps) {
     partners,
     returnUrls,
     applications: createApplications(store),
-    twoFactor: createTwoFactorService({
-      store,
-      kv: deps.kv,
-      clock,
-      mailer: deps.mailer,
-      sms: deps.sms,
-      rememberedBrowsers: deps.rememberedBrowsers,
-    }),
+    twoFactor,
+    secondFactorDevices: deps.secondFactorDevices,
     captcha,
     loginView: createLoginViewService(partners, returnUrls, captcha, external),
     recovery: createRecoveryService({

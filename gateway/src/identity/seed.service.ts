@@ -1,7 +1,7 @@
 import type { RoleName } from 'shared-contracts';
 import type { Store } from '../store/store.js';
 import { totpUri } from './mfa/totp.service.js';
-import { hashPassword } from './passwords.service.js';
+import { hashPassword, verifyPassword } from './passwords.service.js';
 
 /** The password of every demo user. */
 export const DEMO_PASSWORD = 'Demo-Password-1!';
@@ -35,6 +35,20 @@ const DEMO_PARTNER_NAME = 'Acme Payroll';
 
 /** Where the demo portal runs (examples/payroll-portal). */
 export const DEMO_PORTAL_URL = 'http://localhost:4000';
+
+/**
+ * The demo users that still sign in with the published {@link DEMO_PASSWORD}: on a deployment, each is an open
+ * door (issue 39). One lookup and one hash check per demo name, at start only.
+ */
+export async function demoAccountsPresent(store: Store): Promise<string[]> {
+  const open: string[] = [];
+  for (const demo of DEMO_USERS) {
+    const user = await store.users.findByLogin(demo.username);
+    if (user?.passwordHash && !user.disabled && (await verifyPassword(user.passwordHash, DEMO_PASSWORD)))
+      open.push(demo.username);
+  }
+  return open;
+}
 
 /**
  * Seeds the demo data on first start (an empty users table): partner `demo`, two customers, the demo users and

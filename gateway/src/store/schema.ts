@@ -94,6 +94,11 @@ export interface ExternalLoginTable {
   created_at: number;
   /** Epoch ms of the identity's last sign-in (migration 0016). */
   last_used_at: Generated<number | null>;
+  /**
+   * The account's security stamp when the link was made (migration 0021): a login provider's link is live only
+   * while the account's stamp is unchanged (issue 39, ADR 0018). Null for links made before the migration.
+   */
+  security_stamp: Generated<string | null>;
 }
 
 /** identity_providers: external OpenID Connect providers (migration 0015, ADR 0018). */

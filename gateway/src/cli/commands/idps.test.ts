@@ -188,6 +188,7 @@ describe('admin idps', () => {
       subject: 's1',
       userId: user.id,
       providerId: 'google',
+      securityStamp: user.securityStamp,
     });
     expect(await admin.run('idps', 'remove', '--id', 'google')).toBe('identity provider google removed');
     expect(await admin.store.identityProviders.findById('google')).toBeUndefined();

@@ -62,6 +62,34 @@ describe('admin sessions', () => {
     },
   );
 
+  it('users set-password is a reset: reset links, sign-in codes, OIDC sessions, grants and refresh tokens and every sign-in session of the user end (issue 39)', async () => {
+    const dan = await addUser('dan-set-password');
+    for (const purpose of ['password-reset', 'sign-in'] as const)
+      await admin.store.oneTimeTokens.issue({
+        userId: dan.id,
+        purpose,
+        tokenHash: `hash-${purpose}`,
+        ttlMs: 3_600_000,
+      });
+    await oidc('Session').upsert('s-dan', { accountId: dan.id }, 3600);
+    await oidc('Grant').upsert('g-dan', { accountId: dan.id }, 3600);
+    await oidc('RefreshToken').upsert('rt-dan', { accountId: dan.id, grantId: 'g-dan' }, 3600);
+
+    expect(
+      await admin.run('users', 'set-password', '--username', dan.username, '--password', 'N3w-password'),
+    ).toBe(`password of ${dan.username} set; every session, reset link and OIDC token of the user ended`);
+    const after = (await admin.store.users.findById(dan.id))!;
+    expect(after.securityStamp).not.toBe(dan.securityStamp);
+    expect(await admin.store.oneTimeTokens.findLive('password-reset', 'hash-password-reset')).toBeUndefined();
+    expect(await admin.store.oneTimeTokens.findLive('sign-in', 'hash-sign-in')).toBeUndefined();
+    expect(await oidc('Session').find('s-dan')).toBeUndefined();
+    expect(await oidc('Grant').find('g-dan')).toBeUndefined();
+    expect(await oidc('RefreshToken').find('rt-dan')).toBeUndefined();
+    expect(await admin.store.audit.list({ userId: dan.id, kinds: ['password.set-by-admin'] })).toHaveLength(
+      1,
+    );
+  });
+
   it('sessions revoke leaves the account enabled', async () => {
     const carl = await addUser('carl');
     await admin.run('sessions', 'revoke', '--user', 'carl');

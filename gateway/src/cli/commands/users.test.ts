@@ -109,7 +109,7 @@ describe('admin users', () => {
 
   it('set-password replaces the password and lifts an expiry', async () => {
     expect(await admin.run('users', 'set-password', '--username', 'bob', '--password', 'N3w-password')).toBe(
-      'password of bob set',
+      'password of bob set; every session, reset link and OIDC token of the user ended',
     );
     const bob = await user('bob');
     expect(await verifyPassword(bob.passwordHash!, 'N3w-password')).toBe(true);

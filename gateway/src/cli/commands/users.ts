@@ -1,3 +1,4 @@
+import { setAccountPassword } from '../../identity/account-password.js';
 import { hashPassword } from '../../identity/passwords.service.js';
 import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
 import { defineCommand } from '../admin-command.js';
@@ -39,13 +40,21 @@ export const usersCommands = [
     area: 'users',
     name: 'set-password',
     options: { username, password: { type: 'string', value: 'P', required: true } },
-    async run({ store, out }, values) {
+    summary: [
+      'as a reset does: ends every session, reset link, remembered browser, link made with the old password,',
+      'OIDC session and refresh token of the user',
+    ],
+    needsRedis: true,
+    async run({ store, out, oidc }, values) {
       const user = await findUser(store, values.username);
-      await store.users.update(user.id, {
-        passwordHash: await hashPassword(password(values.password)),
-        passwordExpiresAt: null,
-      });
-      out(`password of ${user.username} set`);
+      const chosen = password(values.password);
+      await setAccountPassword(
+        { store, now: Date.now, revokeOidc: (id) => revokeOidcArtefactsOfAccount(oidc, id) },
+        user,
+        chosen,
+        { how: 'set-by-admin', ip: null },
+      );
+      out(`password of ${user.username} set; every session, reset link and OIDC token of the user ended`);
     },
   }),
   defineCommand({

@@ -13,6 +13,7 @@ import type { Clock } from '../../infra/clock.js';
 import type { RequestSessions } from '../../infra/sessions/request-sessions.js';
 import type { Session } from '../../infra/sessions/session-manager.js';
 import type { ExternalIdentity, UpstreamFlow } from '../../infra/sessions/session-store.js';
+import type { ExternalLogin } from '../../store/external-login.repository.js';
 import type { IdentityProvider } from '../../store/identity-provider.repository.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
@@ -112,7 +113,13 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
       roles: provider.roles,
       partnerId: provider.partnerId ?? null,
     });
-    await store.externalLogins.link({ issuer, subject, userId: user.id, providerId: provider.id });
+    await store.externalLogins.link({
+      issuer,
+      subject,
+      userId: user.id,
+      providerId: provider.id,
+      securityStamp: user.securityStamp,
+    });
     await store.audit.record({
       at: now(),
       kind: 'external.vendor-account-created',
@@ -121,6 +128,15 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
       data: { provider: provider.id, issuer, roles: provider.roles },
     });
     return user;
+  }
+
+  /**
+   * Whether a stored link still stands (issue 39): a vendor account's always (it has no local credentials to
+   * change); a login provider's only while the account's security stamp is the one the link was made under — a new
+   * password, a reset, `sessions revoke` or disabling ended it, and a link older than migration 0021 has none.
+   */
+  function linkStands(provider: IdentityProvider | undefined, link: ExternalLogin, user: User): boolean {
+    return provider?.vendor === true || link.securityStamp === user.securityStamp;
   }
 
   return {
@@ -265,11 +281,27 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
         const signedIn = await deps.auth.signedInUser(req);
         if (!signedIn || signedIn.user.id !== flow.userId)
           return fail('not-signed-in', { provider: providerId });
-        const existing = await store.externalLogins.find(issuer, subject);
-        if (existing && existing.userId !== signedIn.user.id)
-          return fail('linked-elsewhere', { provider: providerId, issuer });
-        if (!existing)
-          await store.externalLogins.link({ issuer, subject, userId: signedIn.user.id, providerId });
+        let existing = await store.externalLogins.find(issuer, subject);
+        if (existing && existing.userId !== signedIn.user.id) {
+          // A lapsed link of another account no longer names it: it gives way (it is gone at that account's next
+          // upstream sign-in anyway).
+          const owner = await store.users.findById(existing.userId);
+          if (owner && linkStands(provider, existing, owner))
+            return fail('linked-elsewhere', { provider: providerId, issuer });
+          await store.externalLogins.remove(issuer, subject, existing.userId);
+          existing = undefined;
+        }
+        // EexLink comes from a recent full sign-in (S21): the link is made, or made live again, under today's stamp.
+        if (existing)
+          await store.externalLogins.renew(issuer, subject, signedIn.user.id, signedIn.user.securityStamp);
+        else
+          await store.externalLogins.link({
+            issuer,
+            subject,
+            userId: signedIn.user.id,
+            providerId,
+            securityStamp: signedIn.user.securityStamp,
+          });
         await store.audit.record({
           at: now(),
           kind: 'external.linked',
@@ -289,11 +321,27 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
         return { kind: 'redirect', target: flow.returnUrl, session: next };
       }
 
-      const linked = await store.externalLogins.find(issuer, subject);
+      let linked = await store.externalLogins.find(issuer, subject);
       let user: User | undefined;
       if (linked) {
-        user = await store.users.findById(linked.userId);
-        if (!user) return fail('unknown-account', { provider: providerId });
+        const owner = await store.users.findById(linked.userId);
+        if (!owner) return fail('unknown-account', { provider: providerId });
+        if (!linkStands(provider, linked, owner)) {
+          // Ended by a credential change (issue 39): the identity is asked for the local password and every
+          // local step again, as an unknown one is.
+          await store.externalLogins.remove(issuer, subject, owner.id);
+          await store.audit.record({
+            at: now(),
+            kind: 'external.link.lapsed',
+            userId: owner.id,
+            ip,
+            data: { provider: providerId, issuer },
+          });
+          linked = undefined;
+        }
+      }
+      if (linked) {
+        user = (await store.users.findById(linked.userId))!;
         await store.externalLogins.touch(issuer, subject);
         // A vendor account carries its vendor's roles as configured now.
         if (provider.vendor && JSON.stringify(user.roles) !== JSON.stringify(provider.roles))
@@ -360,7 +408,8 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
 
     /**
      * `Link`: the local password proves the account (the password sign-in itself: throttled S6, same answers S10);
-     * once it passed, the identity is linked, then the session id is replaced (S24) and the local steps follow.
+     * the session id is replaced (S24) and the local steps follow; the identity is linked when the last of them has
+     * passed (issue 39), and the id changes once more then.
      */
     async link(
       req: Req,
@@ -375,22 +424,14 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
         rememberMe: false,
         returnUrl: identity.returnUrl,
         ip: input.ip,
-        afterPassword: async (user) => {
-          const linked = await store.externalLogins.link({
-            issuer: identity.issuer,
-            subject: identity.subject,
-            userId: user.id,
-            providerId: identity.providerId,
-          });
-          await store.audit.record({
-            at: now(),
-            kind: linked ? 'external.linked' : 'external.link.refused',
-            userId: user.id,
-            ip: input.ip,
-            data: { provider: identity.providerId, issuer: identity.issuer, via: 'sign-in' },
-          });
-          return { amr: ['fed'], upstream: { providerId: identity.providerId, idToken: identity.idToken } };
-        },
+        // The identity waits in the pending sign-in and is linked only once every step — the second factor above
+        // all — has passed (issue 39): a password alone links nothing.
+        afterPassword: () =>
+          Promise.resolve({
+            amr: ['fed'],
+            upstream: { providerId: identity.providerId, idToken: identity.idToken },
+            link: { providerId: identity.providerId, issuer: identity.issuer, subject: identity.subject },
+          }),
       });
     },
 
@@ -407,10 +448,13 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
 
     /** `ExternalLogins`: the login providers of this site and whether the user linked each. */
     async linkedProviders(userId: string, host: string): Promise<LinkedProvider[]> {
-      const [offered, linked] = await Promise.all([
+      const [offered, all, user] = await Promise.all([
         loginProvidersFor(host),
         store.externalLogins.listForUser(userId),
+        store.users.findById(userId),
       ]);
+      // Only links that still stand (a lapsed one is gone at its next use).
+      const linked = user ? all.filter((l) => l.securityStamp === user.securityStamp) : [];
       return offered.map((p) => ({
         vendorId: p.id,
         displayName: p.name,

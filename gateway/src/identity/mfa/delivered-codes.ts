@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { PIN_ASKED_DIGITS, PIN_LENGTH } from 'shared-contracts';
 import type { Clock } from '../../infra/clock.js';
-import { safeEqual } from '../../infra/crypto/tokens.js';
+import { randomToken, safeEqual } from '../../infra/crypto/tokens.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
 import type { SecretBox } from '../../infra/crypto/secret-box.js';
 
@@ -10,6 +10,11 @@ export const DELIVERED_CODE_TTL_MS = 10 * 60_000;
 /** The first wait before another SMS may be asked for; it doubles with every resend, up to {@link SMS_MAX_WAIT_S}. */
 export const SMS_FIRST_WAIT_S = 30;
 export const SMS_MAX_WAIT_S = 600;
+/**
+ * Wrong answers one mailed PIN or texted code survives (issue 39): the third kills it, and only a new code (a new
+ * mail or text, each limited per hour) can be tried next. A PIN's reshuffle counts as a wrong answer.
+ */
+export const DELIVERED_CODE_MAX_WRONG = 3;
 
 /**
  * A code sent to the user, kept sealed in the key-value store under the pending sign-in (or set-up) it belongs to:
@@ -22,6 +27,10 @@ export interface DeliveredCode {
   phone?: string;
   /** PIN: the 1-based positions asked last (PinReference). */
   positions?: number[];
+  /** PIN: the positions were shown once (the next PinReference is a reshuffle, which costs an attempt). */
+  shown?: boolean;
+  /** A random id of this code: its wrong-answer counter is kept under it, so a new code starts from none. */
+  nonce?: string;
   /** SMS: how many codes went out under this key, and when the next may. */
   sends?: number;
   nextSendAt?: number;
@@ -71,6 +80,11 @@ export function maskEmail(email: string): string {
   return `${email[0]}•••${email.slice(at)}`;
 }
 
+/** Where the wrong answers to one code are counted. */
+function wrongKey(key: string, record: DeliveredCode): string {
+  return `${key}:wrong:${record.nonce ?? 'legacy'}`;
+}
+
 /** Seals, stores, reads and uses up delivered codes. */
 export function deliveredCodes(kv: KeyValueStore, secrets: SecretBox, clock: Clock) {
   async function read(key: string): Promise<DeliveredCode | undefined> {
@@ -94,6 +108,21 @@ export function deliveredCodes(kv: KeyValueStore, secrets: SecretBox, clock: Clo
     return true;
   }
 
+  /**
+   * Counts one wrong answer (or a PIN reshuffle) against the code under `key`; the {@link DELIVERED_CODE_MAX_WRONG}th
+   * kills it. True while the code is still alive. Atomic: N parallel wrong answers count N.
+   */
+  async function countWrong(key: string, record: DeliveredCode): Promise<boolean> {
+    const ttl = record.expiresAt - clock.now();
+    if (ttl < 1) return false;
+    const wrong = await kv.increment(wrongKey(key, record), Math.ceil(ttl), 'fixed');
+    if (wrong < DELIVERED_CODE_MAX_WRONG) return true;
+    // Dead: only this very code (a resend may already have put a new one there, which lives on).
+    const now = await read(key);
+    if (now && now.nonce === record.nonce) await kv.delete(key);
+    return false;
+  }
+
   return {
     read,
     write,
@@ -105,9 +134,12 @@ export function deliveredCodes(kv: KeyValueStore, secrets: SecretBox, clock: Clo
         ...extra,
         userId,
         code: randomDigits(digits),
+        nonce: randomToken(12),
         expiresAt: clock.now() + DELIVERED_CODE_TTL_MS,
       };
     },
+
+    countWrong,
 
     /**
      * Checks `typed` against what the record under `key` expects (compared in constant time) and, when it matches,
@@ -122,8 +154,13 @@ export function deliveredCodes(kv: KeyValueStore, secrets: SecretBox, clock: Clo
     ): Promise<DeliveredCode | undefined> {
       const record = await read(key);
       if (!record || record.userId !== userId || record.expiresAt <= clock.now()) return undefined;
+      // A code that already took its wrong answers (counted by parallel requests) is dead even if still stored.
+      if (Number((await kv.get(wrongKey(key, record))) ?? 0) >= DELIVERED_CODE_MAX_WRONG) return undefined;
       const want = expected(record);
-      if (want === undefined || !safeEqual(want, typed)) return undefined;
+      if (want === undefined || !safeEqual(want, typed)) {
+        await countWrong(key, record);
+        return undefined;
+      }
       const taken = await kv.take(key);
       const used = taken ? open(taken) : undefined;
       // A resend may have replaced the code between the read and the take: only the code checked counts.

@@ -32,9 +32,23 @@ import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js';
 import { groupSecret, matchTotpStep, newTotpSecret, totpQrSvg, totpUri } from './totp.service.js';
 
 /**
- * Wrong second-factor answers a user may give before the path refuses (S6): counted per user across every method
- * and recovery codes, in the shared key-value store so all replicas see one count. Each attempt renews the window.
+ * Second-factor throttles (S6, issue 39, ADR 0008). Wrong answers are counted in fixed windows (a refused attempt
+ * never lengthens one) in the shared key-value store, so all replicas see one count:
+ * - a browser where this account completed a sign-in with its second factor before (a signed, stamp-bound cookie)
+ *   has its own counter, {@link MFA_OWN_MAX_ATTEMPTS} per {@link MFA_OWN_WINDOW_MS}: strangers cannot lock it out;
+ * - every other browser shares the account's strangers' counter, {@link MFA_STRANGER_MAX_ATTEMPTS} per
+ *   {@link MFA_STRANGER_WINDOW_MS}: with codes of 10⁻⁶ (3 × 10⁻⁶ for TOTP's ±1 step) that bounds a guess getting
+ *   through within an hour to ≤ 9 × 10⁻⁶ whatever the number of sources, as long as the owner does not sign in
+ *   from a new browser meanwhile (a right answer starts the count again; the arithmetic is in ADR 0008);
+ * - recovery codes (≥ 50 bits each) have budgets of their own, so the owner's recovery code still works while
+ *   strangers have used up the code budget.
  */
+export const MFA_OWN_MAX_ATTEMPTS = 5;
+export const MFA_OWN_WINDOW_MS = 15 * 60_000;
+export const MFA_STRANGER_MAX_ATTEMPTS = 3;
+export const MFA_STRANGER_WINDOW_MS = 60 * 60_000;
+export const RECOVERY_CODE_MAX_ATTEMPTS = 10;
+/** The set-up wizard's confirmations (a signed-in account or the set-up step of a sign-in). */
 export const MFA_MAX_ATTEMPTS = 5;
 export const MFA_ATTEMPT_WINDOW_MS = 15 * 60_000;
 /** A new authenticator secret waits this long for its first code. */
@@ -76,7 +90,11 @@ export interface TwoFactorServiceDeps {
 export type CodeBinding = string;
 
 const keys = {
-  attempts: (userId: string) => `mfa:attempts:${userId}`,
+  /** The strangers' counter of an account, or a known browser's own. */
+  attempts: (userId: string, device?: string) =>
+    device ? `mfa:attempts:${userId}:device:${device}` : `mfa:attempts:${userId}`,
+  recoveryAttempts: (userId: string, device?: string) =>
+    device ? `mfa:recovery-attempts:${userId}:device:${device}` : `mfa:recovery-attempts:${userId}`,
   setupAttempts: (userId: string) => `mfa:setup-attempts:${userId}`,
   setupSecret: (userId: string) => `mfa:setup:${userId}`,
   codes: (id: string) => `mfa:codes:${id}`,
@@ -105,8 +123,19 @@ export function createTwoFactorService({
    * Reserves one attempt before any code is checked, so N parallel wrong codes evaluate at most the limit (S5/S6);
    * false when the user is over it.
    */
-  async function reserveAttempt(key: string): Promise<boolean> {
-    return (await kv.increment(key, MFA_ATTEMPT_WINDOW_MS)) <= MFA_MAX_ATTEMPTS;
+  async function reserveAttempt(
+    key: string,
+    max = MFA_MAX_ATTEMPTS,
+    windowMs = MFA_ATTEMPT_WINDOW_MS,
+  ): Promise<boolean> {
+    return (await kv.increment(key, windowMs, 'fixed')) <= max;
+  }
+
+  /** Reserves a sign-in code attempt on the browser's own counter when it is a known one, else the strangers'. */
+  function reserveCodeAttempt(userId: string, device: string | undefined): Promise<boolean> {
+    return device
+      ? reserveAttempt(keys.attempts(userId, device), MFA_OWN_MAX_ATTEMPTS, MFA_OWN_WINDOW_MS)
+      : reserveAttempt(keys.attempts(userId), MFA_STRANGER_MAX_ATTEMPTS, MFA_STRANGER_WINDOW_MS);
   }
 
   async function issuerFor(user: User): Promise<string> {
@@ -284,8 +313,10 @@ export function createTwoFactorService({
       method: TwoFactorMethod,
       code: string,
       binding: CodeBinding,
+      /** The id of this browser when it completed a sign-in of the account with its second factor before. */
+      device?: string,
     ): Promise<CodeOutcome> {
-      const outcome = await this.checkSignInCode(userId, method, code, binding);
+      const outcome = await this.checkSignInCode(userId, method, code, binding, device);
       // The audit trail of the second factor at sign-in: which method, and why it was refused (never the code).
       await store.audit.record({
         at: clock.now(),
@@ -303,8 +334,9 @@ export function createTwoFactorService({
       method: TwoFactorMethod,
       code: string,
       binding: CodeBinding,
+      device?: string,
     ): Promise<CodeOutcome> {
-      if (!(await reserveAttempt(keys.attempts(userId)))) return 'throttled';
+      if (!(await reserveCodeAttempt(userId, device))) return 'throttled';
       if (!(await methodsOf(userId)).includes(method)) return 'invalid';
       if (method === 'authenticator') {
         const factor = await store.secondFactors.find(userId);
@@ -323,7 +355,9 @@ export function createTwoFactorService({
         );
         if (!used) return 'invalid';
       }
-      await kv.delete(keys.attempts(userId));
+      // The counter the attempt was reserved on starts again: a right answer is the owner's, whose later sign-ins
+      // must not pay for it (ADR 0008 counts this in the guess bound).
+      await kv.delete(keys.attempts(userId, device));
       return 'ok';
     },
 
@@ -357,24 +391,38 @@ export function createTwoFactorService({
     generatePin: mailPin,
 
     /**
-     * `PinReference`: which digits of the live PIN to type, other ones than asked last time (a reshuffle); null
-     * when no PIN is live for this binding.
+     * `PinReference`: which digits of the live PIN to type. The first answer after a mail gives the positions chosen
+     * then; every later one asks for other digits (a reshuffle) and counts as a wrong answer (issue 39: positions
+     * change only with a new PIN or at the cost of an attempt), so the third kills the PIN. Null when no PIN is live
+     * for this binding.
      */
     async pinReference(userId: string, binding: CodeBinding): Promise<PinReference> {
       const key = keys.pin(binding);
       const record = await delivered.read(key);
-      if (!record || record.userId !== userId) return null;
+      if (!record?.positions || record.userId !== userId) return null;
+      if (!record.shown) {
+        if (!(await delivered.write(key, { ...record, shown: true }))) return null;
+        return { positions: record.positions, length: record.code.length };
+      }
+      if (!(await delivered.countWrong(key, record))) return null;
       const positions = choosePositions(PIN_LENGTH, undefined, record.positions);
       if (!(await delivered.write(key, { ...record, positions }))) return null;
       return { positions, length: record.code.length };
     },
 
     /** `LoginWithRecoveryCode`: uses one code, exactly once however many requests race for it (S19). */
-    async redeemRecoveryCode(userId: string, normalisedCode: string): Promise<CodeOutcome> {
-      if (!(await reserveAttempt(keys.attempts(userId)))) return 'throttled';
+    async redeemRecoveryCode(userId: string, normalisedCode: string, device?: string): Promise<CodeOutcome> {
+      const reserved = device
+        ? await reserveAttempt(keys.recoveryAttempts(userId, device), MFA_OWN_MAX_ATTEMPTS, MFA_OWN_WINDOW_MS)
+        : await reserveAttempt(
+            keys.recoveryAttempts(userId),
+            RECOVERY_CODE_MAX_ATTEMPTS,
+            MFA_STRANGER_WINDOW_MS,
+          );
+      if (!reserved) return 'throttled';
       const used = await store.recoveryCodes.redeem(userId, recoveryCodeHash(userId, normalisedCode));
       if (!used) return 'invalid';
-      await kv.delete(keys.attempts(userId));
+      await kv.delete(keys.recoveryAttempts(userId, device));
       await store.audit.record({
         at: clock.now(),
         kind: 'two-factor.recovery-code-used',

@@ -17,7 +17,8 @@ import { renderMail } from '../../infra/mail/templates.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import type { PartnerService } from '../partner.service.js';
-import { hashPassword, verifyPassword } from '../passwords.service.js';
+import { setAccountPassword, type PasswordChange } from '../account-password.js';
+import { verifyPassword } from '../passwords.service.js';
 import { isCommonPassword } from './common-passwords.js';
 
 /** A reset link lives one hour at most (S12). */
@@ -119,13 +120,6 @@ export function createRecoveryService(deps: RecoveryDeps) {
     return rulesOfPartner(user.partnerId ?? (await deps.partners.forHost(host))?.id);
   }
 
-  /** The new password's expiry under the partner's maximum age (0 or none = never). */
-  async function expiryFor(user: User): Promise<number | null> {
-    const policy = user.partnerId ? await store.passwordPolicies.find(user.partnerId) : undefined;
-    const days = policy?.maxAgeDays ?? 0;
-    return days > 0 ? clock.now() + days * 86_400_000 : null;
-  }
-
   /** Counts one event under `key`; true while within `limit`. Store errors propagate (callers fail closed: S8). */
   async function within(key: string, limit: number): Promise<boolean> {
     return (await kv.increment(key, RECOVER_WINDOW_MS)) <= limit;
@@ -148,26 +142,19 @@ export function createRecoveryService(deps: RecoveryDeps) {
     return { record, user };
   }
 
-  /**
-   * Sets the new password: new hash and security stamp (every other session of the user stops being signed in),
-   * the partner's expiry, no older reset link left, OIDC sessions and refresh tokens revoked (S15), audit and the
-   * "password changed" mail.
-   */
+  /** Sets the new password the one way there is (`setAccountPassword`), then sends the "password changed" mail. */
   async function setPassword(
     user: User,
     password: string,
     host: string | undefined,
     locale: string | undefined,
     ip: string,
-    how: string,
+    how: PasswordChange,
   ) {
-    await store.users.update(user.id, {
-      passwordHash: await hashPassword(password),
-      passwordExpiresAt: await expiryFor(user),
+    await setAccountPassword({ store, now: () => clock.now(), revokeOidc: deps.revokeOidc }, user, password, {
+      how,
+      ip,
     });
-    await store.oneTimeTokens.revokeAll(user.id, 'password-reset');
-    await deps.revokeOidc?.(user.id);
-    await store.audit.record({ at: clock.now(), kind: `password.${how}`, userId: user.id, ip, data: {} });
     if (user.email) {
       const partner = await deps.partners.forHost(host);
       const mail = renderMail('password-changed', locale, {

@@ -6,6 +6,7 @@ import { ThrottleUnavailableError } from '../../infra/throttle/login-throttle.js
 import type { Session } from '../../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../../infra/sessions/request-sessions.js';
 import type {
+  PendingLink,
   PendingSignIn,
   SessionData,
   SignedInAccount,
@@ -54,10 +55,13 @@ export interface PasswordSignIn {
   /** The browser has a user-verifying platform authenticator (the device offer needs one, ADR 0016). */
   platformAuthenticator?: boolean;
   /**
-   * Runs once the password passed, before the new session id (Link: the upstream identity is linked then, so the
-   * id changes after linking, S24). Its amr and upstream are added to the pending sign-in.
+   * Runs once the password passed, before the new session id. Its amr and upstream are added to the pending
+   * sign-in, and its `link` waits there: the upstream identity is linked only when every step has passed (issue 39:
+   * a sign-in abandoned at the second factor links nothing), then the id changes again (S24).
    */
-  afterPassword?: (user: User) => Promise<{ amr?: string[]; upstream?: UpstreamSession } | undefined>;
+  afterPassword?: (
+    user: User,
+  ) => Promise<{ amr?: string[]; upstream?: UpstreamSession; link?: PendingLink } | undefined>;
 }
 
 /** An upstream sign-in whose identity is linked to `user` (ADR 0018). */
@@ -118,6 +122,10 @@ export class SignInService {
     private readonly knownDevices?: KnownDevices,
     /** Browsers remembered after a second factor (ADR 0008): their sign-ins skip the 2FA step. */
     private readonly rememberedBrowsers?: RememberedBrowsers,
+    /** Browsers that completed a sign-in with a second factor: their own 2FA counter (issue 39). */
+    private readonly secondFactorDevices?: KnownDevices,
+    /** "Remember this browser" once a sign-in that asked for it completes (the partner's rule applies there). */
+    private readonly onRememberBrowser?: (req: Req, res: Res, user: User) => Promise<void>,
   ) {
     this.facts = facts ?? storeSignInFacts(store);
   }
@@ -209,6 +217,7 @@ export class SignInService {
       amr: [...new Set(['pwd', ...(extra?.amr ?? [])])],
       passed: ['password'],
       ...(extra?.upstream ? { upstream: extra.upstream } : {}),
+      ...(extra?.link ? { link: extra.link } : {}),
       current: undefined,
       startedAt: this.clock.now(),
       ...this.rememberedSecondFactor(req, user, input.returnUrl),
@@ -358,6 +367,7 @@ export class SignInService {
         return this.atStep(step, pending, next);
       }
       const data = this.signedInData(user, pending, username, now);
+      await this.finishLasting(req, res, user, pending);
       next = await this.sessions.regenerate(req, res, session, data, pending.rememberMe);
     } catch (error) {
       // The factor was proved even though the sign-in could not go on: the trail says so.
@@ -365,6 +375,48 @@ export class SignInService {
       throw error;
     }
     return this.completed(user, pending, next, now, passed);
+  }
+
+  /**
+   * What a sign-in leaves behind beyond its session is written only here, once every step has passed (issue 39):
+   * the upstream identity `Link` asked for (bound to the account's security stamp, so a new password, a reset,
+   * `sessions revoke` or disabling ends it), this browser as a known second-factor device, and "remember this
+   * browser" when it was ticked at the second factor.
+   */
+  private async finishLasting(req: Req, res: Res, user: User, pending: PendingSignIn): Promise<void> {
+    if (pending.link) await this.linkUpstream(user, pending.link);
+    // A browser that completed a sign-in with a second factor is judged by its own 2FA counter from now on.
+    if (pending.passed.includes('two-factor') || pending.passed.includes('two-factor-setup'))
+      this.secondFactorDevices?.remember(req, res, user);
+    if (pending.rememberBrowser) await this.onRememberBrowser?.(req, res, user);
+  }
+
+  /** Links the identity `Link` brought, now that the sign-in is complete. */
+  private async linkUpstream(user: User, link: PendingLink): Promise<void> {
+    const { issuer, subject, providerId } = link;
+    let outcome: 'external.linked' | 'external.link.refused' = 'external.linked';
+    if (
+      !(await this.store.externalLogins.link({
+        issuer,
+        subject,
+        userId: user.id,
+        providerId,
+        securityStamp: user.securityStamp,
+      }))
+    ) {
+      // Already there: this account's (a lapsed link is made live again), or another's (one identity, one account).
+      const existing = await this.store.externalLogins.find(issuer, subject);
+      if (existing?.userId === user.id)
+        await this.store.externalLogins.renew(issuer, subject, user.id, user.securityStamp);
+      else outcome = 'external.link.refused';
+    }
+    await this.store.audit.record({
+      at: this.clock.now(),
+      kind: outcome,
+      userId: user.id,
+      ip: null,
+      data: { provider: providerId, issuer, via: 'sign-in' },
+    });
   }
 
   /** The first step of the walk that `pending` has not passed and that applies to `user`. */
@@ -549,6 +601,7 @@ export class SignInService {
       return this.atStep(step, pending, session);
     }
     const data = this.signedInData(user, pending, session.record.data.username ?? user.username, now);
+    await this.finishLasting(req, res, user, pending);
     // After a further step (second factor, ...) the id changes again (S24); remember-me needs the persistent
     // cookie that only a completed sign-in gets.
     const finished =

@@ -174,6 +174,19 @@ for (const { name, skip } of VARIANTS) {
         expect(await s.kv.get('fails')).toBeUndefined();
         expect(await s.kv.increment('fails', 1000)).toBe(1);
       });
+
+      it('a fixed-window counter ends its TTL after the first count, however many follow', async () => {
+        const clock = s.clock!;
+        expect(await s.kv.increment('fixed', 1000, 'fixed')).toBe(1);
+        clock.advance(600);
+        expect(await s.kv.increment('fixed', 1000, 'fixed')).toBe(2);
+        clock.advance(399);
+        expect(await s.kv.increment('fixed', 1000, 'fixed')).toBe(3);
+        clock.advance(1);
+        // 1000 ms after the first count: the window is over although the last count came 1 ms ago.
+        expect(await s.kv.get('fixed')).toBeUndefined();
+        expect(await s.kv.increment('fixed', 1000, 'fixed')).toBe(1);
+      });
     }
   });
 }
@@ -213,6 +226,12 @@ describe('key-value store on redis', () => {
       const ttl = await backends.redis!.pttl(`${prefix}n`);
       expect(ttl).toBeGreaterThan(50_000);
       expect(ttl).toBeLessThanOrEqual(60_000);
+      // A fixed window keeps the first count's TTL.
+      await kv.increment('f', 5_000, 'fixed');
+      await kv.increment('f', 60_000, 'fixed');
+      const fixed = await backends.redis!.pttl(`${prefix}f`);
+      expect(fixed).toBeGreaterThan(0);
+      expect(fixed).toBeLessThanOrEqual(5_000);
     } finally {
       await backends.close();
     }

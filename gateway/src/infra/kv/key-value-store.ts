@@ -10,12 +10,17 @@ export interface KeyValueStore {
   take(key: string): Promise<string | undefined>;
   delete(key: string): Promise<void>;
   /**
-   * Adds one to the counter at `key` (a missing or expired key counts from 0) and returns the new count. Every
-   * increment restarts the key's lifetime at `ttlMs`, so a counter lives while attempts keep coming.
+   * Adds one to the counter at `key` (a missing or expired key counts from 0) and returns the new count. With
+   * `sliding` (the default) every increment restarts the key's lifetime at `ttlMs`, so a counter lives while
+   * attempts keep coming; with `fixed` the lifetime starts at the first count and later ones never lengthen it (a
+   * throttle window that refused attempts cannot extend: issue 39).
    */
-  increment(key: string, ttlMs: number): Promise<number>;
+  increment(key: string, ttlMs: number, window?: CounterWindow): Promise<number>;
   close(): Promise<void>;
 }
+
+/** How a counter's lifetime runs: restarted by every count, or fixed from the first. */
+export type CounterWindow = 'sliding' | 'fixed';
 
 /** Raised for a value at a counter key that is not a counter (a programming mistake, not user input). */
 export class KeyValueTypeError extends Error {

@@ -1,4 +1,11 @@
-import { checkKey, checkTtl, checkValue, KeyValueTypeError, type KeyValueStore } from './key-value-store.js';
+import {
+  checkKey,
+  checkTtl,
+  checkValue,
+  KeyValueTypeError,
+  type CounterWindow,
+  type KeyValueStore,
+} from './key-value-store.js';
 
 interface Entry {
   value: string;
@@ -55,14 +62,15 @@ export class MemoryKeyValueStore implements KeyValueStore {
     });
   }
 
-  increment(key: string, ttlMs: number): Promise<number> {
+  increment(key: string, ttlMs: number, window: CounterWindow = 'sliding'): Promise<number> {
     return settle(() => {
       checkKey(key);
       checkTtl(ttlMs);
       const entry = this.live(key);
       if (entry && !/^\d+$/.test(entry.value)) throw new KeyValueTypeError(key);
       const count = (entry ? Number(entry.value) : 0) + 1;
-      this.entries.set(key, { value: String(count), expiresAt: this.now() + ttlMs });
+      const expiresAt = window === 'fixed' && entry ? entry.expiresAt : this.now() + ttlMs;
+      this.entries.set(key, { value: String(count), expiresAt });
       this.sweepNowAndThen();
       return count;
     });

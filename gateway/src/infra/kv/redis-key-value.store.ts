@@ -1,5 +1,12 @@
 import type { Redis } from 'ioredis';
-import { checkKey, checkTtl, checkValue, KeyValueTypeError, type KeyValueStore } from './key-value-store.js';
+import {
+  checkKey,
+  checkTtl,
+  checkValue,
+  KeyValueTypeError,
+  type CounterWindow,
+  type KeyValueStore,
+} from './key-value-store.js';
 
 /**
  * Key-value store in Redis (REDIS_URL): every replica sees the same state and Redis expires the keys itself.
@@ -33,12 +40,16 @@ export class RedisKeyValueStore implements KeyValueStore {
     await this.redis.del(this.prefix + key);
   }
 
-  async increment(key: string, ttlMs: number): Promise<number> {
+  async increment(key: string, ttlMs: number, window: CounterWindow = 'sliding'): Promise<number> {
     checkKey(key);
     checkTtl(ttlMs);
     const full = this.prefix + key;
-    // INCR and PEXPIRE in one MULTI: no other client sees a counter without its expiry.
-    const results = await this.redis.multi().incr(full).pexpire(full, ttlMs).exec();
+    // INCR and PEXPIRE in one MULTI: no other client sees a counter without its expiry. A fixed window sets the
+    // expiry only where there is none yet (NX, Redis ≥ 7): the key INCR just created.
+    const multi = this.redis.multi().incr(full);
+    const results = await (
+      window === 'fixed' ? multi.pexpire(full, ttlMs, 'NX') : multi.pexpire(full, ttlMs)
+    ).exec();
     if (!results) throw new Error('Redis discarded the increment transaction');
     const [incr] = results;
     if (!incr || incr[0]) {

@@ -1,7 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
-import { checkKey, checkTtl, checkValue, KeyValueTypeError, type KeyValueStore } from './key-value-store.js';
+import {
+  checkKey,
+  checkTtl,
+  checkValue,
+  KeyValueTypeError,
+  type CounterWindow,
+  type KeyValueStore,
+} from './key-value-store.js';
 
 /** Options of {@link SqlKeyValueStore}. */
 export interface SqlKeyValueStoreOptions {
@@ -68,7 +75,7 @@ export class SqlKeyValueStore implements KeyValueStore {
     await this.db.deleteFrom('kv').where('key', '=', key).execute();
   }
 
-  async increment(key: string, ttlMs: number): Promise<number> {
+  async increment(key: string, ttlMs: number, window: CounterWindow = 'sliding'): Promise<number> {
     checkKey(key);
     checkTtl(ttlMs);
     const now = this.now();
@@ -88,7 +95,11 @@ export class SqlKeyValueStore implements KeyValueStore {
           .column('key')
           .doUpdateSet({
             value: sql<string>`case when ${expired} then '1' when ${isCounter} then cast(cast(kv.value as bigint) + 1 as text) end`,
-            expires_at: expiresAt,
+            // A fixed window keeps the live counter's end; a sliding one (or an expired row) starts anew.
+            expires_at:
+              window === 'fixed'
+                ? sql<number>`case when ${expired} then ${expiresAt} else kv.expires_at end`
+                : expiresAt,
           })
           .where(sql<boolean>`${expired} or ${isCounter}`),
       )

@@ -98,6 +98,20 @@ export interface PendingSignIn {
   platformAuthenticator?: boolean;
   /** The sign-in came through an upstream (ADR 0018): kept on the signed-in session for the upstream sign-out. */
   upstream?: UpstreamSession;
+  /**
+   * An upstream identity to link to the account once every step has passed (`Link`, issue 39): a sign-in that
+   * stops at the second factor links nothing.
+   */
+  link?: PendingLink;
+  /** "Remember this browser" was ticked at the second factor: applied only when the sign-in completes. */
+  rememberBrowser?: boolean;
+}
+
+/** An upstream identity (issuer, subject: S35) waiting for its sign-in to complete before it is linked. */
+export interface PendingLink {
+  providerId: string;
+  issuer: string;
+  subject: string;
 }
 
 /** A stored session. */

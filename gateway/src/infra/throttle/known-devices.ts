@@ -31,12 +31,24 @@ function appendSetCookie(res: ServerResponse, cookie: string): void {
 export class KnownDevices {
   readonly cookieName: string;
 
-  constructor(private readonly config: { secretKey: Buffer; secure: boolean }) {
-    this.cookieName = `${config.secure ? '__Host-' : ''}idp.device`;
+  private readonly label: string;
+
+  /**
+   * `kind`: `password` (the default) for browsers where the account's password passed, `second-factor` for
+   * browsers where a sign-in with the second factor completed (the 2FA counters judge those apart, issue 39). Each
+   * kind has its own cookie and its own HMAC label, so one can never stand for the other.
+   */
+  constructor(
+    private readonly config: { secretKey: Buffer; secure: boolean },
+    kind: 'password' | 'second-factor' = 'password',
+  ) {
+    const name = kind === 'password' ? 'idp.device' : 'idp.2fa-device';
+    this.cookieName = `${config.secure ? '__Host-' : ''}${name}`;
+    this.label = kind === 'password' ? 'known-device' : 'second-factor-device';
   }
 
   private mac(account: DeviceAccount, random: string): string {
-    return hmac(this.config.secretKey, 'known-device', account.id, account.securityStamp, random);
+    return hmac(this.config.secretKey, this.label, account.id, account.securityStamp, random);
   }
 
   private entries(req: IncomingMessage): string[] {

@@ -80,9 +80,9 @@ describe('TwoFactorLoginPage', () => {
 
   it('mails a PIN, asks for digits at positions, reshuffles and resends', async () => {
     const references = [
-      { positions: [2, 5, 7], length: 8 },
-      { positions: [1, 3, 8], length: 8 },
-      { positions: [4, 6, 8], length: 8 },
+      { positions: [1, 2, 4, 5, 6, 7], length: 8 },
+      { positions: [1, 3, 4, 5, 7, 8], length: 8 },
+      { positions: [2, 3, 4, 6, 7, 8], length: 8 },
     ];
     const { gateway } = await render(
       <TwoFactorLoginPage />,
@@ -100,20 +100,20 @@ describe('TwoFactorLoginPage', () => {
       },
       '/account/login/twofactor',
     );
-    expect(await screen.findByLabelText('Enter digits 2, 5 and 7 of your PIN')).toBeTruthy();
+    expect(await screen.findByLabelText('Enter digits 1, 2, 4, 5, 6 and 7 of your PIN')).toBeTruthy();
     expect(screen.getByText('We e-mailed a PIN to j•••@example.test.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Ask for other digits' }));
-    const field = await screen.findByLabelText('Enter digits 1, 3 and 8 of your PIN');
-    fireEvent.change(field, { target: { value: '418' } });
+    const field = await screen.findByLabelText('Enter digits 1, 3, 4, 5, 7 and 8 of your PIN');
+    fireEvent.change(field, { target: { value: '418205' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
     expect(gateway.calls.find((c) => c.call === 'LoginWith2FA')?.body).toEqual({
       method: 'pin',
-      code: '418',
+      code: '418205',
     });
 
     fireEvent.click(screen.getByRole('button', { name: 'E-mail me a new PIN' }));
-    expect(await screen.findByLabelText('Enter digits 4, 6 and 8 of your PIN')).toBeTruthy();
+    expect(await screen.findByLabelText('Enter digits 2, 3, 4, 6, 7 and 8 of your PIN')).toBeTruthy();
     const mails = gateway.calls.filter((c) => c.call === 'GeneratePin');
     expect(mails.map((c) => c.query.get('forced'))).toEqual([null, 'true']);
     expect(screen.getByText(/A new PIN is on its way/)).toBeTruthy();
