@@ -75,6 +75,9 @@ for (const breakage of ['throws-at-import', 'missing-chunks'] as Breakage[]) {
   test(`a broken remote version (${breakage}) is reported and skipped; other flows work; retry recovers`, async ({
     page,
   }) => {
+    // Three releases CLI processes (publish, promote, rollback), each opening the store: seconds each on a busy
+    // machine, on top of the page's own work.
+    test.setTimeout(60_000);
     await publishBrokenRemote('mfe-recovery', breakage);
     let rolledBack = false;
     try {
