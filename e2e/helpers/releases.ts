@@ -34,10 +34,28 @@ function breakPageRendering(dir: string): void {
 }
 
 /**
- * Publishes a broken copy of a remote's build and makes it active (promote). Returns the version; call
- * {@link rollbackRemote} to go back to the good one.
+ * Resolves once the gateway's manifest names `version` for `remoteId` (no canary: every bucket gets it). The CLI
+ * writes the registry in the store; the gateway follows it within a second or two (ADR 0033).
  */
-export function publishBrokenRemote(remoteId: string, breakage: Breakage): string {
+export async function servedVersion(remoteId: string, version: string, baseUrl?: string): Promise<void> {
+  const url = `${baseUrl ?? systemUnderTest().baseUrl}/remotes/manifest.json`;
+  const until = Date.now() + 5000;
+  for (;;) {
+    // A pooled connection the gateway closed while idle fails once: asked again on the next turn.
+    const manifest = (await fetch(url)
+      .then((res) => res.json())
+      .catch(() => undefined)) as { remotes: Record<string, { version: string }> } | undefined;
+    if (manifest?.remotes[remoteId]?.version === version) return;
+    if (Date.now() > until) throw new Error(`the gateway did not serve ${remoteId} ${version} within 5 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Publishes a broken copy of a remote's build and makes it active (promote); resolves once the gateway serves it.
+ * Returns the version; call {@link rollbackRemote} to go back to the good one.
+ */
+export async function publishBrokenRemote(remoteId: string, breakage: Breakage): Promise<string> {
   const { dataDir } = systemUnderTest();
   const copy = mkdtempSync(path.join(tmpdir(), `${remoteId}-broken-`));
   try {
@@ -56,13 +74,17 @@ export function publishBrokenRemote(remoteId: string, breakage: Breakage): strin
     const version = new RegExp(`${remoteId} (\\S+)`).exec(output)?.[1];
     if (!version) throw new Error(`could not read the published version from: ${output}`);
     runReleases(['promote', remoteId, version], dataDir);
+    await servedVersion(remoteId, version);
     return version;
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
 }
 
-/** Returns a remote to its previously active version. */
-export function rollbackRemote(remoteId: string): void {
-  runReleases(['rollback', remoteId], systemUnderTest().dataDir);
+/** Returns a remote to its previously active version; resolves once the gateway serves it. */
+export async function rollbackRemote(remoteId: string): Promise<void> {
+  const output = runReleases(['rollback', remoteId], systemUnderTest().dataDir);
+  const version = / rolled back to (\S+)/.exec(output)?.[1];
+  if (!version) throw new Error(`could not read the version rolled back to from: ${output}`);
+  await servedVersion(remoteId, version);
 }

@@ -75,7 +75,10 @@ for (const breakage of ['throws-at-import', 'missing-chunks'] as Breakage[]) {
   test(`a broken remote version (${breakage}) is reported and skipped; other flows work; retry recovers`, async ({
     page,
   }) => {
-    publishBrokenRemote('mfe-recovery', breakage);
+    // Three releases CLI processes (publish, promote, rollback), each opening the store: seconds each on a busy
+    // machine, on top of the page's own work.
+    test.setTimeout(60_000);
+    await publishBrokenRemote('mfe-recovery', breakage);
     let rolledBack = false;
     try {
       const reports: unknown[] = [];
@@ -98,13 +101,13 @@ for (const breakage of ['throws-at-import', 'missing-chunks'] as Breakage[]) {
       // The release manager rolls back; Retry picks up the good version without a reload.
       await page.goto('/account/recover');
       await expect(fallback.message).toBeVisible();
-      rollbackRemote('mfe-recovery');
+      await rollbackRemote('mfe-recovery');
       rolledBack = true;
       await fallback.retry.click();
       await expectPage(page, 'Recover your account');
     } finally {
       // Leave the good version active for the other specs even when an assertion failed before the rollback.
-      if (!rolledBack) rollbackRemote('mfe-recovery');
+      if (!rolledBack) await rollbackRemote('mfe-recovery');
     }
   });
 }

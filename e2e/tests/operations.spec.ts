@@ -4,7 +4,7 @@
  * error page with a reference that `Error` resolves and the gateway's log carries. Each test runs a gateway of its
  * own (a canary or a dead SMTP server must not touch the other suites' shared gateway).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,11 +16,12 @@ import { REPO, runReleases } from '../helpers/system.js';
 
 const REMOTES = ['mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-devices', 'mfe-tenant'];
 
+/** Each remote's active version, as the releases CLI lists the registry in the store. */
 function activeVersions(identity: IdentityService): Record<string, string> {
-  const registry = JSON.parse(
-    readFileSync(path.join(identity.env.DATA_DIR ?? '', 'releases', 'registry.json'), 'utf8'),
-  ) as { remotes: Record<string, { active: string }> };
-  return Object.fromEntries(REMOTES.map((id) => [id, registry.remotes[id]?.active ?? '']));
+  const listed = runReleases(['list'], identity.env.DATA_DIR ?? '');
+  return Object.fromEntries(
+    REMOTES.map((id) => [id, new RegExp(`^${id}: active ([^;,\\s]+)`, 'm').exec(listed)?.[1] ?? '']),
+  );
 }
 
 async function expectNoAxeViolations(page: Page): Promise<void> {

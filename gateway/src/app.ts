@@ -41,7 +41,7 @@ import type { SessionStore } from './infra/sessions/session-store.js';
 import { RememberedBrowsers } from './identity/mfa/remembered-browsers.js';
 import { KnownDevices } from './infra/throttle/known-devices.js';
 import type { LoginThrottle } from './infra/throttle/login-throttle.js';
-import { ReleaseRegistry } from './releases/release-registry.js';
+import { followReleases, type ReleaseRegistry } from './releases/release-registry.js';
 import { ClientErrorCountRepository } from './store/client-error-count.repository.js';
 import type { Store } from './store/store.js';
 
@@ -119,7 +119,8 @@ export function createApp(deps: AppDeps): Express {
       'PostgreSQL pool connections by state (inUse, idle, waiting callers).',
       () => Object.entries(pool.stats()).map(([state, value]) => ({ labels: { state }, value })),
     );
-  const releases = deps.releases ?? new ReleaseRegistry(config.dataDir);
+  // The registry in the store, followed by this replica (ADR 0033): PostgreSQL notifies it of changes.
+  const releases = deps.releases ?? followReleases(store.releases, config.databaseUrl, logger);
   const now = () => clock.now();
 
   const manager = new SessionManager(

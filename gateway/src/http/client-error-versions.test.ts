@@ -1,10 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../cli/admin.js';
 import { purgeExpiredAuditEvents } from '../identity/ops/audit-retention.js';
 import { ClientErrorCountRepository } from '../store/client-error-count.repository.js';
+import { storeReleases } from '../testing/releases.js';
 import { BACKENDS, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 const METRICS_TOKEN = 'metrics-scraper-token-0123456789';
@@ -17,21 +16,12 @@ for (const backend of BACKENDS) {
       beforeAll(async () => {
         gw = await startTestGateway({ backend: backend.name, config: { metricsToken: METRICS_TOKEN } });
         // mfe-login 1.0.0 for everyone, 1.1.0 as a canary for buckets 0–19.
-        const root = path.join(gw.dataDir, 'releases');
-        mkdirSync(root, { recursive: true });
-        const published = { publishedAt: '2026-01-01T00:00:00.000Z', contentHash: 'x' };
-        writeFileSync(
-          path.join(root, 'registry.json'),
-          JSON.stringify({
-            remotes: {
-              'mfe-login': {
-                active: '1.0.0',
-                previous: [],
-                canary: { version: '1.1.0', percent: 20 },
-                versions: { '1.0.0': published, '1.1.0': published },
-              },
-            },
-          }),
+        await storeReleases(
+          gw.store,
+          gw.releases,
+          'mfe-login',
+          { active: '1.0.0', previous: [], canary: { version: '1.1.0', percent: 20 } },
+          ['1.0.0', '1.1.0'],
         );
       });
       afterAll(async () => {

@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReleaseRegistry } from '../releases/release-registry.js';
 import { FirstPaintPages, firstPaintLanguage, type FirstPaintPartner } from './first-paint.js';
 import { shellRouter } from './shell.router.js';
 
@@ -55,8 +56,12 @@ describe('the sign-in page in the first HTML', () => {
           'mfe-login': { entry: '/remotes/mfe-login/1.0.0-abc/remoteEntry.js', version: '1.0.0-abc' },
         },
       }),
-      versionDir: (id: string, v: string) => path.join(root, 'releases', id, v),
-    };
+      // What the replica holds in memory for an announced version: the files of its build folder.
+      file: (id: string, v: string, file: string) => {
+        const full = path.join(root, 'releases', id, v, file);
+        return existsSync(full) ? { body: readFileSync(full) } : undefined;
+      },
+    } as unknown as Pick<ReleaseRegistry, 'manifest' | 'file'>;
     app.use(
       shellRouter({
         shellDist,

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Request } from 'express';
 import {
   chooseLocale,
@@ -13,6 +11,7 @@ import {
   parseAcceptLanguage,
   partnerDisplayName,
   partnerLogoUrl,
+  type RemoteId,
   type SupportedLocale,
 } from 'shared-contracts';
 import type { PartnerService } from '../identity/partner.service.js';
@@ -82,31 +81,18 @@ export function fillFirstPaint(markup: string, partner: FirstPaintPartner): stri
 }
 
 /**
- * Reads the pages a remote drew at build time from the release store: the version the manifest gives this
- * browser (its bucket cookie; the active version for a browser without one yet). Files are immutable per
- * version, so they are cached once read.
+ * Reads the pages a remote drew at build time from the release registry: the version the manifest gives this
+ * browser (its bucket cookie; the active version for a browser without one yet), whose files this replica holds in
+ * memory whenever the manifest names it (ADR 0033).
  */
 export class FirstPaintPages {
-  private readonly files = new Map<string, string | undefined>();
-
   constructor(
-    private readonly releases: Pick<ReleaseRegistry, 'manifest' | 'versionDir'>,
+    private readonly releases: Pick<ReleaseRegistry, 'manifest' | 'file'>,
     private readonly bucketCookie: string,
   ) {}
 
-  private read(file: string): string | undefined {
-    if (!this.files.has(file)) {
-      let text: string | undefined;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch {
-        text = undefined;
-      }
-      // A missing file is not cached: the version may be published a moment later.
-      if (text === undefined) return undefined;
-      this.files.set(file, text);
-    }
-    return this.files.get(file);
+  private read(owner: RemoteId, version: string, file: string): string | undefined {
+    return this.releases.file(owner, version, `first-paint/${file}`)?.body.toString('utf8');
   }
 
   /** The drawn page for this request, or undefined when the path has none (every other page stays as today). */
@@ -119,8 +105,7 @@ export class FirstPaintPages {
       Number.isInteger(bucket) && bucket >= 0 && bucket <= 99 ? bucket : 99,
     ).remotes[owner];
     if (!entry) return undefined;
-    const dir = path.join(this.releases.versionDir(owner, entry.version), 'first-paint');
-    const index = this.read(path.join(dir, 'pages.json'));
+    const index = this.read(owner, entry.version, 'pages.json');
     if (!index) return undefined;
     let folder: unknown;
     try {
@@ -132,7 +117,7 @@ export class FirstPaintPages {
     const lang = firstPaintLanguage(partner, readCookie(req, CULTURE_COOKIE), req.get('accept-language'));
     const textLang = textLocaleOf(lang);
     const file = `${textLang}${partner.hasLogo ? '.logo' : ''}.html`;
-    const markup = this.read(path.join(dir, folder, file));
+    const markup = this.read(owner, entry.version, `${folder}/${file}`);
     if (!markup) return undefined;
     return {
       html: fillFirstPaint(markup, partner),

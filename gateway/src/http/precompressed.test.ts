@@ -85,7 +85,8 @@ describe('precompressed siblings of built files (ADR 0026)', () => {
     writeFileSync(path.join(dist, 'tiny.js'), 'var x=1;');
     await precompressDir(dist);
     const out: string[] = [];
-    runReleasesCommand(['publish', 'mfe-tenant', dist], gw.dataDir, (l) => out.push(l));
+    await runReleasesCommand(['publish', 'mfe-tenant', dist], gw.store.releases, (l) => out.push(l));
+    await gw.releases.refresh();
     version = /0\.\d+\.\d+-[0-9a-f]+/.exec(out.join('\n'))![0];
     // The shell's build output, precompressed as the shell's build does it.
     writeFileSync(path.join(gw.shellDist, 'assets-script.0123456789abcdef.js'), SCRIPT);

@@ -1,25 +1,29 @@
 import { randomInt } from 'node:crypto';
-import path from 'node:path';
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import type { RemoteId } from 'shared-contracts';
 import type { GatewayConfig } from '../config.js';
-import type { ReleaseRegistry } from '../releases/release-registry.js';
-import { isRemoteId, isServableVersion } from '../releases/release-registry.js';
+import type { ReleaseRegistry, ServedReleaseFile } from '../releases/release-registry.js';
+import { isRemoteId } from '../releases/release-registry.js';
 import { cookieNames, readCookie, setCookie } from './cookies.js';
-import { PRECOMPRESSED_SIBLING, sendPrecompressed } from './precompressed.js';
+import { acceptedEncodings, PRECOMPRESSED_SIBLING } from './precompressed.js';
 
 const YEAR_MS = 365 * 24 * 3_600_000;
-/** What `sendFile`'s `immutable` + `maxAge: YEAR_MS` write, for a release file sent precompressed. */
+/** Release files never change under their URL (the version names the build). */
 const RELEASE_CACHE_CONTROL = `public, max-age=${YEAR_MS / 1000}, immutable`;
 
 /**
  * `/remotes/manifest.json` per browser (stable bucket cookie decides canary; never cached) and the immutable
- * release files `/remotes/<id>/<version>/…`.
+ * release files `/remotes/<id>/<version>/…`, both from this replica's view of the registry in the store: its memory
+ * holds every file of each version the manifest names (ADR 0033).
  */
 export function remotesRouter(config: Pick<GatewayConfig, 'secure'>, registry: ReleaseRegistry): Router {
   const router = Router();
   const bucketCookie = cookieNames(config).bucket;
 
-  router.get('/manifest.json', (req, res) => {
+  router.get('/manifest.json', async (req, res) => {
+    await registry.ready;
+    // The bucket lives in the browser's cookie, chosen once: every replica reads the same number from it and
+    // compares it with the same percentages, so a browser gets the same versions whichever replica answers.
     let bucket = Number(readCookie(req, bucketCookie));
     if (!Number.isInteger(bucket) || bucket < 0 || bucket > 99) {
       bucket = randomInt(100);
@@ -29,32 +33,27 @@ export function remotesRouter(config: Pick<GatewayConfig, 'secure'>, registry: R
     res.json(registry.manifest(bucket));
   });
 
-  // Each request is served from its own version's folder only, and only when that version is published: the
-  // path is taken apart here instead of being handed to a static server rooted at the whole release store, whose
-  // decoding of `%2f`/`%2e` would otherwise reach the registry, other versions and staging folders.
-  router.get('/*splat', (req, res, next) => {
-    const file = releaseFile(registry, req.path);
-    if (file === 'invalid') {
+  // Each request is answered from its own version's files only, and only when that version is published: the path
+  // is taken apart here and looked up by remote, version and file, so no encoding of `%2f`/`%2e` reaches anything
+  // else.
+  router.get('/*splat', async (req, res, next) => {
+    const target = releaseFile(req.path);
+    if (target === 'invalid') {
       res.status(400).type('text/plain').send('Bad Request');
       return;
     }
     // A build's precompressed siblings are how its files travel, never files of their own (ADR 0026).
-    if (!file || PRECOMPRESSED_SIBLING.test(file.path)) {
+    if (!target || PRECOMPRESSED_SIBLING.test(target.path)) {
       next();
       return;
     }
-    const sendFile = () =>
-      res.sendFile(
-        file.path,
-        { root: file.root, dotfiles: 'deny', immutable: true, maxAge: YEAR_MS, acceptRanges: false },
-        (error?: Error) => {
-          // Not found, a folder, a dotfile: the 404 below, without the cache header of a release file.
-          if (error && !res.headersSent) next();
-        },
-      );
-    // The smallest encoding the browser accepts, as the build wrote it; else the file (compressed on the fly).
-    const absolute = path.join(file.root, file.path);
-    sendPrecompressed(req, res, absolute, RELEASE_CACHE_CONTROL, sendFile);
+    await registry.ready;
+    const file = await registry.fileOfPublished(target.id, target.version, target.path);
+    if (!file) {
+      next();
+      return;
+    }
+    sendReleaseFile(req, res, file);
   });
   router.use((_req, res) => {
     res.status(404).type('text/plain').send('Not Found');
@@ -62,19 +61,37 @@ export function remotesRouter(config: Pick<GatewayConfig, 'secure'>, registry: R
   return router;
 }
 
+/**
+ * Sends a release file in the smallest encoding the browser accepts that the store holds (brotli, then gzip; ADR
+ * 0026), else its bytes (which the compression middleware may still compress). Each encoding has its own strong
+ * ETag, so a conditional request gets 304 only for the bytes it holds.
+ */
+function sendReleaseFile(req: Request, res: Response, file: ServedReleaseFile): void {
+  const accepted = acceptedEncodings(req.headers['accept-encoding']);
+  const tag = file.sha256.slice(0, 32);
+  res.type(file.contentType);
+  res.set('Cache-Control', RELEASE_CACHE_CONTROL);
+  if (file.br || file.gzip) res.vary('Accept-Encoding');
+  if (file.br && accepted.has('br')) {
+    res.set('Content-Encoding', 'br').set('ETag', `"${tag}-br"`).send(file.br);
+  } else if (file.gzip && accepted.has('gzip')) {
+    res.set('Content-Encoding', 'gzip').set('ETag', `"${tag}-gz"`).send(file.gzip);
+  } else {
+    res.set('ETag', `"${tag}"`).send(file.body);
+  }
+}
+
 // One path segment of a release file after decoding: what a build writes (names, hashes, dots inside), never a
 // dot segment, a dotfile, a separator, a backslash, a `%` left over from double encoding or a control character.
 const FILE_SEGMENT = /^[A-Za-z0-9_@+~=,-][A-Za-z0-9_.@+~=,-]*$/;
 
 /**
- * Where `/<remote-id>/<version>/<file…>` lives: `{root: <the version's folder>, path: <file inside it>}`;
- * undefined when it names no published version (404); `invalid` when the path tries to leave the folder or is
- * not decodable (400).
+ * Which file `/<remote-id>/<version>/<file…>` names: `{id, version, path: <file inside the build>}`; undefined
+ * when it names no remote (404); `invalid` when a segment tries to leave its place or is not decodable (400).
  */
 function releaseFile(
-  registry: ReleaseRegistry,
   rawPath: string,
-): { root: string; path: string } | 'invalid' | undefined {
+): { id: RemoteId; version: string; path: string } | 'invalid' | undefined {
   const [empty, rawId, rawVersion, ...rawFile] = rawPath.split('/');
   if (empty !== '' || rawId === undefined || rawVersion === undefined || rawFile.length === 0)
     return undefined;
@@ -90,6 +107,6 @@ function releaseFile(
     segments.push(decoded);
   }
   const [id, version, ...file] = segments as [string, string, ...string[]];
-  if (!isRemoteId(id) || !isServableVersion(registry, id, version)) return undefined;
-  return { root: registry.versionDir(id, version), path: file.join('/') };
+  if (!isRemoteId(id)) return undefined;
+  return { id, version, path: file.join('/') };
 }

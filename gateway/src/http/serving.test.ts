@@ -22,6 +22,11 @@ describe('headers, shell serving, releases and ops', () => {
   afterAll(async () => {
     await gw.close();
   });
+  /** A releases CLI command against the gateway's store; returns once the app serves its outcome. */
+  const releases = async (args: string[], out: (line: string) => void) => {
+    await runReleasesCommand(args, gw.store.releases, out);
+    await gw.releases.refresh();
+  };
 
   it('S33 every HTML response has CSP with a nonce and frame-ancestors, nosniff, COOP, Referrer-Policy; no HSTS over http', async () => {
     const res = await request(gw.app).get('/account/login').expect(200);
@@ -220,11 +225,11 @@ describe('headers, shell serving, releases and ops', () => {
       return dir;
     };
     const out: string[] = [];
-    runReleasesCommand(['publish', 'mfe-login', dist('one')], gw.dataDir, (l) => out.push(l));
+    await releases(['publish', 'mfe-login', dist('one')], (l) => out.push(l));
     const v1 = /mfe-login (\S+) published/.exec(out[0]!)![1]!;
     expect(v1).toMatch(/^1\.2\.3-[0-9a-f]{10}$/);
-    runReleasesCommand(['promote', 'mfe-login', v1], gw.dataDir, (l) => out.push(l));
-    runReleasesCommand(['publish', 'mfe-login', dist('one')], gw.dataDir, (l) => out.push(l));
+    await releases(['promote', 'mfe-login', v1], (l) => out.push(l));
+    await releases(['publish', 'mfe-login', dist('one')], (l) => out.push(l));
     expect(out.at(-1)).toContain('already published');
 
     const manifest = await request(gw.app)
@@ -243,32 +248,32 @@ describe('headers, shell serving, releases and ops', () => {
     const fresh = await request(gw.app).get('/remotes/manifest.json');
     expect((fresh.headers['set-cookie'] as unknown as string[])[0]).toMatch(/^idp\.bucket=\d+/);
 
-    runReleasesCommand(['publish', 'mfe-login', dist('two')], gw.dataDir, (l) => out.push(l));
+    await releases(['publish', 'mfe-login', dist('two')], (l) => out.push(l));
     const v2 = /mfe-login (\S+) published/.exec(out.at(-1)!)![1]!;
-    runReleasesCommand(['canary', 'mfe-login', v2, '10'], gw.dataDir, (l) => out.push(l));
+    await releases(['canary', 'mfe-login', v2, '10'], (l) => out.push(l));
     const inCanary = await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=9');
     const outside = await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=10');
     expect(inCanary.body.remotes['mfe-login'].version).toBe(v2);
     expect(outside.body.remotes['mfe-login'].version).toBe(v1);
 
-    runReleasesCommand(['promote', 'mfe-login', v2], gw.dataDir, (l) => out.push(l));
+    await releases(['promote', 'mfe-login', v2], (l) => out.push(l));
     expect(
       (await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=50')).body.remotes[
         'mfe-login'
       ].version,
     ).toBe(v2);
-    runReleasesCommand(['rollback', 'mfe-login'], gw.dataDir, (l) => out.push(l));
+    await releases(['rollback', 'mfe-login'], (l) => out.push(l));
     expect(
       (await request(gw.app).get('/remotes/manifest.json').set('Cookie', 'idp.bucket=50')).body.remotes[
         'mfe-login'
       ].version,
     ).toBe(v1);
-    expect(() =>
-      runReleasesCommand(['promote', 'mfe-login', '9.9.9-unknown'], gw.dataDir, () => undefined),
-    ).toThrow(/no published version/);
-    expect(() =>
-      runReleasesCommand(['publish', 'mfe-evil', dist('one')], gw.dataDir, () => undefined),
-    ).toThrow(/unknown remote/);
+    await expect(releases(['promote', 'mfe-login', '9.9.9-unknown'], () => undefined)).rejects.toThrow(
+      /no published version/,
+    );
+    await expect(releases(['publish', 'mfe-evil', dist('one')], () => undefined)).rejects.toThrow(
+      /unknown remote/,
+    );
   });
 
   it('serves a release file only from its own version folder: no traversal, no cache header on refusals', async () => {
@@ -281,8 +286,8 @@ describe('headers, shell serving, releases and ops', () => {
       return dir;
     };
     const out: string[] = [];
-    runReleasesCommand(['publish', 'mfe-recovery', dist('first')], gw.dataDir, (l) => out.push(l));
-    runReleasesCommand(['publish', 'mfe-recovery', dist('second')], gw.dataDir, (l) => out.push(l));
+    await releases(['publish', 'mfe-recovery', dist('first')], (l) => out.push(l));
+    await releases(['publish', 'mfe-recovery', dist('second')], (l) => out.push(l));
     const [v1, v2] = out.map((l) => /mfe-recovery (\S+)/.exec(l)![1]!);
     // A staging folder as an interrupted publish leaves it, and a file outside every version.
     const staging = `${v1}.tmp-4242`;
@@ -363,17 +368,21 @@ describe('headers, shell serving, releases and ops', () => {
     }
   });
 
-  it('refuses to overwrite a published version with a different build', () => {
+  it('refuses to overwrite a published version with a different build', async () => {
     const dir = path.join(gw.dataDir, 'build-x', 'dist');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'remoteEntry.js'), 'original');
     const lines: string[] = [];
-    runReleasesCommand(['publish', 'mfe-mfa', dir], gw.dataDir, (l) => lines.push(l));
+    await releases(['publish', 'mfe-mfa', dir], (l) => lines.push(l));
     const version = /mfe-mfa (\S+)/.exec(lines[0]!)![1]!;
-    writeFileSync(path.join(gw.dataDir, 'releases', 'mfe-mfa', version, 'remoteEntry.js'), 'tampered');
-    expect(() => runReleasesCommand(['publish', 'mfe-mfa', dir], gw.dataDir, () => undefined)).toThrow(
-      /different content/,
-    );
+    // The stored build is not the one of that name any more (as a build of other sources under it would be).
+    await gw.store.database.db
+      .updateTable('release_versions')
+      .set({ content_hash: 'tampered' })
+      .where('remote', '=', 'mfe-mfa')
+      .where('version', '=', version)
+      .execute();
+    await expect(releases(['publish', 'mfe-mfa', dir], () => undefined)).rejects.toThrow(/different content/);
   });
 
   it('accepts client error reports (202), validates them, counts them and rate-limits per source', async () => {

@@ -8,7 +8,7 @@ import { SmtpMailer } from '../infra/mail/mailer.js';
 import { startSmtpListener, type SmtpListener } from '../infra/mail/testing/smtp-listener.js';
 import { RedisSessionStore } from '../infra/sessions/redis-session.store.js';
 import { WebhookSmsSender } from '../infra/sms/sms-sender.js';
-import { ReleaseRegistry } from '../releases/release-registry.js';
+import { storeReleases } from '../testing/releases.js';
 import { browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 /** A loopback port nothing listens on (bound, then released). */
@@ -65,17 +65,13 @@ describe('SystemStatus', () => {
         ),
       },
     });
-    const releases = new ReleaseRegistry(gw.dataDir);
-    const registry = { remotes: {} as Record<string, unknown> };
-    registry.remotes['mfe-login'] = {
-      active: '1.0.0',
-      previous: [],
-      canary: { version: '1.1.0', percent: 20 },
-      versions: { '1.0.0': { publishedAt: '2026-01-01T00:00:00.000Z', contentHash: 'x' } },
-    };
-    const { mkdirSync, writeFileSync } = await import('node:fs');
-    mkdirSync(releases.root, { recursive: true });
-    writeFileSync(`${releases.root}/registry.json`, JSON.stringify(registry));
+    await storeReleases(
+      gw.store,
+      gw.releases,
+      'mfe-login',
+      { active: '1.0.0', previous: [], canary: { version: '1.1.0', percent: 20 } },
+      ['1.0.0', '1.1.0'],
+    );
 
     const status = await systemStatus(gw);
     expect(status.status).toBe('ok');

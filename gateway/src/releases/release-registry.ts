@@ -1,220 +1,314 @@
 import { createHash } from 'node:crypto';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import path from 'node:path';
+import pg from 'pg';
+import type { Logger } from 'pino';
 import { REMOTE_IDS, type RemoteId, type RemotesManifest } from 'shared-contracts';
+import {
+  RELEASES_CHANNEL,
+  type RegistryFile,
+  type ReleaseRepository,
+  type RemoteRelease,
+  type StoredReleaseFile,
+} from '../store/release.repository.js';
+import { isRemoteId, VERSION_PATTERN } from './release-commands.js';
 
-/** A remote's release state: which version everyone gets, and an optional canary. */
-export interface RemoteRelease {
-  active: string | undefined;
-  /** Earlier active versions, newest last; `rollback` returns to the last one. */
-  previous: string[];
-  canary: { version: string; percent: number } | undefined;
-  versions: Record<string, { publishedAt: string; contentHash: string }>;
+export { isRemoteId, ReleaseError } from './release-commands.js';
+export type { RegistryFile, RemoteRelease } from '../store/release.repository.js';
+
+/** A release file as this replica holds it in memory, ready to send. */
+export interface ServedReleaseFile {
+  contentType: string;
+  /** Strong validator of the bytes (`sha256`); each encoding gets its own. */
+  sha256: string;
+  body: Buffer;
+  br: Buffer | undefined;
+  gzip: Buffer | undefined;
 }
 
-/** The registry file `<DATA_DIR>/releases/registry.json`. */
-export interface RegistryFile {
-  remotes: Partial<Record<RemoteId, RemoteRelease>>;
+/** One version's files, by path. */
+type LoadedVersion = Map<string, ServedReleaseFile>;
+
+/** Options of {@link ReleaseRegistry}. */
+export interface ReleaseRegistryOptions {
+  /** How often the registry's revision is compared (ms): the safety net under notifications. Default 1000. */
+  pollMs?: number;
+  /**
+   * PostgreSQL to LISTEN on for registry changes (the NOTIFY of each change's transaction): a change is then served
+   * within the time it takes to load its files, the poll only catching what a lost connection missed.
+   */
+  listen?: { connectionString: string } | undefined;
+  /** Versions kept in memory besides the announced ones (earlier versions pages still ask chunks of). Default 10. */
+  extraVersions?: number;
+  logger?: Pick<Logger, 'warn' | 'info'> | undefined;
 }
 
-/** A user mistake in a release command (unknown remote or version, overwrite attempt...). */
-export class ReleaseError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ReleaseError';
+const key = (id: string, version: string) => `${id}/${version}`;
+
+/** The manifest one browser gets from a registry: canary when its bucket (0–99) is below the canary's percent. */
+export function manifestOf(registry: RegistryFile, bucket: number): RemotesManifest {
+  const remotes: RemotesManifest['remotes'] = {};
+  for (const id of REMOTE_IDS) {
+    const release = registry.remotes[id];
+    if (!release?.active) continue;
+    const version =
+      release.canary && bucket < release.canary.percent ? release.canary.version : release.active;
+    remotes[id] = { entry: `/remotes/${id}/${version}/remoteEntry.js`, version };
   }
+  return { remotes };
 }
 
-const VERSION_PATTERN = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/;
-
-/** True when `id` is one of the five remotes. */
-export function isRemoteId(id: string): id is RemoteId {
-  return (REMOTE_IDS as readonly string[]).includes(id);
+/** The versions a remote's release state announces: its active one and its canary. */
+function announced(release: RemoteRelease | undefined): string[] {
+  if (!release?.active) return [];
+  return release.canary ? [release.active, release.canary.version] : [release.active];
 }
 
 /**
- * True when `version` is a published version of remote `id`: a version folder the registry lists, never a staging
- * folder (`<version>.tmp-<pid>`) or anything else under the remote's folder.
- */
-export function isServableVersion(registry: ReleaseRegistry, id: RemoteId, version: string): boolean {
-  if (!VERSION_PATTERN.test(version) || version.includes('.tmp')) return false;
-  return Object.hasOwn(registry.read().remotes[id]?.versions ?? {}, version);
-}
-
-function listFiles(dir: string, base = dir): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listFiles(full, base));
-    else if (entry.isFile()) out.push(path.relative(base, full).split(path.sep).join('/'));
-  }
-  return out.sort();
-}
-
-/** SHA-256 over every file's relative path and bytes: the identity of a build. */
-export function contentHash(dir: string): string {
-  const hash = createHash('sha256');
-  for (const file of listFiles(dir)) {
-    hash
-      .update(file)
-      .update('\0')
-      .update(readFileSync(path.join(dir, file)))
-      .update('\0');
-  }
-  return hash.digest('hex');
-}
-
-/**
- * Release store of the remotes (ARCHITECTURE.md "Releases"): immutable builds under
- * `<DATA_DIR>/releases/<remote-id>/<version>/` and a registry of the active and canary versions. The file is
- * re-read when it changes, so CLI commands take effect without a restart.
+ * This replica's view of the release registry in the store (ARCHITECTURE.md "Releases", ADR 0033): the registry
+ * and, in memory, every file of each version it announces. A change in the store (any replica's or machine's CLI)
+ * is seen by comparing the registry's revision every `pollMs`, and at once on a PostgreSQL notification; the new
+ * state replaces the one served only once every file of the versions it announces is loaded and checked, remote by
+ * remote, so `/remotes/manifest.json` and the first paint never name a file this replica cannot send. Reads are
+ * synchronous (they answer from memory); `ready` settles after the first load.
  */
 export class ReleaseRegistry {
-  readonly root: string;
-  private readonly file: string;
-  private cached: { mtimeMs: number; data: RegistryFile } | undefined;
+  /** Settles once the first load was tried (a request before it waits, instead of meeting an empty registry). */
+  readonly ready: Promise<void>;
+  private markReady!: () => void;
+  private served: { revision: number; registry: RegistryFile } = { revision: -1, registry: { remotes: {} } };
+  /** Files of loaded versions, with the last time each version was announced or asked for. */
+  private readonly loaded = new Map<string, { files: LoadedVersion; usedAt: number }>();
+  private readonly loading = new Map<string, Promise<LoadedVersion | undefined>>();
+  private refreshing: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private listener: pg.Client | undefined;
+  private listenRetry: NodeJS.Timeout | undefined;
+  private closed = false;
+  private failing = false;
+  /** Versions a refresh is about to announce: never evicted while it loads the others. */
+  private readonly pinned = new Set<string>();
+  /** Remote and revision of each "not switched" warning already logged (one line per change, not per check). */
+  private readonly warned = new Set<string>();
 
-  constructor(dataDir: string) {
-    this.root = path.join(dataDir, 'releases');
-    this.file = path.join(this.root, 'registry.json');
+  constructor(
+    private readonly releases: ReleaseRepository,
+    private readonly options: ReleaseRegistryOptions = {},
+  ) {
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
 
+  /** Loads the registry once, then follows its changes (poll, and LISTEN on PostgreSQL). */
+  async start(): Promise<void> {
+    this.timer = setInterval(() => void this.refresh(), this.options.pollMs ?? 1000);
+    // The HTTP server keeps the process alive; the poll must not keep a finished CLI or test run alive.
+    this.timer.unref();
+    if (this.options.listen) this.listen(this.options.listen.connectionString);
+    await this.refresh();
+  }
+
+  /** Stops following the store. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    clearTimeout(this.listenRetry);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    await this.refreshing;
+  }
+
+  /** The registry this replica serves: every remote's state as far as its files are loaded. */
   read(): RegistryFile {
-    let mtimeMs: number;
-    try {
-      mtimeMs = statSync(this.file).mtimeMs;
-    } catch {
-      return { remotes: {} };
-    }
-    if (this.cached?.mtimeMs === mtimeMs) return this.cached.data;
-    const data = JSON.parse(readFileSync(this.file, 'utf8')) as RegistryFile;
-    this.cached = { mtimeMs, data };
-    return data;
+    return this.served.registry;
   }
 
-  private write(data: RegistryFile): void {
-    mkdirSync(this.root, { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`);
-    renameSync(tmp, this.file);
-    this.cached = undefined;
+  /** The revision of the store's registry this replica serves. */
+  revision(): number {
+    return this.served.revision;
   }
 
-  private release(data: RegistryFile, id: RemoteId): RemoteRelease {
-    return (data.remotes[id] ??= { active: undefined, previous: [], canary: undefined, versions: {} });
+  /** The manifest one browser gets (see {@link manifestOf}). */
+  manifest(bucket: number): RemotesManifest {
+    return manifestOf(this.served.registry, bucket);
   }
 
-  versionDir(id: RemoteId, version: string): string {
-    return path.join(this.root, id, version);
+  /** True when `version` is a published version of remote `id` (as far as this replica knows). */
+  isPublished(id: RemoteId, version: string): boolean {
+    return VERSION_PATTERN.test(version) && Object.hasOwn(this.read().remotes[id]?.versions ?? {}, version);
+  }
+
+  /** A file of a version held in memory (every announced version's are), or undefined. */
+  file(id: RemoteId, version: string, path: string): ServedReleaseFile | undefined {
+    const entry = this.loaded.get(key(id, version));
+    if (!entry) return undefined;
+    entry.usedAt = Date.now();
+    return entry.files.get(path);
   }
 
   /**
-   * Copies a built `dist/` into the store as `<package version>-<content hash>`. Publishing the same build again
-   * changes nothing; a different build under an existing version is refused (builds are immutable).
+   * A file of any published version: from memory, else after loading the version from the store (a page that
+   * loaded an earlier version's entry still asks for its chunks after a promote).
    */
-  publish(
-    id: string,
-    distDir: string,
-    options: { activate?: boolean } = {},
-  ): { version: string; created: boolean } {
-    if (!isRemoteId(id)) throw new ReleaseError(`unknown remote "${id}" (one of ${REMOTE_IDS.join(', ')})`);
-    if (!existsSync(distDir) || !statSync(distDir).isDirectory())
-      throw new ReleaseError(`${distDir} is not a directory; build the remote first`);
-    if (!existsSync(path.join(distDir, 'remoteEntry.js')))
-      throw new ReleaseError(`${distDir} has no remoteEntry.js; is it a remote's build?`);
-    let packageVersion = '0.0.0';
-    const pkgFile = path.join(distDir, '..', 'package.json');
-    if (existsSync(pkgFile))
-      packageVersion =
-        (JSON.parse(readFileSync(pkgFile, 'utf8')) as { version?: string }).version ?? packageVersion;
-    const hash = contentHash(distDir);
-    const version = `${packageVersion}-${hash.slice(0, 10)}`;
-    const target = this.versionDir(id, version);
-    let created = false;
-    if (existsSync(target)) {
-      if (contentHash(target) !== hash)
-        throw new ReleaseError(`${id} ${version} exists with different content; refusing to overwrite`);
-    } else {
-      const tmp = `${target}.tmp-${process.pid}`;
-      rmSync(tmp, { recursive: true, force: true });
-      mkdirSync(path.dirname(target), { recursive: true });
-      cpSync(distDir, tmp, { recursive: true });
-      renameSync(tmp, target);
-      created = true;
+  async fileOfPublished(id: RemoteId, version: string, path: string): Promise<ServedReleaseFile | undefined> {
+    const inMemory = this.file(id, version, path);
+    if (inMemory || !this.isPublished(id, version)) return inMemory;
+    const files = await this.load(id, version).catch(() => undefined);
+    return files?.get(path);
+  }
+
+  /** Compares the store's revision with the one served and, when it moved, loads and switches to the new state. */
+  refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
     }
-    const data = this.read();
-    const release = this.release(data, id);
-    release.versions[version] ??= { publishedAt: new Date().toISOString(), contentHash: hash };
-    if (options.activate) this.activate(release, version);
-    this.write(data);
-    return { version, created };
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        await this.refreshOnce();
+      } while (this.again && !this.closed);
+    })().finally(() => {
+      this.refreshing = undefined;
+      this.markReady();
+    });
+    return this.refreshing;
   }
 
-  private activate(release: RemoteRelease, version: string): void {
-    if (release.active === version) return;
-    if (release.active) release.previous.push(release.active);
-    release.active = version;
-    if (release.canary?.version === version) release.canary = undefined;
-  }
-
-  private known(id: string, version: string): { data: RegistryFile; release: RemoteRelease; id: RemoteId } {
-    if (!isRemoteId(id)) throw new ReleaseError(`unknown remote "${id}"`);
-    if (!VERSION_PATTERN.test(version)) throw new ReleaseError(`"${version}" is not a version`);
-    const data = this.read();
-    const release = this.release(data, id);
-    if (!release.versions[version]) throw new ReleaseError(`${id} has no published version ${version}`);
-    return { data, release, id };
-  }
-
-  /** Makes a published version the one everyone gets. */
-  promote(id: string, version: string): void {
-    const { data, release } = this.known(id, version);
-    this.activate(release, version);
-    this.write(data);
-  }
-
-  /** Serves `version` to `percent` % of browsers (by bucket cookie); 0 ends the canary. */
-  canary(id: string, version: string, percent: number): void {
-    if (!Number.isInteger(percent) || percent < 0 || percent > 100)
-      throw new ReleaseError('percent must be 0–100');
-    const { data, release } = this.known(id, version);
-    release.canary = percent === 0 ? undefined : { version, percent };
-    this.write(data);
-  }
-
-  /** Returns to the previously active version and ends any canary. */
-  rollback(id: string): string {
-    if (!isRemoteId(id)) throw new ReleaseError(`unknown remote "${id}"`);
-    const data = this.read();
-    const release = this.release(data, id);
-    const previous = release.previous.pop();
-    if (!previous) throw new ReleaseError(`${id} has no earlier version to roll back to`);
-    release.active = previous;
-    release.canary = undefined;
-    this.write(data);
-    return previous;
-  }
-
-  /** The manifest one browser gets: canary when its bucket (0–99) is below the canary's percent. */
-  manifest(bucket: number): RemotesManifest {
-    const remotes: RemotesManifest['remotes'] = {};
-    for (const id of REMOTE_IDS) {
-      const release = this.read().remotes[id];
-      if (!release?.active) continue;
-      const version =
-        release.canary && bucket < release.canary.percent ? release.canary.version : release.active;
-      remotes[id] = { entry: `/remotes/${id}/${version}/remoteEntry.js`, version };
+  private async refreshOnce(): Promise<void> {
+    if (this.closed) return;
+    try {
+      if ((await this.releases.revision()) === this.served.revision) return;
+      const { revision, registry } = await this.releases.read();
+      const next: RegistryFile = { remotes: {} };
+      let complete = true;
+      for (const [id, release] of Object.entries(registry.remotes))
+        for (const version of announced(release)) this.pinned.add(key(id, version));
+      for (const [id, release] of Object.entries(registry.remotes)) {
+        if (!release || !isRemoteId(id)) continue;
+        const loads = await Promise.allSettled(announced(release).map((v) => this.load(id, v)));
+        if (loads.every((l) => l.status === 'fulfilled' && l.value)) {
+          next.remotes[id] = release;
+          continue;
+        }
+        // Not every file is here yet (or the store failed mid-way): this remote stays as it was served, with the
+        // versions list of the store, and the next check tries again.
+        complete = false;
+        const before = this.served.registry.remotes[id];
+        next.remotes[id] = before
+          ? { ...before, versions: { ...release.versions, ...before.versions } }
+          : { active: undefined, previous: [], canary: undefined, versions: release.versions };
+        if (!this.warned.has(`${id}@${revision}`)) {
+          this.warned.add(`${id}@${revision}`);
+          this.options.logger?.warn(
+            { remote: id, revision },
+            'release not switched: its files are not loaded yet; trying again',
+          );
+        }
+      }
+      this.served = { revision: complete ? revision : this.served.revision, registry: next };
+      this.pinned.clear();
+      this.evict();
+      if (this.failing) this.options.logger?.info('release registry readable again');
+      this.failing = false;
+    } catch (error) {
+      this.pinned.clear();
+      if (!this.failing)
+        this.options.logger?.warn(
+          { err: error },
+          'release registry not readable; serving the last one loaded',
+        );
+      this.failing = true;
     }
-    return { remotes };
   }
+
+  /**
+   * Loads every file of a version into memory (once; concurrent callers share the load) and checks it is whole:
+   * as many files as the version row says, each matching its hash. Answers undefined when it is not.
+   */
+  private load(id: RemoteId, version: string): Promise<LoadedVersion | undefined> {
+    const k = key(id, version);
+    const loaded = this.loaded.get(k);
+    if (loaded) {
+      loaded.usedAt = Date.now();
+      return Promise.resolve(loaded.files);
+    }
+    let pending = this.loading.get(k);
+    if (!pending) {
+      pending = (async () => {
+        const [published, files] = await Promise.all([
+          this.releases.version(id, version),
+          this.releases.files(id, version),
+        ]);
+        if (!published || files.length !== published.fileCount || !files.every(whole)) return undefined;
+        const byPath: LoadedVersion = new Map(
+          files.map((f) => [
+            f.path,
+            { contentType: f.contentType, sha256: f.sha256, body: f.body, br: f.br, gzip: f.gzip },
+          ]),
+        );
+        this.loaded.set(k, { files: byPath, usedAt: Date.now() });
+        // Versions loaded on demand (earlier ones) stay bounded whatever pages ask for.
+        this.evict();
+        return byPath;
+      })().finally(() => this.loading.delete(k));
+      this.loading.set(k, pending);
+    }
+    return pending;
+  }
+
+  /** Forgets versions no longer announced, keeping the `extraVersions` most recently used. */
+  private evict(): void {
+    const keep = new Set(this.pinned);
+    for (const [id, release] of Object.entries(this.served.registry.remotes))
+      for (const version of announced(release)) keep.add(key(id, version));
+    const others = [...this.loaded.entries()]
+      .filter(([k]) => !keep.has(k))
+      .sort((a, b) => b[1].usedAt - a[1].usedAt);
+    for (const [k] of others.slice(this.options.extraVersions ?? 10)) this.loaded.delete(k);
+  }
+
+  /** LISTEN for registry changes on a connection of its own; reconnects after a loss (the poll covers the gap). */
+  private listen(connectionString: string): void {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString });
+    this.listener = client;
+    const retry = () => {
+      if (this.listener !== client || this.closed) return;
+      this.listener = undefined;
+      client.end().catch(() => undefined);
+      this.listenRetry = setTimeout(() => this.listen(connectionString), 2000);
+      this.listenRetry.unref();
+    };
+    client.on('error', retry);
+    client.on('end', retry);
+    client.on('notification', () => void this.refresh());
+    client
+      .connect()
+      .then(() => client.query(`listen ${RELEASES_CHANNEL}`))
+      // Whatever changed while the connection was down is caught up at once.
+      .then(() => this.refresh())
+      .catch(retry);
+  }
+}
+
+/** A file whose bytes are the ones published (a truncated or altered row is never served). */
+function whole(file: StoredReleaseFile): boolean {
+  return createHash('sha256').update(file.body).digest('hex') === file.sha256;
+}
+
+/**
+ * A started {@link ReleaseRegistry} over the store: it listens on PostgreSQL when `databaseUrl` is set (the
+ * server's DATABASE_URL), else polls alone (SQLite: one machine, the poll is a read of one row).
+ */
+export function followReleases(
+  releases: ReleaseRepository,
+  databaseUrl: string | undefined,
+  logger?: ReleaseRegistryOptions['logger'],
+): ReleaseRegistry {
+  const registry = new ReleaseRegistry(releases, {
+    listen: databaseUrl ? { connectionString: databaseUrl } : undefined,
+    logger,
+  });
+  void registry.start();
+  return registry;
 }

@@ -17,6 +17,7 @@ import * as oneTimeSignIn from './migrations/0017-one-time-sign-in.js';
 import * as identityProviders from './migrations/0015-identity-providers.js';
 import * as externalLoginsByUser from './migrations/0016-external-logins-by-user.js';
 import * as idleSignOut from './migrations/0018-idle-sign-out.js';
+import * as releases from './migrations/0019-releases.js';
 import * as externalLoginStamps from './migrations/0021-external-login-stamps.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
@@ -39,6 +40,7 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0015-identity-providers': { up: (db) => identityProviders.up(db) },
     '0016-external-logins-by-user': { up: (db) => externalLoginsByUser.up(db) },
     '0018-idle-sign-out': { up: (db) => idleSignOut.up(db) },
+    '0019-releases': { up: (db) => releases.up(db, store.dialect) },
     '0021-external-login-stamps': { up: (db) => externalLoginStamps.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };

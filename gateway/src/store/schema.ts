@@ -247,6 +247,46 @@ export interface ClientErrorCountTable {
   count: number;
 }
 
+/** release_versions: one published build of a remote (migration 0019, ADR 0033). */
+export interface ReleaseVersionTable {
+  remote: string;
+  version: string;
+  /** SHA-256 over every file's path and bytes of the build folder (`contentHash`). */
+  content_hash: string;
+  /** How many rows of release_files the version has: a replica serves it only once it holds that many. */
+  file_count: number;
+  published_at: number;
+}
+
+/** release_files: one file of a published build, with its precompressed encodings (ADR 0026). */
+export interface ReleaseFileTable {
+  remote: string;
+  version: string;
+  /** Relative path inside the build folder, `/`-separated. */
+  path: string;
+  content_type: string;
+  /** SHA-256 of `body`, hex. */
+  sha256: string;
+  body: Uint8Array;
+  body_br: Uint8Array | null;
+  body_gzip: Uint8Array | null;
+}
+
+/** release_remotes: per remote the active version, the earlier ones (JSON list, newest last) and the canary. */
+export interface ReleaseRemoteTable {
+  remote: string;
+  active: string | null;
+  previous: string;
+  canary_version: string | null;
+  canary_percent: number | null;
+}
+
+/** release_state: one row (id 1); `revision` rises with every registry change (what replicas poll). */
+export interface ReleaseStateTable {
+  id: number;
+  revision: number;
+}
+
 /** The database as Kysely sees it. */
 export interface Database {
   users: UserTable;
@@ -267,4 +307,8 @@ export interface Database {
   outbox: OutboxTable;
   kv: KvTable;
   client_error_counts: ClientErrorCountTable;
+  release_versions: ReleaseVersionTable;
+  release_files: ReleaseFileTable;
+  release_remotes: ReleaseRemoteTable;
+  release_state: ReleaseStateTable;
 }

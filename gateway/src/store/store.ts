@@ -12,6 +12,7 @@ import { OutboxRepository } from './outbox.repository.js';
 import { PasswordPolicyRepository } from './password-policy.repository.js';
 import { PartnerRepository } from './partner.repository.js';
 import { RecoveryCodeRepository } from './recovery-code.repository.js';
+import { ReleaseRepository } from './release.repository.js';
 import { SecondFactorRepository } from './second-factor.repository.js';
 import { UserRepository } from './user.repository.js';
 import { WebauthnCredentialRepository } from './webauthn-credential.repository.js';
@@ -44,6 +45,8 @@ export interface Store {
   identityProviders: IdentityProviderRepository;
   /** External identities linked to accounts, by (issuer, subject) (S35). */
   externalLogins: ExternalLoginRepository;
+  /** The remotes' published builds and release registry (ADR 0033). */
+  releases: ReleaseRepository;
 }
 
 /** Builds the repositories over an open database. */
@@ -70,6 +73,7 @@ export function createStore(
     webauthnCredentials: new WebauthnCredentialRepository(database.db, now),
     identityProviders: new IdentityProviderRepository(database.db, secrets, now),
     externalLogins: new ExternalLoginRepository(database.db, now),
+    releases: new ReleaseRepository(database.db, database.dialect),
   };
 }
 

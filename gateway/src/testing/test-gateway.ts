@@ -29,6 +29,7 @@ import {
   type ThrottleLimits,
 } from '../infra/throttle/login-throttle.js';
 import { createOidcMount } from '../oidc.mount.js';
+import { ReleaseRegistry } from '../releases/release-registry.js';
 import type { Store } from '../store/store.js';
 import type { NewUser, User } from '../store/user.repository.js';
 import { openTestBackends, type Backend } from './backends.js';
@@ -49,6 +50,8 @@ export interface TestGateway {
   /** The short-lived flow state the app uses (Redis on postgres-redis, else the store's `kv` table). */
   kv: KeyValueStore;
   metrics: Metrics;
+  /** The app's view of the release registry in the store (polled every 100 ms; LISTEN on PostgreSQL). */
+  releases: ReleaseRegistry;
   dataDir: string;
   shellDist: string;
   /** With `oidc: true`: the origin the gateway listens on (also its issuer, PUBLIC_URL). */
@@ -157,6 +160,14 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     : new SqlKeyValueStore(store.database.db, store.database.dialect, { now });
   const metrics = new Metrics();
   const logger = pino({ level: 'silent' });
+  // A short poll: a suite's CLI command is served by the app about as soon as it returns (ADR 0033).
+  const releases = new ReleaseRegistry(store.releases, {
+    pollMs: 100,
+    listen: backend === 'postgres-redis' ? { connectionString: process.env.TEST_DATABASE_URL! } : undefined,
+  });
+  await releases.start();
+  // Before the store closes: the registry's poll must not outlive it.
+  cleanups.unshift(() => releases.close());
   let oidc: AppDeps['oidc'];
   if (options.oidc) {
     // The provider keeps the production Redis prefix, so the admin CLI's revocation finds its artefacts as it
@@ -175,6 +186,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     metrics,
     logger,
     kv,
+    releases,
     ...(oidc ? { oidc } : {}),
     // The suites of the throttle, recovery and the protocol see their own layer: no captcha stands in front of
     // guarded calls unless a suite asks for it (the captcha suite sets `captchaFallback`; e2e runs the default).
@@ -191,6 +203,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     sessionStore,
     kv,
     metrics,
+    releases,
     dataDir,
     shellDist,
     url: server ? config.publicUrl : undefined,
