@@ -1,6 +1,7 @@
 /**
  * Two replicas behind nginx on PostgreSQL + Redis, as docs/ops/production.md deploys them (issue 41): a browser
- * signs in through the balancer, the payroll portal's OIDC round trip spans both replicas, and then, under a bounded
+ * signs in through the balancer, the payroll portal's OIDC round trip spans both replicas, a canary published from
+ * one replica's CLI is served by both, and then, under a bounded
  * sign-in load, PostgreSQL is restarted, Redis is restarted and a replica is killed. Only the requests in flight
  * fail, as 503 with Retry-After (the killed replica's as nginx's 502), never 500; no replica crashes; no wrong
  * password is ever granted; answers are clean again within 5 s of the dependency's return; each replica logs one
@@ -10,12 +11,17 @@
  * PostgreSQL and Redis are the suite's own (started in a temporary folder on free loopback ports), never the
  * machine's services. Skipped, with the reason, when nginx, initdb/pg_ctl or redis-server are missing.
  */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { clusterTools, startCluster, waitFor, type Cluster } from '../helpers/cluster.js';
 import { DEMO_USERS } from '../helpers/demo-users.js';
 import { startPortal, type Portal } from '../helpers/portal.js';
 import { appTookOver, signIn } from '../helpers/sign-in.js';
 import { runSignInLoad, type CallRecord } from '../helpers/sign-in-load.js';
+import { GATEWAY_DIST, REPO } from '../helpers/system.js';
 
 const tools = clusterTools();
 test.skip(
@@ -101,6 +107,49 @@ test('the payroll portal signs a user in with OpenID Connect through the balance
   // authorize, the interaction, token and userinfo went to whichever replica nginx chose.
   await expect(page).toHaveURL(`${portal.url}/`);
   await expect(page.locator('#user-name')).toHaveText('Emma Employee');
+});
+
+test("a canary published from one replica's CLI is served through the balancer by both replicas", async ({
+  page,
+  context,
+}) => {
+  const [first] = cluster.replicas;
+  // A new build of mfe-login (one file more than the active one), published and made a canary on replica-1's machine.
+  const copy = mkdtempSync(path.join(tmpdir(), 'mfe-login-canary-'));
+  let canary = '';
+  try {
+    cpSync(path.join(REPO, 'mfe-login', 'dist'), copy, { recursive: true });
+    writeFileSync(path.join(copy, 'canary.txt'), `canary ${Date.now()}\n`);
+    const releases = path.join(GATEWAY_DIST, 'cli', 'releases.js');
+    const cli = (args: string[]) => {
+      const result = spawnSync(process.execPath, [releases, ...args], { env: first!.env, encoding: 'utf8' });
+      expect(result.status, `releases ${args.join(' ')}: ${result.stderr}`).toBe(0);
+      return result.stdout;
+    };
+    canary = /mfe-login (\S+)/.exec(cli(['publish', 'mfe-login', copy]))?.[1] ?? '';
+    expect(canary).not.toBe('');
+    cli(['canary', 'mfe-login', canary, '50']);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+  // Bucket 0 is inside a 50 % canary on every replica (the bucket is the browser's cookie, ADR 0033).
+  const host = new URL(cluster.url).hostname;
+  await context.addCookies([{ name: 'idp.bucket', value: '0', domain: host, path: '/' }]);
+  const servedBy = async (origin: string) => {
+    const res = await page.request.get(`${origin}/remotes/manifest.json`);
+    return ((await res.json()) as { remotes: Record<string, { version: string }> }).remotes['mfe-login']
+      ?.version;
+  };
+  // Within 3 s on each replica, asked directly, and through the balancer on consecutive (alternating) calls.
+  for (const replica of cluster.replicas)
+    await expect.poll(() => servedBy(replica.url), { timeout: 3000 }).toBe(canary);
+  for (let i = 0; i < 4; i += 1) expect(await servedBy(cluster.url)).toBe(canary);
+  // The browser loads the canary's files through the balancer and signs in with it.
+  const entry = page.waitForResponse(
+    (res) => res.url().includes(`/remotes/mfe-login/${canary}/`) && res.ok(),
+  );
+  await signIn(page, DEMO_USERS.employee);
+  await entry;
 });
 
 for (const dependency of ['database', 'redis'] as const) {
