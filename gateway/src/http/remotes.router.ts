@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Router } from 'express';
+import { FEDERATION_MANIFEST_FILE, type RemotesManifest } from 'shared-contracts';
 import type { GatewayConfig } from '../config.js';
 import type { ReleaseRegistry } from '../releases/release-registry.js';
 import { isRemoteId, isServableVersion } from '../releases/release-registry.js';
@@ -26,7 +28,7 @@ export function remotesRouter(config: Pick<GatewayConfig, 'secure'>, registry: R
       setCookie(res, config, bucketCookie, String(bucket), { httpOnly: true, maxAgeMs: YEAR_MS });
     }
     res.set('Cache-Control', 'no-store');
-    res.json(registry.manifest(bucket));
+    res.json(federationManifests(registry, registry.manifest(bucket)));
   });
 
   // Each request is served from its own version's folder only, and only when that version is published: the
@@ -60,6 +62,24 @@ export function remotesRouter(config: Pick<GatewayConfig, 'secure'>, registry: R
     res.status(404).type('text/plain').send('Not Found');
   });
   return router;
+}
+
+/**
+ * Each remote's entry in the browser's manifest is its version's federation manifest (`mf-manifest.json`, which
+ * every remote build writes beside its `remoteEntry.js`): the shell's federation runtime loads the remote through it
+ * (docs/adr/0033-react-and-module-federation-2.md). A version published without one (built before it) keeps its
+ * `remoteEntry.js`, which the runtime loads as well.
+ */
+function federationManifests(registry: ReleaseRegistry, manifest: RemotesManifest): RemotesManifest {
+  const remotes: RemotesManifest['remotes'] = {};
+  for (const [id, remote] of Object.entries(manifest.remotes)) {
+    if (!remote || !isRemoteId(id)) continue;
+    const withManifest = existsSync(path.join(registry.versionDir(id, remote.version), FEDERATION_MANIFEST_FILE));
+    remotes[id] = withManifest
+      ? { ...remote, entry: `/remotes/${id}/${remote.version}/${FEDERATION_MANIFEST_FILE}` }
+      : remote;
+  }
+  return { ...manifest, remotes };
 }
 
 // One path segment of a release file after decoding: what a build writes (names, hashes, dots inside), never a
