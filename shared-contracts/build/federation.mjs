@@ -301,7 +301,8 @@ export function federationShared(pkg) {
  * versions compatible with it (`^19.3.1`: the same major, this release or newer), a range is kept as written.
  */
 export function requiredRange(spec) {
-  if (typeof spec !== 'string' || spec === '') throw new Error(`no version range for a shared module: ${spec}`);
+  if (typeof spec !== 'string' || spec === '')
+    throw new Error(`no version range for a shared module: ${spec}`);
   return /^\d+\.\d+\.\d+$/.test(spec) ? `^${spec}` : spec;
 }
 

@@ -74,7 +74,9 @@ function federationManifests(registry: ReleaseRegistry, manifest: RemotesManifes
   const remotes: RemotesManifest['remotes'] = {};
   for (const [id, remote] of Object.entries(manifest.remotes)) {
     if (!remote || !isRemoteId(id)) continue;
-    const withManifest = existsSync(path.join(registry.versionDir(id, remote.version), FEDERATION_MANIFEST_FILE));
+    const withManifest = existsSync(
+      path.join(registry.versionDir(id, remote.version), FEDERATION_MANIFEST_FILE),
+    );
     remotes[id] = withManifest
       ? { ...remote, entry: `/remotes/${id}/${remote.version}/${FEDERATION_MANIFEST_FILE}` }
       : remote;
