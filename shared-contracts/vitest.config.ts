@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['src/**/*.test.{ts,tsx}'], environment: 'node', testTimeout: 30_000 },
+  test: {
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.mjs'],
+    environment: 'node',
+    testTimeout: 30_000,
+  },
 });

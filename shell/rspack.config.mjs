@@ -1,21 +1,22 @@
 // Build of the shell (the federation host). No build-time remotes: the shell reads /remotes/manifest.json at
-// start-up and registers what it lists (docs/adr/0001-runtime-federation.md). Webpack's container interface
-// (ModuleFederationPluginV1) without a federation runtime: the shell's build provides the singletons in its share
-// scope and src/remotes/containers.ts initialises each remote's container with it (ADR 0030).
+// start-up and registers what it lists (docs/adr/0001-runtime-federation.md). It provides the one federation
+// runtime of the page to the remotes (experiments.provideExternalRuntime; remotes use externalRuntime).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import {
   compileHintsPlugin,
   cssRule,
+  federationRuntimeEsm,
   federationShared,
   gatewayProxy,
+  HOST_RUNTIME_OPTIMIZATION,
   minimizers,
   narrowCheckDirs,
   NarrowSharedCheckPlugin,
   narrowSharedAliases,
-  preactAliases,
   sharedContractsRootImports,
   typescriptRule,
 } from 'shared-contracts/build/federation';
@@ -63,7 +64,7 @@ function shellConfig(dev) {
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.json'],
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-      alias: { ...narrowSharedAliases(), ...preactAliases() },
+      alias: { ...narrowSharedAliases(), ...(dev ? {} : federationRuntimeEsm()) },
     },
     module: {
       rules: [
@@ -79,9 +80,18 @@ function shellConfig(dev) {
     },
     experiments: { css: true },
     plugins: [
-      // Sharing only: the singletons in the page's share scope. A consume picks the loaded version of a singleton
-      // (the shell's, eager), never a remote's newer one, so sharing is settled without fetching any remote.
-      new rspack.container.ModuleFederationPluginV1({ name: 'shell', shared }),
+      new ModuleFederationPlugin({
+        name: 'shell',
+        remotes: {},
+        shared,
+        dts: false,
+        manifest: false,
+        // The shell provides every singleton itself (eager): sharing is settled from what is loaded, never by
+        // fetching every registered remote's entry to compare versions (the default 'version-first' does that on
+        // the first lazy consume, e.g. /devops loading all five remotes).
+        shareStrategy: 'loaded-first',
+        experiments: { provideExternalRuntime: true, optimization: HOST_RUNTIME_OPTIMIZATION },
+      }),
       new NarrowSharedCheckPlugin(narrowCheckDirs(dir)),
       sharedContractsRootImports(),
       new rspack.HtmlRspackPlugin({ template: './src/index.html', scriptLoading: 'defer', inject: 'body' }),
@@ -90,18 +100,18 @@ function shellConfig(dev) {
     optimization: {
       minimize: !dev,
       minimizer: minimizers(),
-      // The eager singletons make the start ≈ 455 KB of script; as one file, V8 finalises its compile on the main
-      // thread in one long task (issue 10, Total Blocking Time). Three files (the view: Preact and the router; the
-      // other libraries; the shell's own code with webpack's sharing runtime) are finalised in three shorter tasks.
-      // They are still the entry's initial chunks: fetched in order on the first load, the singletons provided from
-      // them as before. Costs ≈ 2 KB of brotli (each file compressed on its own); bench/README.md "Blocking time".
+      // The eager singletons make the start 640 KB of script; as one file, V8 finalises its compile on the main
+      // thread in one long task (issue 10, Total Blocking Time). Three files (React DOM, the other libraries, the
+      // shell's own code with the federation runtime) are finalised in three shorter tasks. They are still the
+      // entry's initial chunks: fetched in order on the first load, the singletons provided from them as before.
+      // Costs ≈ 5 KB of brotli (each file compressed on its own); bench/README.md "Blocking time".
       splitChunks: dev
         ? undefined
         : {
             cacheGroups: {
-              view: {
-                test: /[\\/]node_modules[\\/](preact|react-router)[\\/]/,
-                name: 'view',
+              reactDom: {
+                test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/,
+                name: 'react-dom',
                 chunks: 'initial',
                 enforce: true,
                 priority: 30,

@@ -55,7 +55,7 @@ export async function recordNetwork(page) {
     if (r) r.failed = true;
   });
 
-  /** Body of a finished request (to recognise the renderer and the MF runtime by content). */
+  /** Body of a finished request (to recognise React DOM and the MF runtime by content). */
   async function body(requestId) {
     try {
       const b = await cdp.send('Network.getResponseBody', { requestId });
@@ -77,7 +77,7 @@ export async function recordNetwork(page) {
         otherBytes: 0,
         totalBytes: 0,
         requests: 0,
-        rendererFetches: 0,
+        reactDomFetches: 0,
         mfRuntimeFetches: 0,
         failed: 0,
         fromCache: 0,
@@ -97,9 +97,9 @@ export async function recordNetwork(page) {
         let marks = '';
         if (isJs && r.done) {
           const text = await body(id);
-          if (text.includes(SIGNATURES.renderer)) {
-            totals.rendererFetches += 1;
-            marks += ' renderer';
+          if (text.includes(SIGNATURES.reactDom)) {
+            totals.reactDomFetches += 1;
+            marks += ' react-dom';
           }
           if (text.includes(SIGNATURES.mfRuntime)) {
             totals.mfRuntimeFetches += 1;

@@ -4,8 +4,48 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO, runReleases, systemUnderTest } from './system.js';
 
-/** How a published copy of a remote is broken. */
-export type Breakage = 'missing-chunks' | 'throws-at-import' | 'throws-in-render';
+/**
+ * How a published copy of a remote is broken. `incompatible-contracts` and `incompatible-react`: the copy says it was
+ * built against shared-contracts 2.x, or React 20 (the versions it provides and the ranges it requires, in its
+ * remoteEntry.js and mf-manifest.json, as such a build writes them), so the page's singletons do not satisfy it.
+ */
+export type Breakage =
+  | 'missing-chunks'
+  | 'throws-at-import'
+  | 'throws-in-render'
+  | 'incompatible-contracts'
+  | 'incompatible-react';
+
+/** What an incompatible copy rewrites: the shared modules' provided versions and required ranges. */
+const INCOMPATIBLE: Record<'incompatible-contracts' | 'incompatible-react', [RegExp, string][]> = {
+  'incompatible-contracts': [
+    [/(name:"shared-contracts(?:\/\w+)?",version:")1\.0\.0"/g, '$12.0.0"'],
+    [/requiredVersion:"\^1\.0\.0"/g, 'requiredVersion:"^2.0.0"'],
+    [/("name": "shared-contracts(?:\/\w+)?",\s*"version": ")1\.0\.0"/g, '$12.0.0"'],
+    [/"requiredVersion": "\^1\.0\.0"/g, '"requiredVersion": "^2.0.0"'],
+  ],
+  'incompatible-react': [
+    [/(name:"react(?:-dom)?(?:\/[\w-]+)?",version:")19\.\d+\.\d+"/g, '$120.0.0"'],
+    [/requiredVersion:"\^19\.\d+\.\d+"/g, 'requiredVersion:"^20.0.0"'],
+    [/("name": "react(?:-dom)?(?:\/[\w-]+)?",\s*"version": ")19\.\d+\.\d+"/g, '$120.0.0"'],
+    [/"requiredVersion": "\^19\.\d+\.\d+"/g, '"requiredVersion": "^20.0.0"'],
+  ],
+};
+
+/** Rewrites a copy's entry and federation manifest as a build against other shared versions would have them. */
+function makeIncompatible(dir: string, breakage: keyof typeof INCOMPATIBLE): void {
+  for (const file of ['remoteEntry.js', 'mf-manifest.json']) {
+    const original = readFileSync(path.join(dir, file), 'utf8');
+    let changed = original;
+    for (const [pattern, replacement] of INCOMPATIBLE[breakage])
+      changed = changed.replace(pattern, replacement);
+    if (changed === original)
+      throw new Error(`${file} of ${dir}: no shared version to rewrite (the build changed shape)`);
+    writeFileSync(path.join(dir, file), changed);
+    // The precompressed siblings would be served instead of the rewritten file (ADR 0026).
+    for (const sibling of [`${file}.br`, `${file}.gz`]) rmSync(path.join(dir, sibling), { force: true });
+  }
+}
 
 /** What a page of a `throws-in-render` copy throws while rendering. */
 export const RENDER_ERROR_MESSAGE = 'deliberately broken page (e2e render)';
@@ -65,10 +105,13 @@ export async function publishBrokenRemote(remoteId: string, breakage: Breakage):
       writeFileSync(entry, `throw new Error('deliberately broken ${remoteId} (e2e)');\n`);
     } else if (breakage === 'throws-in-render') {
       breakPageRendering(copy);
+    } else if (breakage === 'incompatible-contracts' || breakage === 'incompatible-react') {
+      makeIncompatible(copy, breakage);
     } else {
       // The entry is intact but every chunk it loads is gone (a half-copied release).
       for (const file of readdirSync(copy))
-        if (file !== 'remoteEntry.js') rmSync(path.join(copy, file), { recursive: true });
+        if (file !== 'remoteEntry.js' && file !== 'mf-manifest.json')
+          rmSync(path.join(copy, file), { recursive: true });
     }
     const output = runReleases(['publish', remoteId, copy], dataDir);
     const version = new RegExp(`${remoteId} (\\S+)`).exec(output)?.[1];

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 
 const contractsDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const contractsVersion = JSON.parse(readFileSync(path.join(contractsDir, 'package.json'), 'utf8')).version;
@@ -41,23 +42,17 @@ export function narrowSharedAliases() {
 }
 
 /**
- * React in the browser is Preact's compat layer (docs/adr/0029-preact-in-the-browser.md): the shell and every remote
- * import react, react-dom and react/jsx-runtime as before and get Preact, ≈ 50 KB less brotli on every cold page.
- * react-dom and react-dom/client go through modules of our own that add React DOM's autoFocus, spellCheck and effect
- * timing (build/shared/react-dom-semantics.mjs). Builds for Node (the first paint) keep React's server renderer.
+ * Compile-time switches of the federation runtime in the shell, which runs the page's one runtime (the remotes use
+ * it, `externalRuntime`): browser-only code (no Node loaders in the page). The snapshot code stays: the shell loads
+ * every remote through its `mf-manifest.json` and preloads from it.
  */
-export function preactAliases() {
-  const preact = path.dirname(require.resolve('preact/package.json', { paths: [contractsDir] }));
-  return {
-    react$: path.join(preact, 'compat', 'dist', 'compat.mjs'),
-    'react-dom$': path.join(contractsDir, 'build', 'shared', 'react-dom-preact.mjs'),
-    'react-dom/client$': path.join(contractsDir, 'build', 'shared', 'react-dom-client-preact.mjs'),
-    'react/jsx-runtime$': path.join(preact, 'jsx-runtime', 'dist', 'jsxRuntime.mjs'),
-    'react/jsx-dev-runtime$': path.join(preact, 'jsx-runtime', 'dist', 'jsxRuntime.mjs'),
-    // react-i18next's shim for React < 18: Preact's compat layer has the hook itself.
-    'use-sync-external-store/shim$': path.join(preact, 'compat', 'dist', 'compat.mjs'),
-  };
-}
+export const HOST_RUNTIME_OPTIMIZATION = { target: 'web' };
+
+/**
+ * Compile-time switches of the bundler runtime in every remote's `remoteEntry.js`: browser-only, no snapshot code
+ * and no remote-loading code (a remote never loads another remote; the shell does), ≈ 0.5 KiB less per entry.
+ */
+export const REMOTE_RUNTIME_OPTIMIZATION = { disableSnapshot: true, disableRemote: true, target: 'web' };
 
 /** V8's compile hint for a whole file: compile every function eagerly, off the main thread while streaming. */
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
@@ -109,21 +104,55 @@ function sourceFiles(dir) {
 }
 
 /**
- * The runtime imports from a narrowed package that its narrow entry point does not export, in the given source
- * folders: such an import would build without a word (a consumed shared module's exports are not checked) and be
- * `undefined` in the browser. Type-only imports are ignored; `import * as` of a narrowed package is reported.
+ * React's shared modules, shared whole: the production CommonJS build each specifier resolves to in the browser
+ * builds (React publishes the same names in its development build, plus development-only ones such as
+ * `captureOwnerStack`, which production leaves out).
+ */
+const WHOLE_SHARED = {
+  react: ['react', 'cjs/react.production.js'],
+  'react/jsx-runtime': ['react', 'cjs/react-jsx-runtime.production.js'],
+  'react-dom': ['react-dom', 'cjs/react-dom.production.js'],
+  'react-dom/client': ['react-dom', 'cjs/react-dom-client.production.js'],
+};
+
+/** The names the production build of a whole shared module exports, read by loading it in Node. */
+function wholeExports(name, file) {
+  const dir = path.dirname(require.resolve(`${name}/package.json`, { paths: [contractsDir] }));
+  return new Set(Object.keys(require(path.join(dir, file))));
+}
+
+/**
+ * The names each checked shared module provides in the browser: the narrow entry points' export lists and React's
+ * production exports.
+ * @returns {Map<string, Set<string>>} shared specifier → the names it provides
+ */
+export function sharedExports() {
+  return new Map([
+    ...Object.entries(NARROW_SHARED).map(([key, file]) => [key, narrowExports(file)]),
+    ...Object.entries(WHOLE_SHARED).map(([key, [name, file]]) => [key, wholeExports(name, file)]),
+  ]);
+}
+
+/**
+ * The runtime imports from a narrowed package that its narrow entry point does not export, or from react,
+ * react-dom, react-dom/client or react/jsx-runtime that React's production build does not export, in the given
+ * source folders: such an import would build without a word (a consumed shared module's exports are not checked)
+ * and be `undefined` in the browser. Type-only imports are ignored; `import * as` of a narrowed package is reported
+ * (React's are shared whole: a namespace import of them is fine).
+ * @param {string[]} dirs source folders
+ * @param {Map<string, Set<string>>} [exportsOf] the provided names (default {@link sharedExports})
  * @returns {string[]} one line per problem
  */
-export function missingNarrowExports(dirs) {
+export function missingNarrowExports(dirs, exportsOf = sharedExports()) {
   const problems = [];
-  const exportsOf = new Map(Object.entries(NARROW_SHARED).map(([key, file]) => [key, narrowExports(file)]));
   for (const file of dirs.flatMap(sourceFiles)) {
     const code = readFileSync(file, 'utf8');
     for (const m of code.matchAll(/(import|export)\s+(type\s+)?([^;]*?)\s+from\s+['"]([^'"]+)['"]/g)) {
       const [, , typeOnly, clause, from] = m;
       const provided = exportsOf.get(from);
       if (!provided || typeOnly) continue;
-      if (/\*\s+as\s/.test(clause) || /^\*$/.test(clause.trim())) {
+      const narrowed = from in NARROW_SHARED;
+      if (narrowed && (/\*\s+as\s/.test(clause) || /^\*$/.test(clause.trim()))) {
         problems.push(
           `${file}: \`${clause.trim()}\` from '${from}' (import names; the shared '${from}' is narrowed)`,
         );
@@ -137,7 +166,9 @@ export function missingNarrowExports(dirs) {
         const name = spec.split(/\s+as\s+/)[0].trim();
         if (!provided.has(name))
           problems.push(
-            `${file}: '${name}' from '${from}' is not in ${path.relative(contractsDir, NARROW_SHARED[from])}`,
+            narrowed
+              ? `${file}: '${name}' from '${from}' is not in ${path.relative(contractsDir, NARROW_SHARED[from])}`
+              : `${file}: '${name}' from '${from}' is not exported by ${from}'s production build`,
           );
       }
     }
@@ -147,7 +178,8 @@ export function missingNarrowExports(dirs) {
 
 /**
  * Fails the build when a source of the package (or of shared-contracts, which every build bundles) imports from a
- * narrowed package a name its narrow entry point lacks: add the name to build/shared/<package>.mjs.
+ * narrowed package a name its narrow entry point lacks (add the name to build/shared/<package>.mjs), or from React
+ * a name its production build does not have (e.g. a development-only API, or an API of a newer React).
  */
 export class NarrowSharedCheckPlugin {
   constructor(dirs) {
@@ -189,6 +221,36 @@ export function sharedContractsRootImports() {
   });
 }
 
+/**
+ * The federation plugin injects its bundler runtime by the absolute path of its CommonJS build
+ * (webpack-bundler-runtime/dist/index.cjs), which requires the CommonJS builds of the runtime, its core and the SDK:
+ * CommonJS is not tree-shaken, so every entry carried the Node loaders, the manifest snapshot code and the logger.
+ * Each of these packages (and each CommonJS file the plugin names by path) resolves to its ES module build of the
+ * same version instead, in the shell (which also provides the runtime core to the remotes, one copy) and in the
+ * remotes.
+ */
+export function federationRuntimeEsm() {
+  const aliases = {};
+  for (const name of [
+    '@module-federation/webpack-bundler-runtime',
+    '@module-federation/runtime',
+    '@module-federation/runtime-core',
+    '@module-federation/sdk',
+    '@module-federation/error-codes',
+    '@module-federation/inject-external-runtime-core-plugin',
+  ]) {
+    const cjs = require.resolve(name, { paths: [contractsDir] });
+    if (!cjs.endsWith('.cjs')) continue;
+    const esm = [cjs.replace(/\.cjs$/, '.js'), cjs.replace(/\.cjs$/, '.mjs')].find(
+      (file) => existsSync(file) && /^\s*(?:import|export)\b/m.test(readFileSync(file, 'utf8')),
+    );
+    if (!esm) continue;
+    aliases[`${name}$`] = esm;
+    aliases[`${cjs}$`] = esm;
+  }
+  return aliases;
+}
+
 /** Reads a package.json. */
 export function readPackage(dir) {
   return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -201,24 +263,26 @@ export function readPackage(dir) {
  */
 export function federationShared(pkg) {
   // key: the import specifier shared; name: its package (whose version is required and provided).
+  // strictVersion: a remote whose range the page's loaded singleton does not satisfy is refused at load (the runtime
+  // throws "… does not satisfy the requirement …", reported as a remote-load failure), never run against it.
   const singleton = (key, name = key) => ({
     singleton: true,
-    requiredVersion: pkg.dependencies[name],
+    strictVersion: true,
+    requiredVersion: requiredRange(pkg.dependencies[name]),
     ...(NARROW_SHARED[key]
       ? { import: NARROW_SHARED[key], version: installedVersion(name), shareKey: key }
       : {}),
   });
-  const contracts = { singleton: true, requiredVersion: contractsVersion, version: contractsVersion };
-  // react, react-dom and react/jsx-runtime are Preact's (preactAliases): provided and required at Preact's version.
-  const renderer = () => ({
+  const contracts = {
     singleton: true,
-    requiredVersion: pkg.dependencies.preact,
-    version: installedVersion('preact'),
-  });
+    strictVersion: true,
+    requiredVersion: requiredRange(pkg.dependencies['shared-contracts'] ?? contractsVersion),
+    version: contractsVersion,
+  };
   return {
-    react: renderer(),
-    'react/jsx-runtime': renderer(),
-    'react-dom': renderer(),
+    react: singleton('react'),
+    'react/jsx-runtime': singleton('react/jsx-runtime', 'react'),
+    'react-dom': singleton('react-dom'),
     'react-router': singleton('react-router'),
     '@reduxjs/toolkit': singleton('@reduxjs/toolkit'),
     '@reduxjs/toolkit/query': singleton('@reduxjs/toolkit/query', '@reduxjs/toolkit'),
@@ -230,6 +294,16 @@ export function federationShared(pkg) {
     'shared-contracts/api': contracts,
     'shared-contracts/ui': contracts,
   };
+}
+
+/**
+ * The range a build requires of a shared singleton, from its package.json: an exact pin (`19.3.1`) becomes the
+ * versions compatible with it (`^19.3.1`: the same major, this release or newer), a range is kept as written.
+ */
+export function requiredRange(spec) {
+  if (typeof spec !== 'string' || spec === '')
+    throw new Error(`no version range for a shared module: ${spec}`);
+  return /^\d+\.\d+\.\d+$/.test(spec) ? `^${spec}` : spec;
 }
 
 /** The installed version of a package (what a narrow entry point provides must say which version it is). */
@@ -292,10 +366,11 @@ export function gatewayProxy() {
 
 /**
  * The build of a remote (each mfe-* package's rspack.config.mjs is one call to this).
- * - default: the federated remote, a container of webpack's container interface (rspack's
- *   ModuleFederationPluginV1, docs/adr/0030-container-interface-without-the-federation-runtime.md): exposes exactly
- *   `./remote` and takes the singletons from the share scope the shell initialises it with;
- *   publicPath 'auto' so chunks load from wherever the gateway's manifest points (/remotes/<id>/<version>/).
+ * - default: the federated remote (Module Federation 2, docs/adr/0034-react-and-module-federation-2.md). Exposes
+ *   exactly `./remote`; shares the singletons with the shell at strict versions; uses the shell's federation runtime
+ *   (experiments.externalRuntime) so one copy of the runtime runs per page; writes `mf-manifest.json`, which the
+ *   shell loads the remote through; publicPath 'auto' so chunks load from wherever the gateway's manifest points
+ *   (/remotes/<id>/<version>/).
  * - `--env standalone`: a plain app (no federation) rendering this remote's routes in the dev host of
  *   `shared-contracts/dev-host` with the shared store and i18n, for the flow team to work alone (`npm run dev`).
  *
@@ -326,20 +401,23 @@ export function remoteRspackConfig(dir, env = {}) {
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.json'],
-      alias: { ...narrowSharedAliases(), ...preactAliases() },
+      alias: { ...narrowSharedAliases(), ...(standalone ? {} : federationRuntimeEsm()) },
     },
     module: { rules: [typescriptRule, cssRule] },
     experiments: { css: true },
     plugins: standalone
       ? [new rspack.HtmlRspackPlugin({ title: `${pkg.name} (dev host)` })]
       : [
-          new rspack.container.ModuleFederationPluginV1({
+          new ModuleFederationPlugin({
             name: federationName,
-            // A classic script defining the global the shell's loader reads (shell/src/remotes/containers.ts).
-            library: { type: 'var', name: federationName },
             filename: 'remoteEntry.js',
             exposes: { './remote': './src/remote.ts' },
             shared: federationShared(pkg),
+            dts: false,
+            // mf-manifest.json: what the shell loads the remote through (its entry, shared modules with their
+            // required versions, and the exposed module's assets for preloading); published with the build.
+            manifest: true,
+            experiments: { externalRuntime: true, optimization: REMOTE_RUNTIME_OPTIMIZATION },
           }),
           new NarrowSharedCheckPlugin(narrowCheckDirs(dir)),
           sharedContractsRootImports(),

@@ -49,8 +49,16 @@ export interface RemoteModule {
   loadTranslations: (locale: string) => Promise<RemoteTranslations>;
 }
 
-/** The remotes manifest served at `/remotes/manifest.json`: remote id → URL of its published `remoteEntry.js`. */
+/** The file name of a remote build's federation manifest, written beside its `remoteEntry.js`. */
+export const FEDERATION_MANIFEST_FILE = 'mf-manifest.json';
+
+/**
+ * The remotes manifest served at `/remotes/manifest.json`: remote id → the version this browser uses and the URL the
+ * shell's federation runtime loads it from: that version's {@link FEDERATION_MANIFEST_FILE} (or, for a version
+ * published without one, its `remoteEntry.js`).
+ */
 export interface RemotesManifest {
+  /** One entry per remote with an active version. */
   remotes: Partial<Record<RemoteId, { entry: string; version: string }>>;
 }
 

@@ -75,8 +75,8 @@ export async function startApp(): Promise<void> {
   await yieldToMain();
   await takeOverFirstPaint(root, (container) => {
     const reactRoot = createRoot(container);
-    // Preact renders in this task either way (its startTransition runs the update at once, ADR 0029); behind a
-    // drawn page the takeover swaps the rendered app in at the next task, so render and swap are two tasks.
+    // Behind a drawn page the render is a transition (React may yield to input while it renders) and the takeover
+    // swaps the rendered app in at the next task, so render and swap are two tasks; without one, render at once.
     if (drawn) startTransition(() => reactRoot.render(app));
     else flushSync(() => reactRoot.render(app));
   });

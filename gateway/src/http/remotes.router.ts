@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import type { RemoteId } from 'shared-contracts';
+import { FEDERATION_MANIFEST_FILE, type RemoteId, type RemotesManifest } from 'shared-contracts';
 import type { GatewayConfig } from '../config.js';
 import type { ReleaseRegistry, ServedReleaseFile } from '../releases/release-registry.js';
 import { isRemoteId } from '../releases/release-registry.js';
@@ -30,7 +30,7 @@ export function remotesRouter(config: Pick<GatewayConfig, 'secure'>, registry: R
       setCookie(res, config, bucketCookie, String(bucket), { httpOnly: true, maxAgeMs: YEAR_MS });
     }
     res.set('Cache-Control', 'no-store');
-    res.json(registry.manifest(bucket));
+    res.json(federationManifests(registry, registry.manifest(bucket)));
   });
 
   // Each request is answered from its own version's files only, and only when that version is published: the path
@@ -79,6 +79,25 @@ function sendReleaseFile(req: Request, res: Response, file: ServedReleaseFile): 
   } else {
     res.set('ETag', `"${tag}"`).send(file.body);
   }
+}
+
+/**
+ * Each remote's entry in the browser's manifest is its version's federation manifest (`mf-manifest.json`, which
+ * every remote build writes beside its `remoteEntry.js`): the shell's federation runtime loads the remote through it
+ * (docs/adr/0034-react-and-module-federation-2.md). A version published without one (built before it) keeps its
+ * `remoteEntry.js`, which the runtime loads as well.
+ */
+function federationManifests(registry: ReleaseRegistry, manifest: RemotesManifest): RemotesManifest {
+  const remotes: RemotesManifest['remotes'] = {};
+  for (const [id, remote] of Object.entries(manifest.remotes)) {
+    if (!remote || !isRemoteId(id)) continue;
+    // The announced versions are loaded in this replica's memory (releases in the store, ADR 0033).
+    const withManifest = registry.file(id, remote.version, FEDERATION_MANIFEST_FILE) !== undefined;
+    remotes[id] = withManifest
+      ? { ...remote, entry: `/remotes/${id}/${remote.version}/${FEDERATION_MANIFEST_FILE}` }
+      : remote;
+  }
+  return { ...manifest, remotes };
 }
 
 // One path segment of a release file after decoding: what a build writes (names, hashes, dots inside), never a

@@ -2,20 +2,21 @@ import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientErrorReportBody, RemoteModule, RemotesManifest } from 'shared-contracts';
 
-// The container loader (./containers) is the loader's boundary to the browser's script loading: faked here, so each
-// test says what a remote's `./remote` module resolves to (or how it fails) by its federation name.
+// The federation runtime is the loader's boundary to the browser's script loading: faked here, so each test says
+// what a remote's `./remote` module resolves to (or how it fails) by its federation name.
 const federation = vi.hoisted(() => ({
   registerRemotes:
     vi.fn<(remotes: { name: string; entry: string }[], options?: { force?: boolean }) => void>(),
   loadRemote: vi.fn<(id: string) => Promise<unknown>>(),
+  registerPlugins: vi.fn<(plugins: { name: string }[]) => void>(),
 }));
-vi.mock('./containers', () => federation);
+vi.mock('@module-federation/enhanced/runtime', () => federation);
 
 type Loader = typeof import('./remote-loader');
 
 const ENTRY = {
-  login: '/remotes/mfe-login/1.0.0/remoteEntry.js',
-  mfa: '/remotes/mfe-mfa/2.0.0/remoteEntry.js',
+  login: '/remotes/mfe-login/1.0.0/mf-manifest.json',
+  mfa: '/remotes/mfe-mfa/2.0.0/mf-manifest.json',
 };
 
 function Page() {
@@ -92,6 +93,11 @@ describe('remote loader: manifest and registration', () => {
     await loader.registerManifestRemotes();
     await loader.registerManifestRemotes();
     expect(manifestReads).toBe(1);
+    // Our runtime plugin (timeout and retries for every remote load) is installed once.
+    expect(federation.registerPlugins).toHaveBeenCalledTimes(1);
+    expect(federation.registerPlugins.mock.calls[0]![0].map((p) => p.name)).toEqual([
+      'identity-remote-load-guard',
+    ]);
     expect(federation.registerRemotes).toHaveBeenCalledTimes(1);
     expect(federation.registerRemotes).toHaveBeenCalledWith(
       [
@@ -104,7 +110,7 @@ describe('remote loader: manifest and registration', () => {
 
   it('on a forced read registers only the remotes whose entry changed', async () => {
     await loader.registerManifestRemotes();
-    const next = '/remotes/mfe-mfa/2.1.0/remoteEntry.js';
+    const next = '/remotes/mfe-mfa/2.1.0/mf-manifest.json';
     manifest = {
       remotes: {
         'mfe-login': { entry: ENTRY.login, version: '1.0.0' },

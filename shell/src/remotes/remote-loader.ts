@@ -1,3 +1,4 @@
+import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { i18n as I18n } from 'i18next';
 import {
   federationName,
@@ -10,7 +11,7 @@ import {
 } from 'shared-contracts';
 import { reportClientError } from '../errors/error-reporting';
 import { beforeLocaleChange } from '../platform/locale-change';
-import { loadRemote, registerRemotes } from './containers';
+import { remoteLoadGuard } from './load-guard';
 
 /** Why a remote is unavailable: its name is not in the manifest, or its code failed to load or to start. */
 export class RemoteLoadError extends Error {
@@ -47,8 +48,19 @@ export function fetchManifest(force = false): Promise<RemotesManifest> {
   return manifest;
 }
 
-/** Registers every remote of the manifest with the container loader (start-up; `force` after a retry). */
+let guarded = false;
+
+/**
+ * Registers every remote of the manifest with the federation runtime (start-up; `force` after a retry). Each entry
+ * is the URL of the remote's published `mf-manifest.json`: the runtime reads the remote's entry file, its shared
+ * modules and their required versions from it. The first call also installs our runtime plugin (a timeout and
+ * bounded retries for every remote load, `load-guard.ts`).
+ */
 export async function registerManifestRemotes(force = false): Promise<void> {
+  if (!guarded) {
+    registerPlugins([remoteLoadGuard()]);
+    guarded = true;
+  }
   const current = await fetchManifest(force);
   const remotes = Object.entries(current.remotes).flatMap(([id, entry]) => {
     if (!entry?.entry || registered.get(id as RemoteId) === entry.entry) return [];

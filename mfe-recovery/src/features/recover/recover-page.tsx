@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { startTransition, useActionState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { recoverRequestSchema, returnUrlOf } from 'shared-contracts';
@@ -24,10 +24,9 @@ export function RecoverPage() {
   const signIn = `/account/login?returnUrl=${encodeURIComponent(returnUrl)}`;
   const dispatch = useDispatch();
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const element = event.currentTarget;
-    if (!form.check(element)) return;
+  // The request is a React action (useActionState): `sending` stays true from the submit until the answer (or the
+  // captcha) is handled, so the button cannot send twice.
+  const [, sendRecover, sending] = useActionState(async (_previous: null, element: HTMLFormElement) => {
     const send = async (): Promise<void> => {
       const result = await recover({ username: form.values.username, returnUrl });
       // After a few requests from one source the server wants a solved challenge (SPEC.md §4 "Captcha"): the
@@ -37,6 +36,14 @@ export function RecoverPage() {
       if ('error' in result && isApiError(result.error)) form.focusServerErrors(element, result.error.errors);
     };
     await send();
+    return null;
+  }, null);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const element = event.currentTarget;
+    if (!form.check(element)) return;
+    startTransition(() => sendRecover(element));
   };
 
   return (
@@ -48,7 +55,7 @@ export function RecoverPage() {
             <Link to={signIn}>{t('common.backToSignIn')}</Link>
           </Stack>
         ) : (
-          <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate>
+          <form method="post" onSubmit={onSubmit} noValidate>
             <Stack>
               <p>{t('pages.recover')}</p>
               {server.form.length > 0 ? (
@@ -68,8 +75,8 @@ export function RecoverPage() {
                 required
                 autoFocus
               />
-              <Button type="submit" loading={isLoading}>
-                {isLoading ? t('recover.sending') : t('recover.submit')}
+              <Button type="submit" loading={sending || isLoading}>
+                {sending || isLoading ? t('recover.sending') : t('recover.submit')}
               </Button>
               <Link to={signIn}>{t('common.backToSignIn')}</Link>
             </Stack>
