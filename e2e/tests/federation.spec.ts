@@ -214,7 +214,8 @@ for (const [breakage, needs] of [
   test(`a remote built against another major (${breakage}) is refused with a report; the compatible one loads`, async ({
     page,
   }) => {
-    publishBrokenRemote('mfe-recovery', breakage);
+    test.setTimeout(60_000);
+    await publishBrokenRemote('mfe-recovery', breakage);
     let rolledBack = false;
     try {
       const reports: { kind?: string; origin?: string; message?: string }[] = [];
@@ -238,12 +239,12 @@ for (const [breakage, needs] of [
       ]);
 
       // The build against the page's versions loads.
-      rollbackRemote('mfe-recovery');
+      await rollbackRemote('mfe-recovery');
       rolledBack = true;
       await fallback.retry.click();
       await expectPage(page, 'Recover your account');
     } finally {
-      if (!rolledBack) rollbackRemote('mfe-recovery');
+      if (!rolledBack) await rollbackRemote('mfe-recovery');
     }
   });
 }
