@@ -74,7 +74,18 @@ if (!existsSync(sqliteBinding)) {
     [nodeGyp, 'rebuild', '--release', `--nodedir=${nodeDir}`, '-j', '2'],
     {
       cwd: sqliteDir,
-      env: { ...process.env, PATH: `${path.dirname(node22)}:${process.env.PATH}` },
+      // An npmrc's `nodedir` (this machine's says /usr, Node 20's headers) reaches node-gyp as npm_config_nodedir
+      // when the leg runs under `npm run`, and wins over --nodedir: the module then loads in Node 20 only. The
+      // build gets Node 22's own headers, whatever npm's configuration says.
+      env: {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([key]) => !/^npm_config_(nodedir|target|runtime|disturl|dist_url)$/i.test(key),
+          ),
+        ),
+        npm_config_nodedir: nodeDir,
+        PATH: `${path.dirname(node22)}:${process.env.PATH}`,
+      },
     },
   );
 }
