@@ -102,7 +102,13 @@ export async function runSignInLoad(options: LoadOptions): Promise<CallRecord[]>
       const jar = new Jar();
       const anti = await call('Antiforgery', jar, source, '/api/Account/Antiforgery', {}, (s) => s === 200);
       const token = (anti.body as { token?: string } | undefined)?.token;
-      if (!token) continue;
+      if (!token) {
+        // Refused (503 during an outage): back off as a client honouring Retry-After would, so the loop budget is
+        // not spent in the outage's first second and the load still runs after it (a fast machine used up all 600
+        // loops while Redis was down).
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
       const login = await call(
         'Login',
         jar,
@@ -116,6 +122,7 @@ export async function runSignInLoad(options: LoadOptions): Promise<CallRecord[]>
         (s) => s === 209,
       );
       const state = (login.body as { state?: string } | undefined)?.state;
+      if (login.status >= 500) await new Promise((resolve) => setTimeout(resolve, 100));
       if (login.status === 209 && state) {
         await call(
           'Exchange',
