@@ -1,6 +1,7 @@
 // Lighthouse 12.8 through its node API with Debian's Chromium, default (mobile) preset, performance only.
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { writeFileSync } from 'node:fs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './browser.mjs';
 
 /**
@@ -22,6 +23,8 @@ export async function runLighthouse(url) {
     });
     if (!result) throw new Error('lighthouse returned no result');
     const lhr = result.lhr;
+    // LIGHTHOUSE_DUMP=<file>: the whole report of the last run, to read its long tasks and bootup time.
+    if (process.env.LIGHTHOUSE_DUMP) writeFileSync(process.env.LIGHTHOUSE_DUMP, JSON.stringify(lhr));
     if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
     const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
     return {
