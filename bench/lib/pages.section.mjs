@@ -1,6 +1,7 @@
 // Section 3: page weight per route in Chromium (network log, cold cache), and the in-app navigation cost.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { runNextPage } from './next-page.mjs';
 import { launchChromium, measurePageWeight } from './page-weight.mjs';
 import { signInRouteBytes } from './route-bytes.mjs';
 import { repeat, summarize } from './stats.mjs';
@@ -107,5 +108,8 @@ export async function runPages(ctx) {
     ),
   );
   rows.push(row(S, '    extra requests', '', data.navigation.requests, '', 0));
+  const next = await runNextPage(ctx);
+  rows.push(...next.rows);
+  data.nextPage = next.data;
   return { rows, data };
 }
