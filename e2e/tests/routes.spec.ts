@@ -94,17 +94,26 @@ for (const route of ROUTES.filter((r) => !r.anonymous)) {
   });
 }
 
-test('layout flags: / has no sidebar, /devops neither sidebar nor navbar, pages have both', async ({
+test('layout flags: /devops has no navbar; no page draws a side panel, a sign-in page is one centred card (ADR 0037)', async ({
   page,
 }) => {
   await openPage(page, '/');
   await expect(page.locator('.shell')).toHaveAttribute('data-sidebar', 'false');
-  await expect(page.locator('.shell__sidebar')).toHaveCount(0);
+  await expect(page.locator('.shell__sidebar, aside')).toHaveCount(0);
   await openPage(page, '/devops');
   await expect(page.locator('.shell')).toHaveAttribute('data-navbar', 'false');
-  await expect(page.locator('.shell__sidebar')).toHaveCount(0);
   await expect(page.getByTestId('partner-header')).toHaveCount(0);
   await openPage(page, '/error');
   await expect(page.locator('.shell')).toHaveAttribute('data-sidebar', 'true');
   await expect(page.getByTestId('partner-header')).toBeVisible();
+  await openPage(page, '/account/login');
+  await expect(page.locator('aside')).toHaveCount(0);
+  // The card sits in the middle of a wide screen: as much room on its start side as on its end side.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
+  const card = await page.locator('main .hr-page').boundingBox();
+  expect(card).not.toBeNull();
+  const start = card!.x;
+  const end = 1280 - (card!.x + card!.width);
+  expect(Math.abs(start - end)).toBeLessThanOrEqual(2);
 });

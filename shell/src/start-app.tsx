@@ -16,6 +16,7 @@ import {
 import { installGlobalErrorReporting } from './errors/error-reporting';
 import { initI18n } from './i18n/i18n';
 import { partnerLocale } from './platform/language';
+import { rememberedPartner } from './platform/remembered-partner';
 import { routerReady, takeOverFirstPaint } from './platform/first-paint';
 import { splitNextTakeoverRender } from './platform/page-after-frame';
 import { yieldToMain } from './platform/yield-to-main';
@@ -34,7 +35,7 @@ export async function startApp(): Promise<void> {
   await ensureAntiforgeryToken();
   // The one cache entry (shared-contracts/api) PlatformRoot and the remotes read, so the partner is fetched once.
   const partnerResult = await store.dispatch(partnerApi.endpoints.partnerMetadata.initiate());
-  const partner = partnerResult.data ?? FALLBACK_PARTNER;
+  const partner = partnerResult.data ?? rememberedPartner() ?? FALLBACK_PARTNER;
   const i18n = await initI18n(partnerLocale(partner));
   configureApiClient({
     supportedLocales: SUPPORTED_LOCALES,

@@ -69,8 +69,6 @@ function renderPage(path: string, Page: ComponentType, locale: SupportedLocale, 
         <MemoryRouter initialEntries={[path]}>
           <SiteFrame
             skipLabel={t('firstPaint.skipToContent')}
-            sidebarLabel={t('firstPaint.sidebarLabel')}
-            partnerName={PARTNER_NAME_SLOT}
             layout={route.layout}
             header={<SiteHeader brand={brand} />}
             footer={<footer className="platform-footer" />}

@@ -60,11 +60,10 @@ export function SiteHeader({ brand, controls }: SiteHeaderProps) {
 export interface SiteFrameProps {
   /** Text of the skip link ("Skip to content"). */
   skipLabel: string;
-  /** Accessible name of the side panel. */
-  sidebarLabel: string;
-  /** The partner's display name, shown in the side panel on wide screens. */
-  partnerName: string;
-  /** Layout switches of the route (SPEC.md §2). */
+  /**
+   * Layout switches of the route (SPEC.md §2), kept on the frame as `data-sidebar` / `data-navbar`. No page fills a
+   * side panel, so none is drawn: a sign-in page is one centred card under the partner's header (ADR 0037).
+   */
   layout: { sidebar: boolean; navbar: boolean };
   /** Shown above the header (the navigation progress bar, scroll rules). */
   top?: ReactNode;
@@ -74,20 +73,11 @@ export interface SiteFrameProps {
 }
 
 /**
- * The page frame around every page: skip link, header, side panel, main area, footer. The shell renders it around
+ * The page frame around every page: skip link, header, main area, footer. The shell renders it around
  * its router, and a remote's build-time render of a first page renders the very same frame, so the HTML the
  * gateway sends first and the page the app then shows are laid out by one component.
  */
-export function SiteFrame({
-  skipLabel,
-  sidebarLabel,
-  partnerName,
-  layout,
-  top,
-  header,
-  footer,
-  children,
-}: SiteFrameProps) {
+export function SiteFrame({ skipLabel, layout, top, header, footer, children }: SiteFrameProps) {
   return (
     <div className="shell" data-sidebar={layout.sidebar} data-navbar={layout.navbar}>
       <a className="shell__skip" href="#main">
@@ -96,11 +86,6 @@ export function SiteFrame({
       {top}
       {layout.navbar ? header : null}
       <div className="shell__body">
-        {layout.sidebar ? (
-          <aside className="shell__sidebar" aria-label={sidebarLabel}>
-            <p className="shell__sidebar-name">{partnerName}</p>
-          </aside>
-        ) : null}
         <main id="main" className="shell__main" tabIndex={-1}>
           {children}
         </main>

@@ -2,7 +2,6 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { findRoute, ROUTES } from 'shared-contracts';
 import { ProgressBar, SiteFrame } from 'shared-contracts/ui';
-import { usePartner } from '../platform/partner-context';
 import { useIdleSignOut } from '../platform/idle-sign-out';
 import { PageAfterFrame } from '../platform/page-after-frame';
 import { IdleWarning } from './idle-warning';
@@ -13,15 +12,14 @@ import { ScrollManager } from './scroll-manager';
 const NOT_FOUND = ROUTES.find((r) => r.path === '*')!;
 
 /**
- * The page frame: navbar and sidebar by the route's layout flags (SPEC.md §2: `/` has no sidebar, `/devops`
- * neither sidebar nor navbar), the navigation progress bar and the scroll rules. Branding, title, theme and
+ * The page frame: the navbar by the route's layout flags (SPEC.md §2: `/devops` has none; no page draws a side
+ * panel, ADR 0037), the navigation progress bar and the scroll rules. Branding, title, theme and
  * language come from the platform (PlatformRoot, PartnerHeader, PartnerFooter).
  */
 export function AppLayout() {
   const { t } = useTranslation('common');
   const location = useLocation();
   const navigation = useNavigation();
-  const partner = usePartner();
   const route = findRoute(location.pathname) ?? NOT_FOUND;
   // The partner's idle sign-out (ADR 0020): inside the router, so its 209 navigates in-app.
   const { signOutAt } = useIdleSignOut();
@@ -29,8 +27,6 @@ export function AppLayout() {
   return (
     <SiteFrame
       skipLabel={t('app.skipToContent')}
-      sidebarLabel={t('app.sidebarLabel')}
-      partnerName={partner.partnerName}
       layout={route.layout}
       top={
         <>

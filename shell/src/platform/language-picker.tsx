@@ -36,18 +36,27 @@ export function LanguagePicker({ partner }: { partner: PartnerMetadata }) {
         </svg>
         <span className="platform-visually-hidden">{t('platform.language.label')}</span>
       </label>
-      <select
-        id={id}
-        data-testid="language-picker"
-        value={current}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        {partner.availableLanguages.map((language) => (
-          <option key={language.name} value={language.name} lang={language.name}>
-            {language.description || language.name}
-          </option>
-        ))}
-      </select>
+      {/* The closed control shows the language's short tag (EN-GB, DE): a full name never fits a phone's header
+          and was cut ("English (United King"). The native select lies over it, so the list it opens, the
+          keyboard and the accessible name are the select's own (ADR 0037). */}
+      <span className="platform-control__field">
+        <span className="platform-control__value" aria-hidden="true" lang={current}>
+          {current.toUpperCase()}
+        </span>
+        <select
+          id={id}
+          data-testid="language-picker"
+          className="platform-control__select"
+          value={current}
+          onChange={(event) => onChange(event.target.value)}
+        >
+          {partner.availableLanguages.map((language) => (
+            <option key={language.name} value={language.name} lang={language.name}>
+              {language.description || language.name}
+            </option>
+          ))}
+        </select>
+      </span>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { i18n as I18n } from 'i18next';
+import { findRoute } from 'shared-contracts';
 import { Workbox } from 'workbox-window';
 import { showToast } from './toast-outlet.js';
 
@@ -12,6 +13,12 @@ export const UPDATE_TOAST_ID = 'shell-update-available';
 const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 
 let registered: Workbox | undefined;
+
+/** Whether the page shown is a step of a flow (a remote's route) rather than one of the shell's own pages. */
+function inSignInFlow(): boolean {
+  const route = findRoute(window.location.pathname);
+  return route !== undefined && route.owner !== 'shell';
+}
 
 /** What the offline worker needs from the shell. */
 export interface OfflineWorkerOptions {
@@ -42,7 +49,8 @@ export function registerOfflineWorker(options: OfflineWorkerOptions): Workbox | 
 
   workbox.addEventListener('installed', (event) => {
     // First install only: an update (or a worker installed by another tab, "external") is not "offline ready".
-    if (!event.isUpdate && !event.isExternal) {
+    // Never in the middle of a sign-in (a remote's page): there it only distracts; a shell page says it.
+    if (!event.isUpdate && !event.isExternal && !inSignInFlow()) {
       showToast({ kind: 'info', message: t('platform.offline.ready') });
     }
   });

@@ -9,6 +9,7 @@ import { OfflineNotice } from './offline-notice.js';
 import { PartnerContext } from './partner-context.js';
 import { FALLBACK_PARTNER, usePartnerMetadataQuery } from './platform.api.js';
 import { PlatformToaster } from './platform-toaster.js';
+import { rememberedPartner, rememberPartner } from './remembered-partner.js';
 import { useDocumentDirection, useDocumentTheme } from './use-document-attributes.js';
 import { usePartnerLocale } from './use-partner-locale.js';
 import { useToastEvents } from './use-toast-events.js';
@@ -29,7 +30,12 @@ export interface PlatformRootProps {
  */
 export function PlatformRoot({ children, offlineWorker = true }: PlatformRootProps) {
   const { i18n } = useTranslation('common');
-  const { data: partner } = usePartnerMetadataQuery();
+  const { data: answered, isError } = usePartnerMetadataQuery();
+  // Offline (or the call failed), the partner this host answered last keeps the page branded, never "Partner".
+  const partner = answered ?? (isError ? rememberedPartner() : undefined);
+  useEffect(() => {
+    if (answered) rememberPartner(answered);
+  }, [answered]);
   const theme = useDocumentTheme();
   const dir = useDocumentDirection();
   useEffect(() => {
