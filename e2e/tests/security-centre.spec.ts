@@ -65,9 +65,9 @@ async function otherBrowserSignedIn(browser: Browser, user: DemoUser, secret: st
 
 const isSignedIn = async (page: Page) =>
   (
-    (await page.evaluate(async () => (await fetch('/api/Account/User')).json())) as {
-      isAuthenticated: boolean;
-    }
+    await page.evaluate(
+      async () => (await (await fetch('/api/Account/User')).json()) as { isAuthenticated: boolean },
+    )
   ).isAuthenticated;
 
 test('sign in → /account/ → passkey renamed and deleted → last method kept → new recovery codes → another session signed out → password changed, each mailed', async ({
