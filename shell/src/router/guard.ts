@@ -44,8 +44,8 @@ export function createGuardLoader(store: AppStore) {
     if (!mayOpen(findRoute(url.pathname), user)) {
       const fullPath = `${url.pathname}${url.search}`;
       // react-router's convention: a thrown Response redirects the navigation.
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Response is what the router expects
       const target = user.signInStep === undefined ? LOGIN_PATH : ACCESS_DENIED_PATH;
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Response is what the router expects
       throw redirect(`${target}?returnUrl=${encodeURIComponent(fullPath)}`);
     }
     return { user };
