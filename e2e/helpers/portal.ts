@@ -200,6 +200,9 @@ export async function startPortal(options: {
  */
 export async function startIdentityServiceWithArabic(): Promise<IdentityService> {
   const identity = await startIdentityService();
-  runAdmin(['partners', 'update', '--id', 'demo', '--languages', DEMO_LANGUAGES_WITH_ARABIC], identity.env);
+  runAdmin(
+    ['partners', 'update', '--id', 'demo', '--languages', DEMO_LANGUAGES_WITH_ARABIC, '--allow-untranslated'],
+    identity.env,
+  );
   return identity;
 }

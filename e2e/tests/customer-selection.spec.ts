@@ -49,7 +49,15 @@ test.beforeAll(async () => {
   );
   expect(admin(['customers', 'import', csv])).toContain('imported 9 customers and 9 memberships');
   // An RTL language among the partner's, for the mirrored page.
-  admin(['partners', 'update', '--id', 'demo', '--languages', DEMO_LANGUAGES_WITH_ARABIC]);
+  admin([
+    'partners',
+    'update',
+    '--id',
+    'demo',
+    '--languages',
+    DEMO_LANGUAGES_WITH_ARABIC,
+    '--allow-untranslated',
+  ]);
 });
 
 test.afterAll(async () => {

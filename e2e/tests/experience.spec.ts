@@ -111,7 +111,10 @@ test('the busy button keeps focus and says it is busy', async ({ page }) => {
 
 test.describe('a right-to-left language without translations', () => {
   test.beforeAll(async () => {
-    updateDemoPartner(['--languages', `${DEMO_LANGUAGES},ar:العربية`], systemUnderTest().dataDir);
+    updateDemoPartner(
+      ['--languages', `${DEMO_LANGUAGES},ar:العربية`, '--allow-untranslated'],
+      systemUnderTest().dataDir,
+    );
     await waitForPartnerLanguage(systemUnderTest().baseUrl, 'ar');
   });
   test.afterAll(async () => {

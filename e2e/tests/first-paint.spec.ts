@@ -148,7 +148,10 @@ test.describe('on a phone (390 px)', () => {
 
   test.beforeAll(async () => {
     // An RTL language among the partner's, so the mirrored layout is checked too.
-    updateDemoPartner(['--languages', `${DEMO_LANGUAGES},ar:العربية`], systemUnderTest().dataDir);
+    updateDemoPartner(
+      ['--languages', `${DEMO_LANGUAGES},ar:العربية`, '--allow-untranslated'],
+      systemUnderTest().dataDir,
+    );
     await waitForPartnerLanguage(systemUnderTest().baseUrl, 'ar');
   });
   test.afterAll(async () => {

@@ -1,11 +1,11 @@
 /**
  * SPEC.md §2: every route renders its owner's page; unknown paths show not-found with HTTP 404; the two
- * non-anonymous routes send a visitor without a session to access-denied with the full path as returnUrl.
+ * non-anonymous routes send a visitor without a session to the sign-in page with the full path as returnUrl.
  */
 import { expect, test } from '@playwright/test';
 import { ROUTES } from 'shared-contracts';
 import { expectPage, openPage } from '../helpers/shell.js';
-import { appTookOver } from '../helpers/sign-in.js';
+import { appTookOver, signInPage } from '../helpers/sign-in.js';
 
 const pages = ROUTES.filter((route) => route.path !== '*' && route.anonymous && route.path !== '/redirect');
 
@@ -78,19 +78,12 @@ test('an unknown path shows the not-found page with HTTP 404', async ({ page }) 
 });
 
 for (const route of ROUTES.filter((r) => !r.anonymous)) {
-  test(`${route.path} without a session → access-denied with the full path as returnUrl`, async ({
+  test(`${route.path} without a session → the sign-in page with the full path as returnUrl (issue 43)`, async ({
     page,
   }) => {
     await page.goto(`${route.path}?cid=7`);
-    await expect(page).toHaveURL(
-      `/error/access-denied?returnUrl=${encodeURIComponent(`${route.path}?cid=7`)}`,
-    );
-    await expectPage(page, 'Access denied');
-    // The sign-in link brings the visitor back where they were going.
-    await expect(page.getByTestId('access-denied-sign-in')).toHaveAttribute(
-      'href',
-      `/account/login?returnUrl=${encodeURIComponent(`${route.path}?cid=7`)}`,
-    );
+    await expect(page).toHaveURL(`/account/login?returnUrl=${encodeURIComponent(`${route.path}?cid=7`)}`);
+    await expect(signInPage(page).username).toBeVisible();
   });
 }
 

@@ -29,7 +29,9 @@ test('2FA required but not set up leads to the set-up wizard, not signed in', as
   expect(user).toEqual({ isAuthenticated: false, signInStep: '/account/setup-twofactor' });
 });
 
-test('a stranger reaching a step page of nobody’s sign-in meets access denied', async ({ page }) => {
+test('a stranger reaching a step page of nobody’s sign-in is asked to sign in first (issue 43)', async ({
+  page,
+}) => {
   await page.goto('/account/registerdevice');
-  await expect(page).toHaveURL(/\/error\/access-denied\?returnUrl=%2Faccount%2Fregisterdevice$/);
+  await expect(page).toHaveURL(/\/account\/login\?returnUrl=%2Faccount%2Fregisterdevice$/);
 });

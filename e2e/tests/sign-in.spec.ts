@@ -113,7 +113,7 @@ test('sign-out: /account/logout signs out and /account/loggedout says so', async
   await page.goto('/account/loggedout?reason=inactivity');
   await expect(page.getByText('You have been logged out due to inactivity.')).toBeVisible();
   await page.goto('/account/select');
-  await expect(page).toHaveURL(/\/error\/access-denied/);
+  await expect(page).toHaveURL(/\/account\/login\?returnUrl=%2Faccount%2Fselect$/);
 });
 
 test('axe-core finds no violations on the sign-in page', async ({ page }) => {

@@ -15,8 +15,10 @@ import { securityHeaders } from './http/security-headers.js';
 import { compressBigAnswers } from './http/compression.js';
 import { cookieNames } from './http/cookies.js';
 import { FirstPaintPages, firstPaintPartner } from './http/first-paint.js';
+import { securityCentreRouter } from './http/security-centre.router.js';
 import { shellRouter } from './http/shell.router.js';
 import { upstreamCallbackRouter } from './http/upstream-callback.router.js';
+import { createSecurityCentreService } from './identity/account/security-centre.service.js';
 import type { CaptchaServiceDeps } from './identity/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
 import { Upstreams } from './identity/external/upstreams.js';
@@ -36,12 +38,14 @@ import { isDependencyUnavailable, type DependencyHealth } from './infra/dependen
 import { Metrics } from './infra/metrics.js';
 import { requestContext } from './infra/request-context.js';
 import { RequestSessions } from './infra/sessions/request-sessions.js';
+import { SessionIndex } from './infra/sessions/session-index.js';
 import { SessionManager } from './infra/sessions/session-manager.js';
 import type { SessionStore } from './infra/sessions/session-store.js';
 import { RememberedBrowsers } from './identity/mfa/remembered-browsers.js';
 import { KnownDevices } from './infra/throttle/known-devices.js';
 import type { LoginThrottle } from './infra/throttle/login-throttle.js';
 import { followReleases, type ReleaseRegistry } from './releases/release-registry.js';
+import { AccountSessionRepository } from './store/account-session.repository.js';
 import { ClientErrorCountRepository } from './store/client-error-count.repository.js';
 import type { Store } from './store/store.js';
 
@@ -123,8 +127,10 @@ export function createApp(deps: AppDeps): Express {
   const releases = deps.releases ?? followReleases(store.releases, config.databaseUrl, logger);
   const now = () => clock.now();
 
+  // Which account each signed-in session belongs to: the security centre's list (ADR 0036).
+  const sessionIndex = new SessionIndex(new AccountSessionRepository(store.database.db), now);
   const manager = new SessionManager(
-    deps.sessionStore,
+    sessionIndex.wrap(deps.sessionStore),
     { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
     now,
   );
@@ -329,6 +335,28 @@ export function createApp(deps: AppDeps): Express {
       bucketCookie: cookieNames(config).bucket,
       counts: new ClientErrorCountRepository(store.database.db),
       now,
+    }),
+  );
+  // The security centre's calls (issue 43, ADR 0036), ahead of the account API's catch-all 404.
+  app.use(
+    '/api/Account',
+    securityCentreRouter({
+      sessions,
+      antiforgery,
+      auth: identity.auth,
+      rememberedBrowsers: new RememberedBrowsers(config, now),
+      securityCentre: createSecurityCentreService({
+        store,
+        kv,
+        clock,
+        mailer: deps.mailer ?? new OutboxMailer(store.outbox),
+        partners: identity.partners,
+        twoFactor: identity.twoFactor,
+        webauthn: identity.webauthn,
+        sessionIndex,
+        revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
+        onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
+      }),
     }),
   );
   app.use(

@@ -54,6 +54,9 @@ export const ERROR_MESSAGES = {
   // second factor
   invalidCode: 'The code is not valid or has expired. Check it and try again.',
   reauthenticationRequired: 'For your security, sign in again before you change your two-factor settings.',
+  recentSignInRequired: 'For your security, sign in again to make this change.',
+  lastTwoStepMethodRequired:
+    'Two-step verification is required for your account, so its last method cannot be removed. Add another method first.',
   recoveryCodesUnavailable:
     'These recovery codes have already been shown or have expired. Generate a new set.',
   invalidPhoneNumber: 'Enter the phone number with its country code, for example +44 7700 900123.',

@@ -27,3 +27,4 @@ export * from './ops.schema.js';
 export * from './webauthn.schema.js';
 export * from './captcha.schema.js';
 export * from './one-time-token.schema.js';
+export * from './security-centre.schema.js';

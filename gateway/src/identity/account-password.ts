@@ -11,7 +11,7 @@ export interface AccountPasswordDeps {
 }
 
 /** How the password came to be set, for the audit trail (`password.<how>`). */
-export type PasswordChange = 'reset' | 'changed-expired' | 'set-by-admin';
+export type PasswordChange = 'reset' | 'changed-expired' | 'changed' | 'set-by-admin';
 
 /**
  * The one way a password is set (issue 39): the reset link, the expired-password page and `admin users

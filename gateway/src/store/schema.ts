@@ -218,6 +218,18 @@ export interface SessionTable {
   expires_at: number;
 }
 
+/** account_sessions: which account each signed-in session belongs to (the security centre's list, ADR 0036). */
+export interface AccountSessionTable {
+  session_key: string;
+  handle: string;
+  user_id: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ip: string | null;
+  user_agent: string | null;
+}
+
 /** outbox: mail and SMS kept for operators when no provider is configured (ARCHITECTURE.md stand-ins). */
 export interface OutboxTable {
   id: Generated<number>;
@@ -304,6 +316,7 @@ export interface Database {
   audit_events: AuditEventTable;
   oidc_payloads: OidcPayloadTable;
   sessions: SessionTable;
+  account_sessions: AccountSessionTable;
   outbox: OutboxTable;
   kv: KvTable;
   client_error_counts: ClientErrorCountTable;

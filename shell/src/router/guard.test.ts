@@ -52,13 +52,11 @@ describe('navigation guard (SPEC.md §2)', () => {
   });
 
   it.each(['/account/select?cid=3', '/account/registerdevice', '/Account/Select'])(
-    'sends an anonymous visitor of %s to access-denied with the full path',
+    'sends a signed-out visitor of %s to the sign-in page with the full path as returnUrl (issue 43)',
     async (path) => {
       const { redirect } = await navigate(path, false);
       const full = new URL(path, 'http://localhost');
-      expect(redirect).toBe(
-        `/error/access-denied?returnUrl=${encodeURIComponent(full.pathname + full.search)}`,
-      );
+      expect(redirect).toBe(`/account/login?returnUrl=${encodeURIComponent(full.pathname + full.search)}`);
     },
   );
 

@@ -3,6 +3,7 @@ import {
   ACCESS_DENIED_PATH,
   ANONYMOUS_USER,
   findRoute,
+  LOGIN_PATH,
   returnUrlOf,
   type CurrentUser,
   type RouteDefinition,
@@ -27,7 +28,10 @@ export function mayOpen(route: RouteDefinition | undefined, user: CurrentUser): 
 /**
  * The navigation guard (SPEC.md §2): before each navigation the current user is loaded with the target's
  * returnUrl (default "/"); a route that is not anonymous, reached without an authenticated user (and not the step
- * a pending sign-in waits at, see {@link mayOpen}), goes to /error/access-denied?returnUrl=<full path>.
+ * a pending sign-in waits at, see {@link mayOpen}), goes to /error/access-denied?returnUrl=<full path> — except a
+ * visitor who is not signing in at all (a signed-out deep link to /account/select or /account/registerdevice),
+ * who goes to the sign-in page with that returnUrl, as every anchor does (issue 43, ADR 0036). Access denied stays
+ * for a sign-in pending at another step: signing in again would not help it.
  */
 export function createGuardLoader(store: AppStore) {
   return async ({ request }: LoaderFunctionArgs): Promise<GuardData> => {
@@ -40,8 +44,9 @@ export function createGuardLoader(store: AppStore) {
     if (!mayOpen(findRoute(url.pathname), user)) {
       const fullPath = `${url.pathname}${url.search}`;
       // react-router's convention: a thrown Response redirects the navigation.
+      const target = user.signInStep === undefined ? LOGIN_PATH : ACCESS_DENIED_PATH;
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Response is what the router expects
-      throw redirect(`${ACCESS_DENIED_PATH}?returnUrl=${encodeURIComponent(fullPath)}`);
+      throw redirect(`${target}?returnUrl=${encodeURIComponent(fullPath)}`);
     }
     return { user };
   };

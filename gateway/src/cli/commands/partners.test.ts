@@ -150,6 +150,14 @@ describe('admin partners', () => {
   it.each([
     [['--show-login-providers', 'yes'], 'error: --show-login-providers must be true or false'],
     [['--languages', 'de'], 'error: --languages: "de" must be code:Description'],
+    [
+      ['--languages', 'en-GB:English,ar:العربية'],
+      'error: --languages: "ar" has no translation (translated: en-GB, en, de, fr-CA, es); add --allow-untranslated to offer it with en-GB\'s texts',
+    ],
+    [
+      ['--default-language', 'ar'],
+      'error: --default-language: "ar" has no translation (translated: en-GB, en, de, fr-CA, es); add --allow-untranslated to offer it with en-GB\'s texts',
+    ],
     [['--logo', 'logo.gif'], 'error: --logo must be a .png, .jpg, .svg or .webp file'],
     [['--logo', '/nonexistent/logo.png'], 'error: --logo: cannot read /nonexistent/logo.png'],
   ])('update refuses %j', async (options, line) => {
@@ -262,6 +270,20 @@ describe('admin partners', () => {
     expect(await admin.refused('partners', 'update', '--id', 'acme', ...options)).toBe(line);
     expect(await admin.store.passwordPolicies.find('acme')).toEqual(policy);
     expect(await admin.store.partners.findById('acme')).toEqual(partner);
+  });
+
+  it('offers a language without translations only when told it is on purpose (issue 43)', async () => {
+    await admin.run(
+      'partners',
+      'update',
+      '--id',
+      'acme',
+      '--languages',
+      'en-GB:English,ar:العربية',
+      '--allow-untranslated',
+    );
+    const partner = await admin.store.partners.findById('acme');
+    expect(partner?.availableLanguages.map((l) => l.name)).toEqual(['en-GB', 'ar']);
   });
 
   it('list shows id, name, domains and the default partner', async () => {

@@ -5,8 +5,10 @@ import {
   PASSWORD_RULE_BOUNDS,
   passwordRulesSchema,
   resolvePasswordRules,
+  matchSupportedLocale,
   safeCssColour,
   safeHttpUrl,
+  SUPPORTED_LOCALES,
   type PartnerLanguage,
   type PasswordRules,
 } from 'shared-contracts';
@@ -30,6 +32,8 @@ const brandingOptions = {
   'privacy-url': { type: 'string', value: 'URL' },
   'default-language': { type: 'string', value: 'en-GB' },
   languages: { type: 'string', value: 'en-GB:English,de:Deutsch' },
+  /** Offer a language the interface has no translation for (its pages then show en-GB's words), on purpose. */
+  'allow-untranslated': { type: 'boolean' },
   logo: { type: 'string', value: 'FILE' },
   'show-login-providers': { type: 'string', value: 'true|false' },
   'show-language-options': { type: 'string', value: 'true|false' },
@@ -159,11 +163,23 @@ function partnerFields(
       throw new UsageError(`--privacy-url: "${privacy}" is not an absolute http(s) URL without user info`);
     fields.privacyPolicyUrl = safe;
   }
-  if (values['default-language'] !== undefined) fields.defaultLanguage = values['default-language'];
+  // A language without translations would show its visitors en-GB's words under their language's name (issue 43):
+  // refused unless the operator says it is on purpose (a right-to-left preview).
+  const translated = (option: string, code: string) => {
+    if (values['allow-untranslated'] || matchSupportedLocale(code)) return;
+    throw new UsageError(
+      `${option}: "${code}" has no translation (translated: ${SUPPORTED_LOCALES.join(', ')}); add --allow-untranslated to offer it with en-GB's texts`,
+    );
+  };
+  if (values['default-language'] !== undefined) {
+    translated('--default-language', values['default-language']);
+    fields.defaultLanguage = values['default-language'];
+  }
   if (values.languages !== undefined) {
     fields.availableLanguages = list(values.languages).map((entry): PartnerLanguage => {
       const [name, description] = entry.split(':');
       if (!name || !description) throw new UsageError(`--languages: "${entry}" must be code:Description`);
+      translated('--languages', name);
       return { name, description };
     });
   }

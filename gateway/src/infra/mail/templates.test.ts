@@ -23,6 +23,12 @@ const PARAMS: { [K in MailKind]: MailParams[K] } = {
   },
   'password-changed': { partnerName: PARTNER, displayName: 'Ann', changedAt: Date.UTC(2025, 2, 4, 8, 30) },
   'email-verification': { partnerName: PARTNER, displayName: 'Ann', code: '771204', expiresInMinutes: 10 },
+  'security-change': {
+    partnerName: PARTNER,
+    displayName: 'Ann',
+    change: 'passkey-deleted',
+    changedAt: Date.UTC(2025, 2, 4, 8, 30),
+  },
 };
 
 /** What each kind must carry besides the partner's name. */
@@ -32,6 +38,7 @@ const PAYLOAD: Record<MailKind, { text: string[]; html: string[] }> = {
   'one-time-token': { text: ['K7Q-4MX', LINK, '15'], html: ['K7Q-4MX', `href="${LINK_HTML}"`, '15'] },
   'password-changed': { text: ['2025', 'UTC'], html: ['2025', 'UTC'] },
   'email-verification': { text: ['771204', '10'], html: ['771204', '10'] },
+  'security-change': { text: ['2025', 'UTC'], html: ['2025', 'UTC'] },
 };
 
 // Written out, so a broken or missing translation shows up here as text a person can read.

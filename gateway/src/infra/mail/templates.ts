@@ -26,7 +26,108 @@ export interface MailParams {
   'password-changed': CommonParams & { changedAt: Date | number };
   /** A code that confirms the user owns the address. */
   'email-verification': CommonParams & { code: string; expiresInMinutes: number };
+  /** Notice after a change in the security centre (ADR 0036): what changed and when. */
+  'security-change': CommonParams & { change: SecurityChange; changedAt: Date | number };
 }
+
+/** The security centre's changes that are mailed to the account (the password has its own `password-changed`). */
+export const SECURITY_CHANGES = [
+  'two-step-removed',
+  'two-step-default',
+  'passkey-renamed',
+  'passkey-deleted',
+  'recovery-codes',
+  'sessions-signed-out',
+  'profile-updated',
+] as const;
+
+/** One of {@link SECURITY_CHANGES}. */
+export type SecurityChange = (typeof SECURITY_CHANGES)[number];
+
+interface SecurityChangeText {
+  subject: (partner: string) => string;
+  changes: Record<SecurityChange, string>;
+  when: (date: string) => string;
+  ifYou: string;
+  ifNot: string;
+}
+
+function securityChangeMail(text: SecurityChangeText, v: Values): { subject: string; body: Block[] } {
+  return {
+    subject: text.subject(v.partner),
+    body: [`${text.changes[v.change as SecurityChange]} ${text.when(v.date)}`, text.ifYou, text.ifNot],
+  };
+}
+
+const SECURITY_CHANGE_EN_GB: SecurityChangeText = {
+  subject: (partner) => `Security settings changed for your ${partner} account`,
+  changes: {
+    'two-step-removed': 'A two-step verification method was removed from your account',
+    'two-step-default': 'Your default two-step verification method was changed',
+    'passkey-renamed': 'A passkey on your account was renamed',
+    'passkey-deleted': 'A passkey was deleted from your account',
+    'recovery-codes': 'New recovery codes were created for your account; the old ones no longer work',
+    'sessions-signed-out': 'Your account was signed out on other devices',
+    'profile-updated': 'Your profile was updated',
+  },
+  when: (date) => `on ${date}.`,
+  ifYou: 'If this was you, there’s nothing more to do.',
+  ifNot: 'If it wasn’t, reset your password straight away and contact your organisation’s support team.',
+};
+
+const SECURITY_CHANGE_DE: SecurityChangeText = {
+  subject: (partner) => `Sicherheitseinstellungen Ihres Kontos bei ${partner} geändert`,
+  changes: {
+    'two-step-removed': 'eine Methode der Bestätigung in zwei Schritten wurde aus Ihrem Konto entfernt',
+    'two-step-default': 'Ihre Standardmethode der Bestätigung in zwei Schritten wurde geändert',
+    'passkey-renamed': 'ein Passkey Ihres Kontos wurde umbenannt',
+    'passkey-deleted': 'ein Passkey wurde aus Ihrem Konto gelöscht',
+    'recovery-codes':
+      'für Ihr Konto wurden neue Wiederherstellungscodes erstellt; die alten funktionieren nicht mehr',
+    'sessions-signed-out': 'Ihr Konto wurde auf anderen Geräten abgemeldet',
+    'profile-updated': 'Ihr Profil wurde aktualisiert',
+  },
+  when: (date) => `(am ${date}).`,
+  ifYou: 'Wenn Sie das selbst waren, müssen Sie nichts weiter tun.',
+  ifNot:
+    'Andernfalls setzen Sie Ihr Passwort bitte sofort zurück und wenden Sie sich an den Support Ihrer Organisation.',
+};
+
+const SECURITY_CHANGE_FR_CA: SecurityChangeText = {
+  subject: (partner) => `Paramètres de sécurité modifiés pour votre compte ${partner}`,
+  changes: {
+    'two-step-removed': 'Une méthode de vérification en deux étapes a été retirée de votre compte',
+    'two-step-default': 'Votre méthode de vérification en deux étapes par défaut a été modifiée',
+    'passkey-renamed': 'Une clé d’accès de votre compte a été renommée',
+    'passkey-deleted': 'Une clé d’accès a été supprimée de votre compte',
+    'recovery-codes':
+      'De nouveaux codes de récupération ont été créés pour votre compte; les anciens ne fonctionnent plus',
+    'sessions-signed-out': 'Votre compte a été déconnecté sur les autres appareils',
+    'profile-updated': 'Votre profil a été mis à jour',
+  },
+  when: (date) => `le ${date}.`,
+  ifYou: 'Si c’était vous, vous n’avez rien d’autre à faire.',
+  ifNot:
+    'Sinon, réinitialisez votre mot de passe immédiatement et communiquez avec le soutien technique de votre organisation.',
+};
+
+const SECURITY_CHANGE_ES: SecurityChangeText = {
+  subject: (partner) => `Se ha cambiado la configuración de seguridad de su cuenta de ${partner}`,
+  changes: {
+    'two-step-removed': 'Se quitó un método de verificación en dos pasos de su cuenta',
+    'two-step-default': 'Se cambió su método predeterminado de verificación en dos pasos',
+    'passkey-renamed': 'Se cambió el nombre de una llave de acceso de su cuenta',
+    'passkey-deleted': 'Se eliminó una llave de acceso de su cuenta',
+    'recovery-codes':
+      'Se crearon nuevos códigos de recuperación para su cuenta; los anteriores ya no funcionan',
+    'sessions-signed-out': 'Se cerró la sesión de su cuenta en otros dispositivos',
+    'profile-updated': 'Se actualizó su perfil',
+  },
+  when: (date) => `el ${date}.`,
+  ifYou: 'Si fue usted, no tiene que hacer nada más.',
+  ifNot:
+    'Si no fue usted, restablezca su contraseña de inmediato y póngase en contacto con el soporte de su organización.',
+};
 
 /** The kinds of mail in the catalogue. */
 export type MailKind = keyof MailParams;
@@ -38,6 +139,7 @@ export const MAIL_KINDS = [
   'one-time-token',
   'password-changed',
   'email-verification',
+  'security-change',
 ] as const satisfies readonly MailKind[];
 
 /** A message ready for a {@link Mailer}: the same content as plain text and as HTML. */
@@ -60,6 +162,7 @@ interface Values {
   date: string;
   code: string;
   link: string;
+  change: string;
 }
 
 interface LocaleText {
@@ -128,6 +231,7 @@ const EN_GB: LocaleText = {
         'If you didn’t ask for this, you can ignore this email.',
       ],
     }),
+    'security-change': (v) => securityChangeMail(SECURITY_CHANGE_EN_GB, v),
   },
 };
 
@@ -223,6 +327,7 @@ const DE: LocaleText = {
         'Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.',
       ],
     }),
+    'security-change': (v) => securityChangeMail(SECURITY_CHANGE_DE, v),
   },
 };
 
@@ -281,6 +386,7 @@ const FR_CA: LocaleText = {
         'Si vous n’avez pas fait cette demande, vous pouvez ignorer ce courriel.',
       ],
     }),
+    'security-change': (v) => securityChangeMail(SECURITY_CHANGE_FR_CA, v),
   },
 };
 
@@ -339,6 +445,7 @@ const ES: LocaleText = {
         'Si no lo ha solicitado, puede ignorar este correo.',
       ],
     }),
+    'security-change': (v) => securityChangeMail(SECURITY_CHANGE_ES, v),
   },
 };
 
@@ -390,8 +497,9 @@ function valuesOf(kind: MailKind, locale: SupportedLocale, text: LocaleText, par
     date: '',
     code: '',
     link: '',
+    change: '',
   };
-  if (kind !== 'password-changed') {
+  if (kind !== 'password-changed' && kind !== 'security-change') {
     const n = p.expiresInMinutes;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
       throw new TypeError(`mail ${kind}: expiresInMinutes must be a whole number of minutes, at least 1`);
@@ -400,7 +508,13 @@ function valuesOf(kind: MailKind, locale: SupportedLocale, text: LocaleText, par
   if (kind === 'pin') values.code = codeOf(kind, 'pin', p.pin);
   if (kind === 'one-time-token' || kind === 'email-verification') values.code = codeOf(kind, 'code', p.code);
   if (kind === 'recovery' || kind === 'one-time-token') values.link = linkOf(kind, p.link);
-  if (kind === 'password-changed') values.date = dateOf(kind, locale, p.changedAt);
+  if (kind === 'password-changed' || kind === 'security-change')
+    values.date = dateOf(kind, locale, p.changedAt);
+  if (kind === 'security-change') {
+    if (!SECURITY_CHANGES.includes(p.change as SecurityChange))
+      throw new TypeError(`mail ${kind}: change must be one of ${SECURITY_CHANGES.join(', ')}`);
+    values.change = p.change as SecurityChange;
+  }
   return values;
 }
 

@@ -47,6 +47,9 @@ export const errorsDe = {
   invalidCode: 'Der Code ist ungültig oder abgelaufen. Bitte prüfen Sie ihn und versuchen Sie es erneut.',
   reauthenticationRequired:
     'Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Zwei-Faktor-Einstellungen ändern.',
+  recentSignInRequired: 'Melden Sie sich zu Ihrer Sicherheit erneut an, um diese Änderung vorzunehmen.',
+  lastTwoStepMethodRequired:
+    'Für Ihr Konto ist die Bestätigung in zwei Schritten vorgeschrieben; die letzte Methode kann daher nicht entfernt werden. Fügen Sie zuerst eine andere Methode hinzu.',
   recoveryCodesUnavailable:
     'Diese Wiederherstellungscodes wurden bereits angezeigt oder sind abgelaufen. Erzeugen Sie neue Codes.',
   invalidPhoneNumber: 'Geben Sie die Telefonnummer mit Ländervorwahl ein, zum Beispiel +49 151 23456789.',

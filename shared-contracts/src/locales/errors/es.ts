@@ -45,6 +45,9 @@ export const errorsEs = {
   invalidCode: 'El código no es válido o ha caducado. Compruébelo e inténtelo de nuevo.',
   reauthenticationRequired:
     'Por su seguridad, vuelva a iniciar sesión antes de cambiar la configuración de la verificación en dos pasos.',
+  recentSignInRequired: 'Por su seguridad, vuelva a iniciar sesión para hacer este cambio.',
+  lastTwoStepMethodRequired:
+    'Su cuenta requiere la verificación en dos pasos, por lo que no se puede quitar su último método. Añada otro método primero.',
   recoveryCodesUnavailable:
     'Estos códigos de recuperación ya se mostraron o han caducado. Genere un nuevo conjunto.',
   invalidPhoneNumber:

@@ -46,6 +46,9 @@ export const errorsFrCA = {
   invalidCode: 'Le code n’est pas valide ou a expiré. Vérifiez-le et réessayez.',
   reauthenticationRequired:
     'Pour votre sécurité, reconnectez-vous avant de modifier vos paramètres de double authentification.',
+  recentSignInRequired: 'Pour votre sécurité, reconnectez-vous pour effectuer cette modification.',
+  lastTwoStepMethodRequired:
+    'La vérification en deux étapes est obligatoire pour votre compte : sa dernière méthode ne peut donc pas être retirée. Ajoutez d’abord une autre méthode.',
   recoveryCodesUnavailable:
     'Ces codes de récupération ont déjà été affichés ou ont expiré. Générez-en de nouveaux.',
   invalidPhoneNumber: 'Entrez le numéro de téléphone avec l’indicatif du pays, par exemple +1 514 555 0123.',

@@ -1,0 +1,174 @@
+/**
+ * The security centre at /account/ (issue 43, ADR 0036), in Chromium as a person uses it: a user who must use
+ * two-step verification signs in (set-up wizard, then a passkey on the virtual platform authenticator), opens
+ * /account/, renames and deletes the passkey, is refused the removal of the last two-step method, creates new
+ * recovery codes, signs out another browser's session (which really ends), and changes the password. Each change
+ * arrives as mail at a real SMTP listener; the page has no axe violations, light and dark.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { addUser } from '../helpers/admin.js';
+import type { DemoUser } from '../helpers/demo-users.js';
+import { startMailCatcher, type MailCatcher } from '../helpers/mail.js';
+import { startIdentityService, type IdentityService } from '../helpers/portal.js';
+import { appTookOver, signInPage } from '../helpers/sign-in.js';
+import { freshTotpCode, setUpAuthenticator, twoFactorPages } from '../helpers/two-factor.js';
+
+// Two sign-ins with the authenticator may wait for the next TOTP step (S17); axe runs twice.
+test.describe.configure({ timeout: 180_000 });
+
+let mail: MailCatcher;
+let identity: IdentityService;
+const usedSteps = new Set<number>();
+
+test.beforeAll(async () => {
+  mail = await startMailCatcher();
+  identity = await startIdentityService({ SMTP_URL: mail.url });
+});
+
+test.afterAll(async () => {
+  await identity?.stop();
+  await mail?.close();
+});
+
+async function expectAxeClean(page: Page) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+      [],
+    );
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function passwordSignIn(page: Page, user: DemoUser) {
+  await page.goto(`${identity.url}/account/login?returnUrl=${encodeURIComponent('/account/')}`);
+  await appTookOver(page);
+  const form = signInPage(page);
+  await form.username.fill(user.username);
+  await form.password.fill(user.password);
+  await form.submit.click();
+}
+
+/** A second browser signed in as the same user with the authenticator code. */
+async function otherBrowserSignedIn(browser: Browser, user: DemoUser, secret: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await passwordSignIn(page, user);
+  const pages = twoFactorPages(page);
+  await pages.authenticatorCode.fill(await freshTotpCode(secret, usedSteps));
+  await pages.verify.click();
+  await expect(page).toHaveURL(/\/account\/$/);
+  return { context, page };
+}
+
+const isSignedIn = async (page: Page) =>
+  (
+    await page.evaluate(
+      async () => (await (await fetch('/api/Account/User')).json()) as { isAuthenticated: boolean },
+    )
+  ).isAuthenticated;
+
+test('sign in → /account/ → passkey renamed and deleted → last method kept → new recovery codes → another session signed out → password changed, each mailed', async ({
+  page,
+  browser,
+}) => {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable', { enableUI: false });
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const user = addUser('security', ['--require-2fa'], identity.env);
+
+  // Sign in: the required two-step set-up, then the offer of a passkey on this device.
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/setup-twofactor/);
+  const { secret } = await setUpAuthenticator(page, usedSteps);
+  await twoFactorPages(page).wizard.finish.click();
+  const deviceName = page.getByRole('textbox', { name: 'Device name' });
+  await expect(deviceName).toBeVisible();
+  await deviceName.fill('Laptop');
+  await page.getByRole('button', { name: 'Register this device' }).click();
+  await expect(page).toHaveURL(/\/account\/$/);
+
+  // The security centre.
+  await expect(page.getByRole('heading', { name: 'Security centre' })).toBeVisible();
+  const passkeys = page.getByTestId('passkeys');
+  await expect(passkeys.getByTestId('passkey')).toHaveCount(1);
+  await expect(passkeys.getByTestId('passkey')).toContainText('Laptop');
+  await expect(passkeys.getByTestId('passkey')).toContainText('Not used yet');
+  await expect(page.getByTestId('two-step')).toContainText('Authenticator app');
+  await expect(page.getByTestId('recovery-codes')).toContainText('You have 10 recovery codes left.');
+  await expect(page.getByText('Your new password:')).toBeVisible();
+  await expectAxeClean(page);
+
+  // Rename, then delete the passkey.
+  await passkeys.getByRole('button', { name: 'Rename Laptop' }).click();
+  await passkeys.getByRole('textbox', { name: 'New name for Laptop' }).fill('Work laptop');
+  await passkeys.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByText('Passkey has been updated')).toBeVisible();
+  await expect(passkeys.getByTestId('passkey')).toContainText('Work laptop');
+  await passkeys.getByRole('button', { name: 'Delete Work laptop' }).click();
+  await expect(page.getByText('Passkey has been deleted')).toBeVisible();
+  await expect(passkeys.getByTestId('passkey')).toHaveCount(0);
+  await expect(passkeys).toContainText('You have no passkeys.');
+  const deleted = await mail.waitFor(user.email, /^Security settings changed/);
+  expect(mail.received.some((m) => m.text.includes('A passkey was deleted from your account'))).toBe(true);
+  expect(deleted.to).toEqual([user.email.toLowerCase()]);
+
+  // Two-step verification is required for this user: its only method stays.
+  await page.getByRole('button', { name: 'Remove Authenticator app' }).click();
+  await expect(
+    page.getByText(
+      'Two-step verification is required for your account, so its last method cannot be removed.',
+      {
+        exact: false,
+      },
+    ),
+  ).toBeVisible();
+
+  // New recovery codes, shown once.
+  await page.getByRole('button', { name: 'Create new recovery codes' }).click();
+  await expect(page.getByTestId('new-recovery-codes').getByRole('listitem')).toHaveCount(10);
+  await expect(page.getByText('Recovery codes have been created')).toBeVisible();
+  await expect
+    .poll(() => mail.received.some((m) => m.text.includes('New recovery codes were created')))
+    .toBe(true);
+
+  // Another browser signs in; this one signs it out, and its session really ends.
+  const other = await otherBrowserSignedIn(browser, user, secret);
+  await page.reload();
+  const sessions = page.getByTestId('sessions');
+  await expect(sessions.getByTestId('session')).toHaveCount(2);
+  await expectAxeClean(page);
+  await sessions
+    .getByTestId('session')
+    .getByRole('button', { name: /^Sign out / })
+    .click();
+  await expect(page.getByText('The session has been signed out')).toBeVisible();
+  await expect(sessions.getByTestId('session')).toHaveCount(1);
+  expect(await isSignedIn(other.page)).toBe(false);
+  await other.context.close();
+
+  // The password: the rules are shown before typing; the current password is required.
+  const password = page.getByTestId('password');
+  await password.getByLabel('Current password', { exact: true }).fill('not the password');
+  await password.getByLabel('New password', { exact: true }).fill('Lantern-Orchid-47!');
+  await password.getByLabel('Confirm new password', { exact: true }).fill('Lantern-Orchid-47!');
+  await password.getByRole('button', { name: 'Change password' }).click();
+  await expect(password.getByText('The current password is incorrect.')).toBeVisible();
+  await password.getByLabel('Current password', { exact: true }).fill(user.password);
+  await password.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText(/Password has been updated/)).toBeVisible();
+  await mail.waitFor(user.email, /password was changed$/);
+  // This browser stays signed in.
+  expect(await isSignedIn(page)).toBe(true);
+});

@@ -1,0 +1,285 @@
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
+import type { User } from '../store/user.repository.js';
+import {
+  BACKENDS,
+  browser,
+  startTestGateway,
+  TEST_PASSWORD,
+  type TestGateway,
+} from '../testing/test-gateway.js';
+
+type Browser = Awaited<ReturnType<typeof browser>>;
+
+const STEP_MS = 30_000;
+const NEW_PASSWORD = 'Lantern-Orchid-47!';
+
+function codeAt(secret: string, at: number): string {
+  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  return totp.generate({ timestamp: at });
+}
+
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip)(
+    `security centre (${backend.name})${backend.skip ? ` — skipped: ${backend.skip}` : ''}`,
+    () => {
+      let gw: TestGateway;
+      beforeAll(async () => {
+        gw = await startTestGateway({ backend: backend.name });
+        gw.clock.advance(STEP_MS - (gw.clock.now() % STEP_MS) + 10_000);
+      });
+      afterAll(async () => {
+        await gw.close();
+      });
+
+      async function signedIn(user: User): Promise<Browser> {
+        const b = await browser(gw.app);
+        const res = await b.signIn(user.username);
+        expect(res.status).toBe(209);
+        return b;
+      }
+
+      const mailsTo = (user: User) => gw.store.outbox.list({ to: user.email! });
+
+      /** A user who must use two-step verification, signed in through the set-up wizard (authenticator). */
+      async function signedInWithAuthenticator() {
+        const user = await gw.addUser({ requiresTwoFactor: true });
+        const b = await browser(gw.app);
+        const start = await b.signIn(user.username, undefined, { returnUrl: '/account/' });
+        expect(start.status).toBe(209);
+        const view = await b.agent.get('/api/Account/Setup2FAView').expect(200);
+        const secret = String(view.body.authenticator.secret).replace(/ /g, '');
+        const confirmed = await b
+          .post('/api/Account/Validate2faSetupCode', {
+            method: 'authenticator',
+            code: codeAt(secret, gw.clock.now()),
+          })
+          .expect(200);
+        await b
+          .post(`/api/Account/RedeemRecoveryCode?id=${String(confirmed.body.recoveryCodesId)}`)
+          .expect(200);
+        const done = await b.post('/api/Account/EnableTwoFactor?returnUrl=/account/');
+        expect(done.status).toBe(209);
+        await b.exchange(String(done.body.state));
+        return { user, b };
+      }
+
+      it('answers 401 to a browser that is not signed in, and 400 with the errors map on bad input', async () => {
+        const anonymous = await browser(gw.app);
+        await anonymous.agent.get('/api/Account/SecurityCentreView').expect(401);
+        await anonymous.post('/api/Account/UpdateProfile', { displayName: 'X' }).expect(401);
+        const b = await signedIn(await gw.addUser());
+        const bad = await b.post('/api/Account/UpdateProfile', { displayName: 'x'.repeat(101) }).expect(400);
+        expect(bad.body.errors).toEqual({ displayName: ['invalidValue'] });
+        const wrongType = await b.post('/api/Account/UpdateProfile', { displayName: 42 }).expect(400);
+        expect(wrongType.body.errors).toEqual({ displayName: ['required'] });
+        const missing = await b.post('/api/Account/SignOutSession', {}).expect(400);
+        expect(missing.body.errors).toEqual({ id: ['required'] });
+        // Without the anti-forgery header nothing changes (S30).
+        await b.agent.post('/api/Account/UpdateProfile').send({ displayName: 'Evil' }).expect(400);
+      });
+
+      it('S21 refuses every change without a recent sign-in (403 recentSignInRequired), and SignInAgain leads to the sign-in page', async () => {
+        const user = await gw.addUser();
+        const b = await signedIn(user);
+        const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
+        expect(view.body.recentSignInUntil).toBeGreaterThan(gw.clock.now());
+        gw.clock.advance(RECENT_SIGN_IN_MS + 1000);
+        const stale = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
+        expect(stale.body.recentSignInUntil).toBe(0);
+        for (const [call, body] of [
+          ['UpdateProfile', { displayName: 'Changed' }],
+          ['SignOutOtherSessions', {}],
+          [
+            'ChangePassword',
+            { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+          ],
+          ['RegenerateRecoveryCodes', {}],
+        ] as const) {
+          const res = await b.post(`/api/Account/${call}`, body);
+          expect(res.status, call).toBe(403);
+          expect(res.body.errors).toEqual({ '': ['recentSignInRequired'] });
+        }
+        expect((await gw.store.users.findById(user.id))?.displayName).toBe('Test User');
+        const again = await b.post('/api/Account/SignInAgain').expect(200);
+        expect(again.body.redirect).toBe('/account/login?returnUrl=%2Faccount%2F');
+        await b.agent.get('/api/Account/SecurityCentreView').expect(401);
+      });
+
+      it('updates the display name, audits it and mails the user', async () => {
+        const user = await gw.addUser();
+        const b = await signedIn(user);
+        await b.post('/api/Account/UpdateProfile', { displayName: '  Ada Lovelace ' }).expect(200);
+        expect((await gw.store.users.findById(user.id))?.displayName).toBe('Ada Lovelace');
+        const mails = await mailsTo(user);
+        expect(mails.map((m) => m.subject)).toContain('Security settings changed for your Identity account');
+        expect(mails[0]?.text).toContain('Your profile was updated');
+        const audit = await gw.store.audit.list({ userId: user.id });
+        expect(audit.map((e) => e.kind)).toContain('security-centre.profile-updated');
+      });
+
+      it('changes the password only with the right current password, keeps this browser signed in and ends the others (S15)', async () => {
+        const user = await gw.addUser();
+        const b = await signedIn(user);
+        const other = await signedIn(user);
+        const wrong = await b
+          .post('/api/Account/ChangePassword', {
+            currentPassword: 'not-the-password',
+            newPassword: NEW_PASSWORD,
+            confirmPassword: NEW_PASSWORD,
+          })
+          .expect(400);
+        expect(wrong.body.errors).toEqual({ currentPassword: ['currentPasswordIncorrect'] });
+        const weak = await b
+          .post('/api/Account/ChangePassword', {
+            currentPassword: TEST_PASSWORD,
+            newPassword: 'a',
+            confirmPassword: 'b',
+          })
+          .expect(400);
+        expect(Object.keys(weak.body.errors)).toEqual(
+          expect.arrayContaining(['newPassword', 'confirmPassword']),
+        );
+        expect(await mailsTo(user)).toHaveLength(0);
+
+        const done = await b
+          .post('/api/Account/ChangePassword', {
+            currentPassword: TEST_PASSWORD,
+            newPassword: NEW_PASSWORD,
+            confirmPassword: NEW_PASSWORD,
+          })
+          .expect(200);
+        b.token = String(done.body.token);
+        // This browser goes on; the other one is signed out.
+        const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
+        expect(view.body.sessions).toHaveLength(1);
+        await other.agent.get('/api/Account/SecurityCentreView').expect(401);
+        expect((await mailsTo(user)).map((m) => m.subject)).toContain('Your Identity password was changed');
+        // The new password signs in; the old one does not.
+        expect((await (await browser(gw.app)).signIn(user.username, NEW_PASSWORD)).status).toBe(209);
+        expect((await (await browser(gw.app)).signIn(user.username, TEST_PASSWORD)).status).toBe(400);
+      });
+
+      it('S27 lists the signed-in sessions; signing one out really ends it, and "all others" keeps this one', async () => {
+        const user = await gw.addUser();
+        const b = await signedIn(user);
+        const second = await signedIn(user);
+        const third = await signedIn(user);
+        const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
+        const sessions = view.body.sessions as { id: string; current: boolean }[];
+        expect(sessions).toHaveLength(3);
+        expect(sessions.filter((s) => s.current)).toHaveLength(1);
+        // The page sees a handle, never the session's key or cookie.
+        const secondView = await second.agent.get('/api/Account/SecurityCentreView').expect(200);
+        const secondId = (secondView.body.sessions as { id: string; current: boolean }[]).find(
+          (s) => s.current,
+        )!.id;
+        await b.post('/api/Account/SignOutSession', { id: secondId }).expect(200);
+        await second.agent.get('/api/Account/SecurityCentreView').expect(401);
+        expect((await second.agent.get('/api/Account/User').expect(200)).body.isAuthenticated).toBe(false);
+        await third.agent.get('/api/Account/SecurityCentreView').expect(200);
+        // Its own session cannot be signed out this way, nor an unknown one.
+        const own = sessions.find((s) => s.current)!.id;
+        await b.post('/api/Account/SignOutSession', { id: own }).expect(404);
+        await b.post('/api/Account/SignOutSession', { id: 'unknown' }).expect(404);
+
+        const all = await b.post('/api/Account/SignOutOtherSessions').expect(200);
+        expect(all.body.signedOut).toBe(1);
+        await third.agent.get('/api/Account/SecurityCentreView').expect(401);
+        const after = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
+        expect(after.body.sessions).toHaveLength(1);
+        expect((await mailsTo(user))[0]?.text).toContain('signed out on other devices');
+      });
+
+      it('another account cannot sign out my sessions', async () => {
+        const mine = await signedIn(await gw.addUser());
+        const stranger = await signedIn(await gw.addUser());
+        const id = (
+          (await mine.agent.get('/api/Account/SecurityCentreView')).body.sessions as { id: string }[]
+        )[0]!.id;
+        await stranger.post('/api/Account/SignOutSession', { id }).expect(404);
+        await mine.agent.get('/api/Account/SecurityCentreView').expect(200);
+      });
+
+      it('refuses to remove the last two-step method where it is required; removes it once another exists; sets the default', async () => {
+        const { user, b } = await signedInWithAuthenticator();
+        const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
+        expect(view.body.twoStep).toEqual({
+          methods: [{ method: 'authenticator', isDefault: true }],
+          required: true,
+        });
+        expect(view.body.recoveryCodes.remaining).toBeGreaterThan(0);
+        const refused = await b
+          .post('/api/Account/RemoveTwoStepMethod', { method: 'authenticator' })
+          .expect(400);
+        expect(refused.body.errors).toEqual({ '': ['lastTwoStepMethodRequired'] });
+        await b.post('/api/Account/RemoveTwoStepMethod', { method: 'sms' }).expect(404);
+        await b.post('/api/Account/RemoveTwoStepMethod', { method: 'fax' }).expect(400);
+
+        await gw.store.secondFactors.enablePin(user.id);
+        await b.post('/api/Account/SetDefaultTwoStepMethod', { method: 'authenticator' }).expect(200);
+        let methods = (await b.agent.get('/api/Account/SecurityCentreView')).body.twoStep
+          .methods as unknown[];
+        expect(methods).toEqual([
+          { method: 'authenticator', isDefault: true },
+          { method: 'pin', isDefault: false, detail: user.email },
+        ]);
+        await b.post('/api/Account/RemoveTwoStepMethod', { method: 'authenticator' }).expect(200);
+        methods = (await b.agent.get('/api/Account/SecurityCentreView')).body.twoStep.methods as unknown[];
+        expect(methods).toEqual([{ method: 'pin', isDefault: true, detail: user.email }]);
+        const subjects = (await mailsTo(user)).map((m) => m.text);
+        expect(subjects.some((t) => t?.includes('A two-step verification method was removed'))).toBe(true);
+        expect(
+          subjects.some((t) => t?.includes('Your default two-step verification method was changed')),
+        ).toBe(true);
+      });
+
+      it('regenerates recovery codes once (the old set dies) and mails the user', async () => {
+        const { user, b } = await signedInWithAuthenticator();
+        const res = await b.post('/api/Account/RegenerateRecoveryCodes').expect(200);
+        const codes = res.body.codes as string[];
+        expect(codes.length).toBeGreaterThanOrEqual(8);
+        expect(await gw.store.recoveryCodes.remaining(user.id)).toBe(codes.length);
+        expect((await mailsTo(user))[0]?.text).toContain('New recovery codes were created');
+      });
+
+      it('renames and deletes only its own passkeys, with the last use listed, and mails each change', async () => {
+        const user = await gw.addUser();
+        const stranger = await signedIn(await gw.addUser());
+        const b = await signedIn(user);
+        await gw.store.webauthnCredentials.add({
+          id: 'cred-aaaaaaaaaaaaaaaa',
+          userId: user.id,
+          publicKey: 'pk',
+          counter: 0,
+          transports: ['internal'],
+          name: 'Laptop',
+        });
+        await gw.store.webauthnCredentials.recordUse('cred-aaaaaaaaaaaaaaaa', 0, 1);
+        const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
+        expect(view.body.passkeys).toEqual([
+          expect.objectContaining({
+            id: 'cred-aaaaaaaaaaaaaaaa',
+            name: 'Laptop',
+            lastUsedAt: gw.clock.now(),
+          }),
+        ]);
+        await stranger
+          .post('/api/Account/RenamePasskey', { id: 'cred-aaaaaaaaaaaaaaaa', name: 'Mine' })
+          .expect(404);
+        await stranger.post('/api/Account/DeletePasskey', { id: 'cred-aaaaaaaaaaaaaaaa' }).expect(404);
+        await b.post('/api/Account/RenamePasskey', { id: 'cred-aaaaaaaaaaaaaaaa', name: '' }).expect(400);
+        await b
+          .post('/api/Account/RenamePasskey', { id: 'cred-aaaaaaaaaaaaaaaa', name: 'Work laptop' })
+          .expect(200);
+        expect((await gw.store.webauthnCredentials.find('cred-aaaaaaaaaaaaaaaa'))?.name).toBe('Work laptop');
+        await b.post('/api/Account/DeletePasskey', { id: 'cred-aaaaaaaaaaaaaaaa' }).expect(200);
+        expect(await gw.store.webauthnCredentials.listForUser(user.id)).toEqual([]);
+        const bodies = (await mailsTo(user)).map((m) => m.text);
+        expect(bodies[0]).toContain('A passkey was deleted from your account');
+        expect(bodies[1]).toContain('A passkey on your account was renamed');
+      });
+    },
+  );
+}

@@ -1,0 +1,361 @@
+import {
+  changeExpiredPasswordRequestSchema,
+  isErrorCode,
+  parseErrorCode,
+  partnerDisplayName,
+  resolvePasswordRules,
+  type AccountSession,
+  type PasswordRules,
+  type SecurityCentreView,
+  type TwoFactorMethod,
+  type TwoStepMethod,
+} from 'shared-contracts';
+import type { Clock } from '../../infra/clock.js';
+import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
+import type { Mailer } from '../../infra/mail/mailer.js';
+import { renderMail, type SecurityChange } from '../../infra/mail/templates.js';
+import type { SessionIndex } from '../../infra/sessions/session-index.js';
+import type { Store } from '../../store/store.js';
+import type { User } from '../../store/user.repository.js';
+import { setAccountPassword } from '../account-password.js';
+import { RECENT_SIGN_IN_MS, type TwoFactorService } from '../mfa/two-factor.service.js';
+import type { PartnerService } from '../partner.service.js';
+import { verifyPassword } from '../passwords.service.js';
+import { isCommonPassword } from '../recovery/common-passwords.js';
+import type { createWebauthnService } from '../webauthn/webauthn.service.js';
+import { removeSecondFactorMethod, setPreferredSecondFactor } from '../../store/second-factor-methods.js';
+
+type WebauthnService = ReturnType<typeof createWebauthnService>;
+
+/** Wrong current passwords at the security centre's password change per account and hour (S6). */
+export const PASSWORD_CHANGE_ATTEMPT_LIMIT = 10;
+const PASSWORD_CHANGE_WINDOW_MS = 60 * 60_000;
+
+/** Dependencies of {@link createSecurityCentreService}. */
+export interface SecurityCentreDeps {
+  store: Store;
+  kv: KeyValueStore;
+  clock: Clock;
+  mailer: Mailer;
+  partners: Pick<PartnerService, 'forHost'>;
+  twoFactor: Pick<TwoFactorService, 'methodsOf' | 'recentFullSignIn' | 'regenerateRecoveryCodes'>;
+  webauthn: Pick<WebauthnService, 'devicesOf' | 'renameDevice' | 'removeDevice'>;
+  sessionIndex: Pick<SessionIndex, 'sessionsOf' | 'end'>;
+  /** Ends the account's OIDC sessions and refresh tokens after a password change (S15). */
+  revokeOidc?: ((accountId: string) => Promise<unknown>) | undefined;
+  onBackgroundError?: (error: unknown) => void;
+}
+
+/** Who asks, as the router read it from the request: plain values only. */
+export interface SecurityCentreActor {
+  user: User;
+  /** Epoch seconds of the session's sign-in (OIDC auth_time) and its methods. */
+  authTime: number;
+  amr: readonly string[];
+  /** The session store's key of the asking browser's session (never ended by "sign out other sessions"). */
+  sessionKey: string;
+  /** The request's host (the partner whose name the mail carries) and language. */
+  host: string | undefined;
+  locale: string | undefined;
+  ip: string | null;
+}
+
+/** Field errors with codes, as the 400 errors map carries them (SPEC.md §4). */
+export type FieldErrors = Record<string, string[]>;
+
+/** How far a change got. `recentSignInRequired` is answered 403, `notFound` 404, `invalid` 400. */
+export type ChangeOutcome<T = undefined> =
+  | (T extends undefined ? { kind: 'done' } : { kind: 'done'; value: T })
+  | { kind: 'recentSignInRequired' }
+  | { kind: 'notFound' }
+  | { kind: 'throttled' }
+  | { kind: 'invalid'; errors: FieldErrors };
+
+/** The phone number with all but its last three digits hidden. */
+function maskPhone(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return `•••• ${digits.slice(-3)}`;
+}
+
+/**
+ * The security centre (issue 43, ADR 0036): a signed-in person's own two-step methods, passkeys, recovery codes,
+ * password, sessions and profile. Reading needs a signed-in session; every change needs a recent full sign-in
+ * (S21: the same rule as the 2FA set-up, {@link TwoFactorService.recentFullSignIn}), is audited, and is mailed to
+ * the account so a change the owner did not make does not go unnoticed.
+ */
+export function createSecurityCentreService(deps: SecurityCentreDeps) {
+  const { store, clock } = deps;
+  const now = () => clock.now();
+
+  async function isRecent(actor: SecurityCentreActor): Promise<boolean> {
+    return deps.twoFactor.recentFullSignIn(actor.user.id, actor.authTime, actor.amr);
+  }
+
+  async function twoStepRequired(user: User): Promise<boolean> {
+    if (user.requiresTwoFactor) return true;
+    if (!user.partnerId) return false;
+    return (await store.partners.findById(user.partnerId))?.requireTwoFactor ?? false;
+  }
+
+  async function rulesOf(user: User, host: string | undefined): Promise<PasswordRules> {
+    const partnerId = user.partnerId ?? (await deps.partners.forHost(host))?.id;
+    const policy = partnerId ? await store.passwordPolicies.find(partnerId) : undefined;
+    return resolvePasswordRules(policy?.rules);
+  }
+
+  async function audit(actor: SecurityCentreActor, kind: string, data: Record<string, unknown> = {}) {
+    await store.audit.record({ at: now(), kind, userId: actor.user.id, ip: actor.ip, data });
+  }
+
+  /** Mails the change to the account; the change stands whatever the mail does (a fault is logged). */
+  async function mail(actor: SecurityCentreActor, change: SecurityChange | 'password') {
+    const to = actor.user.email;
+    if (!to) return;
+    const partner = await deps.partners.forHost(actor.host);
+    const common = {
+      partnerName: partnerDisplayName(partner?.name, 'Identity'),
+      displayName: actor.user.displayName,
+      changedAt: now(),
+    };
+    const rendered =
+      change === 'password'
+        ? renderMail('password-changed', actor.locale, common)
+        : renderMail('security-change', actor.locale, { ...common, change });
+    await deps.mailer
+      .send({ to, subject: rendered.subject, text: rendered.text, html: rendered.html })
+      .catch((error: unknown) => deps.onBackgroundError?.(error));
+  }
+
+  /** Runs a change: recent sign-in first, then the change, then the audit and the mail when it was done. */
+  async function change<T>(
+    actor: SecurityCentreActor,
+    run: () => Promise<ChangeOutcome<T>>,
+    record: { kind: string; mail: SecurityChange | 'password'; data?: Record<string, unknown> },
+  ): Promise<ChangeOutcome<T>> {
+    if (!(await isRecent(actor))) return { kind: 'recentSignInRequired' };
+    const outcome = await run();
+    if (outcome.kind === 'done') {
+      await audit(actor, record.kind, record.data);
+      await mail(actor, record.mail);
+    }
+    return outcome;
+  }
+
+  async function twoStepMethods(user: User): Promise<TwoStepMethod[]> {
+    const methods = await deps.twoFactor.methodsOf(user.id, user);
+    const factor = await store.secondFactors.find(user.id);
+    return methods.map((method, index) => ({
+      method,
+      // methodsOf puts the preferred method first.
+      isDefault: index === 0,
+      ...(method === 'sms' && factor?.smsPhone ? { detail: maskPhone(factor.smsPhone) } : {}),
+      ...(method === 'pin' && user.email ? { detail: user.email } : {}),
+    }));
+  }
+
+  async function sessionsOf(actor: SecurityCentreActor): Promise<AccountSession[]> {
+    const listed = await deps.sessionIndex.sessionsOf(actor.user.id, actor.user.securityStamp);
+    return listed.map((s) => ({
+      id: s.handle,
+      current: s.sessionKey === actor.sessionKey,
+      createdAt: s.createdAt,
+      lastSeenAt: s.lastSeenAt,
+      ip: s.ip,
+      userAgent: s.userAgent,
+    }));
+  }
+
+  return {
+    /** `SecurityCentreView`: everything the page shows. */
+    async view(
+      actor: SecurityCentreActor,
+      browser: { remembered: boolean; customerId: string | undefined },
+    ): Promise<SecurityCentreView> {
+      const { user } = actor;
+      const customer = browser.customerId ? await store.customers.findById(browser.customerId) : undefined;
+      return {
+        profile: { userName: user.username, displayName: user.displayName, email: user.email ?? null },
+        recentSignInUntil: (await isRecent(actor)) ? actor.authTime * 1000 + RECENT_SIGN_IN_MS : 0,
+        twoStep: { methods: await twoStepMethods(user), required: await twoStepRequired(user) },
+        passkeys: await deps.webauthn.devicesOf(user.id),
+        recoveryCodes: { remaining: await store.recoveryCodes.remaining(user.id) },
+        sessions: await sessionsOf(actor),
+        browserRemembered: browser.remembered,
+        passwordRules: await rulesOf(user, actor.host),
+        customer: customer ? { id: customer.id, name: customer.name } : null,
+        canSwitchCustomer: (await store.customers.countCustomersOf(user.id)) > 1,
+      };
+    },
+
+    /** `RemoveTwoStepMethod`: refused for the last method when two-step verification is required. */
+    removeTwoStepMethod(actor: SecurityCentreActor, method: TwoFactorMethod): Promise<ChangeOutcome> {
+      return change(
+        actor,
+        async () => {
+          const methods = await deps.twoFactor.methodsOf(actor.user.id, actor.user);
+          if (!methods.includes(method)) return { kind: 'notFound' };
+          const rest = methods.filter((m) => m !== method);
+          if (rest.length === 0 && (await twoStepRequired(actor.user)))
+            return { kind: 'invalid', errors: { '': ['lastTwoStepMethodRequired'] } };
+          if (rest.length === 0) {
+            // No second factor left: the recovery codes that stood in for it go too.
+            await store.secondFactors.disable(actor.user.id);
+            await store.recoveryCodes.replace(actor.user.id, []);
+          } else {
+            await removeSecondFactorMethod(store.database.db, actor.user.id, method, rest[0]!, now());
+          }
+          return { kind: 'done' };
+        },
+        { kind: 'two-factor.method-removed', mail: 'two-step-removed', data: { method } },
+      );
+    },
+
+    /** `SetDefaultTwoStepMethod`: the method the sign-in asks for first. */
+    setDefaultTwoStepMethod(actor: SecurityCentreActor, method: TwoFactorMethod): Promise<ChangeOutcome> {
+      return change(
+        actor,
+        async () => {
+          const methods = await deps.twoFactor.methodsOf(actor.user.id, actor.user);
+          if (!methods.includes(method)) return { kind: 'notFound' };
+          await setPreferredSecondFactor(store.database.db, actor.user.id, method, now());
+          return { kind: 'done' };
+        },
+        { kind: 'two-factor.default-changed', mail: 'two-step-default', data: { method } },
+      );
+    },
+
+    /** `RenamePasskey`. */
+    renamePasskey(actor: SecurityCentreActor, id: string, name: string): Promise<ChangeOutcome> {
+      return change(
+        actor,
+        async () =>
+          (await deps.webauthn.renameDevice(actor.user.id, id, name))
+            ? { kind: 'done' }
+            : { kind: 'notFound' },
+        // webauthn.renameDevice writes its own audit entry; this one says where the change came from.
+        { kind: 'security-centre.passkey-renamed', mail: 'passkey-renamed', data: { credentialId: id } },
+      );
+    },
+
+    /** `DeletePasskey`. */
+    deletePasskey(actor: SecurityCentreActor, id: string): Promise<ChangeOutcome> {
+      return change(
+        actor,
+        async () =>
+          (await deps.webauthn.removeDevice(actor.user.id, id)) ? { kind: 'done' } : { kind: 'notFound' },
+        { kind: 'security-centre.passkey-deleted', mail: 'passkey-deleted', data: { credentialId: id } },
+      );
+    },
+
+    /** `RegenerateRecoveryCodes`: a new set (the old one dies), answered once. */
+    regenerateRecoveryCodes(actor: SecurityCentreActor): Promise<ChangeOutcome<string[]>> {
+      return change<string[]>(
+        actor,
+        async () => {
+          const codes = await deps.twoFactor.regenerateRecoveryCodes(actor.user.id);
+          return codes ? { kind: 'done', value: codes } : { kind: 'notFound' };
+        },
+        // two-factor.service records `two-factor.recovery-codes-regenerated` itself.
+        { kind: 'security-centre.recovery-codes', mail: 'recovery-codes' },
+      );
+    },
+
+    /**
+     * `ChangePassword`: the current password again, a new one that passes the partner's rules and the common list
+     * (S1, S2); set the one way there is (`setAccountPassword`), which rotates the security stamp and so ends every
+     * other session and the OIDC sessions (S15). Answers the user as changed, with the new stamp, so the router can
+     * keep this browser signed in.
+     */
+    changePassword(actor: SecurityCentreActor, body: unknown): Promise<ChangeOutcome<User>> {
+      return change<User>(
+        actor,
+        async () => {
+          const { user } = actor;
+          if (!user.passwordHash) return { kind: 'invalid', errors: { '': ['localLoginNotAllowed'] } };
+          const parsed = changeExpiredPasswordRequestSchema(await rulesOf(user, actor.host)).safeParse(body);
+          if (!parsed.success) return { kind: 'invalid', errors: errorsOf(parsed.error.issues) };
+          const attempts = await deps.kv.increment(
+            `security-centre:password:${user.id}`,
+            PASSWORD_CHANGE_WINDOW_MS,
+          );
+          if (attempts > PASSWORD_CHANGE_ATTEMPT_LIMIT) return { kind: 'throttled' };
+          if (!(await verifyPassword(user.passwordHash, parsed.data.currentPassword)))
+            return { kind: 'invalid', errors: { currentPassword: ['currentPasswordIncorrect'] } };
+          if (isCommonPassword(parsed.data.newPassword))
+            return { kind: 'invalid', errors: { newPassword: ['passwordCommon'] } };
+          await setAccountPassword(
+            { store, now, revokeOidc: deps.revokeOidc },
+            user,
+            parsed.data.newPassword,
+            {
+              how: 'changed',
+              ip: actor.ip,
+            },
+          );
+          await deps.kv.delete(`security-centre:password:${user.id}`);
+          const changed = await store.users.findById(user.id);
+          return changed ? { kind: 'done', value: changed } : { kind: 'notFound' };
+        },
+        // setAccountPassword records `password.changed` itself.
+        { kind: 'security-centre.password-changed', mail: 'password' },
+      );
+    },
+
+    /** `SignOutSession`: ends one of the account's other sessions (its cookie is dead from now on: S27). */
+    signOutSession(actor: SecurityCentreActor, handle: string): Promise<ChangeOutcome> {
+      return change(
+        actor,
+        async () => {
+          const sessions = await deps.sessionIndex.sessionsOf(actor.user.id, actor.user.securityStamp);
+          const target = sessions.find((s) => s.handle === handle);
+          if (!target || target.sessionKey === actor.sessionKey) return { kind: 'notFound' };
+          await deps.sessionIndex.end(target.sessionKey);
+          return { kind: 'done' };
+        },
+        { kind: 'security-centre.session-signed-out', mail: 'sessions-signed-out', data: { count: 1 } },
+      );
+    },
+
+    /** `SignOutOtherSessions`: ends every session of the account but this browser's. */
+    signOutOtherSessions(actor: SecurityCentreActor): Promise<ChangeOutcome<number>> {
+      return change<number>(
+        actor,
+        async () => {
+          const sessions = await deps.sessionIndex.sessionsOf(actor.user.id, actor.user.securityStamp);
+          const others = sessions.filter((s) => s.sessionKey !== actor.sessionKey);
+          for (const other of others) await deps.sessionIndex.end(other.sessionKey);
+          return { kind: 'done', value: others.length };
+        },
+        { kind: 'security-centre.sessions-signed-out', mail: 'sessions-signed-out' },
+      );
+    },
+
+    /** `UpdateProfile`: the display name. */
+    updateProfile(actor: SecurityCentreActor, displayName: string): Promise<ChangeOutcome> {
+      return change(
+        actor,
+        async () => {
+          await store.users.update(actor.user.id, { displayName });
+          return { kind: 'done' };
+        },
+        { kind: 'security-centre.profile-updated', mail: 'profile-updated' },
+      );
+    },
+  };
+}
+
+/** Zod issues to the errors map, keeping the shared password rules' `code|{values}` messages. */
+function errorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const field = issue.path.length > 0 ? String(issue.path[0]) : '';
+    const parsed = parseErrorCode(issue.message);
+    const code = 'code' in parsed && isErrorCode(parsed.code) ? issue.message : 'invalidValue';
+    const list = (errors[field] ??= []);
+    if (!list.includes(code)) list.push(code);
+  }
+  return errors;
+}
+
+/** The security centre's service. */
+export type SecurityCentreService = ReturnType<typeof createSecurityCentreService>;

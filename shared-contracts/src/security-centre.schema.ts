@@ -1,0 +1,95 @@
+import { z } from 'zod/mini';
+import { passwordRulesSchema } from './password-rules.js';
+import { twoFactorMethodSchema } from './two-factor.schema.js';
+import { registeredDeviceSchema } from './webauthn.schema.js';
+
+/**
+ * The security centre at `/account/` (issue 43, ADR 0036): what a signed-in person sees of their own account, and
+ * the bodies of the calls that change it. Every change needs a recent sign-in (403 `recentSignInRequired`
+ * otherwise) and is mailed to the account.
+ */
+
+/** Longest display name a person may give themselves. */
+export const DISPLAY_NAME_MAX = 100;
+
+/** A signed-in session of the account (a browser where it is signed in). */
+export const accountSessionSchema = z.object({
+  /** Random handle of the session: what `SignOutSession` takes. */
+  id: z.string(),
+  /** This browser's own session. */
+  current: z.boolean(),
+  /** Epoch ms of the sign-in. */
+  createdAt: z.number(),
+  /** Epoch ms of the last request. */
+  lastSeenAt: z.number(),
+  /** Source address at sign-in, when known. */
+  ip: z.nullable(z.string()),
+  /** The browser's user agent at sign-in, when known. */
+  userAgent: z.nullable(z.string()),
+});
+/** A signed-in session of the account. */
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+
+/** One two-step verification method the account has set up. */
+export const twoStepMethodSchema = z.object({
+  method: twoFactorMethodSchema,
+  /** The method the sign-in asks for first. */
+  isDefault: z.boolean(),
+  /** What it is tied to, masked (the phone's last digits, the e-mail address), when it is tied to something. */
+  detail: z.optional(z.string()),
+});
+/** One two-step verification method the account has set up. */
+export type TwoStepMethod = z.infer<typeof twoStepMethodSchema>;
+
+/** Answer of `SecurityCentreView`. */
+export const securityCentreViewSchema = z.object({
+  profile: z.object({
+    userName: z.string(),
+    displayName: z.string(),
+    email: z.nullable(z.string()),
+  }),
+  /** Epoch ms until which changes are allowed without signing in again; 0 when a new sign-in is needed now. */
+  recentSignInUntil: z.number(),
+  twoStep: z.object({
+    methods: z.array(twoStepMethodSchema),
+    /** The account or its partner requires two-step verification: the last method cannot be removed. */
+    required: z.boolean(),
+  }),
+  passkeys: z.array(registeredDeviceSchema),
+  recoveryCodes: z.object({ remaining: z.number() }),
+  sessions: z.array(accountSessionSchema),
+  /** This browser skips the second factor for the account ("remember this browser", ADR 0008). */
+  browserRemembered: z.boolean(),
+  passwordRules: passwordRulesSchema,
+  /** The customer chosen for this session, if any, and whether there is another to switch to. */
+  customer: z.nullable(z.object({ id: z.string(), name: z.string() })),
+  canSwitchCustomer: z.boolean(),
+});
+/** Answer of `SecurityCentreView`. */
+export type SecurityCentreView = z.infer<typeof securityCentreViewSchema>;
+
+/** Body of `RemoveTwoStepMethod` and `SetDefaultTwoStepMethod`. */
+export const twoStepMethodRequestSchema = z.object({ method: twoFactorMethodSchema });
+/** Body of `RemoveTwoStepMethod` and `SetDefaultTwoStepMethod`. */
+export type TwoStepMethodRequest = z.infer<typeof twoStepMethodRequestSchema>;
+
+/** Body of `SignOutSession`. */
+export const signOutSessionRequestSchema = z.object({
+  id: z.string('required').check(z.minLength(1, 'required'), z.maxLength(64, 'invalidValue')),
+});
+/** Body of `SignOutSession`. */
+export type SignOutSessionRequest = z.infer<typeof signOutSessionRequestSchema>;
+
+/** Body of `UpdateProfile`. */
+export const updateProfileRequestSchema = z.object({
+  displayName: z
+    .string('required')
+    .check(z.trim(), z.minLength(1, 'required'), z.maxLength(DISPLAY_NAME_MAX, 'invalidValue')),
+});
+/** Body of `UpdateProfile`. */
+export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
+
+/** Answer of `RegenerateRecoveryCodes`: the new set, shown once. */
+export const recoveryCodesAnswerSchema = z.object({ codes: z.array(z.string()) });
+/** Answer of `RegenerateRecoveryCodes`. */
+export type RecoveryCodesAnswer = z.infer<typeof recoveryCodesAnswerSchema>;

@@ -1,0 +1,229 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { requestToast, type SecurityCentreView } from 'shared-contracts';
+import { useFormErrors } from 'shared-contracts/api';
+import { Button, Card, FormErrors, Stack, TextField } from 'shared-contracts/ui';
+import { describeUserAgent, formatWhen } from './format';
+import { useRecentSignIn } from './recent-sign-in';
+import {
+  useChangePasswordMutation,
+  useSignOutOtherSessionsMutation,
+  useSignOutSessionMutation,
+  useUpdateProfileMutation,
+} from './security-centre.api';
+import { SECURITY_CENTRE_NS } from './security-centre-strings';
+
+/** Profile: the display name ("Employee has been updated." on save, SPEC.md §8). */
+export function ProfileSection({ view }: { view: SecurityCentreView }) {
+  const { t } = useTranslation(SECURITY_CENTRE_NS);
+  const recent = useRecentSignIn();
+  const [displayName, setDisplayName] = useState(view.profile.displayName);
+  const [update, updating] = useUpdateProfileMutation();
+  const errors = useFormErrors(updating.error);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await update({ displayName });
+    if ('error' in result) return void recent.check(result.error);
+    requestToast({ kind: 'success', message: t('profile.saved') });
+  };
+  return (
+    <Card>
+      <section aria-labelledby="profile-heading" data-testid="profile">
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <Stack>
+            <h2 id="profile-heading">{t('profile.heading')}</h2>
+            <p>{t('profile.userName', { userName: view.profile.userName })}</p>
+            {view.profile.email ? <p>{t('profile.email', { email: view.profile.email })}</p> : null}
+            <FormErrors messages={errors.form} />
+            <TextField
+              label={t('profile.displayName')}
+              value={displayName}
+              autoComplete="name"
+              maxLength={100}
+              required
+              errors={errors.field('displayName')}
+              onChange={(event) => setDisplayName(event.target.value)}
+            />
+            <Button type="submit" loading={updating.isLoading}>
+              {t('profile.save')}
+            </Button>
+          </Stack>
+        </form>
+      </section>
+    </Card>
+  );
+}
+
+/** The customer chosen for this session, and the way to customer selection. */
+export function CustomerSection({ view }: { view: SecurityCentreView }) {
+  const { t } = useTranslation(SECURITY_CENTRE_NS);
+  if (!view.customer && !view.canSwitchCustomer) return null;
+  return (
+    <Card>
+      <section aria-labelledby="customer-heading" data-testid="customer">
+        <Stack>
+          <h2 id="customer-heading">{t('customer.heading')}</h2>
+          <p>{view.customer ? t('customer.current', { name: view.customer.name }) : t('customer.none')}</p>
+          {view.canSwitchCustomer ? (
+            <Link
+              className="hr-button hr-button--secondary"
+              to={`/account/select?returnUrl=${encodeURIComponent('/account/')}`}
+            >
+              {t('customer.switch')}
+            </Link>
+          ) : null}
+        </Stack>
+      </section>
+    </Card>
+  );
+}
+
+/** Password change: the partner's rules shown before typing, the current password required. */
+export function PasswordSection({ view }: { view: SecurityCentreView }) {
+  const { t } = useTranslation(SECURITY_CENTRE_NS);
+  const recent = useRecentSignIn();
+  const [currentPassword, setCurrent] = useState('');
+  const [newPassword, setNew] = useState('');
+  const [confirmPassword, setConfirm] = useState('');
+  const [change, changing] = useChangePasswordMutation();
+  const errors = useFormErrors(changing.error);
+  const rules = view.passwordRules;
+  const ruleTexts = [
+    t('errors:passwordTooShort', { n: rules.minLength }),
+    t('errors:passwordTooLong', { n: rules.maxLength }),
+    ...(rules.requireCharacterClasses ? [t('errors:passwordCharacterClasses')] : []),
+    ...(rules.maxConsecutive > 0 ? [t('errors:passwordConsecutive', { n: rules.maxConsecutive })] : []),
+    ...(rules.invalidCharacters ? [t('errors:passwordInvalidCharacters')] : []),
+  ];
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await change({ currentPassword, newPassword, confirmPassword });
+    if ('error' in result) return void recent.check(result.error);
+    setCurrent('');
+    setNew('');
+    setConfirm('');
+    requestToast({ kind: 'success', message: `${t('password.updated')}. ${t('password.othersSignedOut')}` });
+  };
+  return (
+    <Card>
+      <section aria-labelledby="password-heading" data-testid="password">
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <Stack>
+            <h2 id="password-heading">{t('password.heading')}</h2>
+            <FormErrors messages={errors.form} />
+            <TextField
+              label={t('password.current')}
+              type="password"
+              autoComplete="current-password"
+              value={currentPassword}
+              errors={errors.field('currentPassword')}
+              onChange={(event) => setCurrent(event.target.value)}
+            />
+            <div id="password-rules">
+              <p>{t('password.rules')}</p>
+              <ul>
+                {ruleTexts.map((text) => (
+                  <li key={text}>{text}</li>
+                ))}
+              </ul>
+            </div>
+            <TextField
+              label={t('password.new')}
+              type="password"
+              autoComplete="new-password"
+              aria-describedby="password-rules"
+              value={newPassword}
+              errors={errors.field('newPassword')}
+              onChange={(event) => setNew(event.target.value)}
+            />
+            <TextField
+              label={t('password.confirm')}
+              type="password"
+              autoComplete="new-password"
+              value={confirmPassword}
+              errors={errors.field('confirmPassword')}
+              onChange={(event) => setConfirm(event.target.value)}
+            />
+            <Button type="submit" loading={changing.isLoading}>
+              {t('password.save')}
+            </Button>
+          </Stack>
+        </form>
+      </section>
+    </Card>
+  );
+}
+
+/** Signed-in sessions: where and when; sign out one, or every other. */
+export function SessionsSection({ view }: { view: SecurityCentreView }) {
+  const { t, i18n } = useTranslation(SECURITY_CENTRE_NS);
+  const recent = useRecentSignIn();
+  const [signOut, signingOut] = useSignOutSessionMutation();
+  const [signOutOthers, signingOutOthers] = useSignOutOtherSessionsMutation();
+  const errors = useFormErrors(signingOut.error ?? signingOutOthers.error);
+  const others = view.sessions.filter((s) => !s.current);
+  const one = async (id: string) => {
+    const result = await signOut({ id });
+    if ('error' in result) return void recent.check(result.error);
+    requestToast({ kind: 'success', message: t('sessions.signedOut') });
+  };
+  const all = async () => {
+    const result = await signOutOthers();
+    if ('error' in result) return void recent.check(result.error);
+    requestToast({ kind: 'success', message: t('sessions.othersSignedOut') });
+  };
+  return (
+    <Card>
+      <section aria-labelledby="sessions-heading" data-testid="sessions">
+        <Stack>
+          <h2 id="sessions-heading">{t('sessions.heading')}</h2>
+          <FormErrors messages={errors.form} />
+          <ul className="hr-stack hr-list-plain">
+            {view.sessions.map((session) => {
+              const agent = describeUserAgent(session.userAgent);
+              const name = session.current
+                ? t('sessions.thisBrowser')
+                : agent
+                  ? t('sessions.browser', agent)
+                  : t('sessions.unknownBrowser');
+              return (
+                <li key={session.id} className="security-centre__item" data-testid="session">
+                  <span className="security-centre__item-text">
+                    <strong>{name}</strong>
+                    {session.current && agent ? <span> ({t('sessions.browser', agent)})</span> : null}
+                    <br />
+                    {t('sessions.signedInAt', { date: formatWhen(session.createdAt, i18n.language) })}
+                    {session.ip ? (
+                      <>
+                        {' '}
+                        <span dir="ltr">{t('sessions.from', { ip: session.ip })}</span>
+                      </>
+                    ) : null}
+                    <br />
+                    {t('sessions.lastActive', { date: formatWhen(session.lastSeenAt, i18n.language) })}
+                  </span>
+                  {!session.current ? (
+                    <Button
+                      variant="secondary"
+                      loading={signingOut.isLoading && signingOut.originalArgs?.id === session.id}
+                      onClick={() => void one(session.id)}
+                    >
+                      {t('sessions.signOut', { name })}
+                    </Button>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+          {view.browserRemembered ? <p>{t('sessions.remembered')}</p> : null}
+          {others.length > 0 ? (
+            <Button variant="secondary" loading={signingOutOthers.isLoading} onClick={() => void all()}>
+              {t('sessions.signOutOthers')}
+            </Button>
+          ) : null}
+        </Stack>
+      </section>
+    </Card>
+  );
+}

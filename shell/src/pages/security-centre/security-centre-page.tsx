@@ -1,0 +1,39 @@
+import { useTranslation } from 'react-i18next';
+import { ProgressBar, Stack } from 'shared-contracts/ui';
+import { CustomerSection, PasswordSection, ProfileSection, SessionsSection } from './account-sections';
+import { RecentSignInProvider } from './recent-sign-in';
+import { useSecurityCentreViewQuery } from './security-centre.api';
+import { SECURITY_CENTRE_NS, useSecurityCentreStrings } from './security-centre-strings';
+import { PasskeysSection, RecoveryCodesSection, TwoStepSection } from './sign-in-methods';
+import './security-centre.css';
+
+/**
+ * The security centre (issue 43, ADR 0036): the signed-in home's own account settings. Loaded lazily by the account
+ * page, with its own strings, so the sign-in page's bytes do not grow. `linkedAccounts` is the page's existing
+ * linked-accounts card, passed in so this module does not import it twice.
+ */
+export function SecurityCentre({ linkedAccounts }: { linkedAccounts?: React.ReactNode }) {
+  const ready = useSecurityCentreStrings();
+  const { data: view } = useSecurityCentreViewQuery();
+  const { t } = useTranslation(SECURITY_CENTRE_NS);
+  if (!ready || !view) return <ProgressBar active label="…" />;
+  return (
+    <section aria-labelledby="security-centre-heading" className="security-centre">
+      <Stack>
+        <h2 id="security-centre-heading">{t('heading')}</h2>
+        <RecentSignInProvider recent={view.recentSignInUntil > 0}>
+          <Stack>
+            <ProfileSection view={view} />
+            <CustomerSection view={view} />
+            <TwoStepSection view={view} />
+            <PasskeysSection view={view} />
+            <RecoveryCodesSection view={view} />
+            <PasswordSection view={view} />
+            <SessionsSection view={view} />
+            {linkedAccounts}
+          </Stack>
+        </RecentSignInProvider>
+      </Stack>
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import {
+  recoveryCodesAnswerSchema,
+  securityCentreViewSchema,
+  type ChangeExpiredPasswordRequest,
+  type RecoveryCodesAnswer,
+  type RemoveDeviceRequest,
+  type RenameDeviceRequest,
+  type SecurityCentreView,
+  type SignOutSessionRequest,
+  type TwoStepMethodRequest,
+  type UpdateProfileRequest,
+} from 'shared-contracts';
+import { baseApi } from 'shared-contracts/api';
+
+/**
+ * The security centre's calls (issue 43, ADR 0036). Every change answers 403 `recentSignInRequired` without a recent
+ * sign-in; the page then offers `SignInAgain`. A change refetches the view.
+ */
+export const securityCentreApi = baseApi
+  .enhanceEndpoints({ addTagTypes: ['SecurityCentre'] })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      securityCentreView: build.query<SecurityCentreView, void>({
+        query: () => ({ url: 'SecurityCentreView', method: 'GET' }),
+        transformResponse: (body: unknown) => securityCentreViewSchema.parse(body),
+        providesTags: ['SecurityCentre'],
+      }),
+      removeTwoStepMethod: build.mutation<unknown, TwoStepMethodRequest>({
+        query: (body) => ({ url: 'RemoveTwoStepMethod', method: 'POST', body }),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      setDefaultTwoStepMethod: build.mutation<unknown, TwoStepMethodRequest>({
+        query: (body) => ({ url: 'SetDefaultTwoStepMethod', method: 'POST', body }),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      renamePasskey: build.mutation<unknown, RenameDeviceRequest>({
+        query: (body) => ({ url: 'RenamePasskey', method: 'POST', body }),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      deletePasskey: build.mutation<unknown, RemoveDeviceRequest>({
+        query: (body) => ({ url: 'DeletePasskey', method: 'POST', body }),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      regenerateRecoveryCodes: build.mutation<RecoveryCodesAnswer, void>({
+        query: () => ({ url: 'RegenerateRecoveryCodes', method: 'POST', body: {} }),
+        transformResponse: (body: unknown) => recoveryCodesAnswerSchema.parse(body),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      changePassword: build.mutation<unknown, Omit<ChangeExpiredPasswordRequest, 'returnUrl'>>({
+        query: (body) => ({ url: 'ChangePassword', method: 'POST', body }),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      signOutSession: build.mutation<unknown, SignOutSessionRequest>({
+        query: (body) => ({ url: 'SignOutSession', method: 'POST', body }),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      signOutOtherSessions: build.mutation<unknown, void>({
+        query: () => ({ url: 'SignOutOtherSessions', method: 'POST', body: {} }),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      updateProfile: build.mutation<unknown, UpdateProfileRequest>({
+        query: (body) => ({ url: 'UpdateProfile', method: 'POST', body }),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      signInAgain: build.mutation<{ redirect: string }, void>({
+        query: () => ({ url: 'SignInAgain', method: 'POST', body: {} }),
+      }),
+    }),
+  });
+
+export const {
+  useSecurityCentreViewQuery,
+  useRemoveTwoStepMethodMutation,
+  useSetDefaultTwoStepMethodMutation,
+  useRenamePasskeyMutation,
+  useDeletePasskeyMutation,
+  useRegenerateRecoveryCodesMutation,
+  useChangePasswordMutation,
+  useSignOutSessionMutation,
+  useSignOutOtherSessionsMutation,
+  useUpdateProfileMutation,
+  useSignInAgainMutation,
+} = securityCentreApi;
