@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { ERROR_MESSAGES, type ErrorCode } from './error-codes.js';
+import { withReturnUrl } from './return-url.js';
 
 /**
  * The response protocol between the account API and every client (SPEC.md §4, §8).
@@ -167,5 +168,5 @@ export function resolveRedirectTarget(
   if (isServerPath(url.pathname)) return { kind: 'full', url: url.href };
   if (url.pathname.toLowerCase() === localLoginPath) return { kind: 'push', path };
   if (isKnownRoute(url.pathname)) return { kind: 'in-app', path };
-  return { kind: 'via-redirect', path: `/redirect?returnUrl=${encodeURIComponent(path)}` };
+  return { kind: 'via-redirect', path: withReturnUrl('/redirect', path) };
 }

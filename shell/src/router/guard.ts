@@ -6,6 +6,7 @@ import {
   returnUrlOf,
   type CurrentUser,
   type RouteDefinition,
+  withReturnUrl,
 } from 'shared-contracts';
 import { baseApi, type AppStore } from 'shared-contracts/api';
 
@@ -41,7 +42,7 @@ export function createGuardLoader(store: AppStore) {
       const fullPath = `${url.pathname}${url.search}`;
       // react-router's convention: a thrown Response redirects the navigation.
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Response is what the router expects
-      throw redirect(`${ACCESS_DENIED_PATH}?returnUrl=${encodeURIComponent(fullPath)}`);
+      throw redirect(withReturnUrl(ACCESS_DENIED_PATH, fullPath));
     }
     return { user };
   };

@@ -1,7 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf, type CodeSent, type Setup2faView, type TwoFactorMethod } from 'shared-contracts';
+import {
+  returnUrlOf,
+  type CodeSent,
+  type Setup2faView,
+  type TwoFactorMethod,
+  withReturnUrl,
+} from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Checkbox, FormErrors, Page, Stack, TextField } from 'shared-contracts/ui';
 import { RecoveryCodeList } from '../recovery-codes/recovery-code-list';
@@ -12,7 +18,7 @@ import {
   usePositionsText,
   useSecondsUntil,
 } from '../two-factor/delivered-codes';
-import { returnUrlQuery, SmsStatus } from '../two-factor/two-factor-page';
+import { SmsStatus } from '../two-factor/two-factor-page';
 import {
   useEnableTwoFactorMutation,
   useGeneratePhoneVerificationMutation,
@@ -71,7 +77,7 @@ export function SetupTwoFactorPage() {
               ))}
               <div>
                 <Link
-                  to={`/account/login${returnUrlQuery(`/account/setup-twofactor${returnUrlQuery(returnUrl)}`)}`}
+                  to={withReturnUrl('/account/login', withReturnUrl('/account/setup-twofactor', returnUrl))}
                 >
                   {t('setup.signInAgain')}
                 </Link>

@@ -1,17 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf, type TwoFactorMethod } from 'shared-contracts';
+import { returnUrlOf, type TwoFactorMethod, withReturnUrl } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Checkbox, FormErrors, Page, Stack } from 'shared-contracts/ui';
 import { usePinChallenge, usePositionsText, useSmsCode } from './delivered-codes';
 import { useLoginWith2faMutation, useLoginWith2faViewQuery } from './two-factor.api';
 import { CodeField } from '../shared-code-field';
-
-/** The query string that keeps the sign-in's returnUrl across the step's pages. */
-export function returnUrlQuery(returnUrl: string): string {
-  return `?returnUrl=${encodeURIComponent(returnUrl)}`;
-}
 
 /**
  * `/account/login/twofactor`: the second step of a sign-in (SPEC.md §2 "Two-factor method choice"). The methods
@@ -123,10 +118,10 @@ export function TwoFactorLoginPage() {
                 </Button>
               </div>
             ) : null}
-            <Link to={`/account/login/recoverycode${returnUrlQuery(returnUrl)}`}>
+            <Link to={withReturnUrl('/account/login/recoverycode', returnUrl)}>
               {t('login2fa.useRecoveryCode')}
             </Link>
-            <Link to={`/account/login${returnUrlQuery(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+            <Link to={withReturnUrl('/account/login', returnUrl)}>{t('common.backToSignIn')}</Link>
           </Stack>
         </form>
       </Card>

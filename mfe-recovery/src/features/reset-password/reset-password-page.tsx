@@ -1,7 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { DEFAULT_PASSWORD_RULES, resetPasswordRequestSchema, returnUrlOf } from 'shared-contracts';
+import {
+  DEFAULT_PASSWORD_RULES,
+  resetPasswordRequestSchema,
+  returnUrlOf,
+  withReturnUrl,
+} from 'shared-contracts';
 import { isApiError, isRedirectFollowed, useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
 import { rulesOf, usePasswordRulesQuery, useResetPasswordMutation } from '../recovery.api';
@@ -43,7 +48,7 @@ export function ResetPasswordPage() {
     server,
     reset,
   );
-  const signIn = `/account/login?returnUrl=${encodeURIComponent(returnUrl)}`;
+  const signIn = withReturnUrl('/account/login', returnUrl);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -58,7 +63,7 @@ export function ResetPasswordPage() {
     body = (
       <Stack>
         <Alert kind="error">{t('reset.missingToken')}</Alert>
-        <Link to={`/account/recover?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('reset.newLink')}</Link>
+        <Link to={withReturnUrl('/account/recover', returnUrl)}>{t('reset.newLink')}</Link>
       </Stack>
     );
   } else if (done && !isRedirectFollowed(done)) {
