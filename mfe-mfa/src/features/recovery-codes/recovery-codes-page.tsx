@@ -3,9 +3,9 @@ import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
-import { useRedeemRecoveryCodeMutation } from '../two-factor/two-factor.api';
-import { RecoveryCodeList } from './recovery-code-list';
-import { useRecoveryCodeSet } from './use-recovery-code-set';
+import { RecoveryCodeList } from '../shared/recovery-code-list';
+import { useRedeemRecoveryCodeMutation } from '../shared/recovery-codes.api';
+import { useRecoveryCodeSet } from '../shared/use-recovery-code-set';
 
 /**
  * `/account/redeem-recoverycodes?id=`: a freshly generated set of recovery codes, shown once (the id is single-use

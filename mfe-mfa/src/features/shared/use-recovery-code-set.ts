@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useRedeemRecoveryCodeMutation } from '../two-factor/two-factor.api';
+import { useRedeemRecoveryCodeMutation } from './recovery-codes.api';
 
 /**
  * Fetches the set under `id` once. Showing it uses the id up on the server, so a second request (React's strict

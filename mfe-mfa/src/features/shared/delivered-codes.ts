@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CodeSent, PinReference } from 'shared-contracts';
-import { useGeneratePinMutation, usePinReferenceMutation, useSendOtpMutation } from './two-factor.api';
+import { useGeneratePinMutation, usePinReferenceMutation, useSendOtpMutation } from './delivered-codes.api';
 
 /** Seconds left until `until` (a Date.now() time), ticking down once a second; 0 when past. */
 export function useSecondsUntil(until: number | undefined): number {
