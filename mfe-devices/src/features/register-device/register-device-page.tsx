@@ -14,8 +14,8 @@ import {
   useCredentialOptionsMutation,
   useRegisterCredentialMutation,
   useSkipFidoMutation,
-} from '../devices.api';
-import { currentBrowser, describeBrowser } from '../shared/device-name';
+} from './register-device.api';
+import { currentBrowser, describeBrowser } from './device-name';
 import { DeviceList } from './device-list';
 
 /** The name the field starts with: "Chrome on Windows" in the visitor's language, or a plain "My device". */

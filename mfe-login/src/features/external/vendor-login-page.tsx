@@ -3,7 +3,8 @@ import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, FormErrors, Page, Stack } from 'shared-contracts/ui';
-import { useVendorLoginMutation, useVendorLoginViewQuery } from './external.api';
+import { useVendorLoginMutation } from '../shared/vendor-login.api';
+import { useVendorLoginViewQuery } from './external.api';
 
 const NS = 'mfe-login';
 

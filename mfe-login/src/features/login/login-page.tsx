@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { useFormErrors, usePartnerMetadataQuery, useUserQuery } from 'shared-contracts/api';
 import { Alert, Button, Card, FormErrors, Page, Stack } from 'shared-contracts/ui';
-import { useVendorLoginMutation } from '../external/external.api';
+import { useVendorLoginMutation } from '../shared/vendor-login.api';
 import { useLoginViewQuery, useSilentLoginMutation } from './login.api';
 
 import { SignInForm } from './sign-in-form';

@@ -1,7 +1,7 @@
 import { baseApi } from 'shared-contracts/api';
 import { codeSentSchema, pinReferenceSchema, type CodeSent, type PinReference } from 'shared-contracts';
 
-/** Calls that deliver a code by SMS or a PIN by e-mail, for the sign-in step and the set-up wizard alike (SPEC.md §7). */
+/** Calls that deliver a code by SMS or a PIN by e-mail, for the sign-in step and the set-up wizard (SPEC.md §7). */
 export const deliveredCodesApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     /** `SendOTP`: a new code texted to the verified phone (or the wait before another may be asked for). */

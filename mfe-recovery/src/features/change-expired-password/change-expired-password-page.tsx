@@ -9,9 +9,10 @@ import {
 } from 'shared-contracts';
 import { isApiError, isRedirectFollowed, useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
-import { rulesOf, useChangeExpiredPasswordMutation, usePasswordRulesQuery } from '../recovery.api';
+import { rulesOf, usePasswordRulesQuery } from '../shared/password-rules.api';
 import { NewPasswordFields } from '../shared/new-password-fields';
 import { useLiveForm } from '../shared/use-live-form';
+import { useChangeExpiredPasswordMutation } from './change-expired-password.api';
 
 const FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
 

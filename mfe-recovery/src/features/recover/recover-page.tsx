@@ -5,8 +5,8 @@ import { recoverRequestSchema, returnUrlOf, withReturnUrl } from 'shared-contrac
 import { useDispatch } from 'react-redux';
 import { isApiError, isCaptchaRequired, requestCaptcha, useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
-import { useRecoverMutation } from '../recovery.api';
 import { useLiveForm } from '../shared/use-live-form';
+import { useRecoverMutation } from './recover.api';
 
 const FIELDS = ['username'] as const;
 

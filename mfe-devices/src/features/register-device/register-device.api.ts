@@ -13,7 +13,7 @@ import {
  * Calls of device registration and management, injected into the one shared API (SPEC.md §7 "Secure sign-in").
  * The passkey sign-in calls are shared with the sign-in page's autofill: `shared-contracts/api`.
  */
-export const devicesApi = baseApi.injectEndpoints({
+export const registerDeviceApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     /** `CredentialOptions` (query displayName): creation options for the signed-in or signing-in account. */
     credentialOptions: build.mutation<PublicKeyCredentialCreationOptionsJSON, { displayName: string }>({
@@ -60,7 +60,7 @@ export const devicesApi = baseApi.injectEndpoints({
   }),
 });
 
-/** Hooks of the secure sign-in calls. */
+/** Hooks of the registration page's calls. */
 export const {
   useCredentialOptionsMutation,
   useRegisterCredentialMutation,
@@ -68,4 +68,4 @@ export const {
   useDevicesQuery,
   useRenameDeviceMutation,
   useRemoveDeviceMutation,
-} = devicesApi;
+} = registerDeviceApi;
