@@ -22,8 +22,6 @@ export const validationProblemSchema = z.object({
   title: z.optional(z.string()),
   errors: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
 });
-/** Body of a 400 with field errors. */
-export type ValidationProblem = { title: string; errors: FieldErrors };
 
 /** The title every 400 with an errors map carries (SPEC.md §4). */
 export const VALIDATION_PROBLEM_TITLE = 'One or more validation errors occurred.';

@@ -4,17 +4,9 @@ import { useDispatch } from 'react-redux';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { isCaptchaRequired, requestCaptcha, useFormErrors } from 'shared-contracts/api';
-import {
-  Alert,
-  Button,
-  Card,
-  FormErrors,
-  Page,
-  Stack,
-  TextField,
-  useFocusOnFailure,
-} from 'shared-contracts/ui';
+import { Alert, Button, Card, FormErrors, Page, Stack, TextField } from 'shared-contracts/ui';
 import { useExternalUserQuery, useLinkMutation, useNextMutation } from './external.api';
+import { useFocusOnFailure } from '../shared/use-focus-on-failure';
 
 const NS = 'mfe-login';
 

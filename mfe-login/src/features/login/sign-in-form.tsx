@@ -15,20 +15,12 @@ import {
   useUserQuery,
   type RootState,
 } from 'shared-contracts/api';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  FinePrint,
-  FormErrors,
-  Stack,
-  TextField,
-  useFocusOnFailure,
-} from 'shared-contracts/ui';
+import { Alert, Button, Checkbox, FinePrint, FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { useLoginMutation } from './login.api';
 import { hasPlatformAuthenticator } from './platform-authenticator';
 import { useCapsLock } from './use-caps-lock';
 import { usePasskeyAutofill } from './use-passkey-autofill';
+import { useFocusOnFailure } from '../shared/use-focus-on-failure';
 
 const NS = 'mfe-login';
 

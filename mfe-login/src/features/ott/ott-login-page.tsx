@@ -12,17 +12,9 @@ import {
   useFormErrors,
   type RootState,
 } from 'shared-contracts/api';
-import {
-  Alert,
-  Button,
-  Card,
-  FormErrors,
-  Page,
-  Stack,
-  TextField,
-  useFocusOnFailure,
-} from 'shared-contracts/ui';
+import { Alert, Button, Card, FormErrors, Page, Stack, TextField } from 'shared-contracts/ui';
 import { useLoginWithOttMutation, useSendSignInCodeMutation } from './ott.api';
+import { useFocusOnFailure } from '../shared/use-focus-on-failure';
 
 const NS = 'mfe-login';
 

@@ -1,6 +1,6 @@
 /**
- * Events between the shell and the remotes. Remotes never import the shell; they talk to it through the shared
- * store (RTK Query, slices) and these DOM events on `window`.
+ * DOM events on `window` the shell listens to: a toast to show, an error to report. Only the shell dispatches them
+ * today; a remote that needs them gets them through shared-contracts again (its rule: what two packages use).
  */
 
 /** A remote asks the shell to show a toast. */
@@ -29,16 +29,4 @@ export function requestToast(detail: ToastEventDetail): void {
 /** Dispatches an error report for the shell to send. */
 export function reportError(detail: ReportErrorEventDetail): void {
   window.dispatchEvent(new CustomEvent<ReportErrorEventDetail>(REPORT_ERROR_EVENT, { detail }));
-}
-
-/** The body the client-error endpoint accepts. */
-export interface ClientErrorReport {
-  message: string;
-  /** "file:line:column" of the first stack frame, when known. */
-  source?: string;
-  stack?: string;
-  url: string;
-  /** Which part of the site: "shell" or a remote id. */
-  origin?: string;
-  kind: 'error' | 'unhandledrejection' | 'boundary' | 'remote-load';
 }
