@@ -1,11 +1,81 @@
 // ESLint flat config for every package: type-aware rules, no floating promises, and the import boundaries of
 // ARCHITECTURE.md (a remote may import shared-contracts and libraries, never another remote or the shell).
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const REMOTES = ['mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-devices', 'mfe-tenant'];
+/** The packages that run in the browser: one no-cycle and file-name block for all of them (the gateway has its own). */
+const BROWSER_PACKAGES = [...REMOTES, 'shell', 'shared-contracts'];
+
+/**
+ * A remote's layout (STYLE.md "Layout", bulletproof-react's feature folders): `src/features/<feature>/` holds one
+ * flow's pages, its `<feature>.api.ts`, hooks and tests; `src/features/shared/` holds what two features of the remote
+ * use. A feature imports its own folder and `shared/`, never another feature, and `shared/` imports no feature: a
+ * flow stays in one place and can be read, changed or removed alone. Feature folders are read from disk, so a new one
+ * is covered without touching this file.
+ */
+function featureZones(remote) {
+  const root = `${remote}/src/features`;
+  const features = readdirSync(`${import.meta.dirname}/${root}`, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'shared')
+    .map((entry) => entry.name);
+  return [
+    ...features.map((feature) => ({
+      target: `${root}/${feature}`,
+      from: root,
+      except: [`./${feature}`, './shared'],
+      message: `A feature of ${remote} imports only its own folder and features/shared: move what two features use to ${root}/shared.`,
+    })),
+    {
+      target: `${root}/shared`,
+      from: root,
+      except: ['./shared'],
+      message: `${root}/shared is used by features and imports none of them.`,
+    },
+  ];
+}
+
+const KEBAB_SEGMENT = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/**
+ * STYLE.md "Names": files kebab-case, with role suffixes after dots (`sign-in-form.captcha.test.tsx`,
+ * `two-factor.api.ts`). A rule of our own: one check of the file's name needs no plugin.
+ */
+const fileNames = {
+  rules: {
+    'kebab-case': {
+      meta: {
+        type: 'suggestion',
+        docs: { description: 'File names are kebab-case, each dot-separated part (STYLE.md "Names").' },
+        schema: [],
+        messages: { name: "File name '{{name}}' is not kebab-case: write '{{suggestion}}'." },
+      },
+      create(context) {
+        const name = context.filename.split(/[\\/]/).pop() ?? '';
+        const parts = name.split('.');
+        if (parts.every((part) => KEBAB_SEGMENT.test(part))) return {};
+        const suggestion = parts
+          .map((part) =>
+            part
+              .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+              .replace(/[_\s]+/g, '-')
+              .toLowerCase(),
+          )
+          .join('.');
+        return {
+          Program(node) {
+            context.report({ node, messageId: 'name', data: { name, suggestion } });
+          },
+        };
+      },
+    },
+  },
+};
 
 /**
  * Code that reaches the browser validates with zod's mini build only (ADR 0025): one import of the classic API
@@ -142,6 +212,34 @@ export default tseslint.config(
   {
     files: ['shell/src/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { paths: NO_CLASSIC_ZOD }] },
+  },
+  {
+    // The browser packages (the gateway has its own block for these rules): no import cycle, since a cycle makes
+    // the load order decide what a module sees and hides which way a dependency runs; a remote's features stay
+    // apart (featureZones); file names kebab-case.
+    files: BROWSER_PACKAGES.map((pkg) => `${pkg}/{src,build,scripts}/**/*.{ts,tsx,js,mjs,cjs}`),
+    // Locale files are named by their BCP 47 tag (fr-CA.ts).
+    ignores: ['**/locales/**'],
+    plugins: { 'import-x': importX, 'file-names': fileNames },
+    settings: {
+      // no-cycle reads the imported files itself: with the TypeScript parser, or it sees no imports in them.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: BROWSER_PACKAGES.map((pkg) => `${import.meta.dirname}/${pkg}/tsconfig.json`),
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: REMOTES.flatMap(featureZones) },
+      ],
+      'file-names/kebab-case': 'error',
+    },
   },
   ...GATEWAY_LAYERS.map(gatewayLayer),
   {

@@ -66,22 +66,11 @@ export const COLOR_SCHEMES = ['auto', 'dark', 'light'] as const;
 /** A saved colour-scheme choice. */
 export type ColorScheme = (typeof COLOR_SCHEMES)[number];
 
-/** Customer list defaults (SPEC.md §9). */
-export const CUSTOMER_PAGE_SIZE = 5;
-/** First page of the customer list (SPEC.md §9). */
-export const CUSTOMER_FIRST_PAGE = 1;
-
 /** How long a toast stays, in milliseconds (SPEC.md §9). */
 export const TOAST_DURATION_MS = 2000;
 
-/** Date-picker typing debounce in milliseconds (SPEC.md §5, §9). */
-export const DATE_PICKER_DEBOUNCE_MS = 300;
-
 /** Breakpoints in CSS pixels (SPEC.md §9). */
 export const BREAKPOINTS = { mobile: 767, tablet: 1023 } as const;
-
-/** Paths whose forms are guarded by a captcha (SPEC.md §9). */
-export const CAPTCHA_GUARDED_PATHS = ['/account/login', '/account/link', '/account/recover'] as const;
 
 /** Asset version (SPEC.md §9). */
 export const ASSET_VERSION = '1.0.1';

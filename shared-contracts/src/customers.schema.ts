@@ -31,8 +31,6 @@ export const selectCustomerViewQuerySchema = z.object({
   /** An application may ask for a customer; it is preselected only when the user belongs to it. */
   cid: z.optional(z.string().check(z.maxLength(200))),
 });
-/** Query of `SelectCustomerView`. */
-export type SelectCustomerViewQuery = z.input<typeof selectCustomerViewQuerySchema>;
 
 /** A customer as the selection page lists it. */
 export const customerSummarySchema = z.object({ id: z.string(), name: z.string() });
@@ -61,8 +59,6 @@ export const customersQuerySchema = z.object({
   size: wholeNumber(1, CUSTOMER_PAGE_SIZE_MAX, CUSTOMER_PAGE_SIZE_DEFAULT),
   returnUrl: z.optional(z.string().check(z.maxLength(2048))),
 });
-/** Query of `Customers` as sent (numbers as URL text). */
-export type CustomersQuery = z.input<typeof customersQuerySchema>;
 
 /** Answer of `Customers`: one page of the user's customers matching the filter, and how many match in all. */
 export const customersPageSchema = z.object({

@@ -109,12 +109,3 @@ export function parseErrorCode(
   }
   return { code, values: {} };
 }
-
-/** en-GB text of an encoded code with its values interpolated; unknown text comes back unchanged. */
-export function errorMessageText(value: string): string {
-  const parsed = parseErrorCode(value);
-  if ('text' in parsed) return parsed.text;
-  return ERROR_MESSAGES[parsed.code].replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
-    String(parsed.values[name] ?? ''),
-  );
-}

@@ -10,7 +10,6 @@ export * from './remote.js';
 export * from './routes.js';
 export * from './error-codes.js';
 export * from './protocol.js';
-export * from './events.js';
 export * from './user.schema.js';
 export * from './partner.schema.js';
 export * from './client-error.schema.js';

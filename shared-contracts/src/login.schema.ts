@@ -87,8 +87,6 @@ export type LogoutRequest = z.infer<typeof logoutRequestSchema>;
  * `/account/loggedout?reason=inactivity`.
  */
 export const silentLogoutRequestSchema = z.object({});
-/** Body of `SilentLogout`. */
-export type SilentLogoutRequest = z.infer<typeof silentLogoutRequestSchema>;
 
 /**
  * Body of `SilentLogin` (ADR 0020): the sign-in page's returnUrl. A remembered (remember-me) sign-in of this browser
@@ -110,6 +108,3 @@ export type ExchangeRequest = z.infer<typeof exchangeRequestSchema>;
 export const antiforgeryTokenSchema = z.object({ token: z.string() });
 /** Answer of `Exchange`. */
 export type AntiforgeryToken = z.infer<typeof antiforgeryTokenSchema>;
-
-/** Why the visitor reached the logged-out page (`/account/loggedout?reason=`). */
-export const LOGGED_OUT_REASONS = ['signout', 'inactivity'] as const;

@@ -25,8 +25,6 @@ export const dependencyStatusSchema = z.object({
   state: z.enum(DEPENDENCY_STATES),
   since: z.string(),
 });
-/** One dependency's state. */
-export type DependencyStatus = z.infer<typeof dependencyStatusSchema>;
 
 /** One remote's release state: the version everyone gets and, during a canary, the canary and its share. */
 export const remoteStatusSchema = z.object({
@@ -90,8 +88,6 @@ export const ERROR_ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{16}$/;
 export const errorQuerySchema = z.object({
   errorId: z.string().check(z.regex(ERROR_ID_PATTERN, 'invalidValue')),
 });
-/** Query of the `Error` call. */
-export type ErrorQuery = z.infer<typeof errorQuerySchema>;
 
 /**
  * Answer of `Error` (query errorId): the safe fields of a recorded error. `returnUrl` is the way back: the

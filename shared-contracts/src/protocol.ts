@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { ERROR_MESSAGES, type ErrorCode } from './error-codes.js';
+import { withReturnUrl } from './return-url.js';
 
 /**
  * The response protocol between the account API and every client (SPEC.md §4, §8).
@@ -21,8 +22,6 @@ export const validationProblemSchema = z.object({
   title: z.optional(z.string()),
   errors: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
 });
-/** Body of a 400 with field errors. */
-export type ValidationProblem = { title: string; errors: FieldErrors };
 
 /** The title every 400 with an errors map carries (SPEC.md §4). */
 export const VALIDATION_PROBLEM_TITLE = 'One or more validation errors occurred.';
@@ -167,5 +166,5 @@ export function resolveRedirectTarget(
   if (isServerPath(url.pathname)) return { kind: 'full', url: url.href };
   if (url.pathname.toLowerCase() === localLoginPath) return { kind: 'push', path };
   if (isKnownRoute(url.pathname)) return { kind: 'in-app', path };
-  return { kind: 'via-redirect', path: `/redirect?returnUrl=${encodeURIComponent(path)}` };
+  return { kind: 'via-redirect', path: withReturnUrl('/redirect', path) };
 }

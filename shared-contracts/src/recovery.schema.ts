@@ -32,8 +32,6 @@ export type RecoverResult = z.infer<typeof recoverResultSchema>;
 export const passwordRulesRequestSchema = z.object({
   token: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_TOKEN))),
 });
-/** Body of `PasswordRules`. */
-export type PasswordRulesRequest = z.infer<typeof passwordRulesRequestSchema>;
 
 const typedPassword = z.string('required').check(z.maxLength(MAX_TYPED_PASSWORD, 'invalidValue'));
 

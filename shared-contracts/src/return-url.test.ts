@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAcceptableReturnUrl, safeReturnUrl } from './return-url.js';
+import { isAcceptableReturnUrl, safeReturnUrl, withReturnUrl } from './return-url.js';
 
 const clients = ['https://payroll.example.com/callback', 'http://localhost:4000/'];
 
@@ -73,5 +73,39 @@ describe('returnUrlOf', () => {
     expect(returnUrlOf(new URLSearchParams(''))).toBe('/');
     expect(returnUrlOf({ returnUrl: '', ReturnUrl: '/b' })).toBe('/b');
     expect(returnUrlOf({ returnUrl: ['/x'] })).toBe('/');
+  });
+});
+
+describe('withReturnUrl', () => {
+  it.each([
+    ['/account/login', '/', '/account/login?returnUrl=%2F'],
+    ['/redirect', '/connect/auth?x=1&y=2', '/redirect?returnUrl=%2Fconnect%2Fauth%3Fx%3D1%26y%3D2'],
+    ['/', '/account/select?cid=4', '/?returnUrl=%2Faccount%2Fselect%3Fcid%3D4'],
+    [
+      '/account/login/vendor?vendorId=contoso',
+      '/a b',
+      '/account/login/vendor?vendorId=contoso&returnUrl=%2Fa%20b',
+    ],
+    [
+      '/account/login',
+      'https://payroll.example.com/cb#f',
+      '/account/login?returnUrl=https%3A%2F%2Fpayroll.example.com%2Fcb%23f',
+    ],
+  ])('withReturnUrl(%j, %j) is %j', (path, url, expected) => {
+    expect(withReturnUrl(path, url)).toBe(expected);
+  });
+
+  it('nests: the inner returnUrl is encoded once more', () => {
+    expect(withReturnUrl('/account/login', withReturnUrl('/account/setup-twofactor', '/'))).toBe(
+      '/account/login?returnUrl=%2Faccount%2Fsetup-twofactor%3FreturnUrl%3D%252F',
+    );
+  });
+
+  it('round-trips through returnUrlOf', async () => {
+    const { returnUrlOf } = await import('./return-url.js');
+    const url = '/connect/authorize?client_id=a&redirect_uri=https%3A%2F%2Fx';
+    expect(
+      returnUrlOf(new URL(withReturnUrl('/account/login', url), 'https://id.invalid').searchParams),
+    ).toBe(url);
   });
 });

@@ -112,3 +112,12 @@ export function returnUrlOf(query: URLSearchParams | Readonly<Record<string, unk
   }
   return DEFAULT_RETURN_URL;
 }
+
+/**
+ * `path` with `returnUrl` appended as a query parameter, percent-encoded:
+ * `withReturnUrl('/account/login', '/connect/x?a=1')` is `/account/login?returnUrl=%2Fconnect%2Fx%3Fa%3D1`.
+ * Appends with "&" when `path` already has a query. The one way pages and calls carry a returnUrl along (SPEC.md §2).
+ */
+export function withReturnUrl(path: string, url: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}returnUrl=${encodeURIComponent(url)}`;
+}

@@ -87,9 +87,6 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('/redirect', 'shell', 'routes.redirect', 'Redirecting'),
 ];
 
-/** Paths of concrete pages (every row but the not-found catch-all). */
-export const PAGE_PATHS: readonly string[] = ROUTES.filter((r) => r.path !== '*').map((r) => r.path);
-
 function normalise(pathname: string): string {
   if (pathname === '/' || pathname === '') return '/';
   // "/account/" is its own row; any other trailing slash is the same page as without it.
@@ -114,7 +111,5 @@ export const LOCAL_LOGIN_PATH = '/account/login/local';
 export const LOGIN_PATH = '/account/login';
 /** Where a non-anonymous route without a user goes (SPEC.md §2). */
 export const ACCESS_DENIED_PATH = '/error/access-denied';
-/** The in-app redirect page (SPEC.md §2). */
-export const REDIRECT_PATH = '/redirect';
 /** The home route. */
 export const HOME_PATH = '/';

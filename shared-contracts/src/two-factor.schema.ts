@@ -249,6 +249,3 @@ export const redeemStateQuerySchema = z.object({
 export const redeemStateSchema = z.object({ available: z.boolean() });
 /** Answer of `RedeemState`. */
 export type RedeemState = z.infer<typeof redeemStateSchema>;
-
-/** Schema of one digits-only code, for forms that check before sending. */
-export const twoFactorCodeSchema = digitsCodeSchema;

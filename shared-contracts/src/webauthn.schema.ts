@@ -73,8 +73,6 @@ export const credentialOptionsQuerySchema = z.object({
     .string('required')
     .check(z.trim(), z.minLength(1, 'required'), z.maxLength(DEVICE_NAME_MAX, 'invalidValue')),
 });
-/** Query of `CredentialOptions`. */
-export type CredentialOptionsQuery = z.infer<typeof credentialOptionsQuerySchema>;
 
 /** Query of `SecureLogin`. */
 export const secureLoginQuerySchema = returnUrlQuerySchema;

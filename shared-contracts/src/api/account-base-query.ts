@@ -8,7 +8,7 @@ import {
 } from '../constants.js';
 import { guardedActionOf } from '../captcha.schema.js';
 import { ERROR_MESSAGES } from '../error-codes.js';
-import { returnUrlOf } from '../return-url.js';
+import { returnUrlOf, withReturnUrl } from '../return-url.js';
 import { classifyResponse, resolveRedirectTarget, statusMessage, type ApiError } from '../protocol.js';
 import { isKnownPage, LOCAL_LOGIN_PATH, LOGIN_PATH, HOME_PATH } from '../routes.js';
 import { ensureAntiforgeryToken } from './antiforgery.js';
@@ -103,7 +103,7 @@ export function timedOutLoginPath(path: string = currentPath()): string {
     url.searchParams.has('returnUrl') ||
     url.searchParams.has('ReturnUrl');
   const returnUrl = carriesTarget ? returnUrlOf(url.searchParams) : path;
-  return `${LOGIN_PATH}?returnUrl=${encodeURIComponent(returnUrl)}`;
+  return withReturnUrl(LOGIN_PATH, returnUrl);
 }
 
 function apiError(
@@ -213,7 +213,7 @@ export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
       await navigateInApp(timedOutLoginPath());
       return { error: apiError(url, response, body, ERROR_MESSAGES.sessionTimedOut) };
     case 'unauthorized':
-      await navigateInApp(`${HOME_PATH}?returnUrl=${encodeURIComponent(currentPath())}`);
+      await navigateInApp(withReturnUrl(HOME_PATH, currentPath()));
       return { error: apiError(url, response, body, statusMessage(401)) };
     case 'validation':
       return { error: apiError(url, response, body, ERROR_MESSAGES.validationFailed, outcome.errors) };

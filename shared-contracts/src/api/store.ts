@@ -34,5 +34,3 @@ export function createAppStore(preloadedState?: Partial<RootState>) {
 export type RootState = ReturnType<typeof rootReducer>;
 /** The store's type. */
 export type AppStore = ReturnType<typeof createAppStore>;
-/** The store's dispatch. */
-export type AppDispatch = AppStore['dispatch'];

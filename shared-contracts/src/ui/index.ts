@@ -5,7 +5,6 @@
 export * from './alert.js';
 export * from './button.js';
 export * from './checkbox.js';
-export * from './focus-problem.js';
 export * from './frame.js';
 export * from './layout.js';
 export * from './progress-bar.js';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Alert, Button, FormErrors, ProgressBar, TextField, useFocusOnFailure } from './index.js';
+import { Alert, Button, FormErrors, ProgressBar, TextField } from './index.js';
 
 afterEach(cleanup);
 
@@ -69,24 +69,6 @@ describe('UI kit', () => {
     render(<Button onClick={() => (presses += 1)}>Go</Button>);
     fireEvent.click(screen.getByRole('button', { name: 'Go' }));
     expect(presses).toBe(1);
-  });
-
-  it('after a failure, focus goes to the first invalid field, else to the form alert', () => {
-    function Form({ failure, invalid }: { failure: unknown; invalid: boolean }) {
-      const ref = useFocusOnFailure<HTMLFormElement>(failure);
-      return (
-        <form ref={ref}>
-          {failure && !invalid ? <Alert kind="error">Wrong password</Alert> : null}
-          <TextField label="Username" errors={failure && invalid ? ['Required'] : []} />
-        </form>
-      );
-    }
-    const { rerender } = render(<Form failure={undefined} invalid={false} />);
-    expect(document.activeElement).toBe(document.body);
-    rerender(<Form failure={{ status: 400 }} invalid />);
-    expect(document.activeElement).toBe(screen.getByLabelText('Username'));
-    rerender(<Form failure={{ status: 400, again: true }} invalid={false} />);
-    expect(document.activeElement).toBe(screen.getByRole('alert'));
   });
 
   it('FormErrors lists each form error in one alert, and shows nothing without errors', () => {

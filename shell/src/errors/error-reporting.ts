@@ -1,11 +1,6 @@
-import {
-  ANTIFORGERY_HEADER,
-  CLIENT_ERROR_REPORT_PATH,
-  REPORT_ERROR_EVENT,
-  type ClientErrorReport,
-  type ReportErrorEventDetail,
-} from 'shared-contracts';
+import { ANTIFORGERY_HEADER, CLIENT_ERROR_REPORT_PATH, type ClientErrorReportBody } from 'shared-contracts';
 import { readAntiforgeryToken } from 'shared-contracts/api';
+import { REPORT_ERROR_EVENT, type ReportErrorEventDetail } from '../events';
 
 /** At most this many reports per page load, so a render loop cannot flood the endpoint. */
 const MAX_REPORTS_PER_PAGE = 20;
@@ -20,12 +15,12 @@ export function stackPosition(stack: string | undefined): string | undefined {
 }
 
 /** Sends one report to the gateway's client-error endpoint; never throws (reporting must not cause errors). */
-export function reportClientError(report: Omit<ClientErrorReport, 'url'> & { url?: string }): void {
+export function reportClientError(report: Omit<ClientErrorReportBody, 'url'> & { url?: string }): void {
   const key = `${report.kind}|${report.origin ?? ''}|${report.message}`;
   if (seen.has(key) || sent >= MAX_REPORTS_PER_PAGE) return;
   seen.add(key);
   sent += 1;
-  const body: ClientErrorReport = {
+  const body: ClientErrorReportBody = {
     ...report,
     message: report.message.slice(0, 2000),
     stack: report.stack?.slice(0, 8000),

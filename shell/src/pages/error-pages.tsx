@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ERROR_ID_PATTERN, LOGIN_PATH, safeReturnUrl } from 'shared-contracts';
+import { ERROR_ID_PATTERN, LOGIN_PATH, safeReturnUrl, withReturnUrl } from 'shared-contracts';
 import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
 import { useErrorRecordQuery } from '../platform/platform.api';
 
@@ -79,10 +79,7 @@ export function AccessDeniedPage() {
   const returnUrl = safeReturnUrl(search.get('returnUrl') ?? search.get('ReturnUrl'));
   return (
     <ErrorPage pageKey="accessDenied" pageId="access-denied">
-      <Link
-        to={`${LOGIN_PATH}?returnUrl=${encodeURIComponent(returnUrl)}`}
-        data-testid="access-denied-sign-in"
-      >
+      <Link to={withReturnUrl(LOGIN_PATH, returnUrl)} data-testid="access-denied-sign-in">
         {t('errorPages.signIn')}
       </Link>
     </ErrorPage>
@@ -104,9 +101,7 @@ export function LinkExpiredPage() {
   const { t } = useTranslation('common');
   const [search] = useSearchParams();
   const given = search.get('returnUrl') ?? search.get('ReturnUrl');
-  const recover = given
-    ? `/account/recover?returnUrl=${encodeURIComponent(safeReturnUrl(given))}`
-    : '/account/recover';
+  const recover = given ? withReturnUrl('/account/recover', safeReturnUrl(given)) : '/account/recover';
   return (
     <ErrorPage pageKey="linkExpired" pageId="link-expired">
       <Link to={recover}>{t('errorPages.newLink')}</Link>

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf, safeReturnUrl, type CurrentUser } from 'shared-contracts';
+import { returnUrlOf, safeReturnUrl, type CurrentUser, withReturnUrl } from 'shared-contracts';
 import { Card, Stack } from 'shared-contracts/ui';
 import { useApplicationsQuery } from './applications.api';
 
@@ -19,10 +19,7 @@ export function SignedInCard({ user }: { user: CurrentUser }) {
       <Stack>
         <p>{t('home.signedInAs', { name })}</p>
         {returnUrl !== '/' ? (
-          <Link
-            className="hr-button hr-button--primary"
-            to={`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`}
-          >
+          <Link className="hr-button hr-button--primary" to={withReturnUrl('/redirect', returnUrl)}>
             {t('home.continue')}
           </Link>
         ) : null}

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { requestToast } from 'shared-contracts';
+import { requestToast } from '../events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InlineToasts } from './inline-toasts.js';
 import { showUpdateToast } from './offline-worker.js';

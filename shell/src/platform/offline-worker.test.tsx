@@ -40,7 +40,7 @@ describe('update toast (SPEC.md §1, §9)', () => {
 
 describe('toast requests from remotes', () => {
   it('shows a requestToast message in the outlet', async () => {
-    const { requestToast } = await import('shared-contracts');
+    const { requestToast } = await import('../events');
     const { useToastEvents } = await import('./use-toast-events.js');
     function Outlet() {
       useToastEvents();

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { TOAST_EVENT, type ToastEventDetail } from 'shared-contracts';
+import { TOAST_EVENT, type ToastEventDetail } from '../events';
 import { showToast } from './toast-outlet.js';
 
 /**

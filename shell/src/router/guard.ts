@@ -7,6 +7,7 @@ import {
   returnUrlOf,
   type CurrentUser,
   type RouteDefinition,
+  withReturnUrl,
 } from 'shared-contracts';
 import { baseApi, type AppStore } from 'shared-contracts/api';
 
@@ -46,7 +47,7 @@ export function createGuardLoader(store: AppStore) {
       // react-router's convention: a thrown Response redirects the navigation.
       const target = user.signInStep === undefined ? LOGIN_PATH : ACCESS_DENIED_PATH;
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Response is what the router expects
-      throw redirect(`${target}?returnUrl=${encodeURIComponent(fullPath)}`);
+      throw redirect(withReturnUrl(target, fullPath));
     }
     return { user };
   };

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { DEVICE_NAME_MAX, type RegisteredDevice } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Button, Card, FormErrors, Stack, TextField } from 'shared-contracts/ui';
-import { useDevicesQuery, useRemoveDeviceMutation, useRenameDeviceMutation } from '../devices.api';
+import { useDevicesQuery, useRemoveDeviceMutation, useRenameDeviceMutation } from './register-device.api';
 
 /**
  * Manage devices (issue 14): the signed-in account's passkeys and security keys with their name, when each was added

@@ -6,6 +6,7 @@ import {
   DEVICE_NAME_MAX,
   returnUrlOf,
   toDeviceRegistrationPayload,
+  withReturnUrl,
 } from 'shared-contracts';
 import { isRedirectFollowed, useUserQuery } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
@@ -13,8 +14,8 @@ import {
   useCredentialOptionsMutation,
   useRegisterCredentialMutation,
   useSkipFidoMutation,
-} from '../devices.api';
-import { currentBrowser, describeBrowser } from '../shared/device-name';
+} from './register-device.api';
+import { currentBrowser, describeBrowser } from './device-name';
 import { DeviceList } from './device-list';
 
 /** The name the field starts with: "Chrome on Windows" in the visitor's language, or a plain "My device". */
@@ -69,8 +70,7 @@ export function RegisterDevicePage() {
         payload: toDeviceRegistrationPayload(attestation),
         returnUrl,
       }).unwrap();
-      if (!isRedirectFollowed(result))
-        window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+      if (!isRedirectFollowed(result)) window.location.assign(withReturnUrl('/redirect', returnUrl));
     } catch {
       // SPEC.md §4: whatever failed (device, browser, server), one error against the whole form.
       setFailed(true);
@@ -82,7 +82,7 @@ export function RegisterDevicePage() {
   const onSkip = async () => {
     const result = await skipFido({ returnUrl });
     if ('data' in result && !isRedirectFollowed(result.data))
-      window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+      window.location.assign(withReturnUrl('/redirect', returnUrl));
   };
 
   return (
@@ -109,9 +109,7 @@ export function RegisterDevicePage() {
             <Button variant="secondary" loading={skip.isLoading} onClick={() => void onSkip()}>
               {t('register.skip')}
             </Button>
-            <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-              {t('common.backToSignIn')}
-            </Link>
+            <Link to={withReturnUrl('/account/login', returnUrl)}>{t('common.backToSignIn')}</Link>
           </Stack>
         </form>
       </Card>

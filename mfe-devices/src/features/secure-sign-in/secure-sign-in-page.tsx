@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf, toSecureSignInPayload } from 'shared-contracts';
+import { returnUrlOf, toSecureSignInPayload, withReturnUrl } from 'shared-contracts';
 import {
   isRedirectFollowed,
   useAssertionOptionsMutation,
@@ -34,8 +34,7 @@ export function SecureLoginPage() {
       const optionsJSON = options as Parameters<typeof startAuthentication>[0]['optionsJSON'];
       const assertion = await startAuthentication({ optionsJSON });
       const result = await secureLogin({ payload: toSecureSignInPayload(assertion), returnUrl }).unwrap();
-      if (!isRedirectFollowed(result))
-        window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+      if (!isRedirectFollowed(result)) window.location.assign(withReturnUrl('/redirect', returnUrl));
       return true;
     } catch {
       return false;
@@ -71,9 +70,7 @@ export function SecureLoginPage() {
               {t('secure.retry')}
             </Button>
           ) : null}
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-            {t('secure.useUsername')}
-          </Link>
+          <Link to={withReturnUrl('/account/login', returnUrl)}>{t('secure.useUsername')}</Link>
         </Stack>
       </Card>
     </Page>

@@ -6,21 +6,16 @@ import {
   type ExternalUser,
   type LinkRequest,
   type LogoutView,
-  type VendorLoginRequest,
   type VendorLoginView,
 } from 'shared-contracts';
 
-/** Calls of vendor and external sign-in, linking and the upstream sign-out (SPEC.md §7, ADR 0018). */
+/** Calls of the vendor continue page, linking and the upstream sign-out (SPEC.md §7, ADR 0018). */
 export const externalApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     /** `VendorLoginView` (query vendorId): the provider's name for its continue page. */
     vendorLoginView: build.query<VendorLoginView, { vendorId: string }>({
       query: ({ vendorId }) => ({ url: 'VendorLoginView', method: 'POST', params: { vendorId } }),
       transformResponse: (body: unknown) => vendorLoginViewSchema.parse(body),
-    }),
-    /** `VendorLogin` (body): a 209 to the upstream's authorization endpoint (a full page load). */
-    vendorLogin: build.mutation<RedirectFollowed | null, VendorLoginRequest>({
-      query: (body) => ({ url: 'VendorLogin', method: 'POST', body }),
     }),
     /** `GET ExternalUser`: who the upstream said the visitor is. */
     externalUser: build.query<ExternalUser, void>({
@@ -51,7 +46,6 @@ export const externalApi = baseApi.injectEndpoints({
 /** Hooks of the external sign-in calls. */
 export const {
   useVendorLoginViewQuery,
-  useVendorLoginMutation,
   useExternalUserQuery,
   useLinkMutation,
   useNextMutation,

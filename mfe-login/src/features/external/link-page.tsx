@@ -2,19 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
+import { returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { isCaptchaRequired, requestCaptcha, useFormErrors } from 'shared-contracts/api';
-import {
-  Alert,
-  Button,
-  Card,
-  FormErrors,
-  Page,
-  Stack,
-  TextField,
-  useFocusOnFailure,
-} from 'shared-contracts/ui';
+import { Alert, Button, Card, FormErrors, Page, Stack, TextField } from 'shared-contracts/ui';
 import { useExternalUserQuery, useLinkMutation, useNextMutation } from './external.api';
+import { useFocusOnFailure } from '../shared/use-focus-on-failure';
 
 const NS = 'mfe-login';
 
@@ -55,9 +47,7 @@ export function LinkPage() {
           {isError ? (
             <>
               <Alert kind="warning">{t('link.nothingToLink')}</Alert>
-              <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-                {t('common.backToSignIn')}
-              </Link>
+              <Link to={withReturnUrl('/account/login', returnUrl)}>{t('common.backToSignIn')}</Link>
             </>
           ) : null}
           {who ? (

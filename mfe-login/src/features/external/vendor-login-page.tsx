@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
+import { returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, FormErrors, Page, Stack } from 'shared-contracts/ui';
-import { useVendorLoginMutation, useVendorLoginViewQuery } from './external.api';
+import { useVendorLoginMutation } from '../shared/vendor-login.api';
+import { useVendorLoginViewQuery } from './external.api';
 
 const NS = 'mfe-login';
 
@@ -38,9 +39,7 @@ export function VendorLoginPage() {
               </Button>
             </>
           ) : null}
-          <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-            {t('common.backToSignIn')}
-          </Link>
+          <Link to={withReturnUrl('/account/login', returnUrl)}>{t('common.backToSignIn')}</Link>
         </Stack>
       </Card>
     </Page>

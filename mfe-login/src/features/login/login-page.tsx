@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
+import { returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { useFormErrors, usePartnerMetadataQuery, useUserQuery } from 'shared-contracts/api';
 import { Alert, Button, Card, FormErrors, Page, Stack } from 'shared-contracts/ui';
-import { useVendorLoginMutation } from '../external/external.api';
+import { useVendorLoginMutation } from '../shared/vendor-login.api';
 import { useLoginViewQuery, useSilentLoginMutation } from './login.api';
 
 import { SignInForm } from './sign-in-form';
@@ -59,10 +59,7 @@ function SignedInChoice({
   return (
     <Stack>
       <p>{t('login.signedInAs', { name })}</p>
-      <Link
-        className="hr-button hr-button--primary"
-        to={`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`}
-      >
+      <Link className="hr-button hr-button--primary" to={withReturnUrl('/redirect', returnUrl)}>
         {t('login.continueSignedIn', { name })}
       </Link>
       <Button variant="secondary" onClick={onDifferentUser}>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link } from 'react-router';
-import { isRecaptcha, type CaptchaProvider } from 'shared-contracts';
+import { isRecaptcha, type CaptchaProvider, withReturnUrl } from 'shared-contracts';
 import {
   isCaptchaRequired,
   isRedirectFollowed,
@@ -15,20 +15,12 @@ import {
   useUserQuery,
   type RootState,
 } from 'shared-contracts/api';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  FinePrint,
-  FormErrors,
-  Stack,
-  TextField,
-  useFocusOnFailure,
-} from 'shared-contracts/ui';
+import { Alert, Button, Checkbox, FinePrint, FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { useLoginMutation } from './login.api';
 import { hasPlatformAuthenticator } from './platform-authenticator';
 import { useCapsLock } from './use-caps-lock';
 import { usePasskeyAutofill } from './use-passkey-autofill';
+import { useFocusOnFailure } from '../shared/use-focus-on-failure';
 
 const NS = 'mfe-login';
 
@@ -108,7 +100,7 @@ export function SignInForm({
       if ('error' in result && isCaptchaRequired(result.error)) return ask();
       // A 200 without a step change should not happen; fall back to the returnUrl through the safe redirect page.
       if ('data' in result && !isRedirectFollowed(result.data)) {
-        window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+        window.location.assign(withReturnUrl('/redirect', returnUrl));
       }
     };
     if (captchaRequired) ask();
@@ -186,17 +178,11 @@ export function SignInForm({
         <Button type="submit" loading={isLoading}>
           {isLoading ? t('login.signingIn') : t('login.submit')}
         </Button>
-        <Link to={`/account/recover?returnUrl=${encodeURIComponent(returnUrl)}`}>
-          {t('login.forgotPassword')}
-        </Link>
+        <Link to={withReturnUrl('/account/recover', returnUrl)}>{t('login.forgotPassword')}</Link>
         {/* The passkey ceremony lives on its own page (mfe-devices): its code loads only when chosen. */}
-        <Link to={`/account/login/secure?returnUrl=${encodeURIComponent(returnUrl)}`}>
-          {t('login.passkey')}
-        </Link>
+        <Link to={withReturnUrl('/account/login/secure', returnUrl)}>{t('login.passkey')}</Link>
         {/* One-time-token sign-in (ADR 0019): a mailed code or link instead of the password. */}
-        <Link to={`/account/login/ott?returnUrl=${encodeURIComponent(returnUrl)}`}>
-          {t('login.oneTimeCode')}
-        </Link>
+        <Link to={withReturnUrl('/account/login/ott', returnUrl)}>{t('login.oneTimeCode')}</Link>
         {isRecaptcha(captcha) ? (
           <FinePrint>
             <Trans

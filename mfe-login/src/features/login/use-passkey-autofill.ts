@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { toSecureSignInPayload } from 'shared-contracts';
+import { toSecureSignInPayload, withReturnUrl } from 'shared-contracts';
 import {
   isRedirectFollowed,
   useAssertionOptionsMutation,
@@ -78,7 +78,7 @@ export function usePasskeyAutofill(returnUrl: string, ready = true): { failed: b
           return undefined;
         });
       if (result !== undefined && !isRedirectFollowed(result))
-        window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+        window.location.assign(withReturnUrl('/redirect', returnUrl));
     };
     // Aborting (the form went, or the renewal) rejects the browser's request: nothing to say. Any other failure
     // (no options, a browser error) leaves the page as it is without autofill.

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { OTT_CODE_LENGTH, returnUrlOf, type OttRequested } from 'shared-contracts';
+import { OTT_CODE_LENGTH, returnUrlOf, type OttRequested, withReturnUrl } from 'shared-contracts';
 import {
   isCaptchaRequired,
   isRedirectFollowed,
@@ -12,17 +12,9 @@ import {
   useFormErrors,
   type RootState,
 } from 'shared-contracts/api';
-import {
-  Alert,
-  Button,
-  Card,
-  FormErrors,
-  Page,
-  Stack,
-  TextField,
-  useFocusOnFailure,
-} from 'shared-contracts/ui';
+import { Alert, Button, Card, FormErrors, Page, Stack, TextField } from 'shared-contracts/ui';
 import { useLoginWithOttMutation, useSendSignInCodeMutation } from './ott.api';
+import { useFocusOnFailure } from '../shared/use-focus-on-failure';
 
 const NS = 'mfe-login';
 
@@ -74,7 +66,7 @@ export function OttLoginPage() {
     void loginWithOtt({ token: linkToken, ...(givenReturnUrl ? { returnUrl: givenReturnUrl } : {}) }).then(
       (result) => {
         if ('data' in result && !isRedirectFollowed(result.data))
-          window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+          window.location.assign(withReturnUrl('/redirect', returnUrl));
       },
     );
   }, [linkToken, loginWithOtt, givenReturnUrl, returnUrl]);
@@ -103,11 +95,11 @@ export function OttLoginPage() {
     const result = await loginWithOtt({ code, ...(givenReturnUrl ? { returnUrl: givenReturnUrl } : {}) });
     // A 200 without a step change should not happen; fall back to the returnUrl through the safe redirect page.
     if ('data' in result && !isRedirectFollowed(result.data))
-      window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+      window.location.assign(withReturnUrl('/redirect', returnUrl));
   };
 
   const backToSignIn = (
-    <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+    <Link to={withReturnUrl('/account/login', returnUrl)}>{t('common.backToSignIn')}</Link>
   );
 
   // Following the link: one request, then the next step; only a refusal shows anything more.

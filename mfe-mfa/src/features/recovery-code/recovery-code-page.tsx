@@ -1,14 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
+import { returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Button, Card, FormErrors, Page, Stack, TextField } from 'shared-contracts/ui';
-import { returnUrlQuery } from '../two-factor/two-factor-page';
-import {
-  useLoginWithRecoveryCodeMutation,
-  useLoginWithRecoveryCodeViewQuery,
-} from '../two-factor/two-factor.api';
+import { useLoginWithRecoveryCodeMutation, useLoginWithRecoveryCodeViewQuery } from './recovery-code.api';
 
 /** `/account/login/recoverycode`: the second step with one of the account's one-time recovery codes. */
 export function RecoveryCodeLoginPage() {
@@ -49,10 +45,10 @@ export function RecoveryCodeLoginPage() {
             <Button type="submit" loading={isLoading}>
               {isLoading ? t('login2fa.verifying') : t('recovery.submit')}
             </Button>
-            <Link to={`/account/login/twofactor${returnUrlQuery(returnUrl)}`}>
+            <Link to={withReturnUrl('/account/login/twofactor', returnUrl)}>
               {t('recovery.useOtherMethod')}
             </Link>
-            <Link to={`/account/login${returnUrlQuery(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+            <Link to={withReturnUrl('/account/login', returnUrl)}>{t('common.backToSignIn')}</Link>
           </Stack>
         </form>
       </Card>

@@ -1,12 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf } from 'shared-contracts';
+import { returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
-import { returnUrlQuery } from '../two-factor/two-factor-page';
-import { useRedeemRecoveryCodeMutation } from '../two-factor/two-factor.api';
-import { RecoveryCodeList } from './recovery-code-list';
-import { useRecoveryCodeSet } from './use-recovery-code-set';
+import { RecoveryCodeList } from '../shared/recovery-code-list';
+import { useRedeemRecoveryCodeMutation } from '../shared/recovery-codes.api';
+import { useRecoveryCodeSet } from '../shared/use-recovery-code-set';
 
 /**
  * `/account/redeem-recoverycodes?id=`: a freshly generated set of recovery codes, shown once (the id is single-use
@@ -42,7 +41,7 @@ export function RedeemRecoveryCodesPage() {
               ))}
               {reauthenticate ? (
                 <div>
-                  <Link to={`/account/login${returnUrlQuery('/account/redeem-recoverycodes')}`}>
+                  <Link to={withReturnUrl('/account/login', '/account/redeem-recoverycodes')}>
                     {t('setup.signInAgain')}
                   </Link>
                 </div>
@@ -51,10 +50,7 @@ export function RedeemRecoveryCodesPage() {
           ) : null}
           {isLoading ? <p role="status">{t('common.loading')}</p> : null}
           {data ? <RecoveryCodeList codes={data.codes} /> : null}
-          <Link
-            className="hr-button hr-button--primary"
-            to={`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`}
-          >
+          <Link className="hr-button hr-button--primary" to={withReturnUrl('/redirect', returnUrl)}>
             {t('common.continue')}
           </Link>
         </Stack>

@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { registerNavigator } from 'shared-contracts/api';
 import { fieldError, renderWithProviders, stubGateway } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
-import { RedeemRecoveryCodesPage } from '../recovery-codes/recovery-codes-page';
 import { SetupTwoFactorPage } from './setup-two-factor-page';
 
 afterEach(() => {
@@ -140,51 +139,6 @@ describe('SetupTwoFactorPage', () => {
     ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Sign in again' }).getAttribute('href')).toBe(
       '/account/login?returnUrl=%2Faccount%2Fsetup-twofactor%3FreturnUrl%3D%252F',
-    );
-  });
-});
-
-describe('RedeemRecoveryCodesPage', () => {
-  it('without an id makes a new set on demand, and asks for a new sign-in when the last one is not recent', async () => {
-    let recent = false;
-    const gateway = stubGateway({
-      RedeemRecoveryCode: () =>
-        recent
-          ? Response.json({ codes: CODES })
-          : Response.json({ title: 'x', errors: { '': ['reauthenticationRequired'] } }, { status: 400 }),
-    });
-    await renderWithProviders(<RedeemRecoveryCodesPage />, {
-      path: '/account/redeem-recoverycodes',
-      fetch: gateway.fetch,
-      resources: { 'en-GB': { 'mfe-mfa': enGB } },
-    });
-    expect(screen.getByText(/A new set replaces your current recovery codes/)).toBeTruthy();
-    expect(gateway.calls.some((c) => c.call === 'RedeemRecoveryCode')).toBe(false);
-    fireEvent.click(screen.getByRole('button', { name: 'Generate new recovery codes' }));
-    expect(await screen.findByRole('link', { name: 'Sign in again' })).toBeTruthy();
-    recent = true;
-    fireEvent.click(screen.getByRole('button', { name: 'Generate new recovery codes' }));
-    const list = await screen.findByRole('list', { name: 'Your recovery codes' });
-    expect(list.textContent).toContain(CODES[0]);
-    expect(
-      gateway.calls.filter((c) => c.call === 'RedeemRecoveryCode').map((c) => c.query.get('id')),
-    ).toEqual([null, null]);
-  });
-
-  it('shows the set of the id once, with a way on', async () => {
-    const gateway = stubGateway({ RedeemRecoveryCode: () => Response.json({ codes: CODES }) });
-    await renderWithProviders(<RedeemRecoveryCodesPage />, {
-      path: '/account/redeem-recoverycodes?id=set-9&returnUrl=%2Fportal',
-      fetch: gateway.fetch,
-      resources: { 'en-GB': { 'mfe-mfa': enGB } },
-    });
-    const list = await screen.findByRole('list', { name: 'Your recovery codes' });
-    expect(list.textContent).toContain(CODES[0]);
-    expect(
-      gateway.calls.filter((c) => c.call === 'RedeemRecoveryCode').map((c) => c.query.get('id')),
-    ).toEqual(['set-9']);
-    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe(
-      '/redirect?returnUrl=%2Fportal',
     );
   });
 });

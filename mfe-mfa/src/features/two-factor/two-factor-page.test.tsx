@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fieldError, renderWithProviders, stubGateway, type StubAnswers } from 'shared-contracts/testing';
 import de from '../../locales/de.json';
 import enGB from '../../locales/en-GB.json';
-import { RecoveryCodeLoginPage } from '../recovery-code/recovery-code-page';
 import { TwoFactorLoginPage } from './two-factor-page';
 
 afterEach(cleanup);
@@ -156,25 +155,5 @@ describe('TwoFactorLoginPage', () => {
     expect(await screen.findByLabelText('Code aus Ihrer Authenticator-App')).toBeTruthy();
     expect(screen.queryByRole('checkbox')).toBeNull();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Mit 2FA anmelden');
-  });
-});
-
-describe('RecoveryCodeLoginPage', () => {
-  it('sends the recovery code as typed and shows the field error', async () => {
-    const { gateway } = await render(
-      <RecoveryCodeLoginPage />,
-      {
-        LoginWithRecoveryCodeView: () => Response.json({ codeLength: 12 }),
-        LoginWithRecoveryCode: () => fieldError('recoveryCode', 'invalidCode'),
-      },
-      '/account/login/recoverycode?returnUrl=%2F',
-    );
-    const field = await screen.findByLabelText('Recovery code');
-    fireEvent.change(field, { target: { value: 'abcd efgh jkmn' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
-    expect(gateway.calls.find((c) => c.call === 'LoginWithRecoveryCode')?.body).toEqual({
-      recoveryCode: 'abcd efgh jkmn',
-    });
   });
 });

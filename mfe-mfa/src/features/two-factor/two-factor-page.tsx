@@ -1,17 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { returnUrlOf, type TwoFactorMethod } from 'shared-contracts';
+import { returnUrlOf, type TwoFactorMethod, withReturnUrl } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Checkbox, FormErrors, Page, Stack } from 'shared-contracts/ui';
-import { usePinChallenge, usePositionsText, useSmsCode } from './delivered-codes';
+import { CodeField } from '../shared/code-field';
+import { usePinChallenge, usePositionsText, useSmsCode } from '../shared/delivered-codes';
+import { SmsStatus } from '../shared/sms-status';
 import { useLoginWith2faMutation, useLoginWith2faViewQuery } from './two-factor.api';
-import { CodeField } from '../shared-code-field';
-
-/** The query string that keeps the sign-in's returnUrl across the step's pages. */
-export function returnUrlQuery(returnUrl: string): string {
-  return `?returnUrl=${encodeURIComponent(returnUrl)}`;
-}
 
 /**
  * `/account/login/twofactor`: the second step of a sign-in (SPEC.md §2 "Two-factor method choice"). The methods
@@ -123,43 +119,13 @@ export function TwoFactorLoginPage() {
                 </Button>
               </div>
             ) : null}
-            <Link to={`/account/login/recoverycode${returnUrlQuery(returnUrl)}`}>
+            <Link to={withReturnUrl('/account/login/recoverycode', returnUrl)}>
               {t('login2fa.useRecoveryCode')}
             </Link>
-            <Link to={`/account/login${returnUrlQuery(returnUrl)}`}>{t('common.backToSignIn')}</Link>
+            <Link to={withReturnUrl('/account/login', returnUrl)}>{t('common.backToSignIn')}</Link>
           </Stack>
         </form>
       </Card>
     </Page>
-  );
-}
-
-/** Where the SMS code went and the resend button, held back while the server's wait runs. */
-export function SmsStatus({
-  maskedPhone,
-  sent,
-  secondsLeft,
-  busy,
-  onResend,
-}: {
-  maskedPhone: string | null;
-  sent: boolean;
-  secondsLeft: number;
-  busy: boolean;
-  onResend: () => void;
-}) {
-  const { t } = useTranslation('mfe-mfa');
-  return (
-    <Stack>
-      <p role="status" aria-live="polite">
-        {sent && maskedPhone ? t('login2fa.sms.sentTo', { phone: maskedPhone }) : null}
-      </p>
-      <Button variant="secondary" disabled={busy || secondsLeft > 0} onClick={onResend}>
-        {t('login2fa.sms.resend')}
-      </Button>
-      {secondsLeft > 0 ? (
-        <p className="hr-fine-print">{t('login2fa.sms.wait', { seconds: secondsLeft })}</p>
-      ) : null}
-    </Stack>
   );
 }

@@ -1,12 +1,18 @@
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { changeExpiredPasswordRequestSchema, DEFAULT_PASSWORD_RULES, returnUrlOf } from 'shared-contracts';
+import {
+  changeExpiredPasswordRequestSchema,
+  DEFAULT_PASSWORD_RULES,
+  returnUrlOf,
+  withReturnUrl,
+} from 'shared-contracts';
 import { isApiError, isRedirectFollowed, useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
-import { rulesOf, useChangeExpiredPasswordMutation, usePasswordRulesQuery } from '../recovery.api';
+import { rulesOf, usePasswordRulesQuery } from '../shared/password-rules.api';
 import { NewPasswordFields } from '../shared/new-password-fields';
 import { useLiveForm } from '../shared/use-live-form';
+import { useChangeExpiredPasswordMutation } from './change-expired-password.api';
 
 const FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
 
@@ -38,7 +44,7 @@ export function ChangeExpiredPasswordPage() {
     if ('error' in result && isApiError(result.error)) form.focusServerErrors(element, result.error.errors);
     // A 200 without a step change should not happen; go on to the returnUrl through the safe redirect page.
     else if ('data' in result && !isRedirectFollowed(result.data))
-      window.location.assign(`/redirect?returnUrl=${encodeURIComponent(returnUrl)}`);
+      window.location.assign(withReturnUrl('/redirect', returnUrl));
   };
 
   return (
@@ -69,9 +75,7 @@ export function ChangeExpiredPasswordPage() {
             <Button type="submit" loading={isLoading}>
               {t('change.submit')}
             </Button>
-            <Link to={`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`}>
-              {t('common.backToSignIn')}
-            </Link>
+            <Link to={withReturnUrl('/account/login', returnUrl)}>{t('common.backToSignIn')}</Link>
           </Stack>
         </form>
       </Card>

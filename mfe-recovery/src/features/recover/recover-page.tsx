@@ -1,12 +1,12 @@
 import { startTransition, useActionState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { recoverRequestSchema, returnUrlOf } from 'shared-contracts';
+import { recoverRequestSchema, returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { useDispatch } from 'react-redux';
 import { isApiError, isCaptchaRequired, requestCaptcha, useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
-import { useRecoverMutation } from '../recovery.api';
 import { useLiveForm } from '../shared/use-live-form';
+import { useRecoverMutation } from './recover.api';
 
 const FIELDS = ['username'] as const;
 
@@ -21,7 +21,7 @@ export function RecoverPage() {
   const [recover, { isLoading, error, isSuccess, reset }] = useRecoverMutation();
   const server = useFormErrors(error);
   const form = useLiveForm(FIELDS, (v) => recoverRequestSchema.safeParse(v), server, reset);
-  const signIn = `/account/login?returnUrl=${encodeURIComponent(returnUrl)}`;
+  const signIn = withReturnUrl('/account/login', returnUrl);
   const dispatch = useDispatch();
 
   // The request is a React action (useActionState): `sending` stays true from the submit until the answer (or the

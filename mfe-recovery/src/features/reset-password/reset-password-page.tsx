@@ -1,12 +1,18 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { DEFAULT_PASSWORD_RULES, resetPasswordRequestSchema, returnUrlOf } from 'shared-contracts';
+import {
+  DEFAULT_PASSWORD_RULES,
+  resetPasswordRequestSchema,
+  returnUrlOf,
+  withReturnUrl,
+} from 'shared-contracts';
 import { isApiError, isRedirectFollowed, useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
-import { rulesOf, usePasswordRulesQuery, useResetPasswordMutation } from '../recovery.api';
+import { rulesOf, usePasswordRulesQuery } from '../shared/password-rules.api';
 import { NewPasswordFields } from '../shared/new-password-fields';
 import { useLiveForm } from '../shared/use-live-form';
+import { useResetPasswordMutation } from './reset-password.api';
 
 const FIELDS = ['newPassword', 'confirmPassword'] as const;
 
@@ -43,7 +49,7 @@ export function ResetPasswordPage() {
     server,
     reset,
   );
-  const signIn = `/account/login?returnUrl=${encodeURIComponent(returnUrl)}`;
+  const signIn = withReturnUrl('/account/login', returnUrl);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -58,7 +64,7 @@ export function ResetPasswordPage() {
     body = (
       <Stack>
         <Alert kind="error">{t('reset.missingToken')}</Alert>
-        <Link to={`/account/recover?returnUrl=${encodeURIComponent(returnUrl)}`}>{t('reset.newLink')}</Link>
+        <Link to={withReturnUrl('/account/recover', returnUrl)}>{t('reset.newLink')}</Link>
       </Stack>
     );
   } else if (done && !isRedirectFollowed(done)) {

@@ -8,6 +8,7 @@ import {
   CUSTOMER_PAGE_SIZE_MAX,
   returnUrlOf,
   type CustomerSummary,
+  withReturnUrl,
 } from 'shared-contracts';
 import { isRedirectFollowed, useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
@@ -115,7 +116,7 @@ export function SelectCustomerPage() {
     const outcome = await selectCustomer({ customerId: customer.id, returnUrl: target });
     // A 200 without a step change should not happen; go on to the returnUrl through the safe redirect page.
     if ('data' in outcome && !isRedirectFollowed(outcome.data)) {
-      window.location.assign(`/redirect?returnUrl=${encodeURIComponent(target)}`);
+      window.location.assign(withReturnUrl('/redirect', target));
     }
   };
 

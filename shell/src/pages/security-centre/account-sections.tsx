@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { requestToast, type SecurityCentreView } from 'shared-contracts';
+import { requestToast, withReturnUrl, type SecurityCentreView } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Button, Card, FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { describeUserAgent, formatWhen } from './format';
@@ -68,7 +68,7 @@ export function CustomerSection({ view }: { view: SecurityCentreView }) {
           {view.canSwitchCustomer ? (
             <Link
               className="hr-button hr-button--secondary"
-              to={`/account/select?returnUrl=${encodeURIComponent('/account/')}`}
+              to={withReturnUrl('/account/select', '/account/')}
             >
               {t('customer.switch')}
             </Link>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { requestToast, type SecurityCentreView, type TwoFactorMethod } from 'shared-contracts';
+import { requestToast, withReturnUrl, type SecurityCentreView, type TwoFactorMethod } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Button, Card, FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { formatWhen } from './format';
@@ -14,8 +14,6 @@ import {
   useSetDefaultTwoStepMethodMutation,
 } from './security-centre.api';
 import { SECURITY_CENTRE_NS } from './security-centre-strings';
-
-const BACK_HERE = `returnUrl=${encodeURIComponent('/account/')}`;
 
 /** Two-step verification: the methods, the default, remove, and the way to the set-up page to add one. */
 export function TwoStepSection({ view }: { view: SecurityCentreView }) {
@@ -74,7 +72,10 @@ export function TwoStepSection({ view }: { view: SecurityCentreView }) {
               </li>
             ))}
           </ul>
-          <Link className="hr-button hr-button--secondary" to={`/account/setup-twofactor?${BACK_HERE}`}>
+          <Link
+            className="hr-button hr-button--secondary"
+            to={withReturnUrl('/account/setup-twofactor', '/account/')}
+          >
             {t('twoStep.add')}
           </Link>
         </Stack>
@@ -169,7 +170,10 @@ export function PasskeysSection({ view }: { view: SecurityCentreView }) {
               <PasskeyItem key={`${passkey.id}:${passkey.name}`} passkey={passkey} />
             ))}
           </ul>
-          <Link className="hr-button hr-button--secondary" to={`/account/registerdevice?${BACK_HERE}`}>
+          <Link
+            className="hr-button hr-button--secondary"
+            to={withReturnUrl('/account/registerdevice', '/account/')}
+          >
             {t('passkeys.add')}
           </Link>
         </Stack>

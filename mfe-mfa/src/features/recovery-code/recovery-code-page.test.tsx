@@ -1,0 +1,28 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fieldError, renderWithProviders, stubGateway } from 'shared-contracts/testing';
+import enGB from '../../locales/en-GB.json';
+import { RecoveryCodeLoginPage } from './recovery-code-page';
+
+afterEach(cleanup);
+
+describe('RecoveryCodeLoginPage', () => {
+  it('sends the recovery code as typed and shows the field error', async () => {
+    const gateway = stubGateway({
+      LoginWithRecoveryCodeView: () => Response.json({ codeLength: 12 }),
+      LoginWithRecoveryCode: () => fieldError('recoveryCode', 'invalidCode'),
+    });
+    await renderWithProviders(<RecoveryCodeLoginPage />, {
+      path: '/account/login/recoverycode?returnUrl=%2F',
+      fetch: gateway.fetch,
+      resources: { 'en-GB': { 'mfe-mfa': enGB } },
+    });
+    const field = await screen.findByLabelText('Recovery code');
+    fireEvent.change(field, { target: { value: 'abcd efgh jkmn' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    expect(gateway.calls.find((c) => c.call === 'LoginWithRecoveryCode')?.body).toEqual({
+      recoveryCode: 'abcd efgh jkmn',
+    });
+  });
+});
