@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { requestToast, withReturnUrl, type SecurityCentreView } from 'shared-contracts';
+import { withReturnUrl, type SecurityCentreView } from 'shared-contracts';
+import { requestToast } from '../../events';
 import { useFormErrors } from 'shared-contracts/api';
 import { Button, Card, FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { describeUserAgent, formatWhen } from './format';
