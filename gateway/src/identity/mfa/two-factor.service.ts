@@ -9,8 +9,8 @@ import {
   type Setup2faView,
   type TwoFactorMethod,
 } from 'shared-contracts';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../infra/clock.js';
+import type { CookieJar } from '../../infra/cookie-jar.js';
 import { randomToken } from '../../infra/crypto/tokens.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
 import type { Mailer } from '../../infra/mail/mailer.js';
@@ -365,9 +365,9 @@ export function createTwoFactorService({
      * After a second factor with "remember this browser" ticked: remembers this browser for the user's 2FA for 30
      * days, when the partner allows it (else nothing).
      */
-    async rememberBrowser(req: IncomingMessage, res: ServerResponse, userId: string): Promise<void> {
+    async rememberBrowser(jar: CookieJar, userId: string): Promise<void> {
       const user = await store.users.findById(userId);
-      if (user && (await rememberAllowed(user))) rememberedBrowsers?.remember(req, res, user);
+      if (user && (await rememberAllowed(user))) rememberedBrowsers?.remember(jar, user);
     },
 
     /** `SendOTP`: a new code texted to the account's verified phone, for this pending sign-in. */
