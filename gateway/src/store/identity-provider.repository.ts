@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { RoleName } from 'shared-contracts';
+import type { RoleName } from './roles.js';
 import type { SecretBox } from './secret-box.js';
 import type { Database, IdentityProviderTable } from './schema.js';
 
