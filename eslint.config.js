@@ -222,6 +222,9 @@ export default tseslint.config(
     files: ['gateway/src/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
+      // no-cycle reads the imported files itself: with the TypeScript parser, or it sees no imports in them.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
       'import-x/resolver-next': [
         createTypeScriptImportResolver({ project: `${import.meta.dirname}/gateway/tsconfig.json` }),
       ],
