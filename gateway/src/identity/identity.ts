@@ -1,5 +1,5 @@
 import { GOOGLE_SITEVERIFY_URL } from '../infra/captcha/recaptcha-verifier.js';
-import type { Clock } from '../infra/clock.js';
+import { systemClock, type Clock } from '../infra/clock.js';
 import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import type { Mailer } from '../infra/mail/mailer.js';
 import type { SessionWriter } from './browser.js';
@@ -127,7 +127,8 @@ export function createIdentity(deps: IdentityDeps) {
     external,
     accounts: createAccountsService(store),
     customers,
-    customerSelection: createCustomerSelection({ customers, signIn, sessions, clock }),
+    // Stamped with the system clock, as oidc-provider stamps the authorization it is compared with.
+    customerSelection: createCustomerSelection({ customers, signIn, sessions, selectionClock: systemClock }),
     partners,
     returnUrls,
     applications: createApplications(store),

@@ -25,14 +25,18 @@ export function createCustomerSelection(deps: {
   customers: Pick<CustomersService, 'choose'>;
   signIn: Pick<SignInService, 'completeStep'>;
   sessions: SessionWriter;
-  clock: Clock;
+  /**
+   * The clock the choice is stamped with. The OIDC side compares the stamp with oidc-provider's own stamp of the
+   * authorization (`iat`, `oidc/interaction.router.ts`), which is the system clock's: pass `systemClock`.
+   */
+  selectionClock: Clock;
 }) {
   return {
     async select(browser: Browser, who: Chooser, customerId: string): Promise<SelectionOutcome> {
       // The same answer for a customer that does not exist and one of somebody else's: no hint either way (S37).
       const chosen = await deps.customers.choose(who.userId, customerId);
       if (!chosen) return { kind: 'refused' };
-      const selectedAt = Math.floor(deps.clock.now() / 1000);
+      const selectedAt = Math.floor(deps.selectionClock.now() / 1000);
       if (who.duringSignIn) {
         const outcome = await deps.signIn.completeStep(browser, who.session, customerSelectionStep.id);
         const account = outcome.kind === 'redirect' ? outcome.session.record.data.account : undefined;
