@@ -108,38 +108,109 @@ function boundaryFor(pkg) {
   };
 }
 
-/** The gateway's layers (ARCHITECTURE.md "The server"): http → identity → store, one direction only. */
-const GATEWAY_LAYERS = [
-  // The root files (app, server, runtime, CLIs) wire the layers together and may import any of them.
-  { folder: '', forbidden: [] },
-  { folder: 'http/', forbidden: ['store'], why: 'routers reach the store through identity services' },
-  { folder: 'identity/', forbidden: ['http'], why: 'services know nothing of HTTP routing' },
-  { folder: 'infra/', forbidden: ['identity', 'http'], why: 'side services sit below the identity layer' },
-  { folder: 'store/', forbidden: ['identity', 'http', 'oidc'], why: 'repositories are the bottom layer' },
+/**
+ * The gateway's zones (ARCHITECTURE.md "The server"): every folder of gateway/src and what it may import, checked
+ * on the resolved file path (import-x/no-restricted-paths), not on how an import is spelt. `http` → `identity` →
+ * `store`, one direction; `infra` (side services) sits on `store`, never the other way; `oidc` is an adapter beside
+ * `http`; `cli` drives the layers but serves no HTTP; `releases` sits on `store`. `config.ts` (typed settings) is
+ * everyone's. The root files (app, server, runtime, oidc.mount) wire the zones together and may import any.
+ */
+const GATEWAY_FOLDERS = ['http', 'identity', 'infra', 'store', 'oidc', 'cli', 'releases', 'testing'];
+const GATEWAY_ZONES = [
+  { folder: 'http', may: ['identity', 'infra', 'releases'], why: 'routers reach the store through identity' },
+  {
+    folder: 'identity',
+    may: ['infra', 'store', 'releases'],
+    why: 'services know nothing of HTTP or the OIDC adapter',
+  },
+  { folder: 'infra', may: ['store'], why: 'side services sit below identity; the store never imports infra' },
+  { folder: 'store', may: [], why: 'repositories are the bottom layer' },
+  { folder: 'releases', may: ['store', 'infra'], why: 'the release registry sits on the store' },
+  {
+    folder: 'oidc',
+    may: ['identity', 'infra', 'store'],
+    why: 'the OIDC adapter uses identity, not the routers',
+  },
+  {
+    folder: 'cli',
+    may: ['identity', 'infra', 'store', 'oidc', 'releases'],
+    why: 'the admin CLI serves no HTTP',
+  },
+];
+const GATEWAY_ROOT_FILES = ['app.ts', 'server.ts', 'runtime.ts', 'oidc.mount.ts'];
+// Tests and test harnesses set up data in any zone; the zones bind the product code.
+const GATEWAY_TEST_FILES = ['gateway/src/**/*.test.ts', 'gateway/src/**/testing/**'];
+
+/** The DOM-free shared-contracts entry only (every gateway file). */
+const GATEWAY_SHARED_CONTRACTS = {
+  group: ['shell', ...REMOTES, 'shared-contracts/ui', 'shared-contracts/api'],
+  message: 'The gateway uses the DOM-free shared-contracts entry only.',
+};
+
+/**
+ * Identity speaks no HTTP (issue 42): services take plain values and the `Browser` port (identity/browser.ts,
+ * implemented in http/browser.ts); routers translate. No Express, no Node request or response types, no `req`/`res`.
+ */
+const IDENTITY_NO_HTTP_IMPORTS = [
+  {
+    name: 'express',
+    message: 'identity/ speaks no HTTP: take plain values and the Browser port (identity/browser.ts).',
+  },
+  ...['node:http', 'http', 'node:https', 'https'].map((name) => ({
+    name,
+    importNames: ['IncomingMessage', 'ServerResponse', 'Server', 'createServer'],
+    message: 'identity/ speaks no HTTP: take plain values and the Browser port (identity/browser.ts).',
+  })),
+];
+const IDENTITY_NO_HTTP_SYNTAX = [
+  {
+    selector: ':function > Identifier.params[name=/^(req|res)$/]',
+    message: 'identity/ speaks no HTTP: no req/res parameters; take the Browser port and plain values.',
+  },
+  {
+    selector: 'TSTypeReference > Identifier[name=/^(IncomingMessage|ServerResponse)$/]',
+    message: 'identity/ speaks no HTTP: no Node request/response types.',
+  },
 ];
 
-function gatewayLayer({ folder, forbidden, why }) {
+function gatewayZone({ folder, may, why }) {
+  const others = GATEWAY_FOLDERS.filter((f) => f !== folder && !may.includes(f));
   return {
-    files: [`gateway/src/${folder}**/*.ts`],
-    // Tests and test harnesses set up data in any layer; the direction binds the product code.
-    ignores: folder ? ['gateway/src/**/*.test.ts', 'gateway/src/**/testing/**'] : [],
+    files: [`gateway/src/${folder}/**/*.ts`],
+    ignores: GATEWAY_TEST_FILES,
     rules: {
-      // One rule per folder: a later block replaces this rule for its files, so each repeats the common part.
-      'no-restricted-imports': [
+      'import-x/no-restricted-paths': [
         'error',
         {
-          patterns: [
-            {
-              group: ['shell', ...REMOTES, 'shared-contracts/ui', 'shared-contracts/api'],
-              message: 'The gateway uses the DOM-free shared-contracts entry only.',
-            },
-            ...forbidden.map((layer) => ({
-              regex: `(^|/)${layer}/`,
-              message: `gateway/src/${folder} may not import ${layer}/: ${why}.`,
+          basePath: import.meta.dirname,
+          zones: [
+            ...others.map((other) => ({
+              target: `gateway/src/${folder}`,
+              from: `gateway/src/${other}`,
+              message: `gateway/src/${folder}/ may not import ${other}/: ${why}.`,
             })),
+            {
+              target: `gateway/src/${folder}`,
+              from: 'gateway/src',
+              except: [...GATEWAY_FOLDERS.map((f) => `./${f}`), './config.ts'],
+              message: `gateway/src/${folder}/ may not import the root wiring (${GATEWAY_ROOT_FILES.join(', ')}).`,
+            },
+            {
+              target: `gateway/src/${folder}`,
+              from: 'gateway/src/**/testing/**',
+              message: 'Product code does not import test harnesses.',
+            },
           ],
         },
       ],
+      'no-restricted-imports': [
+        'error',
+        {
+          ...(folder === 'identity' ? { paths: IDENTITY_NO_HTTP_IMPORTS } : {}),
+          patterns: [GATEWAY_SHARED_CONTRACTS],
+        },
+      ],
+      ...(folder === 'identity' ? { 'no-restricted-syntax': ['error', ...IDENTITY_NO_HTTP_SYNTAX] } : {}),
     },
   };
 }
@@ -241,7 +312,44 @@ export default tseslint.config(
       'file-names/kebab-case': 'error',
     },
   },
-  ...GATEWAY_LAYERS.map(gatewayLayer),
+  {
+    // Every gateway file: the DOM-free shared-contracts entry, and no import cycle (a cycle makes the load order
+    // decide what a module sees, and hides which way a dependency runs).
+    files: ['gateway/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // no-cycle reads the imported files itself: with the TypeScript parser, or it sees no imports in them.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: `${import.meta.dirname}/gateway/tsconfig.json` }),
+      ],
+    },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [GATEWAY_SHARED_CONTRACTS] }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: GATEWAY_ROOT_FILES.map((f) => `gateway/src/${f}`),
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: GATEWAY_ROOT_FILES.map((f) => `gateway/src/${f}`),
+              from: 'gateway/src/**/testing/**',
+              message: 'Product code does not import test harnesses.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...GATEWAY_ZONES.map(gatewayZone),
   {
     // supertest types every response body as `any`, and the tests assert on those bodies directly.
     files: ['gateway/src/**/*.test.ts'],

@@ -3,6 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.js';
 import { Antiforgery } from './http/antiforgery.js';
+import { browserOf, sessionReaderOf } from './http/browser.js';
 import { accountApi } from './http/account-api.js';
 import { lightCallLane } from './http/light-calls.js';
 import { requestLocale } from './http/locale.js';
@@ -365,12 +366,12 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use('/remotes', remotesRouter(config, releases));
   // External identity providers' redirect back (ADR 0018); their discovery runs in the background from now on.
-  app.use(upstreamCallbackRouter({ external: identity.external, antiforgery }));
+  app.use(upstreamCallbackRouter({ external: identity.external, antiforgery, sessions }));
   identity.upstreams.start();
 
   deps.oidc?.mount(app, {
-    getSignedInAccount: identity.auth.getSignedInAccount,
-    signOut: identity.auth.signOut,
+    getSignedInAccount: (req) => identity.auth.getSignedInAccount(sessionReaderOf(sessions, req)),
+    signOut: (req, res) => identity.auth.signOut(browserOf(sessions, req, res)),
     errorRecords,
   });
 

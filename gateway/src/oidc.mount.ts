@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
@@ -10,6 +11,16 @@ import { expiredInteractionRecorder, oidcErrorRecorder } from './oidc/error-page
 import { createOidcProvider } from './oidc/oidc-provider.js';
 import type { OidcDatabase } from './oidc/types.js';
 import type { Store } from './store/store.js';
+import { exchangeOf } from './http/browser.js';
+import type { Browser } from './identity/browser.js';
+
+/**
+ * The sign-out calls' request and response as Express's: the account API (an Express router) made the browser port
+ * the hooks get, so they are Express's objects; oidc-provider reads its own cookies from them.
+ */
+function expressOf(http: { req: IncomingMessage; res: ServerResponse }): [Request, Response] {
+  return [http.req as Request, http.res as Response];
+}
 
 /**
  * Wires the OIDC provider of `src/oidc/` to the gateway: our store for accounts and clients, our session for who
@@ -48,16 +59,19 @@ export async function createOidcMount(
       services = identity;
       service.mount(app);
     },
-    async describeLogout(logoutId: string | undefined, req: Request, res: Response) {
-      if (!logoutId) return undefined;
-      const described = await service.describeLogout(logoutId, req, res);
+    async describeLogout(logoutId: string | undefined, browser: Browser) {
+      const http = exchangeOf(browser);
+      if (!logoutId || !http) return undefined;
+      const described = await service.describeLogout(logoutId, ...expressOf(http));
       return described
         ? { showLogoutPrompt: described.showLogoutPrompt, clientName: described.clientName }
         : undefined;
     },
     describeInteraction: (uid: string) => service.describeInteraction(uid),
-    async endSession(logoutId: string | undefined, req: Request, res: Response) {
-      const ended = await service.endOidcSession(logoutId, req, res);
+    async endSession(logoutId: string | undefined, browser: Browser) {
+      const http = exchangeOf(browser);
+      if (!http) return undefined;
+      const ended = await service.endOidcSession(logoutId, ...expressOf(http));
       return { clientName: ended.clientName, postLogoutRedirectUri: ended.postLogoutRedirectUri };
     },
     // After a password change (S15): the same revocation as `admin sessions revoke`, with the provider's own store.

@@ -4,7 +4,6 @@
  * `shared-contracts/ui`.
  */
 export * from './constants.js';
-export * from './roles.js';
 export * from './return-url.js';
 export * from './remote.js';
 export * from './routes.js';

@@ -8,7 +8,7 @@
  * number; without them the user's own roles) optional. One row per customer, or several rows with the same id, name
  * and partner to add several members to it.
  */
-import type { RoleName } from 'shared-contracts';
+import type { RoleName } from '../store/roles.js';
 import type { Customer } from '../store/customer.repository.js';
 import type { Store } from '../store/store.js';
 import { UsageError } from './cli-support.js';

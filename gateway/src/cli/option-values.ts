@@ -1,4 +1,4 @@
-import { parseRole, type RoleName } from 'shared-contracts';
+import { parseRole, type RoleName } from '../store/roles.js';
 import type { Store } from '../store/store.js';
 import type { User } from '../store/user.repository.js';
 import { UsageError } from './cli-support.js';

@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
+import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
@@ -15,6 +16,7 @@ import { secureSignInRouter } from './secure-sign-in.router.js';
 import { sessionRouter } from './session.router.js';
 import { statusRouter, type StatusRouterDeps } from './status.router.js';
 import { createSignInResponses } from './sign-in-responses.js';
+import { smsResend } from './two-factor-sign-in.routes.js';
 import { twoFactorRouter } from './two-factor.router.js';
 import { vendorRouter } from './vendor.router.js';
 
@@ -60,14 +62,15 @@ export function accountApi(deps: AccountApiDeps): Router {
       responses,
       loginGuard: captchaGuard({ ...identity, sessions, responses }, 'login'),
     }),
-    logoutRouter({ signOut: identity.signOut, responses }),
+    logoutRouter({ sessions, signOut: identity.signOut, responses }),
     customersRouter({ ...identity, sessions, responses }),
-    // Before the two-factor router: SendOTP with a username is the one-time-token page's (ADR 0019).
+    // SendOTP: one route, the one-time-token page's mail (a username, ADR 0019) or the 2FA step's SMS resend.
     oneTimeTokenRouter({
       ...identity,
       sessions,
       responses,
       sendGuard: captchaGuard({ ...identity, sessions, responses }, 'sendOtp'),
+      smsResend: smsResend({ ...identity, sessions, responses }, responses.requireStep([twoFactorStep.id])),
     }),
     twoFactorRouter({ ...identity, sessions, responses }),
     recoveryRouter({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../cli/admin.js';
-import { createCustomersService } from '../identity/customers.service.js';
+import { createCustomersService } from '../identity/customers/customers.service.js';
 import { purgeExpiredAuditEvents } from '../identity/ops/audit-retention.js';
 import {
   BACKENDS,

@@ -11,6 +11,7 @@ import { ThrottleUnavailableError } from '../infra/throttle/login-throttle.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { browserOf } from './browser.js';
 
 /** Dependencies of {@link captchaRouter} and {@link captchaGuard}. */
 export interface CaptchaRouterDeps {
@@ -19,8 +20,9 @@ export interface CaptchaRouterDeps {
   responses: SignInResponses;
 }
 
-function contextOf(req: Request, session: Session): CaptchaContext {
-  return { req, host: req.hostname, ip: req.ip ?? 'unknown', sessionId: session.id };
+function contextOf(sessions: RequestSessions, req: Request, res: Response, session: Session): CaptchaContext {
+  const browser = browserOf(sessions, req, res);
+  return { browser, host: req.hostname, ip: req.ip ?? 'unknown', sessionId: session.id };
 }
 
 /**
@@ -37,7 +39,7 @@ export function captchaRouter({ sessions, captcha, responses }: CaptchaRouterDep
       const query = parse(captchaChallengeQuerySchema, req.query, res);
       if (!query) return;
       const session = await sessions.ensure(req, res);
-      const challenge = await captcha.challenge(contextOf(req, session), query.action);
+      const challenge = await captcha.challenge(contextOf(sessions, req, res, session), query.action);
       if (!challenge) return sendFormError(res, 'notFound', 404);
       res.json(challenge);
     }),
@@ -51,7 +53,7 @@ export function captchaRouter({ sessions, captcha, responses }: CaptchaRouterDep
       if (!body) return;
       const found = await sessions.lookup(req);
       if (found.kind !== 'active') return responses.timedOut(req, res);
-      const outcome = await captcha.verify(contextOf(req, found.session), body);
+      const outcome = await captcha.verify(contextOf(sessions, req, res, found.session), body);
       if (!outcome.ok) {
         req.log.info({ reason: outcome.reason, action: body.action }, 'captcha refused');
         return sendFormError(res, 'captchaInvalid');
@@ -83,7 +85,7 @@ export function captchaGuard(
       const login = typeof raw === 'string' && raw.trim() ? raw.trim() : undefined;
       let admitted: boolean;
       try {
-        admitted = await captcha.admit(contextOf(req, found.session), action, login);
+        admitted = await captcha.admit(contextOf(sessions, req, res, found.session), action, login);
       } catch (error) {
         // Fail closed (S8), as the throttle itself does.
         if (error instanceof ThrottleUnavailableError) return sendFormError(res, 'serviceUnavailable', 503);

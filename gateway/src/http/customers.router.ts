@@ -1,19 +1,23 @@
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import {
   customersQuerySchema,
   returnUrlOf,
   selectCustomerRequestSchema,
   selectCustomerViewQuerySchema,
 } from 'shared-contracts';
-import type { CustomersService } from '../identity/customers.service.js';
+import { customerSelectionStep } from '../identity/customers/customer-selection.step.js';
+import type { CustomerSelection } from '../identity/customers/customer-selection.service.js';
+import type { CustomersService } from '../identity/customers/customers.service.js';
 import type { ReturnUrls } from '../identity/return-urls.service.js';
 import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
-import { handle, parse, view } from './plumbing.js';
+import { parse } from './plumbing.js';
 import { sendValidationProblem } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { stepRouter } from './step-router.js';
+import { browserOf, sessionReaderOf } from './browser.js';
 
 /** Dependencies of {@link customersRouter}. */
 export interface CustomersRouterDeps {
@@ -21,11 +25,10 @@ export interface CustomersRouterDeps {
   signIn: SignInService;
   auth: SessionAuthService;
   customers: CustomersService;
+  customerSelection: CustomerSelection;
   returnUrls: ReturnUrls;
   responses: SignInResponses;
 }
-
-const STEP = 'customer-selection';
 
 /** Who is choosing: a sign-in waiting at the customer step, or a signed-in account switching customer. */
 interface Chooser {
@@ -43,16 +46,14 @@ interface Chooser {
  * listed or accepted (S37).
  */
 export function customersRouter(deps: CustomersRouterDeps): Router {
-  const { sessions, signIn, auth, customers, responses } = deps;
-  const router = Router();
-
+  const { sessions, signIn, auth, customers, customerSelection, responses } = deps;
   /** The chooser of this request, or undefined after answering the protocol's restart. */
   async function chooser(req: Request, res: Response): Promise<Chooser | undefined> {
     const session = await sessions.current(req);
     const pendingUser = session?.record.data.pending?.userId;
-    if (session && pendingUser && signIn.isAtStep(session, STEP))
+    if (session && pendingUser && signIn.isAtStep(session, customerSelectionStep.id))
       return { session, userId: pendingUser, duringSignIn: true, current: undefined };
-    const signedIn = session ? await auth.signedInUser(req) : undefined;
+    const signedIn = session ? await auth.signedInUser(sessionReaderOf(sessions, req)) : undefined;
     if (!session || !signedIn) {
       await responses.restart(req, res);
       return undefined;
@@ -67,54 +68,50 @@ export function customersRouter(deps: CustomersRouterDeps): Router {
       : deps.returnUrls.safe(asked);
   }
 
-  view(router, '/SelectCustomerView', async (req, res) => {
-    const query = parse(selectCustomerViewQuerySchema, caseless(req.query), res);
-    if (!query) return;
-    const who = await chooser(req, res);
-    if (!who) return;
-    const answer = await customers.view(who.userId, query.cid, who.current);
-    const returnUrl = await returnUrlFor(who, returnUrlOf(req.query));
-    res.set('Cache-Control', 'no-store').json({ ...answer, returnUrl });
+  return stepRouter(responses, [customerSelectionStep], {
+    SelectCustomerView: {
+      method: 'view',
+      caller: 'open',
+      async serve(req, res) {
+        const query = parse(selectCustomerViewQuerySchema, caseless(req.query), res);
+        if (!query) return;
+        const who = await chooser(req, res);
+        if (!who) return;
+        const answer = await customers.view(who.userId, query.cid, who.current);
+        const returnUrl = await returnUrlFor(who, returnUrlOf(req.query));
+        res.set('Cache-Control', 'no-store').json({ ...answer, returnUrl });
+      },
+    },
+    Customers: {
+      method: 'view',
+      caller: 'open',
+      async serve(req, res) {
+        const query = parse(customersQuerySchema, caseless(req.query), res);
+        if (!query) return;
+        const who = await chooser(req, res);
+        if (!who) return;
+        res.set('Cache-Control', 'no-store').json(await customers.search(who.userId, query));
+      },
+    },
+    SelectCustomer: {
+      method: 'post',
+      caller: 'open',
+      async serve(req, res) {
+        const body = parse(selectCustomerRequestSchema, req.body, res);
+        if (!body) return;
+        const who = await chooser(req, res);
+        if (!who) return;
+        const selected = await customerSelection.select(browserOf(sessions, req, res), who, body.customerId);
+        if (selected.kind === 'refused') return sendValidationProblem(res, { customerId: ['invalidValue'] });
+        if (selected.kind === 'signIn') return responses.sendOutcome(res, selected.outcome);
+        responses.redirect(
+          res,
+          await returnUrlFor(who, body.returnUrl ?? returnUrlOf(req.query)),
+          selected.session,
+        );
+      },
+    },
   });
-
-  view(router, '/Customers', async (req, res) => {
-    const query = parse(customersQuerySchema, caseless(req.query), res);
-    if (!query) return;
-    const who = await chooser(req, res);
-    if (!who) return;
-    res.set('Cache-Control', 'no-store').json(await customers.search(who.userId, query));
-  });
-
-  router.post(
-    '/SelectCustomer',
-    handle(async (req, res) => {
-      const body = parse(selectCustomerRequestSchema, req.body, res);
-      if (!body) return;
-      const who = await chooser(req, res);
-      if (!who) return;
-      // The same answer for a customer that does not exist and one of somebody else's: no hint either way (S37).
-      const chosen = await customers.choose(who.userId, body.customerId);
-      if (!chosen) return sendValidationProblem(res, { customerId: ['invalidValue'] });
-      const selectedAt = Math.floor(Date.now() / 1000);
-      if (who.duringSignIn) {
-        const outcome = await signIn.completeStep(req, res, who.session, STEP);
-        const account = outcome.kind === 'redirect' ? outcome.session.record.data.account : undefined;
-        if (outcome.kind === 'redirect' && account) {
-          account.customerId = chosen.id;
-          account.customerSelectedAt = selectedAt;
-          await sessions.save(outcome.session);
-        }
-        return responses.sendOutcome(res, outcome);
-      }
-      const account = who.session.record.data.account!;
-      account.customerId = chosen.id;
-      account.customerSelectedAt = selectedAt;
-      await sessions.save(who.session);
-      responses.redirect(res, await returnUrlFor(who, body.returnUrl ?? returnUrlOf(req.query)), who.session);
-    }),
-  );
-
-  return router;
 }
 
 /**

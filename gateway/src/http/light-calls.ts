@@ -48,7 +48,7 @@ type Answer = (req: Request, query: ReturnUrlQuery) => Promise<unknown>;
 export function lightCallLane(deps: LightCallDeps): LightCallLane {
   const { sessions, antiforgery, identity, appRequest, logger, securityHeaders } = deps;
 
-  const user: Answer = (req) => currentUserAnswer(identity.auth, req);
+  const user: Answer = (req) => currentUserAnswer(identity.auth, sessions, req);
   const partnerMetadata: Answer = (req) => identity.partners.metadataForHost(req.hostname);
   const loginView: Answer = async (req, query) => {
     // An expired session gets a fresh one with the page: the full stack's LoginView does that.

@@ -12,6 +12,8 @@ import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
 import { handle, parse, view } from './plumbing.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { browserOf } from './browser.js';
+import { readCookie } from '../infra/read-cookie.js';
 
 /** Dependencies of {@link loginRouter}. */
 export interface LoginRouterDeps {
@@ -40,7 +42,7 @@ export async function loginViewAnswer(
   returnUrl: string,
 ) {
   return deps.loginView(await deps.sessions.current(req), req.hostname, returnUrl, {
-    req,
+    browser: { cookie: (name) => readCookie(req, name) },
     ip: req.ip ?? 'unknown',
   });
 }
@@ -71,7 +73,7 @@ export function loginRouter(deps: LoginRouterDeps): Router {
       const found = await sessions.lookup(req);
       if (found.kind !== 'active') return responses.timedOut(req, res);
       const returnUrl = await deps.returnUrls.safe(body.returnUrl ?? returnUrlOf(req.query));
-      const outcome = await signIn.passwordSignIn(req, res, found.session, {
+      const outcome = await signIn.passwordSignIn(browserOf(sessions, req, res), found.session, {
         login: body.username,
         password: body.password,
         rememberMe: body.rememberMe,
@@ -103,7 +105,10 @@ export function loginRouter(deps: LoginRouterDeps): Router {
       const interaction = await deps.describeInteraction(uid);
       const outcome =
         interaction && !interaction.freshSignIn
-          ? await signIn.silentSignIn(req, res, session, { returnUrl, ip: req.ip ?? 'unknown' })
+          ? await signIn.silentSignIn(browserOf(sessions, req, res), session, {
+              returnUrl,
+              ip: req.ip ?? 'unknown',
+            })
           : undefined;
       if (!outcome) {
         res.json(false);

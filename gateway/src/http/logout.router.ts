@@ -1,17 +1,20 @@
 import { Router } from 'express';
 import { logoutRequestSchema, logoutViewQuerySchema, silentLogoutRequestSchema } from 'shared-contracts';
 import type { SignOutService } from '../identity/sign-out.service.js';
+import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse } from './plumbing.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { browserOf } from './browser.js';
 
 /** Dependencies of {@link logoutRouter}. */
 export interface LogoutRouterDeps {
+  sessions: RequestSessions;
   signOut: SignOutService;
   responses: SignInResponses;
 }
 
 /** Sign-out (SPEC.md §7 "Sign-out"): LogoutView, Logout and SilentLogout. */
-export function logoutRouter({ signOut, responses }: LogoutRouterDeps): Router {
+export function logoutRouter({ sessions, signOut, responses }: LogoutRouterDeps): Router {
   const router = Router();
 
   // GET only reads; POST may use up the one-time record of a finished sign-out (a GET never changes state).
@@ -21,7 +24,7 @@ export function logoutRouter({ signOut, responses }: LogoutRouterDeps): Router {
       handle(async (req, res) => {
         const query = parse(logoutViewQuerySchema, req.query, res);
         if (!query) return;
-        const body = await signOut.view(req, res, query.logoutId, method === 'post');
+        const body = await signOut.view(browserOf(sessions, req, res), query.logoutId, method === 'post');
         res.set('Cache-Control', 'no-store').json(body);
       }),
     );
@@ -32,7 +35,7 @@ export function logoutRouter({ signOut, responses }: LogoutRouterDeps): Router {
     handle(async (req, res) => {
       const body = parse(logoutRequestSchema, req.body, res);
       if (!body) return;
-      const { session, target } = await signOut.signOut(req, res, {
+      const { session, target } = await signOut.signOut(browserOf(sessions, req, res), {
         logoutId: body.logoutId,
         ip: req.ip ?? null,
       });
@@ -46,7 +49,7 @@ export function logoutRouter({ signOut, responses }: LogoutRouterDeps): Router {
     '/SilentLogout',
     handle(async (req, res) => {
       if (!parse(silentLogoutRequestSchema, req.body, res)) return;
-      const { session, target } = await signOut.signOut(req, res, {
+      const { session, target } = await signOut.signOut(browserOf(sessions, req, res), {
         logoutId: undefined,
         ip: req.ip ?? null,
         reason: 'inactivity',

@@ -13,6 +13,7 @@ import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { browserOf } from './browser.js';
 
 /** Retry-After of a throttled `SendOTP`, in seconds (the counters' window is an hour; a minute is a hint). */
 const RETRY_AFTER_SECONDS = 60;
@@ -24,12 +25,17 @@ export interface OneTimeTokenRouterDeps {
   responses: SignInResponses;
   /** The captcha check in front of the mailing `SendOTP` (`captchaGuard(…, 'sendOtp')`); absent, throttles only. */
   sendGuard?: RequestHandler;
+  /**
+   * `SendOTP` without a username: the 2FA step's SMS resend (`smsResend` of `two-factor-sign-in.routes.ts`); absent,
+   * such a body is refused as a restart.
+   */
+  smsResend?: RequestHandler[];
 }
 
 /**
  * `SendOTP` names two things (ADR 0019): on the one-time-token page its body carries the `username` to mail a code
- * and link to; at the second-factor step its body is empty and it texts the SMS code (ADR 0008). A body with a
- * `username` is this router's; any other goes on to the two-factor router, which answers only at its step.
+ * and link to; at the second-factor step its body is empty and it texts the SMS code (ADR 0008). This router's one
+ * `SendOTP` route tells them apart: a body with a `username` is mailed here, any other is the 2FA step's resend.
  */
 function isMailRequest(req: Request): boolean {
   const body: unknown = req.body;
@@ -78,6 +84,9 @@ export function oneTimeTokenRouter(deps: OneTimeTokenRouterDeps): Router {
     }),
   );
 
+  // Any other SendOTP body is the 2FA step's SMS resend, answered here too: one router owns the call.
+  router.post('/SendOTP', ...(deps.smsResend ?? [handle((req, res) => responses.restart(req, res))]));
+
   router.post(
     '/LoginWithOTT',
     handle(async (req, res) => {
@@ -87,7 +96,7 @@ export function oneTimeTokenRouter(deps: OneTimeTokenRouterDeps): Router {
       const found = await sessions.lookup(req);
       if (found.kind !== 'active') return responses.timedOut(req, res);
       const given = body.returnUrl ?? queryReturnUrl(req);
-      const outcome = await oneTimeSignIn.signIn(req, res, found.session, {
+      const outcome = await oneTimeSignIn.signIn(browserOf(sessions, req, res), found.session, {
         code: body.code,
         token: body.token,
         returnUrl: given,

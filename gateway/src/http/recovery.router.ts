@@ -1,12 +1,15 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { recoverRequestSchema } from 'shared-contracts';
+import { expiredPasswordStep } from '../identity/recovery/expired-password.step.js';
 import type { RecoveryService } from '../identity/recovery/recovery.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { localeOf } from './locale.js';
-import { handle, parse, view } from './plumbing.js';
+import { handle, parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { stepRouter } from './step-router.js';
+import { browserOf } from './browser.js';
 
 /** Where a dead reset link leads (SPEC.md §2): the page offers to ask for a new one. */
 export const LINK_EXPIRED_PATH = '/error/link-expired';
@@ -61,23 +64,6 @@ export function recoveryRouter(deps: RecoveryRouterDeps): Router {
     }),
   );
 
-  view(router, '/PasswordRules', async (req, res) => {
-    const body = parse(recovery.passwordRulesRequest, req.method === 'GET' ? {} : req.body, res);
-    if (!body) return;
-    const session = await sessions.current(req);
-    const userId = session?.record.data.pending?.userId ?? session?.record.data.account?.userId;
-    const outcome = await recovery.passwordRules({ token: body.token, userId, ...context(req, res) });
-    if (outcome.kind === 'throttled') {
-      res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      return sendFormError(res, 'tooManyAttempts');
-    }
-    if (outcome.kind === 'linkExpired') {
-      const anonymous = await sessions.ensure(req, res);
-      return responses.redirect(res, LINK_EXPIRED_PATH, anonymous);
-    }
-    res.json(outcome.rules);
-  });
-
   router.post(
     '/ResetPassword',
     handle(async (req, res) => {
@@ -97,22 +83,55 @@ export function recoveryRouter(deps: RecoveryRouterDeps): Router {
     }),
   );
 
-  router.post(
-    '/ChangeExpiredPassword',
-    responses.requireStep('expired-password'),
-    handle(async (req, res) => {
-      const session = await sessions.current(req);
-      const pending = session?.record.data.pending;
-      if (!session || !pending) return responses.restart(req, res);
-      const outcome = await recovery.changeExpiredPassword(pending.userId, req.body, context(req, res));
-      if (outcome.kind === 'invalid') return sendValidationProblem(res, outcome.errors);
-      if (outcome.kind === 'throttled') {
-        res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-        return sendFormError(res, 'tooManyAttempts');
-      }
-      // The sign-in goes on with its next step (second factor, device offer, customer) and ends at its returnUrl,
-      // which for an application is the OIDC interaction that asked.
-      responses.sendOutcome(res, await deps.signIn.completeStep(req, res, session, 'expired-password', []));
+  // The expired-password step's calls (PasswordRules serves the reset page too): built from the step.
+  router.use(
+    stepRouter(responses, [expiredPasswordStep], {
+      PasswordRules: {
+        method: 'view',
+        caller: 'open',
+        async serve(req, res) {
+          const body = parse(recovery.passwordRulesRequest, req.method === 'GET' ? {} : req.body, res);
+          if (!body) return;
+          const session = await sessions.current(req);
+          const userId = session?.record.data.pending?.userId ?? session?.record.data.account?.userId;
+          const outcome = await recovery.passwordRules({ token: body.token, userId, ...context(req, res) });
+          if (outcome.kind === 'throttled') {
+            res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+            return sendFormError(res, 'tooManyAttempts');
+          }
+          if (outcome.kind === 'linkExpired') {
+            const anonymous = await sessions.ensure(req, res);
+            return responses.redirect(res, LINK_EXPIRED_PATH, anonymous);
+          }
+          res.json(outcome.rules);
+        },
+      },
+      ChangeExpiredPassword: {
+        method: 'post',
+        caller: 'step',
+        async serve(req, res) {
+          const session = await sessions.current(req);
+          const pending = session?.record.data.pending;
+          if (!session || !pending) return responses.restart(req, res);
+          const outcome = await recovery.changeExpiredPassword(pending.userId, req.body, context(req, res));
+          if (outcome.kind === 'invalid') return sendValidationProblem(res, outcome.errors);
+          if (outcome.kind === 'throttled') {
+            res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+            return sendFormError(res, 'tooManyAttempts');
+          }
+          // The sign-in goes on with its next step (second factor, device offer, customer) and ends at its
+          // returnUrl, which for an application is the OIDC interaction that asked.
+          responses.sendOutcome(
+            res,
+            await deps.signIn.completeStep(
+              browserOf(sessions, req, res),
+              session,
+              expiredPasswordStep.id,
+              [],
+            ),
+          );
+        },
+      },
     }),
   );
 

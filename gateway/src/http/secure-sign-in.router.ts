@@ -13,6 +13,7 @@ import type { TwoFactorService } from '../identity/mfa/two-factor.service.js';
 import type { ReturnUrls } from '../identity/return-urls.service.js';
 import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
+import { deviceOfferStep } from '../identity/webauthn/device-offer.step.js';
 import type { WebauthnService } from '../identity/webauthn/webauthn.service.js';
 import type { SourceLimit } from '../infra/throttle/source-limit.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
@@ -20,6 +21,8 @@ import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
 import { stepOrRecentAccount, type StepOrAccountActor } from './step-or-account.js';
+import { stepRouter } from './step-router.js';
+import { browserOf } from './browser.js';
 
 /** Dependencies of {@link secureSignInRouter}. */
 export interface SecureSignInRouterDeps {
@@ -33,8 +36,6 @@ export interface SecureSignInRouterDeps {
   returnUrls: ReturnUrls;
   responses: SignInResponses;
 }
-
-const OFFER_STEP = 'device-offer';
 
 /** Who registers a device: the device-offer step of a pending sign-in, or a recently signed-in account (S21). */
 type Registrant = StepOrAccountActor;
@@ -82,7 +83,7 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
       const returnUrl = await deps.returnUrls.safe(query.returnUrl);
       responses.sendOutcome(
         res,
-        await signIn.deviceSignIn(req, res, found.session, outcome.user, {
+        await signIn.deviceSignIn(browserOf(sessions, req, res), found.session, outcome.user, {
           returnUrl,
           ip: req.ip ?? 'unknown',
           credentialId: outcome.credential.id,
@@ -92,54 +93,63 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
   );
 
   /** The registering account: the offer step of a pending sign-in, or a recently signed-in account (S21). */
-  const registrant = stepOrRecentAccount({ ...deps, responses }, OFFER_STEP);
+  const registrant = stepOrRecentAccount({ ...deps, responses }, deviceOfferStep.id);
 
   /** Where a registrant goes next: the rest of the sign-in, or the returnUrl of a signed-in account. */
   async function carryOn(req: Request, res: Response, actor: Registrant): Promise<void> {
     if (actor.duringSignIn) {
-      return responses.sendOutcome(res, await signIn.completeStep(req, res, actor.session, OFFER_STEP));
+      return responses.sendOutcome(
+        res,
+        await signIn.completeStep(browserOf(sessions, req, res), actor.session, deviceOfferStep.id),
+      );
     }
     responses.redirect(res, await deps.returnUrls.safe(returnUrlOf(req.query)), actor.session);
   }
 
-  router.post(
-    '/CredentialOptions',
-    handle(async (req, res) => {
-      const actor = await registrant(req, res);
-      if (!actor) return;
-      const query = parse(credentialOptionsQuerySchema, displayNameQuery(req), res);
-      if (!query) return;
-      const options = await webauthn.registrationOptions(actor.user, query.displayName, actor.session.id);
-      res.set('Cache-Control', 'no-store').json(options);
-    }),
-  );
-
-  router.post(
-    '/RegisterCredential',
-    handle(async (req, res) => {
-      const actor = await registrant(req, res);
-      if (!actor) return;
-      const body = parse(deviceRegistrationPayloadSchema, req.body, res);
-      if (!body) return;
-      const outcome = await webauthn.register(body, actor.user.id, actor.session.id);
-      if (outcome.kind !== 'ok') {
-        req.log.info({ reason: outcome.reason }, 'device registration refused');
-        // SPEC.md §4: any failure shows the device-registration error against the whole form.
-        return sendFormError(res, 'deviceRegistrationError');
-      }
-      await carryOn(req, res, actor);
-    }),
-  );
-
-  router.post(
-    '/SkipFido',
-    handle(async (req, res) => {
-      const actor = await registrant(req, res);
-      if (!actor) return;
-      const body = parse(skipFidoRequestSchema, req.body, res);
-      if (!body) return;
-      if (body.remember) await webauthn.skipOffer(actor.user.id);
-      await carryOn(req, res, actor);
+  // The device-offer step's calls: its router is built from the step's declaration.
+  router.use(
+    stepRouter(responses, [deviceOfferStep], {
+      CredentialOptions: {
+        method: 'post',
+        caller: 'open',
+        async serve(req, res) {
+          const actor = await registrant(req, res);
+          if (!actor) return;
+          const query = parse(credentialOptionsQuerySchema, displayNameQuery(req), res);
+          if (!query) return;
+          const options = await webauthn.registrationOptions(actor.user, query.displayName, actor.session.id);
+          res.set('Cache-Control', 'no-store').json(options);
+        },
+      },
+      RegisterCredential: {
+        method: 'post',
+        caller: 'open',
+        async serve(req, res) {
+          const actor = await registrant(req, res);
+          if (!actor) return;
+          const body = parse(deviceRegistrationPayloadSchema, req.body, res);
+          if (!body) return;
+          const outcome = await webauthn.register(body, actor.user.id, actor.session.id);
+          if (outcome.kind !== 'ok') {
+            req.log.info({ reason: outcome.reason }, 'device registration refused');
+            // SPEC.md §4: any failure shows the device-registration error against the whole form.
+            return sendFormError(res, 'deviceRegistrationError');
+          }
+          await carryOn(req, res, actor);
+        },
+      },
+      SkipFido: {
+        method: 'post',
+        caller: 'open',
+        async serve(req, res) {
+          const actor = await registrant(req, res);
+          if (!actor) return;
+          const body = parse(skipFidoRequestSchema, req.body, res);
+          if (!body) return;
+          if (body.remember) await webauthn.skipOffer(actor.user.id);
+          await carryOn(req, res, actor);
+        },
+      },
     }),
   );
 
@@ -148,7 +158,7 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
    * how one signs in). Answers for itself (and returns undefined) otherwise.
    */
   async function owner(req: Request, res: Response, recent: boolean) {
-    const signedIn = await auth.signedInUser(req);
+    const signedIn = await auth.signedInUser(browserOf(sessions, req, res));
     if (!signedIn) {
       sendFormError(res, 'notAuthenticated', 401);
       return undefined;

@@ -16,6 +16,7 @@ import type { SessionAuthService } from '../identity/session-auth.service.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
+import { browserOf } from './browser.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
@@ -49,7 +50,7 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
 
   /** The signed-in asker, or undefined after answering 401 (a pending sign-in is not signed in: S20). */
   async function actorOf(req: Request, res: Response): Promise<SecurityCentreActor | undefined> {
-    const signedIn = await auth.signedInUser(req);
+    const signedIn = await auth.signedInUser(browserOf(sessions, req, res));
     const session = await sessions.current(req);
     if (!signedIn || !session) {
       sendFormError(res, 'notAuthenticated', 401);
@@ -93,7 +94,7 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
       const actor = await actorOf(req, res);
       if (!actor) return;
       const session = await sessions.current(req);
-      const remembered = deps.rememberedBrowsers?.recognise(req, actor.user) ?? false;
+      const remembered = deps.rememberedBrowsers?.recognise(browserOf(sessions, req, res), actor.user) ?? false;
       res.json(
         await securityCentre.view(actor, {
           remembered,

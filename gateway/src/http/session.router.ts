@@ -11,6 +11,7 @@ import type { Antiforgery } from './antiforgery.js';
 import { handle, parse, queryValue, view } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { sessionReaderOf } from './browser.js';
 
 /** The culture cookie lasts a year, like ASP.NET Core's. */
 const CULTURE_MAX_AGE_MS = 365 * 24 * 60 * 60 * 1000;
@@ -28,8 +29,12 @@ export interface SessionRouterDeps {
 }
 
 /** `User`'s answer (the router's route and the light-call dispatcher, http/light-calls.ts). */
-export function currentUserAnswer(auth: Pick<SessionAuthService, 'currentUser'>, req: Request) {
-  return auth.currentUser(req);
+export function currentUserAnswer(
+  auth: Pick<SessionAuthService, 'currentUser'>,
+  sessions: RequestSessions,
+  req: Request,
+) {
+  return auth.currentUser(sessionReaderOf(sessions, req));
 }
 
 /**
@@ -69,12 +74,12 @@ export function sessionRouter(deps: SessionRouterDeps): Router {
 
   view(router, '/User', async (req, res) => {
     if (!parse(returnUrlQuerySchema, req.query, res)) return;
-    res.set('Cache-Control', 'no-store').json(await currentUserAnswer(auth, req));
+    res.set('Cache-Control', 'no-store').json(await currentUserAnswer(auth, sessions, req));
   });
 
   // Where a signed-in person can go on to from the signed-in home (ADR 0017); nothing for anyone else.
   view(router, '/Applications', async (req, res) => {
-    const user = await auth.currentUser(req);
+    const user = await auth.currentUser(sessionReaderOf(sessions, req));
     res.set('Cache-Control', 'no-store').json(user.isAuthenticated ? await applications.list() : []);
   });
 
@@ -95,7 +100,7 @@ export function sessionRouter(deps: SessionRouterDeps): Router {
   router.get(
     '/ProfileImage',
     handle(async (req, res) => {
-      const signedIn = await auth.signedInUser(req);
+      const signedIn = await auth.signedInUser(sessionReaderOf(sessions, req));
       if (!signedIn) return sendFormError(res, 'notAuthenticated', 401);
       res
         .type('image/svg+xml')

@@ -2,10 +2,12 @@ import type { Request, Response } from 'express';
 import type { TwoFactorService } from '../identity/mfa/two-factor.service.js';
 import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
+import type { StepId } from '../identity/sign-in/sign-in-step.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { sendFormError } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { sessionReaderOf } from './browser.js';
 
 /** Who may change an account's sign-in methods: a pending sign-in at a step, or the signed-in account itself. */
 export interface StepOrAccountActor {
@@ -29,14 +31,14 @@ export interface StepOrAccountDeps {
  * signed-in account (only the account without `step`: linking another upstream, ADR 0018). Answers for itself (and returns undefined) otherwise: anyone else starts again at the sign-in
  * page; a signed-in account whose full sign-in is not recent must sign in again first (S21).
  */
-export function stepOrRecentAccount(deps: StepOrAccountDeps, step: string | undefined) {
+export function stepOrRecentAccount(deps: StepOrAccountDeps, step: StepId | undefined) {
   return async (req: Request, res: Response): Promise<StepOrAccountActor | undefined> => {
     const session = await deps.sessions.current(req);
     if (session && step !== undefined && deps.signIn.isAtStep(session, step)) {
       const user = await deps.twoFactor.user(session.record.data.pending!.userId);
       if (user && !user.disabled) return { user, session, duringSignIn: true };
     }
-    const signedIn = session ? await deps.auth.signedInUser(req) : undefined;
+    const signedIn = session ? await deps.auth.signedInUser(sessionReaderOf(deps.sessions, req)) : undefined;
     if (!session || !signedIn) {
       await deps.responses.restart(req, res);
       return undefined;

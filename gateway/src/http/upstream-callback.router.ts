@@ -1,8 +1,10 @@
 import { Router } from 'express';
 import { providerIdSchema } from 'shared-contracts';
 import type { ExternalIdentityService } from '../identity/external/external-identity.service.js';
+import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
 import { handle } from './plumbing.js';
+import { browserOf } from './browser.js';
 
 /** Where a refused upstream callback sends the browser: the sign-in error page (SPEC.md §2 `/error/signin`). */
 export const UPSTREAM_FAILED_PATH = '/error/signin';
@@ -15,6 +17,7 @@ export const UPSTREAM_FAILED_PATH = '/error/signin';
 export function upstreamCallbackRouter(deps: {
   external: Pick<ExternalIdentityService, 'callback'>;
   antiforgery: Antiforgery;
+  sessions: RequestSessions;
 }): Router {
   const router = Router();
   router.get(
@@ -23,7 +26,12 @@ export function upstreamCallbackRouter(deps: {
       res.set('Cache-Control', 'no-store');
       const id = providerIdSchema.safeParse(req.params.id);
       const result = id.success
-        ? await deps.external.callback(req, res, id.data, req.originalUrl)
+        ? await deps.external.callback(
+            browserOf(deps.sessions, req, res),
+            id.data,
+            req.originalUrl,
+            req.socket.remoteAddress ?? 'unknown',
+          )
         : ({ kind: 'failed', reason: 'unknown-provider' } as const);
       if (result.kind === 'failed') {
         res.redirect(302, UPSTREAM_FAILED_PATH);

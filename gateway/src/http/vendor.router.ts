@@ -19,6 +19,7 @@ import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';
 import { stepOrRecentAccount } from './step-or-account.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { browserOf, sessionReaderOf } from './browser.js';
 
 /** Dependencies of {@link vendorRouter}. */
 export interface VendorRouterDeps {
@@ -53,7 +54,7 @@ export function vendorRouter(deps: VendorRouterDeps): Router {
     res: Response,
     input: { vendorId: string; returnUrl: string; purpose: 'sign-in' | 'link'; userId?: string },
   ) {
-    const started = await external.start(req, res, {
+    const started = await external.start(browserOf(sessions, req, res), {
       providerId: input.vendorId,
       host: req.hostname,
       returnUrl: input.returnUrl,
@@ -103,7 +104,7 @@ export function vendorRouter(deps: VendorRouterDeps): Router {
       const identity = external.pendingIdentity(found.session);
       // Nothing to link (expired, or already linked): the flow starts again at the sign-in page.
       if (!identity) return responses.timedOut(req, res);
-      const outcome = await external.link(req, res, found.session, identity, {
+      const outcome = await external.link(browserOf(sessions, req, res), found.session, identity, {
         username: body.username,
         password: body.password,
         ip: req.ip ?? 'unknown',
@@ -138,7 +139,7 @@ export function vendorRouter(deps: VendorRouterDeps): Router {
   router.get(
     '/ExternalLogins',
     handle(async (req, res) => {
-      const signedIn = await deps.auth.signedInUser(req);
+      const signedIn = await deps.auth.signedInUser(sessionReaderOf(sessions, req));
       if (!signedIn) return sendFormError(res, 'unauthorized', 401);
       res
         .set('Cache-Control', 'no-store')

@@ -1,11 +1,11 @@
 import { hkdfSync } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { Challenge } from 'altcha-lib';
 import type { CaptchaAction, CaptchaProvider, CaptchaVersion, VerifyCaptchaRequest } from 'shared-contracts';
 import { AltchaChallenges, type AltchaDifficulty } from '../infra/captcha/altcha-challenges.js';
 import { verifyRecaptcha } from '../infra/captcha/recaptcha-verifier.js';
 import type { Clock } from '../infra/clock.js';
 import { sha256 } from '../infra/crypto/tokens.js';
+import type { Browser } from './browser.js';
 import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
@@ -54,7 +54,8 @@ export const RECAPTCHA_CSP = {
 
 /** Who asks: the request (known-device cookie), its host (the partner), source address and session. */
 export interface CaptchaContext {
-  req: IncomingMessage;
+  /** The caller's browser (its known-device cookie; the per-request account lookup keys on it). */
+  browser: Pick<Browser, 'cookie'>;
   host: string;
   ip: string;
   sessionId: string;
@@ -176,10 +177,10 @@ export class CaptchaService {
 
   /** The risk of a login attempt from the throttle's counters, without reserving anything. */
   private async loginRisk(ctx: CaptchaContext, login: string | undefined): Promise<CaptchaAssessment> {
-    const user = login ? await findLoginOnce(ctx.req, this.deps.users, login) : undefined;
+    const user = login ? await findLoginOnce(ctx.browser, this.deps.users, login) : undefined;
     // The same account key the sign-in throttle counts on (SignInService.passwordSignIn).
     const account = user ? `user:${user.id}` : `login:${normaliseLogin(login ?? '')}`;
-    const device = user ? this.deps.knownDevices?.recognise(ctx.req, user) : undefined;
+    const device = user ? this.deps.knownDevices?.recognise(ctx.browser, user) : undefined;
     const counts = await this.deps.throttle.peek({ account, source: ctx.ip, device });
     const required =
       (login !== undefined && counts.own >= CAPTCHA_RISK.ownFailures) ||

@@ -1,8 +1,8 @@
 import { GOOGLE_SITEVERIFY_URL } from '../infra/captcha/recaptcha-verifier.js';
-import type { Clock } from '../infra/clock.js';
+import { systemClock, type Clock } from '../infra/clock.js';
 import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import type { Mailer } from '../infra/mail/mailer.js';
-import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { SessionWriter } from './browser.js';
 import type { SmsSender } from '../infra/sms/sms-sender.js';
 import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
@@ -10,7 +10,8 @@ import type { Store } from '../store/store.js';
 import { createAccountsService } from './accounts.service.js';
 import { createApplications } from './applications.service.js';
 import { CaptchaService, type CaptchaServiceDeps } from './captcha.service.js';
-import { createCustomersService } from './customers.service.js';
+import { createCustomerSelection } from './customers/customer-selection.service.js';
+import { createCustomersService } from './customers/customers.service.js';
 import { createLoginViewService } from './login-view.service.js';
 import { createOneTimeSignInService } from './one-time-sign-in.service.js';
 import type { RememberedBrowsers } from './mfa/remembered-browsers.js';
@@ -22,8 +23,7 @@ import { createSessionAuthService } from './session-auth.service.js';
 import { SignInService, type SignInMetrics } from './sign-in/sign-in.service.js';
 import type { SignInStepRegistry } from './sign-in/step-registry.js';
 import { createWebauthnService } from './webauthn/webauthn.service.js';
-import { SourceLimit } from '../infra/throttle/source-limit.js';
-import { DEFAULT_INTERACTION_LIMIT } from '../oidc/interaction-limit.js';
+import { DEFAULT_INTERACTION_LIMIT, SourceLimit } from '../infra/throttle/source-limit.js';
 import { createSignOutService, type OidcLogoutHooks } from './sign-out.service.js';
 import { createExternalIdentityService } from './external/external-identity.service.js';
 import { Upstreams } from './external/upstreams.js';
@@ -31,7 +31,8 @@ import { Upstreams } from './external/upstreams.js';
 /** What {@link createIdentity} builds the services from. */
 export interface IdentityDeps {
   store: Store;
-  sessions: RequestSessions;
+  /** Writes sessions back; replacing or ending one goes through the call's `Browser` port. */
+  sessions: SessionWriter;
   throttle: LoginThrottle;
   steps: SignInStepRegistry;
   clock: Clock;
@@ -87,13 +88,14 @@ export function createIdentity(deps: IdentityDeps) {
     deps.knownDevices,
     deps.rememberedBrowsers,
     deps.secondFactorDevices,
-    (req, res, user) => twoFactor.rememberBrowser(req, res, user.id),
+    (browser, user) => twoFactor.rememberBrowser(browser, user.id),
   );
-  const auth = createSessionAuthService(store, sessions, (session) => {
+  const auth = createSessionAuthService(store, (session) => {
     const state = signIn.pendingState(session);
     return state.kind === 'at' ? state.step.path : undefined;
   });
   const partners = new PartnerService(store.partners);
+  const customers = createCustomersService(store, clock);
   const returnUrls = createReturnUrls(store);
   const captcha = new CaptchaService({
     users: store.users,
@@ -124,7 +126,9 @@ export function createIdentity(deps: IdentityDeps) {
     upstreams,
     external,
     accounts: createAccountsService(store),
-    customers: createCustomersService(store),
+    customers,
+    // Stamped with the system clock, as oidc-provider stamps the authorization it is compared with.
+    customerSelection: createCustomerSelection({ customers, signIn, sessions, selectionClock: systemClock }),
     partners,
     returnUrls,
     applications: createApplications(store),

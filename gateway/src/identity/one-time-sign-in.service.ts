@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OTT_CODE_LENGTH, OTT_LOGIN_PATH, OTT_TTL_MINUTES, partnerDisplayName } from 'shared-contracts';
 import type { Clock } from '../infra/clock.js';
 import { hmac, randomToken, safeEqual, sha256 } from '../infra/crypto/tokens.js';
@@ -6,6 +5,7 @@ import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import type { Mailer } from '../infra/mail/mailer.js';
 import { renderMail } from '../infra/mail/templates.js';
 import type { Session } from '../infra/sessions/session-manager.js';
+import type { Browser } from './browser.js';
 import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import { ThrottleUnavailableError, type LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { OneTimeSignInRecord } from '../store/one-time-token.repository.js';
@@ -105,9 +105,6 @@ export type OttSignInOutcome =
   | { kind: 'linkInvalid' }
   /** The link is live but bound to another browser (it stays usable there). */
   | { kind: 'otherBrowser' };
-
-type Req = IncomingMessage;
-type Res = ServerResponse;
 
 /**
  * One-time-token sign-in (issue 15, ADR 0019): `SendOTP` mails a 6-digit code and a 256-bit link, both one use,
@@ -222,8 +219,7 @@ export function createOneTimeSignInService(deps: OneTimeSignInDeps) {
      * sign-in: new session id (S24), then the state machine's steps (second factor, …) and the returnUrl.
      */
     async signIn(
-      req: Req,
-      res: Res,
+      browser: Browser,
       session: Session,
       input: {
         code?: string | undefined;
@@ -245,7 +241,7 @@ export function createOneTimeSignInService(deps: OneTimeSignInDeps) {
           // A token that matches nobody is counted on this browser's key: its guesses still meet the source's budget.
           account: user ? `user:${user.id}` : `ott:${binding}`,
           source: input.ip,
-          device: user ? deps.knownDevices?.recognise(req, user) : undefined,
+          device: user ? deps.knownDevices?.recognise(browser, user) : undefined,
         });
       } catch (error) {
         if (error instanceof ThrottleUnavailableError) return { kind: 'unavailable' };
@@ -305,7 +301,7 @@ export function createOneTimeSignInService(deps: OneTimeSignInDeps) {
       } catch {
         return { kind: 'unavailable' };
       }
-      return deps.signIn.oneTimeTokenSignIn(req, res, session, user, {
+      return deps.signIn.oneTimeTokenSignIn(browser, session, user, {
         returnUrl: await returnUrlFor(input.returnUrl, record),
         ip: input.ip,
         via: byCode ? 'code' : 'link',

@@ -1,4 +1,4 @@
-import type { RoleName } from 'shared-contracts';
+import type { RoleName } from '../store/roles.js';
 import type { Store } from '../store/store.js';
 import { totpUri } from './mfa/totp.service.js';
 import { hashPassword, verifyPassword } from './passwords.service.js';

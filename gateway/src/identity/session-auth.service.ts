@@ -1,9 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ANONYMOUS_USER, type CurrentUser } from 'shared-contracts';
-import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { Store } from '../store/store.js';
 import type { User } from '../store/user.repository.js';
+import type { Browser, SessionReader } from './browser.js';
 
 /** The signed-in account of a request, as the OIDC provider needs it. */
 export interface SignedInAccountInfo {
@@ -28,14 +27,13 @@ export interface SignedInAccountInfo {
  */
 export function createSessionAuthService(
   store: Pick<Store, 'users'>,
-  sessions: RequestSessions,
   /** The page of the step a live pending sign-in waits at, if any (the sign-in state machine). */
   pendingStepPath: (session: Session | undefined) => string | undefined = () => undefined,
 ) {
   async function signedInUser(
-    req: IncomingMessage,
+    reader: SessionReader,
   ): Promise<{ user: User; info: SignedInAccountInfo } | undefined> {
-    const session = await sessions.current(req);
+    const session = await reader.current();
     const account = session?.record.data.account;
     if (!account) return undefined;
     const user = await store.users.findById(account.userId);
@@ -60,10 +58,10 @@ export function createSessionAuthService(
    * The `User` call's answer: who is signed in, or — while a sign-in is pending — not signed in, with the page of
    * the step it waits at, so the shell's guard lets the user reach that page and nothing else.
    */
-  async function currentUser(req: IncomingMessage): Promise<CurrentUser> {
-    const signedIn = await signedInUser(req);
+  async function currentUser(reader: SessionReader): Promise<CurrentUser> {
+    const signedIn = await signedInUser(reader);
     if (!signedIn) {
-      const signInStep = pendingStepPath(await sessions.current(req));
+      const signInStep = pendingStepPath(await reader.current());
       return signInStep ? { isAuthenticated: false, signInStep } : ANONYMOUS_USER;
     }
     const { user, info } = signedIn;
@@ -82,11 +80,11 @@ export function createSessionAuthService(
     signedInUser,
     currentUser,
     /** `{ accountId, authTime, amr }` of the request's signed-in account, or undefined. */
-    getSignedInAccount: async (req: IncomingMessage): Promise<SignedInAccountInfo | undefined> =>
-      (await signedInUser(req))?.info,
+    getSignedInAccount: async (reader: SessionReader): Promise<SignedInAccountInfo | undefined> =>
+      (await signedInUser(reader))?.info,
     /** Ends the gateway session server-side (the old cookie is dead) and starts a fresh anonymous one. */
-    signOut: async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-      await sessions.end(req, res);
+    signOut: async (browser: Browser): Promise<void> => {
+      await browser.end();
     },
   };
 }

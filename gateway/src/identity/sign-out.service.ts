@@ -1,27 +1,22 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LogoutView } from 'shared-contracts';
 import { randomToken, safeEqual } from '../infra/crypto/tokens.js';
-import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { Store } from '../store/store.js';
+import type { Browser, SessionWriter } from './browser.js';
 import type { SessionAuthService } from './session-auth.service.js';
-
-type Req = IncomingMessage;
-type Res = ServerResponse;
 
 /** What the OIDC side offers the sign-out calls (see gateway/src/oidc/README.md "OIDC mount interface"). */
 export interface OidcLogoutHooks {
   /** For `LogoutView`: whether the user must confirm (no id_token_hint: S32) and which client asked. */
   describeLogout?(
     logoutId: string | undefined,
-    req: Req,
-    res: Res,
+    browser: Browser,
   ): Promise<{ showLogoutPrompt: boolean; clientName?: string | undefined } | undefined>;
   /**
    * For `Logout`: ends the OIDC session, sends back-channel logout; for an RP-initiated sign-out (`logoutId`
    * matched) answers the client's name and its validated post_logout_redirect_uri (+ state).
    */
-  endSession?(logoutId: string | undefined, req: Req, res: Res): Promise<EndedSignOut | undefined>;
+  endSession?(logoutId: string | undefined, browser: Browser): Promise<EndedSignOut | undefined>;
   /**
    * For `SilentLogin` (ADR 0020): whether the application's sign-in `/interaction/<uid>` is alive and whether it
    * demands a fresh sign-in (`prompt=login`, `max_age`); undefined when unknown or expired.
@@ -41,7 +36,7 @@ export const LOGGED_OUT_RECORD_MS = 10 * 60_000;
 /** Dependencies of {@link createSignOutService}. */
 export interface SignOutDeps {
   store: Pick<Store, 'audit'>;
-  sessions: RequestSessions;
+  sessions: SessionWriter;
   auth: SessionAuthService;
   oidc?: OidcLogoutHooks | undefined;
   now: () => number;
@@ -89,8 +84,8 @@ export function createSignOutService(deps: SignOutDeps) {
      * the link is offered once; a GET only reads it, since a GET never changes state. Before a sign-out: whether
      * the user must confirm (S32).
      */
-    async view(req: Req, res: Res, logoutId: string | undefined, consume: boolean): Promise<LogoutView> {
-      const session = await sessions.current(req);
+    async view(browser: Browser, logoutId: string | undefined, consume: boolean): Promise<LogoutView> {
+      const session = await browser.current();
       const finished = finishedSignOut(session, logoutId);
       const upstream = await pendingUpstreamLogout(session);
       const upstreamName = upstream ? { upstream: upstream.name } : {};
@@ -108,8 +103,8 @@ export function createSignOutService(deps: SignOutDeps) {
           ...upstreamName,
         };
       }
-      const signedIn = await auth.getSignedInAccount(req);
-      const described = oidc?.describeLogout ? await oidc.describeLogout(logoutId, req, res) : undefined;
+      const signedIn = await auth.getSignedInAccount(browser);
+      const described = oidc?.describeLogout ? await oidc.describeLogout(logoutId, browser) : undefined;
       return {
         ...(logoutId ? { logoutId } : {}),
         // Without proof from the client (id_token_hint) a signed-in user confirms first (S32).
@@ -124,8 +119,7 @@ export function createSignOutService(deps: SignOutDeps) {
      * dead, S27), starts a fresh anonymous one, and answers where the browser goes: always the logged-out page.
      */
     async signOut(
-      req: Req,
-      res: Res,
+      browser: Browser,
       input: {
         logoutId: string | undefined;
         ip: string | null;
@@ -134,13 +128,13 @@ export function createSignOutService(deps: SignOutDeps) {
       },
     ): Promise<{ session: Session; target: string }> {
       const { logoutId } = input;
-      const before = await sessions.lookup(req);
-      const account = await auth.getSignedInAccount(req);
+      const before = await browser.lookup();
+      const account = await auth.getSignedInAccount(browser);
       // Signed in through an upstream (ADR 0018): the next page asks whether to sign out there too (S27).
-      const upstream = account ? (await sessions.current(req))?.record.data.upstream : undefined;
+      const upstream = account ? (await browser.current())?.record.data.upstream : undefined;
       const upstreamName = upstream ? await deps.upstreamName?.(upstream.providerId) : undefined;
-      const ended = oidc?.endSession ? await oidc.endSession(logoutId, req, res) : undefined;
-      const next = await sessions.end(req, res);
+      const ended = oidc?.endSession ? await oidc.endSession(logoutId, browser) : undefined;
+      const next = await browser.end();
       if (account) {
         await deps.store.audit.record({
           at: now(),

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Each request's cookie values read so far, by header: a call reads the session, anti-forgery and culture cookies. */
 const readSoFar = new WeakMap<object, { header: string; values: Map<string, string | undefined> }>();
@@ -32,4 +32,12 @@ function parseCookie(header: string, name: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Adds a `Set-Cookie` value to the response, replacing one of the same cookie name set earlier in the request. */
+export function appendSetCookie(res: Pick<ServerResponse, 'getHeader' | 'setHeader'>, cookie: string): void {
+  const existing = res.getHeader('set-cookie');
+  const list = Array.isArray(existing) ? existing : existing ? [String(existing)] : [];
+  const name = cookie.split('=')[0]!;
+  res.setHeader('set-cookie', [...list.filter((c) => !c.startsWith(`${name}=`)), cookie]);
 }

@@ -7,19 +7,10 @@
  */
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
-import { SourceLimit } from '../infra/throttle/source-limit.js';
+import { SourceLimit, type InteractionLimit } from '../infra/throttle/source-limit.js';
 
-/** How many authorizations one source may start per window. */
-export interface InteractionLimit {
-  points: number;
-  durationSeconds: number;
-}
-
-/**
- * Generous enough for a whole office behind one address opening the applications at nine in the morning, small
- * enough that one source adds at most 7,200 interactions an hour.
- */
-export const DEFAULT_INTERACTION_LIMIT: InteractionLimit = { points: 120, durationSeconds: 60 };
+// The cap itself lives with SourceLimit, which the identity layer also uses (passkey challenges, issue 42).
+export { DEFAULT_INTERACTION_LIMIT, type InteractionLimit } from '../infra/throttle/source-limit.js';
 
 const page = (title: string, text: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { SecretBox } from '../infra/crypto/secret-box.js';
+import type { SecretBox } from './secret-box.js';
 import type { Database } from './schema.js';
 
 /** The `captcha_settings` table (migration 0010): one optional row per partner. */

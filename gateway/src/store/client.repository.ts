@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { SecretBox } from '../infra/crypto/secret-box.js';
+import type { SecretBox } from './secret-box.js';
 import type { Database, OidcClientTable } from './schema.js';
 
 /** An OIDC relying party. `clientSecret` is undefined for public (PKCE-only) clients. */

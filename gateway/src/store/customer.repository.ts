@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { RoleName } from 'shared-contracts';
+import type { RoleName } from './roles.js';
 import { containsPattern, customerSearchKey } from './customer-search-key.js';
 import { Prepared, type CommittedReader } from './database.js';
 import type { Database } from './schema.js';

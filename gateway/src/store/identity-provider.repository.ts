@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { RoleName } from 'shared-contracts';
-import type { SecretBox } from '../infra/crypto/secret-box.js';
+import type { RoleName } from './roles.js';
+import type { SecretBox } from './secret-box.js';
 import type { Database, IdentityProviderTable } from './schema.js';
 
 /** An external OpenID Connect provider (an upstream) the gateway signs people in through (ADR 0018). */

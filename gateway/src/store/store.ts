@@ -1,4 +1,4 @@
-import { SecretBox } from '../infra/crypto/secret-box.js';
+import { SecretBox } from './secret-box.js';
 import { AuditRepository } from './audit.repository.js';
 import { CaptchaSettingsRepository } from './captcha-settings.repository.js';
 import { ClientRepository } from './client.repository.js';

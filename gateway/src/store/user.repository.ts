@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { RoleName } from 'shared-contracts';
+import type { RoleName } from './roles.js';
 import { Prepared, type CommittedReader } from './database.js';
 import type { Database, UserTable } from './schema.js';
 

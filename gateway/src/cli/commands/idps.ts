@@ -1,4 +1,4 @@
-import { isVendor } from 'shared-contracts';
+import { isVendor } from '../../store/roles.js';
 import { defineCommand } from '../admin-command.js';
 import { UsageError } from '../cli-support.js';
 import { flag, roles, url } from '../option-values.js';

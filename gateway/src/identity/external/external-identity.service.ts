@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as oidc from 'openid-client';
 import {
   UPSTREAM_POST_LOGOUT_PATH,
@@ -10,7 +9,6 @@ import {
   type VendorLoginView,
 } from 'shared-contracts';
 import type { Clock } from '../../infra/clock.js';
-import type { RequestSessions } from '../../infra/sessions/request-sessions.js';
 import type { Session } from '../../infra/sessions/session-manager.js';
 import type { ExternalIdentity, UpstreamFlow } from '../../infra/sessions/session-store.js';
 import type { ExternalLogin } from '../../store/external-login.repository.js';
@@ -18,12 +16,10 @@ import type { IdentityProvider } from '../../store/identity-provider.repository.
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import type { PartnerService } from '../partner.service.js';
+import type { Browser, SessionWriter } from '../browser.js';
 import type { SessionAuthService } from '../session-auth.service.js';
 import type { SignInOutcome, SignInService } from '../sign-in/sign-in.service.js';
 import type { Upstreams } from './upstreams.js';
-
-type Req = IncomingMessage;
-type Res = ServerResponse;
 
 /** An authorization request to an upstream, and an upstream identity awaiting its link, live this long. */
 export const UPSTREAM_FLOW_MS = 10 * 60_000;
@@ -52,7 +48,7 @@ export type CallbackResult =
 /** Dependencies of {@link createExternalIdentityService}. */
 export interface ExternalIdentityDeps {
   store: Store;
-  sessions: RequestSessions;
+  sessions: SessionWriter;
   signIn: SignInService;
   auth: SessionAuthService;
   partners: PartnerService;
@@ -167,8 +163,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
      * discovery fails right now.
      */
     async start(
-      req: Req,
-      res: Res,
+      browser: Browser,
       input: {
         providerId: string;
         host: string;
@@ -188,7 +183,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
       }
       const discovered = await deps.upstreams.get(provider.id);
       if (!discovered) return { kind: 'unavailable' };
-      const session = await sessions.ensure(req, res);
+      const session = await browser.ensure();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const flow: UpstreamFlow = {
         providerId: provider.id,
@@ -219,8 +214,14 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
      * and validates the ID token (signature, issuer, audience, expiry, nonce). The identity is then looked up by
      * (issuer, subject) only.
      */
-    async callback(req: Req, res: Res, providerId: string, originalUrl: string): Promise<CallbackResult> {
-      const session = await sessions.current(req);
+    async callback(
+      browser: Browser,
+      providerId: string,
+      originalUrl: string,
+      /** The callback's source address (the socket's: audit only). */
+      ip: string,
+    ): Promise<CallbackResult> {
+      const session = await browser.current();
       const flow = session?.record.data.upstreamFlow;
       if (!session || !flow) return fail('no-request', { provider: providerId });
       delete session.record.data.upstreamFlow;
@@ -275,10 +276,9 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
       const issuer = claims.iss;
       const subject = claims.sub;
       const upstreamAmr = Array.isArray(claims.amr) ? claims.amr.filter((a) => typeof a === 'string') : [];
-      const ip = req.socket.remoteAddress ?? 'unknown';
 
       if (flow.purpose === 'link') {
-        const signedIn = await deps.auth.signedInUser(req);
+        const signedIn = await deps.auth.signedInUser(browser);
         if (!signedIn || signedIn.user.id !== flow.userId)
           return fail('not-signed-in', { provider: providerId });
         let existing = await store.externalLogins.find(issuer, subject);
@@ -310,14 +310,8 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
           data: { provider: providerId, issuer, via: 'account' },
         });
         // A new session id after linking (S24).
-        const current = (await sessions.current(req))!;
-        const next = await sessions.regenerate(
-          req,
-          res,
-          current,
-          current.record.data,
-          current.record.persistent,
-        );
+        const current = (await browser.current())!;
+        const next = await browser.regenerate(current, current.record.data, current.record.persistent);
         return { kind: 'redirect', target: flow.returnUrl, session: next };
       }
 
@@ -371,7 +365,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
           session,
         };
       }
-      const outcome = await signIn.externalSignIn(req, res, session, user, {
+      const outcome = await signIn.externalSignIn(browser, session, user, {
         returnUrl: flow.returnUrl,
         ip,
         providerId,
@@ -412,13 +406,12 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
      * passed (issue 39), and the id changes once more then.
      */
     async link(
-      req: Req,
-      res: Res,
+      browser: Browser,
       session: Session,
       identity: ExternalIdentity,
       input: { username: string; password: string; ip: string },
     ): Promise<SignInOutcome> {
-      return signIn.passwordSignIn(req, res, session, {
+      return signIn.passwordSignIn(browser, session, {
         login: input.username,
         password: input.password,
         rememberMe: false,

@@ -3,7 +3,7 @@ import { PIN_ASKED_DIGITS, PIN_LENGTH } from 'shared-contracts';
 import type { Clock } from '../../infra/clock.js';
 import { randomToken, safeEqual } from '../../infra/crypto/tokens.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
-import type { SecretBox } from '../../infra/crypto/secret-box.js';
+import type { SecretBox } from '../../store/secret-box.js';
 
 /** A mailed PIN or a texted code lives this long, and is used once (S18). */
 export const DELIVERED_CODE_TTL_MS = 10 * 60_000;

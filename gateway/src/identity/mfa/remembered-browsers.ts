@@ -1,6 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hmac, randomToken, safeEqual } from '../../infra/crypto/tokens.js';
-import { readCookie } from '../../infra/read-cookie.js';
+import type { CookieJar } from '../../infra/cookie-jar.js';
 
 /** How long "remember this browser" spares a browser the second factor. */
 export const REMEMBER_BROWSER_DAYS = 30;
@@ -43,8 +42,8 @@ export class RememberedBrowsers {
     );
   }
 
-  private entries(req: IncomingMessage): string[] {
-    const raw = readCookie(req, this.cookieName);
+  private entries(jar: Pick<CookieJar, 'cookie'>): string[] {
+    const raw = jar.cookie(this.cookieName);
     return raw
       ? raw
           .split('~')
@@ -59,15 +58,15 @@ export class RememberedBrowsers {
   }
 
   /** Whether this browser was remembered for the account's second factor (and still may be). */
-  recognise(req: IncomingMessage, account: RememberedAccount): boolean {
-    return this.entries(req).some((e) => this.matches(account, e));
+  recognise(jar: Pick<CookieJar, 'cookie'>, account: RememberedAccount): boolean {
+    return this.entries(jar).some((e) => this.matches(account, e));
   }
 
   /** Remembers this browser for the account's second factor for {@link REMEMBER_BROWSER_DAYS} days. */
-  remember(req: IncomingMessage, res: ServerResponse, account: RememberedAccount): void {
+  remember(jar: CookieJar, account: RememberedAccount): void {
     const expiry = String(this.now() + MAX_AGE_SECONDS * 1000);
     const random = randomToken(16);
-    const others = this.entries(req).filter((e) => {
+    const others = this.entries(jar).filter((e) => {
       const [other = '', r = '', mac = ''] = e.split('.');
       return !safeEqual(mac, this.mac(account, other, r));
     });
@@ -82,8 +81,6 @@ export class RememberedBrowsers {
       ...(this.config.secure ? ['Secure'] : []),
       `Max-Age=${MAX_AGE_SECONDS}`,
     ].join('; ');
-    const existing = res.getHeader('set-cookie');
-    const list = Array.isArray(existing) ? existing : existing ? [String(existing)] : [];
-    res.setHeader('set-cookie', [...list.filter((c) => !c.startsWith(`${this.cookieName}=`)), cookie]);
+    jar.setCookie(cookie);
   }
 }

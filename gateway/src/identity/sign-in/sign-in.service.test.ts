@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserOf } from '../../http/browser.js';
 import { ManualClock } from '../../infra/clock.js';
 import { sha256 } from '../../infra/crypto/tokens.js';
 import { MemorySessionStore } from '../../infra/sessions/memory-session.store.js';
@@ -7,19 +8,21 @@ import { RequestSessions } from '../../infra/sessions/request-sessions.js';
 import { SessionManager, type Session } from '../../infra/sessions/session-manager.js';
 import { LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import type { User } from '../../store/user.repository.js';
+import type { Browser } from '../browser.js';
 import { startTestGateway, TEST_PASSWORD, type TestGateway } from '../../testing/test-gateway.js';
 import { PENDING_SIGN_IN_MS, SignInService, type SignInOutcome } from './sign-in.service.js';
-import { defaultSignInSteps, type SignInFacts, type StepContext } from './step-registry.js';
+import { StepId, type SignInFacts, type StepContext } from './sign-in-step.js';
+import { defaultSignInSteps } from './step-registry.js';
 
-/** A request/response pair as the service sees them: a cookie header in, Set-Cookie headers out. */
-function exchange(session?: Session): { req: IncomingMessage; res: ServerResponse } {
+/** The browser port over a request/response pair: a cookie header in, Set-Cookie headers out. */
+function exchange(sessions: RequestSessions, session?: Session): Browser {
   const headers = new Map<string, unknown>();
   const req = { headers: session ? { cookie: `idp.session=${session.id}` } : {} } as IncomingMessage;
   const res = {
     getHeader: (name: string) => headers.get(name.toLowerCase()),
     setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), value),
   } as unknown as ServerResponse;
-  return { req, res };
+  return browserOf(sessions, req, res);
 }
 
 interface Account {
@@ -145,9 +148,9 @@ describe('the sign-in state machine', () => {
     });
     accounts.set(user.id, account);
     const anonymous = await sessions.manager.create({});
-    const { req, res } = exchange(anonymous);
+    const browser = exchange(sessions, anonymous);
     onSignIn?.(user);
-    const outcome = await service.passwordSignIn(req, res, anonymous, {
+    const outcome = await service.passwordSignIn(browser, anonymous, {
       login: user.username,
       password: TEST_PASSWORD,
       rememberMe,
@@ -180,11 +183,14 @@ describe('the sign-in state machine', () => {
         // Not signed in while any step is open.
         expect(current.session.record.data.account).toBeUndefined();
         ids.push(current.session.id);
-        const { req, res } = exchange(current.session);
+        const browser = exchange(sessions, current.session);
         current = redirectOf(
-          await service.completeStep(req, res, current.session, state.kind === 'at' ? state.step.id : '', [
-            'otp',
-          ]),
+          await service.completeStep(
+            browser,
+            current.session,
+            state.kind === 'at' ? state.step.id : StepId.twoFactor,
+            ['otp'],
+          ),
         );
         expect(visited.length).toBeLessThan(10);
       }
@@ -290,8 +296,8 @@ describe('the sign-in state machine', () => {
       customers: 1,
     });
     const { session } = redirectOf(outcome);
-    const { req, res } = exchange(session);
-    expect((await service.completeStep(req, res, session, 'two-factor')).kind).toBe('stepNotAllowed');
+    const browser = exchange(sessions, session);
+    expect((await service.completeStep(browser, session, 'two-factor')).kind).toBe('stepNotAllowed');
     expect(service.allowsCall(session, 'LoginWith2FA')).toBe(false);
     expect(service.allowsCall(session, 'changeexpiredpassword')).toBe(true);
     expect(service.allowsCall(session, 'User')).toBe(true);
@@ -301,7 +307,7 @@ describe('the sign-in state machine', () => {
     expect(service.isAtStep(session, 'expired-password')).toBe(false);
     expect(service.allowsCall(session, 'ChangeExpiredPassword')).toBe(false);
     expect(service.allowsCall(session, 'Login')).toBe(true);
-    expect((await service.completeStep(req, res, session, 'expired-password')).kind).toBe('stepNotAllowed');
+    expect((await service.completeStep(browser, session, 'expired-password')).kind).toBe('stepNotAllowed');
     await service.abandon(session);
     expect(service.pendingState(session).kind).toBe('none');
   });
@@ -313,8 +319,8 @@ describe('the sign-in state machine', () => {
     );
     const pending = redirectOf(outcome).session;
     expect(pending.record.persistent).toBe(false);
-    const { req, res } = exchange(pending);
-    const done = redirectOf(await service.completeStep(req, res, pending, 'expired-password'));
+    const browser = exchange(sessions, pending);
+    const done = redirectOf(await service.completeStep(browser, pending, 'expired-password'));
     expect(done.session.record.persistent).toBe(true);
   });
 });
@@ -365,21 +371,26 @@ describe('the step registry', () => {
 
   it('places a step before or after another, and refuses duplicates and unknown anchors', () => {
     const steps = defaultSignInSteps();
+    // A step a new flow would add (its id then joins StepId).
+    const terms = 'terms' as StepId;
     steps.register(
-      { id: 'terms', path: '/account/terms', appliesTo: () => true, calls: [] },
+      { id: terms, path: '/account/terms', appliesTo: () => true, calls: [] },
       { before: 'device-offer' },
     );
     expect(
       steps
         .list()
         .map((s) => s.id)
-        .indexOf('terms'),
+        .indexOf(terms),
     ).toBe(3);
-    expect(() => steps.register({ id: 'terms', path: '/x', appliesTo: () => true, calls: [] })).toThrow(
+    expect(() => steps.register({ id: terms, path: '/x', appliesTo: () => true, calls: [] })).toThrow(
       /already/,
     );
     expect(() =>
-      steps.register({ id: 'other', path: '/x', appliesTo: () => true, calls: [] }, { after: 'nope' }),
+      steps.register(
+        { id: 'other' as StepId, path: '/x', appliesTo: () => true, calls: [] },
+        { after: 'nope' as StepId },
+      ),
     ).toThrow(/not registered/);
   });
 });

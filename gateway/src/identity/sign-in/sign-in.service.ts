@@ -1,10 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../infra/clock.js';
 import type { KnownDevices } from '../../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import { ThrottleUnavailableError } from '../../infra/throttle/login-throttle.js';
 import type { Session } from '../../infra/sessions/session-manager.js';
-import type { RequestSessions } from '../../infra/sessions/request-sessions.js';
 import type {
   PendingLink,
   PendingSignIn,
@@ -15,10 +13,12 @@ import type {
 import type { AuditEvent } from '../../store/audit.repository.js';
 import type { Store } from '../../store/store.js';
 import { normaliseLogin, type User } from '../../store/user.repository.js';
+import type { Browser, SessionWriter } from '../browser.js';
 import { findLoginOnce } from '../login-lookup.js';
 import { dummyPasswordHash, verifyPassword } from '../passwords.service.js';
 import type { RememberedBrowsers } from '../mfa/remembered-browsers.js';
-import type { SignInFacts, SignInStep, SignInStepRegistry } from './step-registry.js';
+import { StepId, type PassedMark, type SignInFacts, type SignInStep } from './sign-in-step.js';
+import type { SignInStepRegistry } from './step-registry.js';
 
 /** A pending sign-in (password passed, steps open) lasts this long; then the flow starts again (ADR 0005). */
 export const PENDING_SIGN_IN_MS = 10 * 60_000;
@@ -82,9 +82,6 @@ export interface SignInMetrics {
   signIn(result: 'success' | 'failure' | 'throttled' | 'unavailable'): void;
 }
 
-type Req = IncomingMessage;
-type Res = ServerResponse;
-
 /** The store-backed facts the steps decide on. */
 export function storeSignInFacts(
   store: Pick<Store, 'users' | 'customers' | 'webauthnCredentials' | 'passwordPolicies' | 'partners'>,
@@ -112,7 +109,7 @@ export class SignInService {
 
   constructor(
     private readonly store: Store,
-    private readonly sessions: RequestSessions,
+    private readonly sessions: SessionWriter,
     private readonly throttle: LoginThrottle,
     readonly steps: SignInStepRegistry,
     private readonly clock: Clock,
@@ -125,23 +122,23 @@ export class SignInService {
     /** Browsers that completed a sign-in with a second factor: their own 2FA counter (issue 39). */
     private readonly secondFactorDevices?: KnownDevices,
     /** "Remember this browser" once a sign-in that asked for it completes (the partner's rule applies there). */
-    private readonly onRememberBrowser?: (req: Req, res: Res, user: User) => Promise<void>,
+    private readonly onRememberBrowser?: (browser: Browser, user: User) => Promise<void>,
   ) {
     this.facts = facts ?? storeSignInFacts(store);
   }
 
   /** `Login`: checks the password (throttled, same work for unknown users) and starts the step walk. */
-  async passwordSignIn(req: Req, res: Res, session: Session, input: PasswordSignIn): Promise<SignInOutcome> {
+  async passwordSignIn(browser: Browser, session: Session, input: PasswordSignIn): Promise<SignInOutcome> {
     // The account is resolved first (one indexed lookup, shared with the captcha check of the same request), so the
     // throttle counts every spelling of it on one key (S4); a login that matches nobody is counted as the lookup
     // normalises it. Reserving still comes before the hash (S5), and both paths do the same work (S10, S11).
-    const user = await findLoginOnce(req, this.store.users, input.login);
+    const user = await findLoginOnce(browser, this.store.users, input.login);
     let decision;
     try {
       decision = await this.throttle.begin({
         account: user ? `user:${user.id}` : `login:${normaliseLogin(input.login)}`,
         source: input.ip,
-        device: user ? this.knownDevices?.recognise(req, user) : undefined,
+        device: user ? this.knownDevices?.recognise(browser, user) : undefined,
       });
     } catch (error) {
       if (error instanceof ThrottleUnavailableError) {
@@ -202,7 +199,7 @@ export class SignInService {
     }
     const extra = input.afterPassword ? await input.afterPassword(user) : undefined;
     // From now on this browser is one of the account's known devices: strangers' guesses do not refuse it (S7).
-    this.knownDevices?.remember(req, res, user);
+    this.knownDevices?.remember(browser, user);
     const passed: AuditEvent = {
       at: this.clock.now(),
       kind: 'sign-in.password',
@@ -220,11 +217,11 @@ export class SignInService {
       ...(extra?.link ? { link: extra.link } : {}),
       current: undefined,
       startedAt: this.clock.now(),
-      ...this.rememberedSecondFactor(req, user, input.returnUrl),
+      ...this.rememberedSecondFactor(browser, user, input.returnUrl),
       ...(input.platformAuthenticator ? { platformAuthenticator: true } : {}),
     };
     // New id once the password passed (S24): whatever an attacker planted before is worthless now.
-    return this.begin(req, res, session, user, pending, passed, input.login);
+    return this.begin(browser, session, user, pending, passed, input.login);
   }
 
   /**
@@ -233,8 +230,7 @@ export class SignInService {
    * are passed; the steps after them (customer selection) still apply. The session id is replaced (S24).
    */
   async deviceSignIn(
-    req: Req,
-    res: Res,
+    browser: Browser,
     session: Session,
     user: User,
     input: { returnUrl: string; ip: string; credentialId: string },
@@ -253,11 +249,17 @@ export class SignInService {
       rememberMe: false,
       amr: ['hwk', 'user', 'mfa'],
       // "password" stands for the first factor the state machine requires; the passkey gave both.
-      passed: ['password', 'expired-password', 'two-factor', 'two-factor-setup', 'device-offer'],
+      passed: [
+        'password',
+        StepId.expiredPassword,
+        StepId.twoFactor,
+        StepId.twoFactorSetup,
+        StepId.deviceOffer,
+      ] satisfies PassedMark[],
       current: undefined,
       startedAt: this.clock.now(),
     };
-    return this.begin(req, res, session, user, pending, passed);
+    return this.begin(browser, session, user, pending, passed);
   }
 
   /**
@@ -267,14 +269,13 @@ export class SignInService {
    * remembered after a second factor skips that step; the session id is replaced (S24).
    */
   async oneTimeTokenSignIn(
-    req: Req,
-    res: Res,
+    browser: Browser,
     session: Session,
     user: User,
     input: { returnUrl: string; ip: string; via: 'code' | 'link' },
   ): Promise<SignInOutcome> {
     if (user.disabled) return { kind: 'invalidCredentials' };
-    this.knownDevices?.remember(req, res, user);
+    this.knownDevices?.remember(browser, user);
     const passed: AuditEvent = {
       at: this.clock.now(),
       kind: 'sign-in.one-time-token',
@@ -291,9 +292,9 @@ export class SignInService {
       passed: ['password'],
       current: undefined,
       startedAt: this.clock.now(),
-      ...this.rememberedSecondFactor(req, user, input.returnUrl),
+      ...this.rememberedSecondFactor(browser, user, input.returnUrl),
     };
-    return this.begin(req, res, session, user, pending, passed);
+    return this.begin(browser, session, user, pending, passed);
   }
 
   /**
@@ -303,8 +304,7 @@ export class SignInService {
    * is replaced (S24).
    */
   async externalSignIn(
-    req: Req,
-    res: Res,
+    browser: Browser,
     session: Session,
     user: User,
     input: ExternalSignIn,
@@ -325,14 +325,14 @@ export class SignInService {
       // "password" stands for the first factor; the local password was not used, so its expiry does not apply.
       passed: [
         'password',
-        'expired-password',
-        ...(input.secondFactorByUpstream ? ['two-factor', 'two-factor-setup'] : []),
-      ],
+        StepId.expiredPassword,
+        ...(input.secondFactorByUpstream ? [StepId.twoFactor, StepId.twoFactorSetup] : []),
+      ] satisfies PassedMark[],
       current: undefined,
       startedAt: this.clock.now(),
       upstream: { providerId: input.providerId, idToken: input.idToken },
     };
-    return this.begin(req, res, session, user, pending, passed);
+    return this.begin(browser, session, user, pending, passed);
   }
 
   /**
@@ -343,8 +343,7 @@ export class SignInService {
    * of the audit table per sign-in instead of two: ADR 0015).
    */
   private async begin(
-    req: Req,
-    res: Res,
+    browser: Browser,
     session: Session,
     user: User,
     pending: PendingSignIn,
@@ -363,12 +362,12 @@ export class SignInService {
         passed = undefined;
         if (factor) await this.store.audit.record(factor);
         pending.current = step.id;
-        next = await this.sessions.regenerate(req, res, session, { pending, username }, false);
+        next = await browser.regenerate(session, { pending, username }, false);
         return this.atStep(step, pending, next);
       }
       const data = this.signedInData(user, pending, username, now);
-      await this.finishLasting(req, res, user, pending);
-      next = await this.sessions.regenerate(req, res, session, data, pending.rememberMe);
+      await this.finishLasting(browser, user, pending);
+      next = await browser.regenerate(session, data, pending.rememberMe);
     } catch (error) {
       // The factor was proved even though the sign-in could not go on: the trail says so.
       if (passed) await this.store.audit.record(passed).catch(() => undefined);
@@ -383,12 +382,12 @@ export class SignInService {
    * `sessions revoke` or disabling ends it), this browser as a known second-factor device, and "remember this
    * browser" when it was ticked at the second factor.
    */
-  private async finishLasting(req: Req, res: Res, user: User, pending: PendingSignIn): Promise<void> {
+  private async finishLasting(browser: Browser, user: User, pending: PendingSignIn): Promise<void> {
     if (pending.link) await this.linkUpstream(user, pending.link);
     // A browser that completed a sign-in with a second factor is judged by its own 2FA counter from now on.
-    if (pending.passed.includes('two-factor') || pending.passed.includes('two-factor-setup'))
-      this.secondFactorDevices?.remember(req, res, user);
-    if (pending.rememberBrowser) await this.onRememberBrowser?.(req, res, user);
+    if (pending.passed.includes(StepId.twoFactor) || pending.passed.includes(StepId.twoFactorSetup))
+      this.secondFactorDevices?.remember(browser, user);
+    if (pending.rememberBrowser) await this.onRememberBrowser?.(browser, user);
   }
 
   /** Links the identity `Link` brought, now that the sign-in is complete. */
@@ -470,8 +469,13 @@ export class SignInService {
    * This browser is remembered after a second factor of `user` (ADR 0008), unless the sign-in is for changing the
    * second factor (S21 wants the factor itself then).
    */
-  private rememberedSecondFactor(req: Req, user: User, returnUrl: string): { secondFactorRemembered?: true } {
-    return this.rememberedBrowsers?.recognise(req, user) && !returnUrl.startsWith('/account/setup-twofactor')
+  private rememberedSecondFactor(
+    browser: Browser,
+    user: User,
+    returnUrl: string,
+  ): { secondFactorRemembered?: true } {
+    return this.rememberedBrowsers?.recognise(browser, user) &&
+      !returnUrl.startsWith('/account/setup-twofactor')
       ? { secondFactorRemembered: true }
       : {};
   }
@@ -481,10 +485,9 @@ export class SignInService {
    * Refused unless `stepId` is the pending step.
    */
   async completeStep(
-    req: Req,
-    res: Res,
+    browser: Browser,
     session: Session,
-    stepId: string,
+    stepId: StepId,
     amr: string[] = [],
   ): Promise<SignInOutcome> {
     const pending = session.record.data.pending;
@@ -494,7 +497,7 @@ export class SignInService {
     pending.passed.push(stepId);
     pending.amr = [...new Set([...pending.amr, ...amr])];
     pending.current = undefined;
-    return this.advance(req, res, session, user, pending);
+    return this.advance(browser, session, user, pending);
   }
 
   /**
@@ -508,8 +511,7 @@ export class SignInService {
    * is (same sign-in, same auth_time) and the answer is the returnUrl.
    */
   async silentSignIn(
-    req: Req,
-    res: Res,
+    browser: Browser,
     session: Session,
     input: { returnUrl: string; ip: string },
   ): Promise<SignInOutcome | undefined> {
@@ -525,13 +527,13 @@ export class SignInService {
       amr: [...account.amr],
       passed: [
         'password',
-        'device-offer',
-        ...(account.amr.includes('mfa') ? ['two-factor'] : []),
-        ...(account.customerId !== undefined ? ['customer-selection'] : []),
-      ],
+        StepId.deviceOffer,
+        ...(account.amr.includes('mfa') ? [StepId.twoFactor] : []),
+        ...(account.customerId !== undefined ? [StepId.customerSelection] : []),
+      ] satisfies PassedMark[],
       current: undefined,
       startedAt: now,
-      ...(this.rememberedBrowsers?.recognise(req, user) ? { secondFactorRemembered: true } : {}),
+      ...(this.rememberedBrowsers?.recognise(browser, user) ? { secondFactorRemembered: true } : {}),
     };
     let open: SignInStep | undefined;
     for (const step of this.steps.list()) {
@@ -549,7 +551,7 @@ export class SignInService {
       data: open ? { step: open.id } : {},
     });
     if (!open) return { kind: 'redirect', redirect: input.returnUrl, session };
-    return this.begin(req, res, session, user, pending);
+    return this.begin(browser, session, user, pending);
   }
 
   /** Where the session's sign-in stands: none pending, stale (restart), or waiting at a step. */
@@ -565,7 +567,7 @@ export class SignInService {
   }
 
   /** True when the session has a live pending sign-in waiting at `stepId` (every step before it passed). */
-  isAtStep(session: Session | undefined, stepId: string): boolean {
+  isAtStep(session: Session | undefined, stepId: StepId): boolean {
     const state = this.pendingState(session);
     return state.kind === 'at' && state.step.id === stepId;
   }
@@ -586,8 +588,7 @@ export class SignInService {
   }
 
   private async advance(
-    req: Req,
-    res: Res,
+    browser: Browser,
     session: Session,
     user: User,
     pending: PendingSignIn,
@@ -601,12 +602,12 @@ export class SignInService {
       return this.atStep(step, pending, session);
     }
     const data = this.signedInData(user, pending, session.record.data.username ?? user.username, now);
-    await this.finishLasting(req, res, user, pending);
+    await this.finishLasting(browser, user, pending);
     // After a further step (second factor, ...) the id changes again (S24); remember-me needs the persistent
     // cookie that only a completed sign-in gets.
     const finished =
       pending.passed.length > 1 || pending.rememberMe
-        ? await this.sessions.regenerate(req, res, session, data, pending.rememberMe)
+        ? await browser.regenerate(session, data, pending.rememberMe)
         : session;
     if (finished === session) {
       session.record.data = data;

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../../config.js';
 import { randomFrom } from '../crypto/tokens.js';
-import { readCookie } from '../read-cookie.js';
+import { appendSetCookie, readCookie } from '../read-cookie.js';
 import type { Session, SessionLookup, SessionManager } from './session-manager.js';
 import { REMEMBER_ME_MAX_MS } from './session-manager.js';
 import type { SessionData } from './session-store.js';
@@ -11,12 +11,6 @@ type Req = IncomingMessage;
 type Res = ServerResponse;
 
 const cache = new WeakMap<Req, SessionLookup>();
-
-function appendSetCookie(res: Res, cookie: string): void {
-  const existing = res.getHeader('set-cookie');
-  const list = Array.isArray(existing) ? existing : existing ? [String(existing)] : [];
-  res.setHeader('set-cookie', [...list.filter((c) => !c.startsWith(cookie.split('=')[0] + '=')), cookie]);
-}
 
 // An issued anonymous id: 32 random bytes (S25) and the first 16 bytes of their HMAC, base64url (64 characters).
 const ISSUED_RANDOM_BYTES = 32;

@@ -1,6 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hmac, randomToken, safeEqual } from '../crypto/tokens.js';
-import { readCookie } from '../read-cookie.js';
+import type { CookieJar } from '../cookie-jar.js';
 
 /** How long a browser stays a known device of an account after its last successful sign-in there. */
 export const KNOWN_DEVICE_MAX_AGE_SECONDS = 180 * 24 * 3600;
@@ -12,13 +11,6 @@ const ENTRY = /^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
 export interface DeviceAccount {
   id: string;
   securityStamp: string;
-}
-
-function appendSetCookie(res: ServerResponse, cookie: string): void {
-  const existing = res.getHeader('set-cookie');
-  const list = Array.isArray(existing) ? existing : existing ? [String(existing)] : [];
-  const name = cookie.split('=')[0]!;
-  res.setHeader('set-cookie', [...list.filter((c) => !c.startsWith(`${name}=`)), cookie]);
 }
 
 /**
@@ -51,8 +43,8 @@ export class KnownDevices {
     return hmac(this.config.secretKey, this.label, account.id, account.securityStamp, random);
   }
 
-  private entries(req: IncomingMessage): string[] {
-    const raw = readCookie(req, this.cookieName);
+  private entries(jar: Pick<CookieJar, 'cookie'>): string[] {
+    const raw = jar.cookie(this.cookieName);
     return raw
       ? raw
           .split('~')
@@ -67,18 +59,17 @@ export class KnownDevices {
   }
 
   /** The device id when this browser is a known device of the account, else undefined. */
-  recognise(req: IncomingMessage, account: DeviceAccount): string | undefined {
-    const found = this.entries(req).find((e) => this.matches(account, e));
+  recognise(jar: Pick<CookieJar, 'cookie'>, account: DeviceAccount): string | undefined {
+    const found = this.entries(jar).find((e) => this.matches(account, e));
     return found?.split('.')[0];
   }
 
   /** Remembers this browser as a known device of the account (after a successful sign-in). */
-  remember(req: IncomingMessage, res: ServerResponse, account: DeviceAccount): void {
+  remember(jar: CookieJar, account: DeviceAccount): void {
     const random = randomToken(16);
-    const others = this.entries(req).filter((e) => !this.matches(account, e));
+    const others = this.entries(jar).filter((e) => !this.matches(account, e));
     const value = [`${random}.${this.mac(account, random)}`, ...others].slice(0, MAX_ENTRIES).join('~');
-    appendSetCookie(
-      res,
+    jar.setCookie(
       [
         `${this.cookieName}=${value}`,
         'Path=/',

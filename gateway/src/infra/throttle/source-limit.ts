@@ -6,6 +6,18 @@ import {
 } from 'rate-limiter-flexible';
 import type { ThrottleBackend } from './login-throttle.js';
 
+/** How many OIDC authorizations one source may start per window (`oidc/interaction-limit.ts`). */
+export interface InteractionLimit {
+  points: number;
+  durationSeconds: number;
+}
+
+/**
+ * Generous enough for a whole office behind one address opening the applications at nine in the morning, small
+ * enough that one source adds at most 7,200 interactions an hour.
+ */
+export const DEFAULT_INTERACTION_LIMIT: InteractionLimit = { points: 120, durationSeconds: 60 };
+
 /** How many requests one source may make per window. */
 export interface SourceLimitOptions {
   points: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-/** Roles of SPEC.md §3, by number. */
+/** Roles of SPEC.md §3, by number (only the gateway uses them: moved from shared-contracts, issue 42). */
 export const ROLES = {
   EMPLOYEE: 1,
   MANAGER: 2,

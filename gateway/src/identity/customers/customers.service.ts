@@ -1,6 +1,7 @@
 import type { CustomerSummary, CustomersPage, SelectCustomerView } from 'shared-contracts';
-import type { Store } from '../store/store.js';
-import type { MemberCustomer } from '../store/customer.repository.js';
+import { systemClock, type Clock } from '../../infra/clock.js';
+import type { Store } from '../../store/store.js';
+import type { MemberCustomer } from '../../store/customer.repository.js';
 
 /** What a search asks for (already validated by the shared schema). */
 export interface CustomerSearch {
@@ -15,7 +16,10 @@ const summary = (c: MemberCustomer): CustomerSummary => ({ id: c.id, name: c.nam
  * Customer (tenant) selection (ADR 0009): a user's customers, searched and paged in SQL; the choice is accepted only
  * for a customer the user belongs to (S37), and remembered so it is listed first next time.
  */
-export function createCustomersService(store: Pick<Store, 'customers' | 'audit'>) {
+export function createCustomersService(
+  store: Pick<Store, 'customers' | 'audit'>,
+  clock: Clock = systemClock,
+) {
   return {
     /**
      * `SelectCustomerView`: the customer to preselect — `cid` when the user belongs to it (otherwise ignored, with
@@ -61,7 +65,7 @@ export function createCustomersService(store: Pick<Store, 'customers' | 'audit'>
       const membership = await store.customers.membershipOf(userId, customerId);
       if (!membership) {
         await store.audit.record({
-          at: Date.now(),
+          at: clock.now(),
           kind: 'customer.select.refused',
           userId,
           ip: null,
@@ -71,7 +75,7 @@ export function createCustomersService(store: Pick<Store, 'customers' | 'audit'>
       }
       await store.customers.markSelected(userId, customerId);
       await store.audit.record({
-        at: Date.now(),
+        at: clock.now(),
         kind: 'customer.selected',
         userId,
         ip: null,

@@ -1,0 +1,38 @@
+import type { Request, Response } from 'express';
+import type { CodeBinding, SendOutcome } from '../identity/mfa/two-factor.service.js';
+import { sha256 } from '../infra/crypto/tokens.js';
+import type { Session } from '../infra/sessions/session-manager.js';
+import { sendFormError, sendValidationProblem } from './problem.js';
+
+/**
+ * The key a mailed or texted code of a pending sign-in is kept under: this session (whose id changed when the
+ * password passed, S24) and this sign-in's start, so a code of another pending sign-in is not found (S18).
+ */
+export function bindingOf(session: Session): CodeBinding {
+  return sha256(`sign-in|${session.id}|${session.record.data.pending?.startedAt ?? ''}`);
+}
+
+/** The key of a set-up's codes (phone verification, the PIN that proves the address): this session's wizard. */
+export function setupBindingOf(session: Session): CodeBinding {
+  return sha256(`setup|${session.id}|${session.record.data.pending?.startedAt ?? 'account'}`);
+}
+
+/** Answers a text request: what went out (or the wait), too many (S6), or not deliverable. */
+export function sendCodeOutcome(res: Response, outcome: SendOutcome): void {
+  if (outcome === 'throttled') {
+    res.set('Retry-After', '3600');
+    return sendFormError(res, 'tooManyAttempts');
+  }
+  if (outcome === 'failed') return sendFormError(res, 'codeNotSent');
+  res.set('Cache-Control', 'no-store').json(outcome);
+}
+
+/** The 400 errors map with `invalidCode` on the field (the code was wrong, expired or used). */
+export function sendFieldError(res: Response, field: string): void {
+  sendValidationProblem(res, { [field]: ['invalidCode'] });
+}
+
+/** Query keys are case-insensitive (`Id`, `id`); a repeated key stays an array and fails the schema. */
+export function lowerKeys(query: Request['query']): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query).map(([key, value]) => [key.toLowerCase(), value]));
+}

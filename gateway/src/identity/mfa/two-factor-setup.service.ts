@@ -1,0 +1,113 @@
+import { type Setup2faView, type TwoFactorMethod } from 'shared-contracts';
+import type { User } from '../../store/user.repository.js';
+import { digitsAt, maskEmail } from './delivered-codes.js';
+import { groupSecret, matchTotpStep, newTotpSecret, totpQrSvg, totpUri } from './totp.service.js';
+import {
+  keys,
+  SETUP_SECRET_TTL_MS,
+  type CodeBinding,
+  type SetupResult,
+  type TwoFactorContext,
+} from './two-factor-context.js';
+import type { recoveryCodeSets } from './recovery-code-sets.service.js';
+
+/**
+ * The set-up wizard (ADR 0008): the authenticator's new secret and QR code, and the confirmations that turn a
+ * method on (the authenticator's first code, the texted code to the new phone, the mailed PIN's digits), each
+ * ending with a new set of recovery codes.
+ */
+export function twoFactorSetup(
+  ctx: TwoFactorContext,
+  codes: Pick<ReturnType<typeof recoveryCodeSets>, 'newRecoveryCodeSet'>,
+) {
+  const { store, kv, clock, delivered, reserveAttempt, issuerFor, methodsOf } = ctx;
+  const { newRecoveryCodeSet } = codes;
+
+  /** The end of every confirmed set-up: new recovery codes, the counter reset, the audit record. */
+  async function setupDone(userId: string, method: TwoFactorMethod): Promise<SetupResult> {
+    const recoveryCodesId = await newRecoveryCodeSet(userId);
+    await kv.delete(keys.setupAttempts(userId));
+    await store.audit.record({
+      at: clock.now(),
+      kind: 'two-factor.enabled',
+      userId,
+      ip: null,
+      data: { method },
+    });
+    return { kind: 'ok', recoveryCodesId };
+  }
+
+  return {
+    /**
+     * `Setup2FAView`: a new authenticator secret (kept sealed for {@link SETUP_SECRET_TTL_MS}, the same one on a
+     * reload) with its URI, the QR code and the grouped secret.
+     */
+    async setupView(user: User, duringSignIn: boolean): Promise<Setup2faView> {
+      const key = keys.setupSecret(user.id);
+      const sealed = await kv.get(key);
+      let secret = sealed ? store.secrets.decrypt(sealed) : undefined;
+      if (!secret) {
+        secret = newTotpSecret();
+        await kv.set(key, store.secrets.encrypt(secret), SETUP_SECRET_TTL_MS);
+      }
+      const issuer = await issuerFor(user);
+      const uri = totpUri(secret, issuer, user.username);
+      return {
+        methods: user.email ? ['authenticator', 'sms', 'pin'] : ['authenticator', 'sms'],
+        configured: await methodsOf(user.id, user),
+        duringSignIn,
+        maskedEmail: user.email ? maskEmail(user.email) : null,
+        authenticator: {
+          secret: groupSecret(secret),
+          uri,
+          qrSvg: await totpQrSvg(uri),
+          issuer,
+          accountName: user.username,
+        },
+      };
+    },
+
+    /**
+     * `Validate2faSetupCode`: the first code of the new secret turns the authenticator on (replacing any earlier
+     * one) and makes a new set of recovery codes, kept to be shown once under the returned id.
+     */
+    async confirmAuthenticator(userId: string, code: string): Promise<SetupResult> {
+      if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
+      const sealed = await kv.get(keys.setupSecret(userId));
+      if (!sealed) return { kind: 'invalid' };
+      const secret = store.secrets.decrypt(sealed);
+      const step = matchTotpStep(secret, code, clock.now());
+      if (step === undefined) return { kind: 'invalid' };
+      // Only the request that takes the waiting secret goes on: two confirmations cannot make two sets of codes.
+      if ((await kv.take(keys.setupSecret(userId))) === undefined) return { kind: 'invalid' };
+      await store.secondFactors.enableAuthenticator(userId, store.secrets.encrypt(secret), step);
+      return setupDone(userId, 'authenticator');
+    },
+
+    /**
+     * `Validate2faSetupCode` for SMS: the code texted to the new phone (this set-up's, once) proves the phone; it
+     * becomes the verified number the SMS method uses.
+     */
+    async confirmSms(userId: string, code: string, binding: CodeBinding): Promise<SetupResult> {
+      if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
+      const used = await delivered.use(keys.phone(binding), userId, code, (r) => r.code);
+      if (!used?.phone) return { kind: 'invalid' };
+      await store.secondFactors.enableSms(userId, used.phone);
+      return setupDone(userId, 'sms');
+    },
+
+    /**
+     * `Validate2faSetupCode` for the PIN: the asked digits of the PIN mailed for this set-up prove the user reads
+     * the account's address, which is all the method needs.
+     */
+    async confirmPin(userId: string, code: string, binding: CodeBinding): Promise<SetupResult> {
+      if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
+      const used = await delivered.use(keys.pin(binding), userId, code, (r) =>
+        r.positions ? digitsAt(r.code, r.positions) : undefined,
+      );
+      if (!used) return { kind: 'invalid' };
+      await store.secondFactors.enablePin(userId);
+      return setupDone(userId, 'pin');
+    },
+  };
+}
