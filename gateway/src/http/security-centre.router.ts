@@ -94,7 +94,8 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
       const actor = await actorOf(req, res);
       if (!actor) return;
       const session = await sessions.current(req);
-      const remembered = deps.rememberedBrowsers?.recognise(browserOf(sessions, req, res), actor.user) ?? false;
+      const remembered =
+        deps.rememberedBrowsers?.recognise(browserOf(sessions, req, res), actor.user) ?? false;
       res.json(
         await securityCentre.view(actor, {
           remembered,
