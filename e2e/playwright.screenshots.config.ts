@@ -1,0 +1,32 @@
+import { defineConfig } from '@playwright/test';
+// Importing the main config picks the run's free port (E2E_PORT) the same way, so the shared global setup starts the
+// gateway where baseURL points.
+import { CHROMIUM_LAUNCH } from './playwright.config.js';
+import { E2E_ENV } from './helpers/system.js';
+
+/**
+ * `npm run screenshots` (issue 43): the README screenshots of the sign-in page, two-step verification, the security
+ * centre and customer selection, written to `<package>/docs/screenshots/`. Not a test suite: it lives outside
+ * `tests/`, so `npm run e2e` never runs it. Same global setup as the browser suites (the built gateway with demo
+ * data on a free port).
+ */
+export default defineConfig({
+  testDir: './screenshots',
+  testMatch: '*.shots.ts',
+  outputDir: `${process.env.E2E_OUTPUT_DIR ?? 'test-results'}/screenshots`,
+  globalSetup: './helpers/global-setup.ts',
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  // Each test takes four screenshots, each in a fresh browser that first signs in.
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  reporter: 'list',
+  use: {
+    baseURL: `http://localhost:${process.env[E2E_ENV.port]}`,
+    browserName: 'chromium',
+    launchOptions: CHROMIUM_LAUNCH,
+    serviceWorkers: 'block',
+    trace: 'retain-on-failure',
+  },
+});
