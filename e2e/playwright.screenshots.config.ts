@@ -17,10 +17,11 @@ export default defineConfig({
   globalSetup: './helpers/global-setup.ts',
   workers: 1,
   fullyParallel: false,
-  retries: 0,
-  // Each test takes four screenshots, each in a fresh browser that first signs in.
-  timeout: 120_000,
-  expect: { timeout: 15_000 },
+  // A retry only takes that page's four screenshots again; first loads on a busy machine can be slow.
+  retries: 1,
+  // Each test takes four screenshots, in two fresh browsers that each reach the page first.
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   reporter: 'list',
   use: {
     baseURL: `http://localhost:${process.env[E2E_ENV.port]}`,
