@@ -20,3 +20,20 @@ export function customerSearchKey(text: string): string {
 export function containsPattern(filter: string): string {
   return `%${customerSearchKey(filter).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** Digit runs longer than this keep their order among themselves only by text (no customer name has such numbers). */
+const MAX_DIGITS = 99;
+
+/**
+ * The form of a customer name the user's list is ordered by (issue 43): its {@link customerSearchKey}, with every run
+ * of digits written as its length (two digits) then the number without leading zeros, so comparing the keys as
+ * plain bytes puts "Branch 2" before "Branch 10" (`branch 012` < `branch 0210`) while case and accents are ignored
+ * as the search ignores them. Plain bytes compare alike on SQLite (BINARY) and PostgreSQL (`COLLATE "C"`), so the
+ * order, and so the pages, are the same on both.
+ */
+export function customerSortKey(name: string): string {
+  return customerSearchKey(name).replace(/[0-9]+/g, (run) => {
+    const digits = run.replace(/^0+(?=[0-9])/, '');
+    return `${String(Math.min(digits.length, MAX_DIGITS)).padStart(2, '0')}${digits}`;
+  });
+}

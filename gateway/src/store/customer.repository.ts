@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { RoleName } from './roles.js';
-import { containsPattern, customerSearchKey } from './customer-search-key.js';
+import { containsPattern, customerSearchKey, customerSortKey } from './customer-search-key.js';
 import { Prepared, type CommittedReader } from './database.js';
 import type { Database } from './schema.js';
 
@@ -54,6 +54,7 @@ export class CustomerRepository {
         partner_id: input.partnerId,
         name: input.name,
         search_key: customerSearchKey(input.name),
+        sort_key: customerSortKey(input.name),
         created_at: this.now(),
       })
       .execute();
@@ -82,6 +83,7 @@ export class CustomerRepository {
               partner_id: c.partnerId,
               name: c.name,
               search_key: customerSearchKey(c.name),
+              sort_key: customerSortKey(c.name),
               created_at: at,
             })),
           )
@@ -94,6 +96,7 @@ export class CustomerRepository {
             created_at: at,
             last_selected_at: null,
             search_key: customerSearchKey(c.name),
+            sort_key: customerSortKey(c.name),
           })),
         );
         if (members.length > 0) await trx.insertInto('memberships').values(members).execute();
@@ -121,8 +124,10 @@ export class CustomerRepository {
         roles: JSON.stringify(input.roles),
         created_at: this.now(),
         last_selected_at: null,
-        // The customer's folded name, so the user's list is searched and paged from the memberships index alone.
+        // The customer's folded name and natural-order key, so the user's list is searched and paged from the
+        // memberships index alone.
         search_key: sql<string>`(select search_key from customers where id = ${input.customerId})`,
+        sort_key: sql<string>`(select sort_key from customers where id = ${input.customerId})`,
       })
       .execute();
   }
@@ -163,9 +168,10 @@ export class CustomerRepository {
 
   /**
    * One page of the customers `userId` belongs to whose name contains `filter` (case, accents and compatibility forms
-   * ignored; `%` and `_` are text), the last selected one first, then by name. Only the user's memberships are read
-   * (S37): counting, filtering and paging walk the index memberships(user_id, search_key, customer_id) and never sort;
-   * the customers table is read for the page's rows only.
+   * ignored; `%` and `_` are text), the last selected one first, then by name in natural order ("Branch 2" before
+   * "Branch 10", issue 43). Only the user's memberships are read (S37): paging walks the index
+   * memberships(user_id, sort_key, customer_id, search_key) in order and never sorts, counting and filtering stay
+   * in the memberships' indexes; the customers table is read for the page's rows only.
    */
   async searchCustomersOf(
     userId: string,
@@ -183,7 +189,7 @@ export class CustomerRepository {
       .executeTakeFirstOrThrow();
     const total = Number(counted.n);
     if (total === 0 || query.offset >= total) return { customers: [], total };
-    // The customer chosen last leads the list when it matches the filter; the others follow by name.
+    // The customer chosen last leads the list when it matches the filter; the others follow in natural order.
     const last = await this.db
       .selectFrom('memberships')
       .select(['customer_id', 'search_key'])
@@ -204,7 +210,7 @@ export class CustomerRepository {
       let q = mine().select('memberships.customer_id');
       if (pinned !== undefined) q = q.where('memberships.customer_id', '!=', pinned);
       const rows = await q
-        .orderBy('memberships.search_key')
+        .orderBy('memberships.sort_key')
         .orderBy('memberships.customer_id')
         .limit(limit)
         .offset(offset)

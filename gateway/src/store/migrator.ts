@@ -20,6 +20,7 @@ import * as idleSignOut from './migrations/0018-idle-sign-out.js';
 import * as releases from './migrations/0019-releases.js';
 import * as externalLoginStamps from './migrations/0021-external-login-stamps.js';
 import * as accountSessions from './migrations/0022-account-sessions.js';
+import * as customerSortKey from './migrations/0023-customer-sort-key.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 function provider(store: StoreDatabase): MigrationProvider {
@@ -44,6 +45,7 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0019-releases': { up: (db) => releases.up(db, store.dialect) },
     '0021-external-login-stamps': { up: (db) => externalLoginStamps.up(db) },
     '0022-account-sessions': { up: (db) => accountSessions.up(db) },
+    '0023-customer-sort-key': { up: (db) => customerSortKey.up(db, store.dialect) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }

@@ -55,6 +55,8 @@ export interface CustomerTable {
   name: string;
   /** The name folded for search (`customerSearchKey`); null only for rows a migration has not reached. */
   search_key: string | null;
+  /** The name in natural order (`customerSortKey`); null only for rows a migration has not reached. */
+  sort_key: string | null;
   created_at: number;
 }
 
@@ -68,6 +70,8 @@ export interface MembershipTable {
   last_selected_at: number | null;
   /** The customer's folded name (`customers.search_key`), so the user's list is searched from one index. */
   search_key: string | null;
+  /** The customer's natural-order key (`customers.sort_key`): the user's list is ordered and paged by it. */
+  sort_key: string | null;
 }
 
 /** oidc_clients: relying parties. The secret is AES-256-GCM encrypted (oidc-provider needs it in clear to compare). */

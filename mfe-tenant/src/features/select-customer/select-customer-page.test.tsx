@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useLocation } from 'react-router';
 import { registerNavigator } from 'shared-contracts/api';
@@ -106,17 +106,73 @@ describe('SelectCustomerPage', () => {
     const gateway = stubGateway({ SelectCustomerView: view(), Customers: customers });
     await renderPage(gateway);
     await screen.findByRole('option', { name: 'Customer 01' });
-    expect(screen.getByRole('button', { name: 'Previous' }).hasAttribute('disabled')).toBe(true);
-    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    const previous = within(pages).getByRole('button', { name: 'Previous' });
+    const next = within(pages).getByRole('button', { name: 'Next' });
+    expect(previous.hasAttribute('disabled')).toBe(true);
+    expect(within(pages).getByText('Page 1 of 3')).toBeTruthy();
+    fireEvent.click(next);
     await screen.findByRole('option', { name: 'Customer 06' });
     expect(screen.getByTestId('customers-status').textContent).toBe('Showing 6–10 of 12');
+    expect(within(pages).getByText('Page 2 of 3')).toBeTruthy();
     expect(screen.getByTestId('location').textContent).toContain('page=2');
-    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    fireEvent.click(next);
     await screen.findByRole('option', { name: 'Customer 11' });
     expect(screen.getByTestId('customers-status').textContent).toBe('Showing 11–12 of 12');
-    expect(screen.getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(true);
-    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(within(pages).getByText('Page 3 of 3')).toBeTruthy();
+    expect(next.hasAttribute('disabled')).toBe(true);
+    fireEvent.click(previous);
     await screen.findByRole('option', { name: 'Customer 06' });
+  });
+
+  it('keeps the paging controls apart from the options: a "Pages" landmark below the list, secondary buttons', async () => {
+    const gateway = stubGateway({ SelectCustomerView: view(), Customers: customers });
+    await renderPage(gateway);
+    await screen.findByRole('option', { name: 'Customer 01' });
+    const list = screen.getByRole('listbox', { name: 'Customers' });
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    // Not among the options, and after the list in reading order.
+    expect(within(list).queryByRole('button')).toBeNull();
+    expect(within(pages).queryByRole('option')).toBeNull();
+    expect(list.compareDocumentPosition(pages) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    for (const button of within(pages).getAllByRole('button')) {
+      expect(button.className).toContain('hr-button--secondary');
+      expect(button.className).not.toContain('hr-button--primary');
+    }
+    // The page number is announced as it changes.
+    const current = within(pages).getByText('Page 1 of 3');
+    expect(current.getAttribute('aria-live')).toBe('polite');
+    // Its layout is a flex row with logical properties only, so right-to-left mirrors it.
+    expect(pages.getAttribute('style')).toMatch(/border-block-start/);
+    expect(pages.getAttribute('style')).not.toMatch(/left|right/);
+  });
+
+  it('moves focus to Previous when Next reaches the last page (a disabled button would drop it)', async () => {
+    const gateway = stubGateway({ SelectCustomerView: view(), Customers: customers });
+    await renderPage(gateway, '/account/select?returnUrl=%2Fportal&page=2');
+    await screen.findByRole('option', { name: 'Customer 06' });
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    const next = within(pages).getByRole('button', { name: 'Next' });
+    next.focus();
+    fireEvent.click(next);
+    await screen.findByRole('option', { name: 'Customer 11' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(pages).getByRole('button', { name: 'Previous' })),
+    );
+    fireEvent.click(within(pages).getByRole('button', { name: 'Previous' }));
+    await screen.findByRole('option', { name: 'Customer 06' });
+    // A middle page leaves focus where it is.
+    expect(document.activeElement).toBe(within(pages).getByRole('button', { name: 'Previous' }));
+  });
+
+  it('shows no paging controls when one page holds every match', async () => {
+    const gateway = stubGateway({ SelectCustomerView: view(), Customers: customers });
+    await renderPage(gateway, '/account/select?returnUrl=%2Fportal&filter=customer%201');
+    await screen.findByRole('option', { name: 'Customer 10' });
+    expect(screen.getByTestId('customers-status').textContent).toBe('Showing 1–3 of 3');
+    expect(screen.queryByRole('navigation')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Next' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Previous' })).toBeNull();
   });
 
   it('starts from the filter and page in the address (reload, Back)', async () => {
@@ -207,5 +263,14 @@ describe('SelectCustomerPage', () => {
     await renderPage(gateway, '/account/select?filter=nobody', 'de');
     expect(await screen.findByText('Kein Kunde gefunden.')).toBeTruthy();
     expect(screen.getByRole('combobox', { name: 'Kunden suchen' })).toBeTruthy();
+    cleanup();
+    await renderPage(
+      stubGateway({ SelectCustomerView: view(), Customers: customers }),
+      '/account/select',
+      'de',
+    );
+    const pages = await screen.findByRole('navigation', { name: 'Seiten' });
+    expect(within(pages).getByText('Seite 1 von 3')).toBeTruthy();
+    expect(within(pages).getByRole('button', { name: 'Weiter' })).toBeTruthy();
   });
 });

@@ -71,6 +71,11 @@ export function SelectCustomerPage() {
     }, SEARCH_DEBOUNCE_MS);
   };
 
+  // The paging button pressed last: when it turns disabled (first or last page reached), focus goes to the other one
+  // rather than being lost to the page.
+  const pagesNav = useRef<HTMLElement>(null);
+  const pressed = useRef<'previous' | 'next' | undefined>(undefined);
+
   const goToPage = (target: number) =>
     setSearch(
       (previous) => {
@@ -142,7 +147,23 @@ export function SelectCustomerPage() {
   const listId = `${baseId}-customers`;
   const optionId = (index: number) => `${baseId}-customer-${index}`;
   const total = result?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / size));
   const from = (page - 1) * size + 1;
+
+  useEffect(() => {
+    const step = pressed.current;
+    pressed.current = undefined;
+    const nav = pagesNav.current;
+    const button = step && nav?.querySelector<HTMLButtonElement>(`[data-pages="${step}"]`);
+    if (!nav || !button?.disabled) return;
+    nav.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
+  }, [page, pages]);
+
+  const pageBy = (step: 'previous' | 'next') => {
+    pressed.current = step;
+    // From a page past the end (an old address), Previous goes to the last page there is.
+    goToPage(step === 'next' ? page + 1 : Math.min(page - 1, pages));
+  };
   const status = loading
     ? t('select.loading')
     : result && customers.length === 0
@@ -210,14 +231,42 @@ export function SelectCustomerPage() {
               );
             })}
           </ul>
-          <div role="group" aria-label={t('select.pagesLabel')} className="hr-stack">
-            <Button variant="secondary" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
-              {t('select.previous')}
-            </Button>
-            <Button variant="secondary" disabled={page * size >= total} onClick={() => goToPage(page + 1)}>
-              {t('select.next')}
-            </Button>
-          </div>
+          {total > size ? (
+            // Paging is navigation, not a choice: its own landmark below the list, a row of secondary buttons around
+            // the page number (a flex row, so right-to-left mirrors it), set apart from the options by a rule.
+            <nav
+              ref={pagesNav}
+              aria-label={t('select.pagesLabel')}
+              style={{
+                display: 'flex',
+                alignItems: 'center',
+                justifyContent: 'space-between',
+                gap: 'var(--hr-space-3)',
+                paddingBlockStart: 'var(--hr-space-3)',
+                borderBlockStart: '1px solid var(--hr-color-border)',
+              }}
+            >
+              <Button
+                variant="secondary"
+                data-pages="previous"
+                disabled={page <= 1}
+                onClick={() => pageBy('previous')}
+              >
+                {t('select.previous')}
+              </Button>
+              <p aria-live="polite" aria-atomic="true" data-testid="customers-page" style={{ margin: 0 }}>
+                {t('select.pageOf', { page, pages })}
+              </p>
+              <Button
+                variant="secondary"
+                data-pages="next"
+                disabled={page >= pages}
+                onClick={() => pageBy('next')}
+              >
+                {t('select.next')}
+              </Button>
+            </nav>
+          ) : null}
           {choosing ? <p role="status">{t('select.choosing')}</p> : null}
         </Stack>
       </Card>
