@@ -14,7 +14,7 @@ import { openSignIn, signIn, signInPage } from '../helpers/sign-in.js';
 import { freshTotpCode, setUpAuthenticator, twoFactorPages } from '../helpers/two-factor.js';
 
 // Six axe runs and a possible wait for the next TOTP step (S17) take longer than the default on a busy machine.
-test.describe.configure({ mode: 'serial', timeout: 120_000 });
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
 const usedSteps = new Set<number>();
 let secret = '';
