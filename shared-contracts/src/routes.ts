@@ -65,7 +65,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('/account/login/ott', 'mfe-login', 'routes.loginOtt', 'Sign in with One-Time Token'),
   route('/account/login/recoverycode', 'mfe-mfa', 'routes.loginRecoveryCode', 'Sign in with recovery code'),
   route('/account/login/secure', 'mfe-devices', 'routes.loginSecure', 'Secure sign in'),
-  route('/account/login/twofactor', 'mfe-mfa', 'routes.loginTwoFactor', 'Sign in with 2FA'),
+  route('/account/login/twofactor', 'mfe-mfa', 'routes.loginTwoFactor', 'Two-step verification'),
   route('/account/login/vendor', 'mfe-login', 'routes.loginVendor', 'Vendor sign in'),
   route('/account/logout', 'mfe-login', 'routes.logout', 'Sign out'),
   route('/account/logout/upstream', 'mfe-login', 'routes.logoutUpstream', 'Signing out'),

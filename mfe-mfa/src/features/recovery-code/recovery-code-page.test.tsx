@@ -18,6 +18,10 @@ describe('RecoveryCodeLoginPage', () => {
       resources: { 'en-GB': { 'mfe-mfa': enGB } },
     });
     const field = await screen.findByLabelText('Recovery code');
+    // Recovery codes have letters: here, and only here, the hint says spaces and case do not matter (issue 43).
+    expect(
+      await screen.findByText("12 letters and digits; spaces, dashes and case don't matter."),
+    ).toBeTruthy();
     fireEvent.change(field, { target: { value: 'abcd efgh jkmn' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));

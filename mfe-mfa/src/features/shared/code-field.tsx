@@ -1,4 +1,3 @@
-import { useTranslation } from 'react-i18next';
 import { TextField } from 'shared-contracts/ui';
 
 /** Props of {@link CodeField}. */
@@ -11,11 +10,11 @@ export interface CodeFieldProps {
 }
 
 /**
- * The one field every second-factor code is typed into (authenticator, SMS, PIN digits; sign-in and set-up): digits
- * keyboard, the browser's one-time-code autofill, and the hint that spaces and case do not matter.
+ * The one field every digit-only second-factor code is typed into (authenticator, SMS, PIN digits; sign-in and
+ * set-up): digits keyboard and the browser's one-time-code autofill. No "spaces and case" hint: these codes have no
+ * letters, so case means nothing to them (issue 43); the recovery-code page, whose codes have letters, gives its own.
  */
 export function CodeField({ label, value, onChange, errors, autoFocus }: CodeFieldProps) {
-  const { t } = useTranslation('mfe-mfa');
   return (
     <TextField
       label={label}
@@ -25,7 +24,6 @@ export function CodeField({ label, value, onChange, errors, autoFocus }: CodeFie
       value={value}
       onChange={(event) => onChange(event.target.value)}
       errors={errors}
-      hint={t('login2fa.hint')}
       required
       autoFocus={autoFocus}
     />

@@ -7,9 +7,17 @@ import { useGeneratePinMutation, usePinReferenceMutation, useSendOtpMutation } f
 export function useSecondsUntil(until: number | undefined): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    if (until === undefined || until <= Date.now()) return undefined;
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(timer);
+    if (until === undefined) return undefined;
+    // The first tick reads the clock at once: `now` may be older than `until` even when the wait is already over
+    // (a wait of 0 s), and the count must not stick at 1.
+    let timer: number | undefined;
+    const tick = () => {
+      const at = Date.now();
+      setNow(at);
+      if (at < until) timer = window.setTimeout(tick, Math.min(1000, until - at));
+    };
+    timer = window.setTimeout(tick, 0);
+    return () => window.clearTimeout(timer);
   }, [until]);
   return until === undefined ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
 }
@@ -20,10 +28,11 @@ export function nextSendAt(answer: CodeSent): number {
 }
 
 /**
- * The SMS code of a sign-in: texted once when the method is chosen, then again on request after the server's
- * (growing) wait.
+ * The SMS code of a sign-in: nothing goes out until the visitor asks (`send`, the page's "Send code"); after that
+ * `sent` holds the answer and `send` asks again once the server's (growing) wait is over. A `sent: false` answer
+ * (the wait of an earlier text still runs) keeps that earlier code in use.
  */
-export function useSmsCode(active: boolean) {
+export function useSmsCode() {
   const [send, state] = useSendOtpMutation();
   const [sent, setSent] = useState<CodeSent | undefined>(undefined);
   const [until, setUntil] = useState<number | undefined>(undefined);
@@ -35,18 +44,12 @@ export function useSmsCode(active: boolean) {
       setUntil(nextSendAt(result.data));
     }
   }, [send, sent]);
-  const [asked, setAsked] = useState(false);
-  useEffect(() => {
-    if (active && !asked) {
-      setAsked(true);
-      void request();
-    }
-  }, [active, asked, request]);
-  return { sent, secondsLeft, resend: request, isSending: state.isLoading, error: state.error };
+  return { sent, secondsLeft, send: request, isSending: state.isLoading, error: state.error };
 }
 
 /**
- * The e-mailed PIN of a sign-in or set-up: mailed once when the method is chosen, then the positions to type;
+ * The emailed PIN of a sign-in or set-up: mailed once `active` turns true (the visitor's explicit "send", never the
+ * page opening), then the positions to type;
  * `reshuffle` asks for other positions of the same PIN, `resend` mails a new PIN (the old one dies).
  */
 export function usePinChallenge(active: boolean) {

@@ -1,9 +1,9 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fieldError, renderWithProviders, stubGateway, type StubAnswers } from 'shared-contracts/testing';
 import de from '../../locales/de.json';
 import enGB from '../../locales/en-GB.json';
-import { TwoFactorLoginPage } from './two-factor-page';
+import { defaultMethod, TwoFactorLoginPage } from './two-factor-page';
 
 afterEach(cleanup);
 
@@ -18,25 +18,52 @@ async function render(ui: React.ReactElement, answers: StubAnswers, path: string
   return { gateway, result };
 }
 
-const view = () =>
-  Response.json({
-    methods: ['authenticator'],
-    rememberBrowserAllowed: false,
-    maskedPhone: null,
-    maskedEmail: null,
+const view =
+  (methods: string[] = ['authenticator']) =>
+  () =>
+    Response.json({
+      methods,
+      rememberBrowserAllowed: false,
+      maskedPhone: methods.includes('sms') ? '•••• 0123' : null,
+      maskedEmail: methods.includes('pin') ? 'j•••@example.test' : null,
+    });
+
+/** The calls that text or mail a code. */
+const deliveries = (calls: { call: string }[]) =>
+  calls.filter((c) => c.call === 'SendOTP' || c.call === 'GeneratePin' || c.call === 'PinReference');
+
+/** Lets every pending answer and effect run, so a call the page would make on its own has been made. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+/** The digits-only codes have no letters: the "spaces and case" hint would be noise there (issue 43). */
+const expectNoCaseHint = () => expect(screen.queryByText(/ignore spaces|case/i)).toBeNull();
+
+describe('defaultMethod', () => {
+  it('is the authenticator app when the account has one, else the default the server lists first', () => {
+    expect(defaultMethod(['sms', 'authenticator'])).toBe('authenticator');
+    expect(defaultMethod(['pin', 'authenticator', 'sms'])).toBe('authenticator');
+    expect(defaultMethod(['pin', 'sms'])).toBe('pin');
+    expect(defaultMethod(['sms'])).toBe('sms');
+    expect(defaultMethod([])).toBe('authenticator');
   });
+});
 
 describe('TwoFactorLoginPage', () => {
-  it('asks for the authenticator code with the hint, and sends the method and the code', async () => {
+  it('opens on the authenticator app, sends nothing, has no case hint, and sends the method and the code', async () => {
     const { gateway } = await render(
       <TwoFactorLoginPage />,
-      { LoginWith2FAView: view, LoginWith2FA: () => fieldError('code', 'invalidCode') },
+      {
+        // The account's chosen default (listed first) is SMS; the authenticator app still comes first on the page.
+        LoginWith2FAView: view(['sms', 'authenticator']),
+        LoginWith2FA: () => fieldError('code', 'invalidCode'),
+      },
       '/account/login/twofactor?returnUrl=%2Fportal',
     );
     const field = await screen.findByLabelText('Code from your authenticator app');
-    // The hint and the method come with LoginWith2FAView, which may answer after the field shows.
-    expect(await screen.findByText('Codes ignore spaces and case.')).toBeTruthy();
-    expect(await screen.findByText('Method: Authenticator app')).toBeTruthy();
+    expect(screen.getByText('Method: Authenticator app')).toBeTruthy();
+    expectNoCaseHint();
+    await settle();
+    expect(deliveries(gateway.calls)).toEqual([]);
     fireEvent.change(field, { target: { value: '123 456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(
@@ -47,37 +74,90 @@ describe('TwoFactorLoginPage', () => {
       method: 'authenticator',
       code: '123 456',
     });
-    expect(screen.getByRole('link', { name: 'Use a recovery code instead' }).getAttribute('href')).toBe(
-      '/account/login/recoverycode?returnUrl=%2Fportal',
-    );
+    const others = screen.getByRole('group', { name: 'Use another method' });
+    expect(within(others).getByRole('button', { name: 'Get a code by text message' })).toBeTruthy();
+    expect(
+      within(others).getByRole('link', { name: 'Use a recovery code instead' }).getAttribute('href'),
+    ).toBe('/account/login/recoverycode?returnUrl=%2Fportal');
   });
 
-  it('offers a choice when the account has several methods', async () => {
+  it('texts nothing when it opens on SMS; "Send code" texts one, and a quiet link under the field asks again', async () => {
+    const answers = [
+      { sent: true, maskedPhone: '•••• 0123', retryAfterSeconds: 0 },
+      { sent: true, maskedPhone: '•••• 0123', retryAfterSeconds: 60 },
+    ];
+    const { gateway } = await render(
+      <TwoFactorLoginPage />,
+      { LoginWith2FAView: view(['sms']), SendOTP: () => Response.json(answers.shift()) },
+      '/account/login/twofactor',
+    );
+    expect(await screen.findByText('We’ll text a code to •••• 0123.')).toBeTruthy();
+    await settle();
+    expect(deliveries(gateway.calls)).toEqual([]);
+    // No code to type yet, so no field and no Verify competing with the one action.
+    expect(screen.queryByLabelText('Code from the text message')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Verify' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    const field = await screen.findByLabelText('Code from the text message');
+    expect(screen.getByText('We sent a code to •••• 0123.')).toBeTruthy();
+    expect(deliveries(gateway.calls).map((c) => c.call)).toEqual(['SendOTP']);
+    expect(screen.queryByRole('button', { name: 'Send code' })).toBeNull();
+    expectNoCaseHint();
+
+    // "Send a new code" is a link-style button under the field, not a second full-width button.
+    const resend = screen.getByRole<HTMLButtonElement>('button', { name: 'Send a new code' });
+    expect(resend.className).toContain('hr-button--link');
+    expect(field.compareDocumentPosition(resend) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await waitFor(() => expect(resend.disabled).toBe(false));
+    fireEvent.click(resend);
+    // The server's wait before the next one is shown, and the link waits for it.
+    expect(await screen.findByText(/You can ask for a new code in \d+ s\./)).toBeTruthy();
+    expect(resend.disabled).toBe(true);
+    expect(deliveries(gateway.calls).map((c) => c.call)).toEqual(['SendOTP', 'SendOTP']);
+  });
+
+  it('offers the other methods; choosing SMS texts nothing until "Send code"', async () => {
     const { gateway } = await render(
       <TwoFactorLoginPage />,
       {
-        LoginWith2FAView: () =>
-          Response.json({
-            methods: ['authenticator', 'sms'],
-            rememberBrowserAllowed: false,
-            maskedPhone: '•••• 0123',
-            maskedEmail: null,
-          }),
+        LoginWith2FAView: view(['authenticator', 'sms']),
         SendOTP: () => Response.json({ sent: true, maskedPhone: '•••• 0123', retryAfterSeconds: 30 }),
       },
       '/account/login/twofactor',
     );
-    const sms = await screen.findByRole('radio', { name: 'SMS code' });
-    expect(gateway.calls.some((c) => c.call === 'SendOTP')).toBe(false);
-    fireEvent.click(sms);
-    expect(await screen.findByLabelText('Code from the text message')).toBeTruthy();
-    // Choosing SMS texts a code; a new one waits for the server's time.
+    await screen.findByLabelText('Code from your authenticator app');
+    fireEvent.click(screen.getByRole('button', { name: 'Get a code by text message' }));
+    expect(await screen.findByRole('button', { name: 'Send code' })).toBeTruthy();
+    expect(screen.getByText('Method: SMS code')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Use your authenticator app' })).toBeTruthy();
+    await settle();
+    expect(deliveries(gateway.calls)).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
     expect(await screen.findByText('We sent a code to •••• 0123.')).toBeTruthy();
     expect(screen.getByText(/You can ask for a new code in \d+ s\./)).toBeTruthy();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Send a new code' }).disabled).toBe(true);
+    expect(deliveries(gateway.calls).map((c) => c.call)).toEqual(['SendOTP']);
   });
 
-  it('mails a PIN, asks for digits at positions, reshuffles and resends', async () => {
+  it('says politely when a text went out moments ago and the server holds the next one back', async () => {
+    await render(
+      <TwoFactorLoginPage />,
+      {
+        LoginWith2FAView: view(['sms']),
+        SendOTP: () => Response.json({ sent: false, maskedPhone: '•••• 0123', retryAfterSeconds: 20 }),
+      },
+      '/account/login/twofactor',
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }));
+    expect(
+      await screen.findByText('We already sent a code to •••• 0123. Enter that code below.'),
+    ).toBeTruthy();
+    expect(screen.getByLabelText('Code from the text message')).toBeTruthy();
+    expect(screen.getByText(/You can ask for a new code in \d+ s\./)).toBeTruthy();
+  });
+
+  it('mails a PIN only on "Send PIN", asks for digits at positions, reshuffles and resends', async () => {
     const references = [
       { positions: [1, 2, 4, 5, 6, 7], length: 8 },
       { positions: [1, 3, 4, 5, 7, 8], length: 8 },
@@ -86,21 +166,22 @@ describe('TwoFactorLoginPage', () => {
     const { gateway } = await render(
       <TwoFactorLoginPage />,
       {
-        LoginWith2FAView: () =>
-          Response.json({
-            methods: ['pin'],
-            rememberBrowserAllowed: false,
-            maskedPhone: null,
-            maskedEmail: 'j•••@example.test',
-          }),
+        LoginWith2FAView: view(['pin']),
         GeneratePin: () => Response.json(true),
         PinReference: () => Response.json(references.shift() ?? null),
         LoginWith2FA: () => fieldError('code', 'invalidCode'),
       },
       '/account/login/twofactor',
     );
+    expect(
+      await screen.findByText('We’ll email a PIN to j•••@example.test and ask for some of its digits.'),
+    ).toBeTruthy();
+    await settle();
+    expect(deliveries(gateway.calls)).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Send PIN' }));
     expect(await screen.findByLabelText('Enter digits 1, 2, 4, 5, 6 and 7 of your PIN')).toBeTruthy();
-    expect(screen.getByText('We e-mailed a PIN to j•••@example.test.')).toBeTruthy();
+    expect(screen.getByText('We emailed a PIN to j•••@example.test.')).toBeTruthy();
+    expectNoCaseHint();
     fireEvent.click(screen.getByRole('button', { name: 'Ask for other digits' }));
     const field = await screen.findByLabelText('Enter digits 1, 3, 4, 5, 7 and 8 of your PIN');
     fireEvent.change(field, { target: { value: '418205' } });
@@ -111,7 +192,9 @@ describe('TwoFactorLoginPage', () => {
       code: '418205',
     });
 
-    fireEvent.click(screen.getByRole('button', { name: 'E-mail me a new PIN' }));
+    const resend = screen.getByRole('button', { name: 'Email me a new PIN' });
+    expect(resend.className).toContain('hr-button--link');
+    fireEvent.click(resend);
     expect(await screen.findByLabelText('Enter digits 2, 3, 4, 6, 7 and 8 of your PIN')).toBeTruthy();
     const mails = gateway.calls.filter((c) => c.call === 'GeneratePin');
     expect(mails.map((c) => c.query.get('forced'))).toEqual([null, 'true']);
@@ -151,9 +234,9 @@ describe('TwoFactorLoginPage', () => {
   });
 
   it('speaks German', async () => {
-    await render(<TwoFactorLoginPage />, { LoginWith2FAView: view }, '/account/login/twofactor', 'de');
+    await render(<TwoFactorLoginPage />, { LoginWith2FAView: view() }, '/account/login/twofactor', 'de');
     expect(await screen.findByLabelText('Code aus Ihrer Authenticator-App')).toBeTruthy();
     expect(screen.queryByRole('checkbox')).toBeNull();
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Mit 2FA anmelden');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Bestätigung in zwei Schritten');
   });
 });
