@@ -107,6 +107,24 @@ for (const backend of BACKENDS) {
         await b.agent.get('/api/Account/SecurityCentreView').expect(401);
       });
 
+      it('SignInAgain comes back to the account page it was asked from, never elsewhere', async () => {
+        for (const [returnUrl, back] of [
+          ['/account/registerdevice?returnUrl=/account/', '/account/registerdevice?returnUrl=/account/'],
+          ['/account/setup-twofactor?returnUrl=/account/', '/account/setup-twofactor?returnUrl=/account/'],
+          ['https://evil.example/', '/account/'],
+          ['//evil.example/account/', '/account/'],
+          ['/connect/authorize?client_id=x', '/account/'],
+          ['/account/login?returnUrl=/account/', '/account/'],
+          [42, '/account/'],
+        ] as const) {
+          const b = await signedIn(await gw.addUser());
+          const again = await b.post('/api/Account/SignInAgain', { returnUrl }).expect(200);
+          expect(again.body.redirect, String(returnUrl)).toBe(
+            `/account/login?returnUrl=${encodeURIComponent(back)}`,
+          );
+        }
+      });
+
       it('updates the display name, audits it and mails the user', async () => {
         const user = await gw.addUser();
         const b = await signedIn(user);
@@ -167,8 +185,10 @@ for (const backend of BACKENDS) {
         const second = await signedIn(user);
         const third = await signedIn(user);
         const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
-        const sessions = view.body.sessions as { id: string; current: boolean }[];
+        const sessions = view.body.sessions as { id: string; current: boolean; ip: string | null }[];
         expect(sessions).toHaveLength(3);
+        // An IPv4 client of a dual-stack socket is listed as IPv4, never "::ffff:127.0.0.1".
+        expect(sessions.map((s) => s.ip)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
         expect(sessions.filter((s) => s.current)).toHaveLength(1);
         // The page sees a handle, never the session's key or cookie.
         const secondView = await second.agent.get('/api/Account/SecurityCentreView').expect(200);

@@ -14,7 +14,7 @@ import type { Clock } from '../../infra/clock.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
 import type { Mailer } from '../../infra/mail/mailer.js';
 import { renderMail, type SecurityChange } from '../../infra/mail/templates.js';
-import type { SessionIndex } from '../../infra/sessions/session-index.js';
+import { readableIp, type SessionIndex } from '../../infra/sessions/session-index.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import { setAccountPassword } from '../account-password.js';
@@ -160,7 +160,8 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
       current: s.sessionKey === actor.sessionKey,
       createdAt: s.createdAt,
       lastSeenAt: s.lastSeenAt,
-      ip: s.ip,
+      // Rows written before the index stored readable addresses still hold the IPv4-mapped form.
+      ip: readableIp(s.ip),
       userAgent: s.userAgent,
     }));
   }
