@@ -62,8 +62,9 @@ export const securityCentreApi = baseApi
         query: (body) => ({ url: 'UpdateProfile', method: 'POST', body }),
         invalidatesTags: ['SecurityCentre'],
       }),
-      signInAgain: build.mutation<{ redirect: string }, void>({
-        query: () => ({ url: 'SignInAgain', method: 'POST', body: {} }),
+      /** `SignInAgain`: ends this session; answers the sign-in page that comes back to `returnUrl`. */
+      signInAgain: build.mutation<{ redirect: string }, { returnUrl: string }>({
+        query: (body) => ({ url: 'SignInAgain', method: 'POST', body }),
       }),
     }),
   });
