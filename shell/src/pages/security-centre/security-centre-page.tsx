@@ -20,7 +20,9 @@ export function SecurityCentre({ linkedAccounts }: { linkedAccounts?: React.Reac
   return (
     <section aria-labelledby="security-centre-heading" className="security-centre">
       <Stack>
-        <h2 id="security-centre-heading">{t('heading')}</h2>
+        <h2 id="security-centre-heading" className="security-centre__heading">
+          {t('heading')}
+        </h2>
         <RecentSignInProvider recent={view.recentSignInUntil > 0}>
           <Stack>
             <ProfileSection view={view} />
