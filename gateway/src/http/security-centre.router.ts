@@ -1,7 +1,9 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import {
+  confirmEmailChangeRequestSchema,
   removeDeviceRequestSchema,
+  requestEmailChangeRequestSchema,
   renameDeviceRequestSchema,
   signOutSessionRequestSchema,
   twoStepMethodRequestSchema,
@@ -193,6 +195,16 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
     ),
     call('/UpdateProfile', updateProfileRequestSchema, (actor, body) =>
       securityCentre.updateProfile(actor, body.displayName),
+    ),
+    call('/RequestEmailChange', requestEmailChangeRequestSchema, (actor, body) =>
+      securityCentre.requestEmailChange(actor, body.email),
+    ),
+    // Opening the mailed link needs the signed-in account, not a recent sign-in: the request had one.
+    call(
+      '/ConfirmEmailChange',
+      confirmEmailChangeRequestSchema,
+      (actor, body) => securityCentre.confirmEmailChange(actor, body.token),
+      (email) => ({ email }),
     ),
   ];
 
