@@ -3,13 +3,15 @@
  * two-step verification signs in (set-up wizard, then a passkey on the virtual platform authenticator), opens
  * /account/, renames and deletes the passkey, is refused the removal of the last two-step method, creates new
  * recovery codes, signs out another browser's session (which really ends), and changes the password. Each change
- * arrives as mail at a real SMTP listener; the page has no axe violations, light and dark.
+ * arrives as mail at a real SMTP listener; the page has no axe violations, light and dark. Then: an e-mail change
+ * confirmed by the mailed link, "Sign in again" after a refused change, and a smoke over the five locales, a phone
+ * and a desktop, light and dark.
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
 import type { DemoUser } from '../helpers/demo-users.js';
-import { startMailCatcher, type MailCatcher } from '../helpers/mail.js';
+import { linkIn, startMailCatcher, type MailCatcher } from '../helpers/mail.js';
 import { startIdentityService, type IdentityService } from '../helpers/portal.js';
 import { appTookOver, signInPage } from '../helpers/sign-in.js';
 import { freshTotpCode, setUpAuthenticator, twoFactorPages } from '../helpers/two-factor.js';
@@ -172,3 +174,105 @@ test('sign in → /account/ → passkey renamed and deleted → last method kept
   // This browser stays signed in.
   expect(await isSignedIn(page)).toBe(true);
 });
+
+test('email change confirmed by the link mailed to the new address; a change refused for an old sign-in offers "Sign in again", back to the centre', async ({
+  page,
+}) => {
+  const user = addUser('email', [], identity.env);
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/$/);
+  const section = page.getByTestId('email');
+  const newAddress = `new-${user.email}`;
+
+  // Clear refusals first: the address it already is.
+  await section.getByLabel('New email address').fill(user.email);
+  await section.getByRole('button', { name: 'Send confirmation link' }).click();
+  await expect(section.getByText('This is already your email address.')).toBeVisible();
+
+  await section.getByLabel('New email address').fill(newAddress);
+  await section.getByRole('button', { name: 'Send confirmation link' }).click();
+  await expect(page.getByText(`We sent a confirmation link to ${newAddress}`)).toBeVisible();
+  await expect(page.getByTestId('pending-email')).toContainText(newAddress);
+  const confirmation = await mail.waitFor(newAddress, /^Confirm your new email address/);
+  const link = linkIn(confirmation, `${identity.url}/account/?confirmEmail=`);
+
+  // Opening the link changes nothing by itself; one button confirms.
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Confirm email address' }).click();
+  await expect(page.getByText('Email address has been updated')).toBeVisible();
+  await expect(section).toContainText(`Your email address is ${newAddress}.`);
+  await expect(page).not.toHaveURL(/confirmEmail/);
+  await mail.waitFor(user.email, /^Security settings changed/);
+  expect(mail.received.some((m) => m.text.includes('The email address of your account was changed'))).toBe(
+    true,
+  );
+
+  // The server's 403 for a sign-in that is no longer recent is proven by the gateway's tests (its clock can move);
+  // here the page's answer to it: "Sign in again" ends this session and comes back to the centre.
+  await page.route('**/api/Account/UpdateProfile', (route) =>
+    route.fulfill({ status: 403, json: { title: 'Forbidden', errors: { '': ['recentSignInRequired'] } } }),
+  );
+  const profile = page.getByTestId('profile');
+  await profile.getByLabel('Display name').fill('Ada');
+  await profile.getByRole('button', { name: 'Save' }).click();
+  const again = page.getByTestId('recent-sign-in');
+  await expect(again).toContainText('For your security, sign in again before you make changes here.');
+  await again.getByRole('button', { name: 'Sign in again' }).click();
+  await expect(page).toHaveURL(/\/account\/login\?returnUrl=%2Faccount%2F$/);
+  expect(await isSignedIn(page)).toBe(false);
+  await appTookOver(page);
+  const form = signInPage(page);
+  await form.username.fill(user.username);
+  await form.password.fill(user.password);
+  await form.submit.click();
+  await expect(page).toHaveURL(/\/account\/$/);
+  await expect(page.getByRole('heading', { name: 'Security centre' })).toBeVisible();
+});
+
+const LOCALES = ['en-GB', 'en', 'de', 'fr-CA', 'es'] as const;
+const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 900 },
+] as const;
+
+for (const locale of LOCALES) {
+  for (const viewport of VIEWPORTS) {
+    test.describe(`${locale} on a ${viewport.name}`, () => {
+      test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+      test(`the centre renders its sections, axe clean light and dark (${locale}, ${viewport.name})`, async ({
+        page,
+        context,
+      }) => {
+        await context.addCookies([
+          {
+            name: '.AspNetCore.Culture',
+            value: encodeURIComponent(`c=${locale}|uic=${locale}`),
+            url: identity.url,
+          },
+        ]);
+        const user = addUser('smoke', [], identity.env);
+        await passwordSignIn(page, user);
+        await expect(page).toHaveURL(/\/account\/$/);
+        await expect(page.locator('html')).toHaveAttribute('lang', locale);
+        await expect(page.locator('#security-centre-heading')).toBeVisible();
+        for (const id of [
+          'profile',
+          'email',
+          'two-step',
+          'passkeys',
+          'recovery-codes',
+          'password',
+          'sessions',
+        ]) {
+          await expect(page.getByTestId(id), id).toBeVisible();
+        }
+        // Nothing wider than the screen.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          viewport.width,
+        );
+        await expectAxeClean(page);
+      });
+    });
+  }
+}

@@ -355,6 +355,7 @@ export function createApp(deps: AppDeps): Express {
         twoFactor: identity.twoFactor,
         webauthn: identity.webauthn,
         sessionIndex,
+        publicUrl: config.publicUrl,
         revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
         onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
       }),

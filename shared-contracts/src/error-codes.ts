@@ -55,6 +55,9 @@ export const ERROR_MESSAGES = {
   invalidCode: 'The code is not valid or has expired. Check it and try again.',
   reauthenticationRequired: 'For your security, sign in again before you change your two-factor settings.',
   recentSignInRequired: 'For your security, sign in again to make this change.',
+  emailUnchanged: 'This is already your email address.',
+  emailNotAvailable: 'This email address cannot be used. Choose another one.',
+  emailChangeLinkInvalid: 'This link is not valid or has expired. Ask for a new one from your account page.',
   lastTwoStepMethodRequired:
     'Two-step verification is required for your account, so its last method cannot be removed. Add another method first.',
   recoveryCodesUnavailable:

@@ -47,6 +47,8 @@ export const securityCentreViewSchema = z.object({
     userName: z.string(),
     displayName: z.string(),
     email: z.nullable(z.string()),
+    /** A new address asked for and not confirmed yet (its link is waiting in that mailbox). */
+    pendingEmail: z.optional(z.nullable(z.string())),
   }),
   /** Epoch ms until which changes are allowed without signing in again; 0 when a new sign-in is needed now. */
   recentSignInUntil: z.number(),
@@ -93,3 +95,32 @@ export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
 export const recoveryCodesAnswerSchema = z.object({ codes: z.array(z.string()) });
 /** Answer of `RegenerateRecoveryCodes`. */
 export type RecoveryCodesAnswer = z.infer<typeof recoveryCodesAnswerSchema>;
+
+/** Longest e-mail address the centre takes (RFC 5321's path limit). */
+export const EMAIL_MAX = 254;
+
+/** Body of `RequestEmailChange`: the new address, which gets a confirmation link (issue 43, ADR 0036). */
+export const requestEmailChangeRequestSchema = z.object({
+  email: z
+    .string('required')
+    .check(
+      z.trim(),
+      z.minLength(1, 'emailRequired'),
+      z.maxLength(EMAIL_MAX, 'invalidEmail'),
+      z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'invalidEmail'),
+    ),
+});
+/** Body of `RequestEmailChange`. */
+export type RequestEmailChangeRequest = z.infer<typeof requestEmailChangeRequestSchema>;
+
+/** Body of `ConfirmEmailChange`: the token of the mailed link. */
+export const confirmEmailChangeRequestSchema = z.object({
+  token: z.string('required').check(z.minLength(1, 'required'), z.maxLength(128, 'emailChangeLinkInvalid')),
+});
+/** Body of `ConfirmEmailChange`. */
+export type ConfirmEmailChangeRequest = z.infer<typeof confirmEmailChangeRequestSchema>;
+
+/** Answer of `ConfirmEmailChange`: the account's address now. */
+export const emailChangedAnswerSchema = z.object({ email: z.string() });
+/** Answer of `ConfirmEmailChange`. */
+export type EmailChangedAnswer = z.infer<typeof emailChangedAnswerSchema>;

@@ -632,8 +632,8 @@ for (const backend of BACKENDS) {
 
         gw.clock.advance(15 * 60_000);
         const stale = await visitor.post('/api/Account/EexLink', { vendorId: 'social' });
-        expect(stale.status).toBe(400);
-        expect(await stale.json()).toMatchObject({ errors: { '': ['reauthenticationRequired'] } });
+        expect(stale.status).toBe(403);
+        expect(await stale.json()).toMatchObject({ errors: { '': ['recentSignInRequired'] } });
 
         const fresh = new Visitor(issuer, upstream.issuer);
         await fresh.post('/api/Account/Login', { username: 'eex.local', password: TEST_PASSWORD });

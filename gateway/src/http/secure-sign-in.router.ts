@@ -165,7 +165,7 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
     }
     const { info } = signedIn;
     if (recent && !(await deps.twoFactor.recentFullSignIn(signedIn.user.id, info.authTime, info.amr))) {
-      sendFormError(res, 'reauthenticationRequired');
+      sendFormError(res, 'recentSignInRequired', 403);
       return undefined;
     }
     return signedIn.user;

@@ -391,10 +391,10 @@ for (const backend of BACKENDS) {
 
         gw.clock.advance(RECENT_SIGN_IN_MS + 1_000);
         const late = await b.post('/api/Account/RemoveDevice', { id });
-        expect(late.status).toBe(400);
-        expect(late.body.errors).toEqual({ '': ['reauthenticationRequired'] });
+        expect(late.status).toBe(403);
+        expect(late.body.errors).toEqual({ '': ['recentSignInRequired'] });
         expect((await b.post('/api/Account/RenameDevice', { id, name: 'X' })).body.errors).toEqual({
-          '': ['reauthenticationRequired'],
+          '': ['recentSignInRequired'],
         });
         expect(await gw.store.webauthnCredentials.listForUser(user.id)).toHaveLength(1);
 

@@ -1,10 +1,14 @@
 import express, { Router, type Request, type Response } from 'express';
+import type { z } from 'zod';
 import {
+  confirmEmailChangeRequestSchema,
   removeDeviceRequestSchema,
+  requestEmailChangeRequestSchema,
   renameDeviceRequestSchema,
   signOutSessionRequestSchema,
   twoStepMethodRequestSchema,
   updateProfileRequestSchema,
+  safeReturnUrl,
 } from 'shared-contracts';
 import type {
   ChangeOutcome,
@@ -30,8 +34,41 @@ export interface SecurityCentreRouterDeps {
   rememberedBrowsers?: Pick<RememberedBrowsers, 'recognise'>;
 }
 
-/** Where "sign in again" leads: the sign-in page, back to the security centre afterwards. */
-export const SIGN_IN_AGAIN_URL = `/account/login?returnUrl=${encodeURIComponent('/account/')}`;
+/** One change call of the table in {@link securityCentreRouter}. */
+interface Call {
+  path: string;
+  body: z.core.$ZodType | undefined;
+  run: (actor: SecurityCentreActor, body: unknown, req: Request) => Promise<ChangeOutcome<unknown>>;
+  answer: ((value: unknown, req: Request, res: Response) => unknown) | undefined;
+}
+
+/** A row of the table, typed by its body's schema and its outcome's value. */
+function call<B, T = undefined>(
+  path: string,
+  body: z.core.$ZodType<B> | undefined,
+  run: (actor: SecurityCentreActor, body: B, req: Request) => Promise<ChangeOutcome<T>>,
+  answer?: (value: T, req: Request, res: Response) => unknown,
+): Call {
+  return {
+    path,
+    body,
+    run: run as Call['run'],
+    answer: answer as Call['answer'],
+  };
+}
+
+/** Where "sign in again" leads by default: the sign-in page, back to the security centre afterwards. */
+export const SIGN_IN_AGAIN_URL = signInAgainUrl('/account/');
+
+/**
+ * The sign-in page, coming back to `returnUrl` afterwards: a page of the signed-in account (`/account/…`, the
+ * security centre, the 2FA set-up or passkey registration reached from it); anything else comes back to the centre.
+ */
+export function signInAgainUrl(returnUrl: unknown): string {
+  const safe = safeReturnUrl(returnUrl);
+  const back = safe.startsWith('/account/') && !safe.startsWith('/account/login') ? safe : '/account/';
+  return `/account/login?returnUrl=${encodeURIComponent(back)}`;
+}
 
 /**
  * The security centre's calls under `/api/Account` (issue 43, ADR 0036): `SecurityCentreView` (GET) and the
@@ -105,130 +142,95 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
     }),
   );
 
-  router.post(
-    '/RemoveTwoStepMethod',
-    ...change,
-    handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const body = parse(twoStepMethodRequestSchema, req.body, res);
-      if (!body) return;
-      const outcome = await securityCentre.removeTwoStepMethod(actor, body.method);
-      if (!refused(res, outcome)) res.json({});
-    }),
-  );
+  /**
+   * The changes, one row each: the call, its body's schema (none: the body is not read), the service's method, and
+   * what a done change answers (200 `{}` unless said). Every row needs a signed-in asker (401), a body that parses
+   * (400 errors map) and what the service says (403 `recentSignInRequired`, 404, 429, 400).
+   */
+  const calls: Call[] = [
+    call('/RemoveTwoStepMethod', twoStepMethodRequestSchema, (actor, body) =>
+      securityCentre.removeTwoStepMethod(actor, body.method),
+    ),
+    call('/SetDefaultTwoStepMethod', twoStepMethodRequestSchema, (actor, body) =>
+      securityCentre.setDefaultTwoStepMethod(actor, body.method),
+    ),
+    call('/RenamePasskey', renameDeviceRequestSchema, (actor, body) =>
+      securityCentre.renamePasskey(actor, body.id, body.name),
+    ),
+    call('/DeletePasskey', removeDeviceRequestSchema, (actor, body) =>
+      securityCentre.deletePasskey(actor, body.id),
+    ),
+    call(
+      '/RegenerateRecoveryCodes',
+      undefined,
+      (actor) => securityCentre.regenerateRecoveryCodes(actor),
+      (codes) => ({ codes }),
+    ),
+    // The service parses the password change itself: its schema depends on the partner's rules.
+    call(
+      '/ChangePassword',
+      undefined,
+      (actor, _body, req) => securityCentre.changePassword(actor, req.body),
+      async (changed, req, res) => {
+        // The new password came with a new security stamp, which ended every session of the account (S15) — this
+        // one too. This browser proved the current password: it goes on under a new id (S24) with the new stamp.
+        const session = await sessions.current(req);
+        const account = session?.record.data.account;
+        if (!session || !account) return {};
+        const next = await sessions.regenerate(req, res, session, {
+          ...session.record.data,
+          account: { ...account, securityStamp: changed.securityStamp },
+        });
+        return { token: antiforgery.issue(res, next.id) };
+      },
+    ),
+    call('/SignOutSession', signOutSessionRequestSchema, (actor, body) =>
+      securityCentre.signOutSession(actor, body.id),
+    ),
+    call(
+      '/SignOutOtherSessions',
+      undefined,
+      (actor) => securityCentre.signOutOtherSessions(actor),
+      (signedOut) => ({ signedOut }),
+    ),
+    call('/UpdateProfile', updateProfileRequestSchema, (actor, body) =>
+      securityCentre.updateProfile(actor, body.displayName),
+    ),
+    call('/RequestEmailChange', requestEmailChangeRequestSchema, (actor, body) =>
+      securityCentre.requestEmailChange(actor, body.email),
+    ),
+    // Opening the mailed link needs the signed-in account, not a recent sign-in: the request had one.
+    call(
+      '/ConfirmEmailChange',
+      confirmEmailChangeRequestSchema,
+      (actor, body) => securityCentre.confirmEmailChange(actor, body.token),
+      (email) => ({ email }),
+    ),
+  ];
 
-  router.post(
-    '/SetDefaultTwoStepMethod',
-    ...change,
-    handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const body = parse(twoStepMethodRequestSchema, req.body, res);
-      if (!body) return;
-      const outcome = await securityCentre.setDefaultTwoStepMethod(actor, body.method);
-      if (!refused(res, outcome)) res.json({});
-    }),
-  );
-
-  router.post(
-    '/RenamePasskey',
-    ...change,
-    handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const body = parse(renameDeviceRequestSchema, req.body, res);
-      if (!body) return;
-      const outcome = await securityCentre.renamePasskey(actor, body.id, body.name);
-      if (!refused(res, outcome)) res.json({});
-    }),
-  );
-
-  router.post(
-    '/DeletePasskey',
-    ...change,
-    handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const body = parse(removeDeviceRequestSchema, req.body, res);
-      if (!body) return;
-      const outcome = await securityCentre.deletePasskey(actor, body.id);
-      if (!refused(res, outcome)) res.json({});
-    }),
-  );
-
-  router.post(
-    '/RegenerateRecoveryCodes',
-    ...change,
-    handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const outcome = await securityCentre.regenerateRecoveryCodes(actor);
-      if (!refused(res, outcome) && outcome.kind === 'done') res.json({ codes: outcome.value });
-    }),
-  );
-
-  router.post(
-    '/ChangePassword',
-    ...change,
-    handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const outcome = await securityCentre.changePassword(actor, req.body);
-      if (refused(res, outcome) || outcome.kind !== 'done') return;
-      // The new password came with a new security stamp, which ended every session of the account (S15) — this
-      // one too. This browser proved the current password: it goes on under a new id (S24) with the new stamp.
-      const session = await sessions.current(req);
-      const account = session?.record.data.account;
-      if (!session || !account) return void res.json({});
-      const next = await sessions.regenerate(req, res, session, {
-        ...session.record.data,
-        account: { ...account, securityStamp: outcome.value.securityStamp },
-      });
-      res.json({ token: antiforgery.issue(res, next.id) });
-    }),
-  );
-
-  router.post(
-    '/SignOutSession',
-    ...change,
-    handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const body = parse(signOutSessionRequestSchema, req.body, res);
-      if (!body) return;
-      const outcome = await securityCentre.signOutSession(actor, body.id);
-      if (!refused(res, outcome)) res.json({});
-    }),
-  );
-
-  router.post(
-    '/SignOutOtherSessions',
-    ...change,
-    handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const outcome = await securityCentre.signOutOtherSessions(actor);
-      if (!refused(res, outcome) && outcome.kind === 'done') res.json({ signedOut: outcome.value });
-    }),
-  );
-
-  router.post(
-    '/UpdateProfile',
-    ...change,
-    handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const body = parse(updateProfileRequestSchema, req.body, res);
-      if (!body) return;
-      const outcome = await securityCentre.updateProfile(actor, body.displayName);
-      if (!refused(res, outcome)) res.json({});
-    }),
-  );
+  for (const { path, body: schema, run, answer } of calls) {
+    router.post(
+      path,
+      ...change,
+      handle(async (req, res) => {
+        const actor = await actorOf(req, res);
+        if (!actor) return;
+        let body: unknown;
+        if (schema) {
+          body = parse(schema, req.body, res);
+          if (body === undefined) return;
+        }
+        const outcome = await run(actor, body, req);
+        if (refused(res, outcome) || outcome.kind !== 'done') return;
+        res.json(answer ? await answer('value' in outcome ? outcome.value : undefined, req, res) : {});
+      }),
+    );
+  }
 
   /**
    * `SignInAgain`: the way to a recent sign-in. Ends this browser's session (as sign-out does, S27), keeps the
-   * username for the sign-in form, and answers where to go: the sign-in page, back to the security centre after.
+   * username for the sign-in form, and answers where to go: the sign-in page, back to the body's `returnUrl` (a page
+   * under `/account/`; the security centre when absent) after.
    */
   router.post(
     '/SignInAgain',
@@ -239,7 +241,8 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
       const next = await sessions.end(req, res);
       next.record.data.username = actor.user.username;
       await sessions.save(next);
-      res.json({ redirect: SIGN_IN_AGAIN_URL, token: antiforgery.issue(res, next.id) });
+      const returnUrl = (req.body as { returnUrl?: unknown } | undefined)?.returnUrl;
+      res.json({ redirect: signInAgainUrl(returnUrl), token: antiforgery.issue(res, next.id) });
     }),
   );
 

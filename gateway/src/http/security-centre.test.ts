@@ -1,5 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMAIL_CHANGE_TTL_MS } from '../identity/account/security-centre.service.js';
 import { RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
 import type { User } from '../store/user.repository.js';
 import {
@@ -107,6 +108,24 @@ for (const backend of BACKENDS) {
         await b.agent.get('/api/Account/SecurityCentreView').expect(401);
       });
 
+      it('SignInAgain comes back to the account page it was asked from, never elsewhere', async () => {
+        for (const [returnUrl, back] of [
+          ['/account/registerdevice?returnUrl=/account/', '/account/registerdevice?returnUrl=/account/'],
+          ['/account/setup-twofactor?returnUrl=/account/', '/account/setup-twofactor?returnUrl=/account/'],
+          ['https://evil.example/', '/account/'],
+          ['//evil.example/account/', '/account/'],
+          ['/connect/authorize?client_id=x', '/account/'],
+          ['/account/login?returnUrl=/account/', '/account/'],
+          [42, '/account/'],
+        ] as const) {
+          const b = await signedIn(await gw.addUser());
+          const again = await b.post('/api/Account/SignInAgain', { returnUrl }).expect(200);
+          expect(again.body.redirect, String(returnUrl)).toBe(
+            `/account/login?returnUrl=${encodeURIComponent(back)}`,
+          );
+        }
+      });
+
       it('updates the display name, audits it and mails the user', async () => {
         const user = await gw.addUser();
         const b = await signedIn(user);
@@ -117,6 +136,80 @@ for (const backend of BACKENDS) {
         expect(mails[0]?.text).toContain('Your profile was updated');
         const audit = await gw.store.audit.list({ userId: user.id });
         expect(audit.map((e) => e.kind)).toContain('security-centre.profile-updated');
+      });
+
+      it('changes the e-mail address only through the link mailed to the new address; the old one hears of it', async () => {
+        const user = await gw.addUser();
+        const other = await gw.addUser();
+        const b = await signedIn(user);
+        const newAddress = `new-${user.username}@example.test`;
+
+        // Clear 400s: not an address, the same address, an address another account uses (not saying which).
+        const bad = await b.post('/api/Account/RequestEmailChange', { email: 'not-an-address' }).expect(400);
+        expect(bad.body.errors).toEqual({ email: ['invalidEmail'] });
+        const missing = await b.post('/api/Account/RequestEmailChange', {}).expect(400);
+        expect(missing.body.errors).toEqual({ email: ['required'] });
+        const same = await b
+          .post('/api/Account/RequestEmailChange', { email: user.email!.toUpperCase() })
+          .expect(400);
+        expect(same.body.errors).toEqual({ email: ['emailUnchanged'] });
+        const taken = await b.post('/api/Account/RequestEmailChange', { email: other.email }).expect(400);
+        expect(taken.body.errors).toEqual({ email: ['emailNotAvailable'] });
+        expect(JSON.stringify(taken.body)).not.toContain(other.username);
+
+        await b.post('/api/Account/RequestEmailChange', { email: newAddress }).expect(200);
+        // Nothing changes yet; the view says what is waiting.
+        expect((await gw.store.users.findById(user.id))?.email).toBe(user.email);
+        const waiting = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
+        expect(waiting.body.profile).toMatchObject({ email: user.email, pendingEmail: newAddress });
+        const [mail] = await gw.store.outbox.list({ to: newAddress });
+        expect(mail?.subject).toBe('Confirm your new email address for Identity');
+        const token = /confirmEmail=([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
+        // The token is stored only as a hash.
+        expect(JSON.stringify(await gw.store.outbox.list({ to: user.email! }))).not.toContain(token);
+
+        // Another account cannot use the link, and that does not use it up.
+        const stranger = await signedIn(other);
+        const foreign = await stranger.post('/api/Account/ConfirmEmailChange', { token }).expect(400);
+        expect(foreign.body.errors).toEqual({ token: ['emailChangeLinkInvalid'] });
+
+        const confirmed = await b.post('/api/Account/ConfirmEmailChange', { token }).expect(200);
+        expect(confirmed.body).toEqual({ email: newAddress });
+        expect((await gw.store.users.findById(user.id))?.email).toBe(newAddress);
+        const notice = (await mailsTo(user)).find((m) =>
+          m.text.includes('email address of your account was changed'),
+        );
+        expect(notice?.subject).toBe('Security settings changed for your Identity account');
+        // Once only.
+        const again = await b.post('/api/Account/ConfirmEmailChange', { token }).expect(400);
+        expect(again.body.errors).toEqual({ token: ['emailChangeLinkInvalid'] });
+        const audit = await gw.store.audit.list({ userId: user.id });
+        expect(audit.map((e) => e.kind)).toEqual(
+          expect.arrayContaining(['security-centre.email-change-requested', 'security-centre.email-changed']),
+        );
+      });
+
+      it('an e-mail change link expires, and only the latest one works; asking needs a recent sign-in', async () => {
+        const user = await gw.addUser();
+        const b = await signedIn(user);
+        const tokenFor = async (address: string) => {
+          await b.post('/api/Account/RequestEmailChange', { email: address }).expect(200);
+          const [mail] = await gw.store.outbox.list({ to: address });
+          return /confirmEmail=([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
+        };
+        const first = await tokenFor(`first-${user.username}@example.test`);
+        const second = await tokenFor(`second-${user.username}@example.test`);
+        await b.post('/api/Account/ConfirmEmailChange', { token: first }).expect(400);
+        gw.clock.advance(RECENT_SIGN_IN_MS + 1000);
+        const stale = await b.post('/api/Account/RequestEmailChange', {
+          email: `third-${user.username}@example.test`,
+        });
+        expect(stale.status).toBe(403);
+        expect(stale.body.errors).toEqual({ '': ['recentSignInRequired'] });
+        gw.clock.advance(EMAIL_CHANGE_TTL_MS);
+        const later = await signedIn(user);
+        await later.post('/api/Account/ConfirmEmailChange', { token: second }).expect(400);
+        expect((await gw.store.users.findById(user.id))?.email).toBe(user.email);
       });
 
       it('changes the password only with the right current password, keeps this browser signed in and ends the others (S15)', async () => {
@@ -167,8 +260,10 @@ for (const backend of BACKENDS) {
         const second = await signedIn(user);
         const third = await signedIn(user);
         const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
-        const sessions = view.body.sessions as { id: string; current: boolean }[];
+        const sessions = view.body.sessions as { id: string; current: boolean; ip: string | null }[];
         expect(sessions).toHaveLength(3);
+        // An IPv4 client of a dual-stack socket is listed as IPv4, never "::ffff:127.0.0.1".
+        expect(sessions.map((s) => s.ip)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
         expect(sessions.filter((s) => s.current)).toHaveLength(1);
         // The page sees a handle, never the session's key or cookie.
         const secondView = await second.agent.get('/api/Account/SecurityCentreView').expect(200);

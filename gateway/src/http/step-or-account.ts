@@ -29,7 +29,8 @@ export interface StepOrAccountDeps {
 /**
  * The caller of a set-up call (the 2FA wizard, device registration): the pending sign-in waiting at `step`, or a
  * signed-in account (only the account without `step`: linking another upstream, ADR 0018). Answers for itself (and returns undefined) otherwise: anyone else starts again at the sign-in
- * page; a signed-in account whose full sign-in is not recent must sign in again first (S21).
+ * page; a signed-in account whose full sign-in is not recent must sign in again first (S21: 403
+ * `recentSignInRequired`).
  */
 export function stepOrRecentAccount(deps: StepOrAccountDeps, step: StepId | undefined) {
   return async (req: Request, res: Response): Promise<StepOrAccountActor | undefined> => {
@@ -45,7 +46,8 @@ export function stepOrRecentAccount(deps: StepOrAccountDeps, step: StepId | unde
     }
     const { info } = signedIn;
     if (!(await deps.twoFactor.recentFullSignIn(signedIn.user.id, info.authTime, info.amr))) {
-      sendFormError(res, 'reauthenticationRequired');
+      // One rule and one answer for every change of how one signs in (S21, ADR 0036): 403, as the security centre.
+      sendFormError(res, 'recentSignInRequired', 403);
       return undefined;
     }
     return { user: signedIn.user, session, duringSignIn: false };

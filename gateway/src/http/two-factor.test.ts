@@ -439,7 +439,8 @@ for (const backend of BACKENDS) {
         // Not recent any more (S21): sign in again first.
         gw.clock.advance(11 * 60_000);
         const late = await b.post('/api/Account/RedeemRecoveryCode');
-        expect(late.body.errors).toEqual({ '': ['reauthenticationRequired'] });
+        expect(late.status).toBe(403);
+        expect(late.body.errors).toEqual({ '': ['recentSignInRequired'] });
       });
 
       it('makes no codes on demand for an account without a factor, nor without an id during a sign-in', async () => {
@@ -469,13 +470,14 @@ for (const backend of BACKENDS) {
 
         gw.clock.advance(11 * 60_000);
         const late = await b.agent.get('/api/Account/Setup2FAView');
-        expect(late.status).toBe(400);
-        expect(late.body.errors).toEqual({ '': ['reauthenticationRequired'] });
+        expect(late.status).toBe(403);
+        expect(late.body.errors).toEqual({ '': ['recentSignInRequired'] });
         const lateCode = await b.post('/api/Account/Validate2faSetupCode', {
           method: 'authenticator',
           code: '123456',
         });
-        expect(lateCode.body.errors).toEqual({ '': ['reauthenticationRequired'] });
+        expect(lateCode.status).toBe(403);
+        expect(lateCode.body.errors).toEqual({ '': ['recentSignInRequired'] });
       });
 
       it('a signed-in user sets up an authenticator from the account; the next sign-in asks for it', async () => {

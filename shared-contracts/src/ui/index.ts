@@ -8,4 +8,5 @@ export * from './checkbox.js';
 export * from './frame.js';
 export * from './layout.js';
 export * from './progress-bar.js';
+export * from './sign-in-again.js';
 export * from './text-field.js';

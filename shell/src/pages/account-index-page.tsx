@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useRouteLoaderData } from 'react-router';
+import { Link, useLocation, useRouteLoaderData } from 'react-router';
+import { withReturnUrl } from 'shared-contracts';
 import { Card, Page, ProgressBar } from 'shared-contracts/ui';
 import type { GuardData } from '../router/guard';
 import { LinkedAccounts } from './linked-accounts';
@@ -19,6 +20,11 @@ const SecurityCentre = lazy(() =>
 export function AccountIndexPage() {
   const { t } = useTranslation('common');
   const user = useRouteLoaderData<GuardData>('root')?.user;
+  const location = useLocation();
+  // An e-mail change link (ADR 0036) opened while signed out: sign in, then come back to it.
+  const signIn = location.search.includes('confirmEmail=')
+    ? withReturnUrl('/account/login', `/account/${location.search}`)
+    : '/account/login';
   return (
     <Page title={t('routes.accountIndex')} pageId="account-index">
       {user?.isAuthenticated ? (
@@ -32,7 +38,7 @@ export function AccountIndexPage() {
         <Card>
           <ul className="hr-stack">
             <li>
-              <Link to="/account/login">{t('accountIndex.signIn')}</Link>
+              <Link to={signIn}>{t('accountIndex.signIn')}</Link>
             </li>
             <li>
               <Link to="/account/recover">{t('accountIndex.recover')}</Link>

@@ -11,10 +11,11 @@ import {
   type TwoStepMethod,
 } from 'shared-contracts';
 import type { Clock } from '../../infra/clock.js';
+import { randomToken, sha256 } from '../../infra/crypto/tokens.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
 import type { Mailer } from '../../infra/mail/mailer.js';
 import { renderMail, type SecurityChange } from '../../infra/mail/templates.js';
-import type { SessionIndex } from '../../infra/sessions/session-index.js';
+import { readableIp, type SessionIndex } from '../../infra/sessions/session-index.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import { setAccountPassword } from '../account-password.js';
@@ -26,6 +27,11 @@ import type { createWebauthnService } from '../webauthn/webauthn.service.js';
 import { removeSecondFactorMethod, setPreferredSecondFactor } from '../../store/second-factor-methods.js';
 
 type WebauthnService = ReturnType<typeof createWebauthnService>;
+
+/** How long the link of an e-mail change works (issue 43): one hour, once. */
+export const EMAIL_CHANGE_TTL_MS = 60 * 60_000;
+const emailChangeKey = (tokenHash: string) => `security-centre:email-change:${tokenHash}`;
+const pendingEmailKey = (userId: string) => `security-centre:email-change-pending:${userId}`;
 
 /** Wrong current passwords at the security centre's password change per account and hour (S6). */
 export const PASSWORD_CHANGE_ATTEMPT_LIMIT = 10;
@@ -41,6 +47,8 @@ export interface SecurityCentreDeps {
   twoFactor: Pick<TwoFactorService, 'methodsOf' | 'recentFullSignIn' | 'regenerateRecoveryCodes'>;
   webauthn: Pick<WebauthnService, 'devicesOf' | 'renameDevice' | 'removeDevice'>;
   sessionIndex: Pick<SessionIndex, 'sessionsOf' | 'end'>;
+  /** The site's public address: the e-mail change link points at its `/account/` page. */
+  publicUrl: string;
   /** Ends the account's OIDC sessions and refresh tokens after a password change (S15). */
   revokeOidc?: ((accountId: string) => Promise<unknown>) | undefined;
   onBackgroundError?: (error: unknown) => void;
@@ -108,8 +116,11 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
   }
 
   /** Mails the change to the account; the change stands whatever the mail does (a fault is logged). */
-  async function mail(actor: SecurityCentreActor, change: SecurityChange | 'password') {
-    const to = actor.user.email;
+  async function mail(
+    actor: SecurityCentreActor,
+    change: SecurityChange | 'password',
+    to = actor.user.email,
+  ) {
     if (!to) return;
     const partner = await deps.partners.forHost(actor.host);
     const common = {
@@ -130,15 +141,27 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
   async function change<T>(
     actor: SecurityCentreActor,
     run: () => Promise<ChangeOutcome<T>>,
-    record: { kind: string; mail: SecurityChange | 'password'; data?: Record<string, unknown> },
+    record: { kind: string; mail: SecurityChange | 'password' | undefined; data?: Record<string, unknown> },
   ): Promise<ChangeOutcome<T>> {
     if (!(await isRecent(actor))) return { kind: 'recentSignInRequired' };
     const outcome = await run();
     if (outcome.kind === 'done') {
       await audit(actor, record.kind, record.data);
-      await mail(actor, record.mail);
+      if (record.mail) await mail(actor, record.mail);
     }
     return outcome;
+  }
+
+  /** The address is free for this account: nobody else signs in with it (as username or e-mail). */
+  async function available(user: User, email: string): Promise<boolean> {
+    const holder = await store.users.findByLogin(email);
+    return !holder || holder.id === user.id;
+  }
+
+  /** The new address waiting for its link to be opened, if any. */
+  async function pendingEmailOf(user: User): Promise<string | null> {
+    const raw = await deps.kv.get(pendingEmailKey(user.id));
+    return raw ? (JSON.parse(raw) as { email: string }).email : null;
   }
 
   async function twoStepMethods(user: User): Promise<TwoStepMethod[]> {
@@ -160,7 +183,8 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
       current: s.sessionKey === actor.sessionKey,
       createdAt: s.createdAt,
       lastSeenAt: s.lastSeenAt,
-      ip: s.ip,
+      // Rows written before the index stored readable addresses still hold the IPv4-mapped form.
+      ip: readableIp(s.ip),
       userAgent: s.userAgent,
     }));
   }
@@ -174,7 +198,12 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
       const { user } = actor;
       const customer = browser.customerId ? await store.customers.findById(browser.customerId) : undefined;
       return {
-        profile: { userName: user.username, displayName: user.displayName, email: user.email ?? null },
+        profile: {
+          userName: user.username,
+          displayName: user.displayName,
+          email: user.email ?? null,
+          pendingEmail: await pendingEmailOf(user),
+        },
         recentSignInUntil: (await isRecent(actor)) ? actor.authTime * 1000 + RECENT_SIGN_IN_MS : 0,
         twoStep: { methods: await twoStepMethods(user), required: await twoStepRequired(user) },
         passkeys: await deps.webauthn.devicesOf(user.id),
@@ -328,6 +357,80 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
         },
         { kind: 'security-centre.sessions-signed-out', mail: 'sessions-signed-out' },
       );
+    },
+
+    /**
+     * `RequestEmailChange`: mails a link to the NEW address (single use, {@link EMAIL_CHANGE_TTL_MS}, stored only as
+     * a hash); the address changes only when the link is opened. Refused when it is the address already, or when
+     * another account signs in with it (`emailNotAvailable`, which does not say which account). A newer request
+     * replaces the older one: only the latest link works.
+     */
+    requestEmailChange(actor: SecurityCentreActor, email: string): Promise<ChangeOutcome> {
+      return change(
+        actor,
+        async () => {
+          const { user } = actor;
+          if (user.email && user.email.toLowerCase() === email.toLowerCase())
+            return { kind: 'invalid', errors: { email: ['emailUnchanged'] } };
+          if (!(await available(user, email)))
+            return { kind: 'invalid', errors: { email: ['emailNotAvailable'] } };
+          const previous = await deps.kv.get(pendingEmailKey(user.id));
+          if (previous)
+            await deps.kv.delete(emailChangeKey((JSON.parse(previous) as { tokenHash: string }).tokenHash));
+          const token = randomToken(32);
+          const tokenHash = sha256(token);
+          await deps.kv.set(
+            emailChangeKey(tokenHash),
+            JSON.stringify({ userId: user.id, email }),
+            EMAIL_CHANGE_TTL_MS,
+          );
+          await deps.kv.set(
+            pendingEmailKey(user.id),
+            JSON.stringify({ email, tokenHash }),
+            EMAIL_CHANGE_TTL_MS,
+          );
+          const link = new URL('/account/', deps.publicUrl);
+          link.searchParams.set('confirmEmail', token);
+          const partner = await deps.partners.forHost(actor.host);
+          const rendered = renderMail('email-change', actor.locale, {
+            partnerName: partnerDisplayName(partner?.name, 'Identity'),
+            displayName: user.displayName,
+            link: link.href,
+            expiresInMinutes: EMAIL_CHANGE_TTL_MS / 60_000,
+          });
+          await deps.mailer
+            .send({ to: email, subject: rendered.subject, text: rendered.text, html: rendered.html })
+            .catch((error: unknown) => deps.onBackgroundError?.(error));
+          return { kind: 'done' };
+        },
+        // The old address hears of it when the change happens, not before (the request alone changes nothing).
+        { kind: 'security-centre.email-change-requested', mail: undefined },
+      );
+    },
+
+    /**
+     * `ConfirmEmailChange`: the mailed link, opened while signed in as the account that asked (ADR 0036). Takes
+     * the token once; the address must still be free. The old address gets a notice.
+     */
+    async confirmEmailChange(actor: SecurityCentreActor, token: string): Promise<ChangeOutcome<string>> {
+      const { user } = actor;
+      const invalid: ChangeOutcome<string> = {
+        kind: 'invalid',
+        errors: { token: ['emailChangeLinkInvalid'] },
+      };
+      const key = emailChangeKey(sha256(token));
+      const waiting = await deps.kv.get(key);
+      if (!waiting || (JSON.parse(waiting) as { userId: string }).userId !== user.id) return invalid;
+      const taken = await deps.kv.take(key);
+      if (!taken) return invalid;
+      const { email } = JSON.parse(taken) as { email: string };
+      await deps.kv.delete(pendingEmailKey(user.id));
+      if (!(await available(user, email)))
+        return { kind: 'invalid', errors: { email: ['emailNotAvailable'] } };
+      await store.users.update(user.id, { email });
+      await audit(actor, 'security-centre.email-changed');
+      await mail(actor, 'email-changed', user.email);
+      return { kind: 'done', value: email };
     },
 
     /** `UpdateProfile`: the display name. */

@@ -23,6 +23,7 @@ const PARAMS: { [K in MailKind]: MailParams[K] } = {
   },
   'password-changed': { partnerName: PARTNER, displayName: 'Ann', changedAt: Date.UTC(2025, 2, 4, 8, 30) },
   'email-verification': { partnerName: PARTNER, displayName: 'Ann', code: '771204', expiresInMinutes: 10 },
+  'email-change': { partnerName: PARTNER, displayName: 'Ann', link: LINK, expiresInMinutes: 60 },
   'security-change': {
     partnerName: PARTNER,
     displayName: 'Ann',
@@ -38,6 +39,7 @@ const PAYLOAD: Record<MailKind, { text: string[]; html: string[] }> = {
   'one-time-token': { text: ['K7Q-4MX', LINK, '15'], html: ['K7Q-4MX', `href="${LINK_HTML}"`, '15'] },
   'password-changed': { text: ['2025', 'UTC'], html: ['2025', 'UTC'] },
   'email-verification': { text: ['771204', '10'], html: ['771204', '10'] },
+  'email-change': { text: [LINK, '60'], html: [`href="${LINK_HTML}"`, '60'] },
   'security-change': { text: ['2025', 'UTC'], html: ['2025', 'UTC'] },
 };
 

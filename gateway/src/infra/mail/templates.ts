@@ -26,6 +26,8 @@ export interface MailParams {
   'password-changed': CommonParams & { changedAt: Date | number };
   /** A code that confirms the user owns the address. */
   'email-verification': CommonParams & { code: string; expiresInMinutes: number };
+  /** A link, sent to a new address, that makes it the account's e-mail address (issue 43, ADR 0036). */
+  'email-change': CommonParams & { link: string; expiresInMinutes: number };
   /** Notice after a change in the security centre (ADR 0036): what changed and when. */
   'security-change': CommonParams & { change: SecurityChange; changedAt: Date | number };
 }
@@ -39,6 +41,7 @@ export const SECURITY_CHANGES = [
   'recovery-codes',
   'sessions-signed-out',
   'profile-updated',
+  'email-changed',
 ] as const;
 
 /** One of {@link SECURITY_CHANGES}. */
@@ -69,6 +72,7 @@ const SECURITY_CHANGE_EN_GB: SecurityChangeText = {
     'recovery-codes': 'New recovery codes were created for your account; the old ones no longer work',
     'sessions-signed-out': 'Your account was signed out on other devices',
     'profile-updated': 'Your profile was updated',
+    'email-changed': 'The email address of your account was changed to another address',
   },
   when: (date) => `on ${date}.`,
   ifYou: 'If this was you, there’s nothing more to do.',
@@ -86,6 +90,7 @@ const SECURITY_CHANGE_DE: SecurityChangeText = {
       'für Ihr Konto wurden neue Wiederherstellungscodes erstellt; die alten funktionieren nicht mehr',
     'sessions-signed-out': 'Ihr Konto wurde auf anderen Geräten abgemeldet',
     'profile-updated': 'Ihr Profil wurde aktualisiert',
+    'email-changed': 'die E-Mail-Adresse Ihres Kontos wurde in eine andere Adresse geändert',
   },
   when: (date) => `(am ${date}).`,
   ifYou: 'Wenn Sie das selbst waren, müssen Sie nichts weiter tun.',
@@ -104,6 +109,7 @@ const SECURITY_CHANGE_FR_CA: SecurityChangeText = {
       'De nouveaux codes de récupération ont été créés pour votre compte; les anciens ne fonctionnent plus',
     'sessions-signed-out': 'Votre compte a été déconnecté sur les autres appareils',
     'profile-updated': 'Votre profil a été mis à jour',
+    'email-changed': 'L’adresse courriel de votre compte a été remplacée par une autre adresse',
   },
   when: (date) => `le ${date}.`,
   ifYou: 'Si c’était vous, vous n’avez rien d’autre à faire.',
@@ -122,6 +128,7 @@ const SECURITY_CHANGE_ES: SecurityChangeText = {
       'Se crearon nuevos códigos de recuperación para su cuenta; los anteriores ya no funcionan',
     'sessions-signed-out': 'Se cerró la sesión de su cuenta en otros dispositivos',
     'profile-updated': 'Se actualizó su perfil',
+    'email-changed': 'Se cambió la dirección de correo electrónico de su cuenta por otra dirección',
   },
   when: (date) => `el ${date}.`,
   ifYou: 'Si fue usted, no tiene que hacer nada más.',
@@ -139,6 +146,7 @@ export const MAIL_KINDS = [
   'one-time-token',
   'password-changed',
   'email-verification',
+  'email-change',
   'security-change',
 ] as const satisfies readonly MailKind[];
 
@@ -228,6 +236,15 @@ const EN_GB: LocaleText = {
         `Enter this code in ${v.partner} to confirm your email address:`,
         { code: v.code },
         `It expires in ${v.minutes}.`,
+        'If you didn’t ask for this, you can ignore this email.',
+      ],
+    }),
+    'email-change': (v) => ({
+      subject: `Confirm your new email address for ${v.partner}`,
+      body: [
+        `Someone asked to make this the email address of a ${v.partner} account. Confirm it with this link:`,
+        { link: v.link, label: 'Confirm email address' },
+        `The link works once and expires in ${v.minutes}. Until then the account keeps its old address.`,
         'If you didn’t ask for this, you can ignore this email.',
       ],
     }),
@@ -327,6 +344,15 @@ const DE: LocaleText = {
         'Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.',
       ],
     }),
+    'email-change': (v) => ({
+      subject: `Bestätigen Sie Ihre neue E-Mail-Adresse bei ${v.partner}`,
+      body: [
+        `Jemand möchte diese Adresse zur E-Mail-Adresse eines Kontos bei ${v.partner} machen. Bestätigen Sie sie mit diesem Link:`,
+        { link: v.link, label: 'E-Mail-Adresse bestätigen' },
+        `Der Link funktioniert einmal und läuft in ${v.minutes} ab. Bis dahin behält das Konto seine bisherige Adresse.`,
+        'Wenn Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.',
+      ],
+    }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_DE, v),
   },
 };
@@ -386,6 +412,15 @@ const FR_CA: LocaleText = {
         'Si vous n’avez pas fait cette demande, vous pouvez ignorer ce courriel.',
       ],
     }),
+    'email-change': (v) => ({
+      subject: `Confirmez votre nouvelle adresse courriel pour ${v.partner}`,
+      body: [
+        `Quelqu’un a demandé que cette adresse devienne l’adresse courriel d’un compte ${v.partner}. Confirmez-la avec ce lien :`,
+        { link: v.link, label: 'Confirmer l’adresse courriel' },
+        `Le lien fonctionne une seule fois et expire dans ${v.minutes}. D’ici là, le compte garde son ancienne adresse.`,
+        'Si vous n’avez rien demandé, vous pouvez ignorer ce courriel.',
+      ],
+    }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_FR_CA, v),
   },
 };
@@ -443,6 +478,15 @@ const ES: LocaleText = {
         { code: v.code },
         `Caduca en ${v.minutes}.`,
         'Si no lo ha solicitado, puede ignorar este correo.',
+      ],
+    }),
+    'email-change': (v) => ({
+      subject: `Confirme su nueva dirección de correo electrónico para ${v.partner}`,
+      body: [
+        `Alguien pidió que esta sea la dirección de correo electrónico de una cuenta de ${v.partner}. Confírmela con este enlace:`,
+        { link: v.link, label: 'Confirmar la dirección de correo electrónico' },
+        `El enlace funciona una vez y caduca en ${v.minutes}. Hasta entonces la cuenta conserva su dirección anterior.`,
+        'Si no lo pidió, puede ignorar este correo electrónico.',
       ],
     }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_ES, v),
@@ -507,7 +551,8 @@ function valuesOf(kind: MailKind, locale: SupportedLocale, text: LocaleText, par
   }
   if (kind === 'pin') values.code = codeOf(kind, 'pin', p.pin);
   if (kind === 'one-time-token' || kind === 'email-verification') values.code = codeOf(kind, 'code', p.code);
-  if (kind === 'recovery' || kind === 'one-time-token') values.link = linkOf(kind, p.link);
+  if (kind === 'recovery' || kind === 'one-time-token' || kind === 'email-change')
+    values.link = linkOf(kind, p.link);
   if (kind === 'password-changed' || kind === 'security-change')
     values.date = dateOf(kind, locale, p.changedAt);
   if (kind === 'security-change') {

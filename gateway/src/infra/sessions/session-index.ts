@@ -15,6 +15,16 @@ export interface AccountSessionIndexStore {
 const USER_AGENT_MAX = 512;
 
 /**
+ * An address as a person reads it: an IPv4 address that a dual-stack socket reports IPv4-mapped (`::ffff:127.0.0.1`)
+ * is shown as the IPv4 address it is (`127.0.0.1`); anything else as given.
+ */
+export function readableIp(ip: string | null): string | null {
+  if (!ip) return ip;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  return mapped ? mapped[1]! : ip;
+}
+
+/**
  * Which account each signed-in session belongs to, kept beside whatever store holds the sessions (SQL or Redis:
  * ADR 0036). {@link SessionIndex.wrap} decorates the session store, so every signed-in record written through it —
  * a sign-in, a new id (S24), activity — is indexed, and every end removes it, with no change to the sign-in code.
@@ -46,7 +56,7 @@ export class SessionIndex {
         createdAt: record.createdAt,
         lastSeenAt: record.lastSeenAt,
         expiresAt: storeUntil,
-        ip: context?.ip ?? null,
+        ip: readableIp(context?.ip ?? null),
         userAgent: context?.userAgent ? context.userAgent.slice(0, USER_AGENT_MAX) : null,
       });
     };

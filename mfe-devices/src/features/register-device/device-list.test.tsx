@@ -32,15 +32,23 @@ describe('DeviceList', () => {
     expect(calls.find((c) => c.call === 'RenameDevice')?.body).toEqual({ id: 'AAAA', name: 'Old laptop' });
   });
 
-  it('says so when the server wants a recent sign-in first (S21), and keeps the device', async () => {
-    await renderList({
-      RemoveDevice: () =>
-        Response.json({ title: 'x', errors: { '': ['reauthenticationRequired'] } }, { status: 400 }),
-    });
-    fireEvent.click(await screen.findByRole('button', { name: 'Remove Work laptop' }));
-    expect(await screen.findByText(/sign in again/)).toBeTruthy();
-    await waitFor(() => expect(screen.getByText('Work laptop')).toBeTruthy());
-  });
+  it.each([
+    ['403 recentSignInRequired', 403, 'recentSignInRequired'],
+    ['the older 400 reauthenticationRequired', 400, 'reauthenticationRequired'],
+  ])(
+    'offers "Sign in again" when the server wants a recent sign-in first (S21: %s), and keeps the device',
+    async (_name, status, code) => {
+      await renderList({
+        RemoveDevice: () => Response.json({ title: 'x', errors: { '': [code] } }, { status }),
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Remove Work laptop' }));
+      expect(
+        await screen.findByText('For your security, sign in again before you change your passkeys.'),
+      ).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Sign in again' })).toBeTruthy();
+      await waitFor(() => expect(screen.getByText('Work laptop')).toBeTruthy());
+    },
+  );
 
   it('removes a device and says when none is left', async () => {
     await renderList({ RemoveDevice: () => Response.json({ devices: [] }) });

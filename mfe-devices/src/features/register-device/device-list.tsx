@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_NAME_MAX, type RegisteredDevice } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
-import { Button, Card, FormErrors, Stack, TextField } from 'shared-contracts/ui';
+import { Button, Card, FormErrors, needsRecentSignIn, Stack, TextField } from 'shared-contracts/ui';
 import { useDevicesQuery, useRemoveDeviceMutation, useRenameDeviceMutation } from './register-device.api';
+import { SignInAgainHere } from './sign-in-again-here';
 
 /**
  * Manage devices (issue 14): the signed-in account's passkeys and security keys with their name, when each was added
@@ -39,7 +40,11 @@ export function DeviceList() {
     <Card>
       <Stack>
         <h2>{t('devices.heading')}</h2>
-        <FormErrors messages={errors.form} />
+        {needsRecentSignIn(renaming.error ?? removing.error) ? (
+          <SignInAgainHere />
+        ) : (
+          <FormErrors messages={errors.form} />
+        )}
         {devices && devices.length === 0 ? <p>{t('devices.none')}</p> : null}
         <ul className="hr-device-list" aria-label={t('devices.heading')}>
           {devices?.map((device) => (

@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { registerLocationAssigner } from 'shared-contracts/api';
 import { renderWithProviders, stubGateway } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
 import { RegisterDevicePage } from './register-device-page';
@@ -67,6 +68,25 @@ describe('RegisterDevicePage', () => {
     expect(
       await screen.findByText('There was a problem registering your device. Please try again later.'),
     ).toBeTruthy();
+  });
+
+  it('offers "Sign in again" back to this page when the sign-in is not recent (S21), not the registration error', async () => {
+    const assigned: string[] = [];
+    registerLocationAssigner((url) => assigned.push(url));
+    const calls = await renderPage({
+      CredentialOptions: () =>
+        Response.json({ title: 'x', errors: { '': ['recentSignInRequired'] } }, { status: 403 }),
+      SignInAgain: () => Response.json({ redirect: '/account/login?returnUrl=x' }),
+    });
+    fireEvent.submit(screen.getByRole('button', { name: 'Register this device' }).closest('form')!);
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in again' }));
+    expect(
+      screen.queryByText('There was a problem registering your device. Please try again later.'),
+    ).toBeNull();
+    await waitFor(() => expect(assigned).toEqual(['/account/login?returnUrl=x']));
+    expect(calls.find((c) => c.call === 'SignInAgain')?.body).toEqual({
+      returnUrl: '/account/registerdevice?returnUrl=%2Faccount%2F',
+    });
   });
 
   it('skips with SkipFido and the returnUrl', async () => {

@@ -9,7 +9,7 @@ import {
   withReturnUrl,
 } from 'shared-contracts';
 import { isRedirectFollowed, useUserQuery } from 'shared-contracts/api';
-import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
+import { Alert, Button, Card, needsRecentSignIn, Page, Stack, TextField } from 'shared-contracts/ui';
 import {
   useCredentialOptionsMutation,
   useRegisterCredentialMutation,
@@ -17,6 +17,10 @@ import {
 } from './register-device.api';
 import { currentBrowser, describeBrowser } from './device-name';
 import { DeviceList } from './device-list';
+import { SignInAgainHere } from './sign-in-again-here';
+
+/** The shell's toast request (shell/src/events.ts `TOAST_EVENT`), dispatched on `window`. */
+const TOAST_EVENT = 'hr-identity:toast';
 
 /** The name the field starts with: "Chrome on Windows" in the visitor's language, or a plain "My device". */
 function useSuggestedName(): string {
@@ -41,6 +45,7 @@ export function RegisterDevicePage() {
   const displayName = name ?? suggested;
   const [nameErrors, setNameErrors] = useState<string[]>([]);
   const [failed, setFailed] = useState(false);
+  const [stale, setStale] = useState(false);
   const [busy, setBusy] = useState(false);
   const [credentialOptions] = useCredentialOptionsMutation();
   const [registerCredential] = useRegisterCredentialMutation();
@@ -51,6 +56,7 @@ export function RegisterDevicePage() {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setFailed(false);
+    setStale(false);
     const checked = credentialOptionsQuerySchema.safeParse({ displayName });
     if (!checked.success) {
       setNameErrors([
@@ -71,9 +77,18 @@ export function RegisterDevicePage() {
         returnUrl,
       }).unwrap();
       if (!isRedirectFollowed(result)) window.location.assign(withReturnUrl('/redirect', returnUrl));
-    } catch {
-      // SPEC.md §4: whatever failed (device, browser, server), one error against the whole form.
-      setFailed(true);
+      else if (user?.isAuthenticated) {
+        // Added from the signed-in account (the security centre's "Add"): SPEC.md §8's "device registered" where
+        // it lands.
+        window.dispatchEvent(
+          new CustomEvent(TOAST_EVENT, { detail: { kind: 'success', message: t('register.registered') } }),
+        );
+      }
+    } catch (error) {
+      // S21: a signed-in person whose sign-in is not recent is offered "Sign in again", which comes back here.
+      if (needsRecentSignIn(error)) setStale(true);
+      // SPEC.md §4: whatever else failed (device, browser, server), one error against the whole form.
+      else setFailed(true);
     } finally {
       setBusy(false);
     }
@@ -92,6 +107,7 @@ export function RegisterDevicePage() {
           <Stack>
             <p>{t('pages.registerDevice')}</p>
             {failed ? <Alert kind="error">{t('errors:deviceRegistrationError')}</Alert> : null}
+            {stale ? <SignInAgainHere /> : null}
             <TextField
               label={t('register.nameLabel')}
               name="displayName"

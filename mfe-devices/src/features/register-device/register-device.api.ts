@@ -47,15 +47,22 @@ export const registerDeviceApi = baseApi.injectEndpoints({
       query: () => ({ url: 'Devices', method: 'GET' }),
       transformResponse: (body: unknown) => devicesViewSchema.parse(body),
     }),
-    /** `RenameDevice` (body): the list after the change; 400 `reauthenticationRequired` without a recent sign-in. */
+    /** `RenameDevice` (body): the list after the change; 403 `recentSignInRequired` without a recent sign-in. */
     renameDevice: build.mutation<DevicesView, RenameDeviceRequest>({
       query: (body) => ({ url: 'RenameDevice', method: 'POST', body }),
       transformResponse: (body: unknown) => devicesViewSchema.parse(body),
     }),
-    /** `RemoveDevice` (body): the list after the change; 400 `reauthenticationRequired` without a recent sign-in. */
+    /** `RemoveDevice` (body): the list after the change; 403 `recentSignInRequired` without a recent sign-in. */
     removeDevice: build.mutation<DevicesView, RemoveDeviceRequest>({
       query: (body) => ({ url: 'RemoveDevice', method: 'POST', body }),
       transformResponse: (body: unknown) => devicesViewSchema.parse(body),
+    }),
+    /**
+     * `SignInAgain` (body returnUrl): ends this session for a new full sign-in (S21, ADR 0036); answers the sign-in
+     * page that comes back to `returnUrl`.
+     */
+    devicesSignInAgain: build.mutation<{ redirect: string }, { returnUrl: string }>({
+      query: (body) => ({ url: 'SignInAgain', method: 'POST', body }),
     }),
   }),
 });
@@ -68,4 +75,5 @@ export const {
   useDevicesQuery,
   useRenameDeviceMutation,
   useRemoveDeviceMutation,
+  useDevicesSignInAgainMutation,
 } = registerDeviceApi;

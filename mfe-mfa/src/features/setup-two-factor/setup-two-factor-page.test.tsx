@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerNavigator } from 'shared-contracts/api';
+import { registerLocationAssigner, registerNavigator } from 'shared-contracts/api';
 import { fieldError, renderWithProviders, stubGateway } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
 import { SetupTwoFactorPage } from './setup-two-factor-page';
@@ -125,20 +125,42 @@ describe('SetupTwoFactorPage', () => {
     expect(gateway.calls.filter((c) => c.call === 'RedeemRecoveryCode')).toHaveLength(1);
   });
 
-  it('tells a signed-in user whose sign-in is not recent to sign in again (S21)', async () => {
-    const gateway = stubGateway({
-      Setup2FAView: () => fieldError('', 'reauthenticationRequired'),
-    });
-    await renderWithProviders(<SetupTwoFactorPage />, {
-      path: '/account/setup-twofactor',
-      fetch: gateway.fetch,
-      resources: { 'en-GB': { 'mfe-mfa': enGB } },
-    });
-    expect(
-      await screen.findByText('For your security, sign in again before you change your two-factor settings.'),
-    ).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Sign in again' }).getAttribute('href')).toBe(
-      '/account/login?returnUrl=%2Faccount%2Fsetup-twofactor%3FreturnUrl%3D%252F',
-    );
-  });
+  it.each([
+    [
+      '403 recentSignInRequired',
+      () => Response.json({ title: 'x', errors: { '': ['recentSignInRequired'] } }, { status: 403 }),
+    ],
+    ['the older 400 reauthenticationRequired', () => fieldError('', 'reauthenticationRequired')],
+  ])(
+    'offers a signed-in user whose sign-in is not recent to sign in again, back to the wizard (S21: %s)',
+    async (_name, refuse) => {
+      const assigned: string[] = [];
+      registerLocationAssigner((url) => assigned.push(url));
+      const gateway = stubGateway({
+        Setup2FAView: refuse,
+        SignInAgain: () =>
+          Response.json({
+            redirect: '/account/login?returnUrl=%2Faccount%2Fsetup-twofactor%3FreturnUrl%3D%252Faccount%252F',
+          }),
+      });
+      await renderWithProviders(<SetupTwoFactorPage />, {
+        path: '/account/setup-twofactor?returnUrl=%2Faccount%2F',
+        fetch: gateway.fetch,
+        resources: { 'en-GB': { 'mfe-mfa': enGB } },
+      });
+      expect(
+        await screen.findByText(
+          'For your security, sign in again before you change your two-step verification.',
+        ),
+      ).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in again' }));
+      await waitFor(() =>
+        expect(assigned).toEqual([
+          '/account/login?returnUrl=%2Faccount%2Fsetup-twofactor%3FreturnUrl%3D%252Faccount%252F',
+        ]),
+      );
+      const call = gateway.calls.find((c) => c.call === 'SignInAgain');
+      expect(call?.body).toEqual({ returnUrl: '/account/setup-twofactor?returnUrl=%2Faccount%2F' });
+    },
+  );
 });

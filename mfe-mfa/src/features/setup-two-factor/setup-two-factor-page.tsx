@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { returnUrlOf, type TwoFactorMethod, withReturnUrl } from 'shared-contracts';
-import { useFormErrors } from 'shared-contracts/api';
-import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
+import { navigateFull, useFormErrors } from 'shared-contracts/api';
+import { Alert, Card, needsRecentSignIn, Page, SignInAgain, Stack } from 'shared-contracts/ui';
 import { AuthenticatorSetup } from './authenticator-setup-step';
 import { ChooseMethod } from './choose-method-step';
 import { CodesStep } from './codes-step';
 import { DoneStep } from './done-step';
 import { PinSetup } from './pin-setup-step';
-import { useSetup2faViewQuery } from './setup-two-factor.api';
+import { useSetup2faViewQuery, useSetupSignInAgainMutation } from './setup-two-factor.api';
 import { SmsSetup } from './sms-setup-step';
 
 /** The wizard's steps, in order (ADR 0008): choose, set up and confirm, recovery codes, done. */
@@ -39,6 +39,12 @@ export function SetupTwoFactorPage() {
     heading.current?.focus();
   }, [step]);
   const viewErrors = useFormErrors(view.error);
+  // S21: a signed-in person whose full sign-in is not recent signs in again and comes back to this wizard.
+  const [signInAgain, signingIn] = useSetupSignInAgainMutation();
+  const goSignInAgain = async () => {
+    const result = await signInAgain({ returnUrl: withReturnUrl('/account/setup-twofactor', returnUrl) });
+    if ('data' in result && result.data) navigateFull(result.data.redirect);
+  };
   const confirmed = (id: string) => {
     setRecoveryCodesId(id);
     setStep('codes');
@@ -55,18 +61,19 @@ export function SetupTwoFactorPage() {
           <h2 ref={heading} tabIndex={-1} style={{ margin: 0, fontSize: '1.25rem' }}>
             {step === 'setup' ? t(`setup.${method}.title`) : t(`setup.${step}.title`)}
           </h2>
-          {viewErrors.form.length > 0 ? (
+          {needsRecentSignIn(view.error) ? (
+            <SignInAgain
+              message={t('setup.recentSignIn')}
+              label={t('setup.signInAgain')}
+              loading={signingIn.isLoading}
+              urgent
+              onSignInAgain={() => void goSignInAgain()}
+            />
+          ) : viewErrors.form.length > 0 ? (
             <Alert kind="error">
               {viewErrors.form.map((message) => (
                 <div key={message}>{message}</div>
               ))}
-              <div>
-                <Link
-                  to={withReturnUrl('/account/login', withReturnUrl('/account/setup-twofactor', returnUrl))}
-                >
-                  {t('setup.signInAgain')}
-                </Link>
-              </div>
             </Alert>
           ) : null}
           {view.isLoading ? <p role="status">{t('common.loading')}</p> : null}

@@ -29,6 +29,13 @@ export const setupTwoFactorApi = baseApi.injectEndpoints({
       query: (body) => ({ url: 'Validate2faSetupCode', method: 'POST', body }),
       transformResponse: (body: unknown) => validate2faSetupCodeResponseSchema.parse(body),
     }),
+    /**
+     * `SignInAgain` (body returnUrl): ends this session for a new full sign-in (S21, ADR 0036); answers the sign-in
+     * page that comes back to `returnUrl`.
+     */
+    setupSignInAgain: build.mutation<{ redirect: string }, { returnUrl: string }>({
+      query: (body) => ({ url: 'SignInAgain', method: 'POST', body }),
+    }),
     /** `EnableTwoFactor` (query returnUrl): ends the wizard; 209 to the next step or the returnUrl. */
     enableTwoFactor: build.mutation<RedirectFollowed | null, { returnUrl: string }>({
       query: ({ returnUrl }) => ({ url: 'EnableTwoFactor', method: 'POST', params: { returnUrl } }),
@@ -43,4 +50,5 @@ export const {
   useGeneratePhoneVerificationMutation,
   useValidate2faSetupCodeMutation,
   useEnableTwoFactorMutation,
+  useSetupSignInAgainMutation,
 } = setupTwoFactorApi;

@@ -48,6 +48,10 @@ export const errorsDe = {
   reauthenticationRequired:
     'Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Zwei-Faktor-Einstellungen ändern.',
   recentSignInRequired: 'Melden Sie sich zu Ihrer Sicherheit erneut an, um diese Änderung vorzunehmen.',
+  emailUnchanged: 'Das ist bereits Ihre E-Mail-Adresse.',
+  emailNotAvailable: 'Diese E-Mail-Adresse kann nicht verwendet werden. Wählen Sie eine andere.',
+  emailChangeLinkInvalid:
+    'Dieser Link ist ungültig oder abgelaufen. Fordern Sie auf Ihrer Kontoseite einen neuen an.',
   lastTwoStepMethodRequired:
     'Für Ihr Konto ist die Bestätigung in zwei Schritten vorgeschrieben; die letzte Methode kann daher nicht entfernt werden. Fügen Sie zuerst eine andere Methode hinzu.',
   recoveryCodesUnavailable:

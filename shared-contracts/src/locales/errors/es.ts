@@ -46,6 +46,10 @@ export const errorsEs = {
   reauthenticationRequired:
     'Por su seguridad, vuelva a iniciar sesión antes de cambiar la configuración de la verificación en dos pasos.',
   recentSignInRequired: 'Por su seguridad, vuelva a iniciar sesión para hacer este cambio.',
+  emailUnchanged: 'Esta ya es su dirección de correo electrónico.',
+  emailNotAvailable: 'Esta dirección de correo electrónico no se puede usar. Elija otra.',
+  emailChangeLinkInvalid:
+    'Este enlace no es válido o ha caducado. Pida uno nuevo desde la página de su cuenta.',
   lastTwoStepMethodRequired:
     'Su cuenta requiere la verificación en dos pasos, por lo que no se puede quitar su último método. Añada otro método primero.',
   recoveryCodesUnavailable:

@@ -47,6 +47,10 @@ export const errorsFrCA = {
   reauthenticationRequired:
     'Pour votre sécurité, reconnectez-vous avant de modifier vos paramètres de double authentification.',
   recentSignInRequired: 'Pour votre sécurité, reconnectez-vous pour effectuer cette modification.',
+  emailUnchanged: 'C’est déjà votre adresse courriel.',
+  emailNotAvailable: 'Cette adresse courriel ne peut pas être utilisée. Choisissez-en une autre.',
+  emailChangeLinkInvalid:
+    'Ce lien n’est pas valide ou a expiré. Demandez-en un nouveau à partir de la page de votre compte.',
   lastTwoStepMethodRequired:
     'La vérification en deux étapes est obligatoire pour votre compte : sa dernière méthode ne peut donc pas être retirée. Ajoutez d’abord une autre méthode.',
   recoveryCodesUnavailable:

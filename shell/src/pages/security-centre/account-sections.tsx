@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { withReturnUrl, type SecurityCentreView } from 'shared-contracts';
 import { requestToast } from '../../events';
 import { useFormErrors } from 'shared-contracts/api';
@@ -9,6 +9,8 @@ import { describeUserAgent, formatWhen } from './format';
 import { useRecentSignIn } from './recent-sign-in';
 import {
   useChangePasswordMutation,
+  useConfirmEmailChangeMutation,
+  useRequestEmailChangeMutation,
   useSignOutOtherSessionsMutation,
   useSignOutSessionMutation,
   useUpdateProfileMutation,
@@ -35,7 +37,6 @@ export function ProfileSection({ view }: { view: SecurityCentreView }) {
           <Stack>
             <h2 id="profile-heading">{t('profile.heading')}</h2>
             <p>{t('profile.userName', { userName: view.profile.userName })}</p>
-            {view.profile.email ? <p>{t('profile.email', { email: view.profile.email })}</p> : null}
             <FormErrors messages={errors.form} />
             <TextField
               label={t('profile.displayName')}
@@ -51,6 +52,88 @@ export function ProfileSection({ view }: { view: SecurityCentreView }) {
             </Button>
           </Stack>
         </form>
+      </section>
+    </Card>
+  );
+}
+
+/**
+ * E-mail change (issue 43, ADR 0036): the new address gets a link; the address changes only when it is opened
+ * (see {@link ConfirmEmailChange}). Asking needs a recent sign-in.
+ */
+export function EmailSection({ view }: { view: SecurityCentreView }) {
+  const { t } = useTranslation(SECURITY_CENTRE_NS);
+  const recent = useRecentSignIn();
+  const [email, setEmail] = useState('');
+  const [request, requesting] = useRequestEmailChangeMutation();
+  const errors = useFormErrors(requesting.error);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await request({ email });
+    if ('error' in result) return void recent.check(result.error);
+    setEmail('');
+    requestToast({ kind: 'success', message: t('email.sent', { email }) });
+  };
+  return (
+    <Card>
+      <section aria-labelledby="email-heading" data-testid="email">
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <Stack>
+            <h2 id="email-heading">{t('email.heading')}</h2>
+            <p>{view.profile.email ? t('email.current', { email: view.profile.email }) : t('email.none')}</p>
+            {view.profile.pendingEmail ? (
+              <p data-testid="pending-email">{t('email.pending', { email: view.profile.pendingEmail })}</p>
+            ) : null}
+            <FormErrors messages={errors.form} />
+            <TextField
+              label={t('email.new')}
+              type="email"
+              autoComplete="email"
+              value={email}
+              maxLength={254}
+              required
+              hint={t('email.hint')}
+              errors={errors.field('email')}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+            <Button type="submit" loading={requesting.isLoading}>
+              {t('email.send')}
+            </Button>
+          </Stack>
+        </form>
+      </section>
+    </Card>
+  );
+}
+
+/**
+ * The mailed link (`/account/?confirmEmail=…`), opened while signed in as the account that asked: one button
+ * confirms (a mail scanner that follows the link changes nothing), then the link leaves the address bar.
+ */
+export function ConfirmEmailChange() {
+  const { t } = useTranslation(SECURITY_CENTRE_NS);
+  const [search, setSearch] = useSearchParams();
+  const token = search.get('confirmEmail');
+  const [confirm, confirming] = useConfirmEmailChangeMutation();
+  const errors = useFormErrors(confirming.error);
+  if (!token) return null;
+  const go = async () => {
+    const result = await confirm({ token });
+    if ('error' in result) return;
+    setSearch({}, { replace: true });
+    requestToast({ kind: 'success', message: t('email.changed', { email: result.data.email }) });
+  };
+  return (
+    <Card>
+      <section aria-labelledby="confirm-email-heading" data-testid="confirm-email">
+        <Stack>
+          <h2 id="confirm-email-heading">{t('email.confirmHeading')}</h2>
+          <p>{t('email.confirmText')}</p>
+          <FormErrors messages={[...errors.form, ...errors.field('token'), ...errors.field('email')]} />
+          <Button loading={confirming.isLoading} onClick={() => void go()}>
+            {t('email.confirm')}
+          </Button>
+        </Stack>
       </section>
     </Card>
   );

@@ -1,7 +1,6 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from 'shared-contracts/api';
-import { Alert, Button, Stack } from 'shared-contracts/ui';
+import { needsRecentSignIn, SignInAgain } from 'shared-contracts/ui';
 import { useSignInAgainMutation } from './security-centre.api';
 import { SECURITY_CENTRE_NS } from './security-centre-strings';
 
@@ -12,10 +11,8 @@ interface RecentSignIn {
 
 const RecentSignInContext = createContext<RecentSignIn>({ check: () => false });
 
-/** Whether an error is the server's 403 `recentSignInRequired`. */
-export function isRecentSignInRequired(error: unknown): boolean {
-  return isApiError(error) && (error.errors['']?.includes('recentSignInRequired') ?? false);
-}
+/** Whether an error is the server's 403 `recentSignInRequired` (or the older 400 `reauthenticationRequired`). */
+export const isRecentSignInRequired = needsRecentSignIn;
 
 /** The recent-sign-in check of the sections. */
 export function useRecentSignIn(): RecentSignIn {
@@ -39,22 +36,19 @@ export function RecentSignInProvider({ recent, children }: { recent: boolean; ch
     },
   };
   const go = async () => {
-    const result = await signInAgain();
+    const result = await signInAgain({ returnUrl: '/account/' });
     if ('data' in result && result.data) window.location.assign(result.data.redirect);
   };
   return (
     <RecentSignInContext.Provider value={value}>
       {!recent || refused ? (
-        <div role={refused ? 'alert' : undefined} data-testid="recent-sign-in">
-          <Alert kind="info">
-            <Stack>
-              <span>{t('recent.needed')}</span>
-              <Button variant="secondary" loading={signingIn.isLoading} onClick={() => void go()}>
-                {t('recent.signInAgain')}
-              </Button>
-            </Stack>
-          </Alert>
-        </div>
+        <SignInAgain
+          message={t('recent.needed')}
+          label={t('recent.signInAgain')}
+          loading={signingIn.isLoading}
+          urgent={refused}
+          onSignInAgain={() => void go()}
+        />
       ) : null}
       {children}
     </RecentSignInContext.Provider>

@@ -1,6 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { ProgressBar, Stack } from 'shared-contracts/ui';
-import { CustomerSection, PasswordSection, ProfileSection, SessionsSection } from './account-sections';
+import {
+  ConfirmEmailChange,
+  CustomerSection,
+  EmailSection,
+  PasswordSection,
+  ProfileSection,
+  SessionsSection,
+} from './account-sections';
 import { RecentSignInProvider } from './recent-sign-in';
 import { useSecurityCentreViewQuery } from './security-centre.api';
 import { SECURITY_CENTRE_NS, useSecurityCentreStrings } from './security-centre-strings';
@@ -20,10 +27,14 @@ export function SecurityCentre({ linkedAccounts }: { linkedAccounts?: React.Reac
   return (
     <section aria-labelledby="security-centre-heading" className="security-centre">
       <Stack>
-        <h2 id="security-centre-heading">{t('heading')}</h2>
+        <h2 id="security-centre-heading" className="security-centre__heading">
+          {t('heading')}
+        </h2>
+        <ConfirmEmailChange />
         <RecentSignInProvider recent={view.recentSignInUntil > 0}>
           <Stack>
             <ProfileSection view={view} />
+            <EmailSection view={view} />
             <CustomerSection view={view} />
             <TwoStepSection view={view} />
             <PasskeysSection view={view} />

@@ -1,5 +1,9 @@
 import {
+  emailChangedAnswerSchema,
   recoveryCodesAnswerSchema,
+  type ConfirmEmailChangeRequest,
+  type EmailChangedAnswer,
+  type RequestEmailChangeRequest,
   securityCentreViewSchema,
   type ChangeExpiredPasswordRequest,
   type RecoveryCodesAnswer,
@@ -62,8 +66,18 @@ export const securityCentreApi = baseApi
         query: (body) => ({ url: 'UpdateProfile', method: 'POST', body }),
         invalidatesTags: ['SecurityCentre'],
       }),
-      signInAgain: build.mutation<{ redirect: string }, void>({
-        query: () => ({ url: 'SignInAgain', method: 'POST', body: {} }),
+      requestEmailChange: build.mutation<unknown, RequestEmailChangeRequest>({
+        query: (body) => ({ url: 'RequestEmailChange', method: 'POST', body }),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      confirmEmailChange: build.mutation<EmailChangedAnswer, ConfirmEmailChangeRequest>({
+        query: (body) => ({ url: 'ConfirmEmailChange', method: 'POST', body }),
+        transformResponse: (body: unknown) => emailChangedAnswerSchema.parse(body),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      /** `SignInAgain`: ends this session; answers the sign-in page that comes back to `returnUrl`. */
+      signInAgain: build.mutation<{ redirect: string }, { returnUrl: string }>({
+        query: (body) => ({ url: 'SignInAgain', method: 'POST', body }),
       }),
     }),
   });
@@ -80,4 +94,6 @@ export const {
   useSignOutOtherSessionsMutation,
   useUpdateProfileMutation,
   useSignInAgainMutation,
+  useRequestEmailChangeMutation,
+  useConfirmEmailChangeMutation,
 } = securityCentreApi;
