@@ -32,8 +32,8 @@ function ottPage(page: Page) {
   return {
     username: page.getByRole('textbox', { name: 'Username or email' }),
     send: page.getByRole('button', { name: 'Send code' }),
-    notice: page.getByText(/^If an account matches, we have sent it an email with a one-time code/),
-    code: page.getByRole('textbox', { name: 'One-time code' }),
+    notice: page.getByText(/^If an account matches, we have sent it an email with a one-time sign-in code/),
+    code: page.getByRole('textbox', { name: 'One-time sign-in code' }),
     submit: page.getByRole('button', { name: 'Sign in', exact: true }),
   };
 }
