@@ -46,6 +46,9 @@ async function meetChallenge(page: Page, username: string, password: string) {
     await form.submit.click();
     await answered;
     await expect(page.getByText('The username or password is incorrect.')).toBeVisible();
+    // Issue 43: the username stays as a chip and the password field is emptied for the next try.
+    await expect(page.getByRole('button', { name: 'Not you?' })).toBeVisible();
+    await expect(form.password).toHaveValue('');
   }
   await form.password.fill(password);
   await form.submit.click();

@@ -110,7 +110,7 @@ test("vendor sign-in through the upstream lands in the portal with the vendor's 
   await page.goto(
     `${identity.url}/account/login/vendor?vendorId=contoso&returnUrl=${encodeURIComponent(returnUrl)}`,
   );
-  await expect(page.getByRole('heading', { name: 'Vendor sign in' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Vendor sign-in' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Continue to Contoso Support' })).toBeVisible();
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Continue to Contoso Support' }).click();

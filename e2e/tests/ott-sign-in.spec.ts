@@ -32,8 +32,8 @@ function ottPage(page: Page) {
   return {
     username: page.getByRole('textbox', { name: 'Username or email' }),
     send: page.getByRole('button', { name: 'Send code' }),
-    notice: page.getByText(/^If an account matches, we have sent it an email with a one-time code/),
-    code: page.getByRole('textbox', { name: 'One-time code' }),
+    notice: page.getByText(/^If an account matches, we have sent it an email with a one-time sign-in code/),
+    code: page.getByRole('textbox', { name: 'One-time sign-in code' }),
     submit: page.getByRole('button', { name: 'Sign in', exact: true }),
   };
 }
@@ -71,7 +71,8 @@ test('sign-in page → one-time code by mail → typed code signs in once; the s
   await appTookOver(page);
   await page.getByRole('link', { name: 'Email me a one-time sign-in code' }).click();
   await expect(page).toHaveURL(/\/account\/login\/ott\?returnUrl=%2Faccount%2F/);
-  await expect(page.getByRole('heading', { name: 'Sign in with One-Time Token' })).toBeVisible();
+  // The page is headed with the link's words.
+  await expect(page.getByRole('heading', { level: 1, name: 'One-time sign-in code' })).toBeVisible();
 
   const received = await askForCode(page, user);
   const code = codeIn(received);
@@ -195,20 +196,20 @@ test('axe-core finds nothing on the page, asking and entering the code, in light
 });
 
 const LOCALES = [
-  { locale: 'en-GB', title: 'Sign in with One-Time Token', send: 'Send code', code: 'One-time code' },
-  { locale: 'en', title: 'Sign in with One-Time Token', send: 'Send code', code: 'One-time code' },
-  { locale: 'de', title: 'Mit Einmal-Token anmelden', send: 'Code senden', code: 'Einmalcode' },
+  { locale: 'en-GB', title: 'One-time sign-in code', send: 'Send code', code: 'One-time sign-in code' },
+  { locale: 'en', title: 'One-time sign-in code', send: 'Send code', code: 'One-time sign-in code' },
+  { locale: 'de', title: 'Einmal-Anmeldecode', send: 'Code senden', code: 'Einmal-Anmeldecode' },
   {
     locale: 'fr-CA',
-    title: 'Connexion avec un jeton à usage unique',
+    title: 'Code de connexion à usage unique',
     send: 'Envoyer le code',
-    code: 'Code à usage unique',
+    code: 'Code de connexion à usage unique',
   },
   {
     locale: 'es',
-    title: 'Iniciar sesión con un token de un solo uso',
+    title: 'Código de inicio de sesión de un solo uso',
     send: 'Enviar código',
-    code: 'Código de un solo uso',
+    code: 'Código de inicio de sesión de un solo uso',
   },
 ];
 

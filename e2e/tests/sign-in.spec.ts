@@ -1,9 +1,9 @@
 /** Issue 3 "The sign-in page" (mfe-login) against the real gateway and the seeded demo users. */
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { DEMO_USERS } from '../helpers/demo-users.js';
 import { expectPage } from '../helpers/shell.js';
-import { openSignIn, signIn, signInPage } from '../helpers/sign-in.js';
+import { appTookOver, openSignIn, signIn, signInPage } from '../helpers/sign-in.js';
 
 test('signs in as the demo employee and lands on the returnUrl', async ({ page }) => {
   await signIn(page, DEMO_USERS.employee, { returnUrl: '/account/select' });
@@ -36,26 +36,79 @@ test('warns when caps lock is on, and stops warning when it is off', async ({ pa
   // real keyboard's do (KeyboardEventInit.modifierCapsLock).
   await form.password.dispatchEvent('keydown', { key: 'A', modifierCapsLock: true });
   await expect(form.capsLockWarning).toBeVisible();
-  await expect(form.password).toHaveAttribute('aria-describedby', /.+/);
+  // Calm words, read out with the password field.
+  await expect(form.capsLockWarning).toHaveText('Caps Lock is on');
+  const warningId = await form.capsLockWarning.getAttribute('id');
+  await expect(form.password).toHaveAttribute('aria-describedby', new RegExp(`(^| )${warningId}( |$)`));
   await form.password.dispatchEvent('keyup', { key: 'b', modifierCapsLock: false });
   await expect(form.capsLockWarning).toHaveCount(0);
 });
 
-test('a wrong password shows the form error; the username is kept for the session', async ({ page }) => {
+/** The username chip a wrong password leaves (issue 43): the username and its "Not you?" button. */
+function usernameChip(page: Page) {
+  const chip = page.getByRole('group', { name: 'Username or email' });
+  return { chip, notYou: chip.getByRole('button', { name: 'Not you?' }) };
+}
+
+test('a wrong password: the username becomes a chip, the password is emptied and focused; the right one signs in', async ({
+  page,
+}) => {
+  await openSignIn(page, '/account/select');
+  const form = signInPage(page);
+  const { chip, notYou } = usernameChip(page);
+  await form.username.fill(DEMO_USERS.employee.username);
+  await form.password.fill('not-the-password');
+  await form.password.press('Enter');
+  await expect(form.formError).toHaveText('The username or password is incorrect.');
+  await expect(chip).toContainText(DEMO_USERS.employee.username);
+  await expect(notYou).toBeVisible();
+  await expect(form.username).toHaveCount(0);
+  await expect(form.password).toHaveValue('');
+  await expect(form.password).toBeFocused();
+  // No "Continue as …" line, no second way to change the user.
+  await expect(page.getByText(/Continue as/)).toHaveCount(0);
+  await expect(form.differentUser).toHaveCount(0);
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+
+  // Only the password is typed again.
+  await page.keyboard.type(DEMO_USERS.employee.password);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account\/select$/);
+});
+
+test('"Not you?" brings back the empty username field, focused, by keyboard; a reload keeps the username editable', async ({
+  page,
+}) => {
   await openSignIn(page);
   const form = signInPage(page);
+  const { chip, notYou } = usernameChip(page);
   await form.username.fill('employee');
   await form.password.fill('not-the-password');
   await form.submit.click();
-  await expect(form.formError).toHaveText('The username or password is incorrect.');
-  await expect(form.password).toBeEnabled();
+  await expect(notYou).toBeVisible();
+  await expect(form.password).toBeFocused();
 
+  // The username is kept for the session: after a reload it fills the field, which stays editable.
   await page.reload();
-  await expect(page.getByText('Continue as employee.')).toBeVisible();
+  await appTookOver(page);
   await expect(form.username).toHaveValue('employee');
-  await form.differentUser.click();
+  await expect(form.username).toBeEditable();
+  await expect(chip).toHaveCount(0);
+
+  await form.password.fill('not-the-password');
+  await form.submit.click();
+  await expect(form.password).toBeFocused();
+  // Back from the password field to the chip's button with the keyboard.
+  await page.keyboard.press('Shift+Tab');
+  await expect(notYou).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(chip).toHaveCount(0);
   await expect(form.username).toHaveValue('');
-  await expect(page.getByText('Continue as employee.')).toHaveCount(0);
+  await expect(form.username).toBeFocused();
+  await expect(form.formError).toHaveCount(0);
 });
 
 test('empty fields get field errors from the 400 errors map', async ({ page }) => {
@@ -106,12 +159,14 @@ test('sign-out: /account/logout signs out and /account/loggedout says so', async
   await signIn(page, DEMO_USERS.employee);
   await page.goto('/account/logout');
   const confirm = page.getByRole('button', { name: 'Yes, sign me out' });
-  await expect(confirm.or(page.getByText('You are logged out.'))).toBeVisible();
+  await expect(confirm.or(page.getByText('You have signed out.'))).toBeVisible();
   if (await confirm.isVisible()) await confirm.click();
   await expect(page).toHaveURL(/\/account\/loggedout/);
-  await expect(page.getByText('You are logged out.')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Signed out' })).toBeVisible();
+  await expect(page.getByText('You have signed out.')).toBeVisible();
+  await expect(page.getByText(/logged out/i)).toHaveCount(0);
   await page.goto('/account/loggedout?reason=inactivity');
-  await expect(page.getByText('You have been logged out due to inactivity.')).toBeVisible();
+  await expect(page.getByText('You were signed out after a period of inactivity.')).toBeVisible();
   await page.goto('/account/select');
   await expect(page).toHaveURL(/\/account\/login\?returnUrl=%2Faccount%2Fselect$/);
 });

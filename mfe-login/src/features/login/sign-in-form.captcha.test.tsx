@@ -74,6 +74,9 @@ describe('SignInForm and the captcha', () => {
     await waitFor(() => expect(logins).toHaveLength(2));
     expect(logins[1]).toMatchObject({ username: 'employee', password: 'secret' });
     await screen.findByText('The username or password is incorrect.');
+    // The wrong password after the challenge: the username is a chip and the password field is empty again.
+    expect(screen.getByRole('button', { name: 'Not you?' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Password').value).toBe(''));
   });
 
   it('LoginView said captchaRequired: the challenge comes first and Login is not sent before it is solved', async () => {

@@ -7,6 +7,8 @@ import { SignInForm } from './sign-in-form';
 
 /** Answers the calls the form makes: the anti-forgery token, User (anonymous) and Login (a 400 errors map). */
 const calls: { url: string; body?: unknown }[] = [];
+/** The errors map Login answers with (a missing password and the form's refusal, unless a test says otherwise). */
+let loginErrors: Record<string, string[]> = { Password: ['required'], '': ['invalidCredentials'] };
 function gateway(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
   const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
   calls.push({ url, body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined });
@@ -19,7 +21,7 @@ function gateway(input: RequestInfo | URL, init: RequestInit = {}): Promise<Resp
       Response.json(
         {
           title: 'One or more validation errors occurred.',
-          errors: { Password: ['required'], '': ['invalidCredentials'] },
+          errors: loginErrors,
         },
         { status: 400 },
       ),
@@ -31,6 +33,7 @@ function gateway(input: RequestInfo | URL, init: RequestInit = {}): Promise<Resp
 afterEach(() => {
   cleanup();
   calls.length = 0;
+  loginErrors = { Password: ['required'], '': ['invalidCredentials'] };
   sessionStorage.clear();
 });
 
@@ -56,7 +59,7 @@ describe('SignInForm', () => {
     const event = new KeyboardEvent('keydown', { key: 'A', bubbles: true });
     Object.defineProperty(event, 'getModifierState', { value: (k: string) => k === 'CapsLock' });
     fireEvent(password, event);
-    expect(live.textContent).toBe('Warning: CAPS LOCK is on!');
+    expect(live.textContent).toBe('Caps Lock is on');
     expect(live.className).toBe('hr-field__warning');
     expect(password.getAttribute('aria-describedby')).toBe(live.id);
   });
@@ -66,12 +69,66 @@ describe('SignInForm', () => {
     expect(await screen.findByText('Your session had timed out. Please try again.')).toBeTruthy();
   });
 
-  it('offers "sign in as different user" for a remembered username and forgets it', async () => {
+  it('fills a remembered username into the editable field, with no "continue as" line', async () => {
     await renderForm((store) => store.dispatch(setUsername('employee')));
-    expect(screen.getByLabelText<HTMLInputElement>('Username or email').value).toBe('employee');
-    fireEvent.click(screen.getByRole('button', { name: 'Sign in as a different user' }));
-    expect(screen.getByLabelText<HTMLInputElement>('Username or email').value).toBe('');
-    expect(screen.queryByText('Continue as employee.')).toBeNull();
+    const username = screen.getByRole<HTMLInputElement>('textbox', { name: 'Username or email' });
+    expect(username.value).toBe('employee');
+    expect(username.readOnly).toBe(false);
+    expect(screen.queryByText(/Continue as/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Sign in as a different user' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Not you?' })).toBeNull();
+  });
+
+  it('a wrong password: the username becomes a chip, the password is emptied and focused; "Not you?" undoes it', async () => {
+    loginErrors = { '': ['invalidCredentials'] };
+    await renderForm();
+    fireEvent.change(screen.getByLabelText('Username or email'), { target: { value: ' employee ' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'not-the-password' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    const notYou = await screen.findByRole('button', { name: 'Not you?' });
+    // The error is shown (a fresh alert, read out) and the emptied password field has the focus.
+    expect(screen.getByRole('alert').textContent).toBe('The username or password is incorrect.');
+    const password = screen.getByLabelText<HTMLInputElement>('Password');
+    await waitFor(() => expect(password.value).toBe(''));
+    await waitFor(() => expect(document.activeElement).toBe(password));
+    // The username is no longer a field to type in: it is a chip (a group named like the field) with its button.
+    expect(screen.queryByRole('textbox', { name: 'Username or email' })).toBeNull();
+    const chip = screen.getByRole('group', { name: 'Username or email' });
+    expect(chip.textContent).toContain('employee');
+    expect(notYou.getAttribute('aria-describedby')).toBe(screen.getByTestId('username-chip').id);
+    expect(screen.queryByText(/Continue as/)).toBeNull();
+
+    // The next attempt sends the chip's username with the new password.
+    fireEvent.change(password, { target: { value: 'second-try' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/Account/Login')).toHaveLength(2));
+    expect(calls.filter((c) => c.url === '/api/Account/Login')[1]?.body).toMatchObject({
+      username: ' employee ',
+      password: 'second-try',
+    });
+    await waitFor(() => expect(password.value).toBe(''));
+
+    // "Not you?": the chip goes; the username field is back, empty and focused; the old error is gone.
+    fireEvent.click(screen.getByRole('button', { name: 'Not you?' }));
+    const username = screen.getByRole<HTMLInputElement>('textbox', { name: 'Username or email' });
+    expect(username.value).toBe('');
+    expect(document.activeElement).toBe(username);
+    expect(screen.queryByRole('group', { name: 'Username or email' })).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(sessionStorage.getItem('hr-identity.username')).toBeNull();
+  });
+
+  it('a refusal that is not a wrong password (a missing username) keeps the editable field, no chip', async () => {
+    loginErrors = { Username: ['required'] };
+    await renderForm();
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByText('This field is required.');
+    const username = screen.getByRole('textbox', { name: 'Username or email' });
+    await waitFor(() => expect(document.activeElement).toBe(username));
+    expect(screen.queryByRole('button', { name: 'Not you?' })).toBeNull();
+    expect(screen.getByLabelText<HTMLInputElement>('Password').value).toBe('secret');
   });
 
   it('sends Login with the returnUrl and shows field and form errors of the 400 map', async () => {

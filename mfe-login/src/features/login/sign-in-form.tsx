@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link } from 'react-router';
 import { isRecaptcha, type CaptchaProvider, withReturnUrl } from 'shared-contracts';
 import {
+  isApiError,
   isCaptchaRequired,
   isRedirectFollowed,
   requestCaptcha,
@@ -24,6 +25,28 @@ import { useFocusOnFailure } from '../shared/use-focus-on-failure';
 
 const NS = 'mfe-login';
 
+/** The form-level codes of a Login that knew the username but refused the password (both read the same). */
+const WRONG_PASSWORD = new Set(['invalidCredentials', 'accountDisabled']);
+
+/** Whether Login refused the username and password together (not a missing field, a challenge or a timeout). */
+function isWrongPassword(error: unknown): boolean {
+  return isApiError(error) && (error.errors[''] ?? []).some((code) => WRONG_PASSWORD.has(code));
+}
+
+/** The username chip: a rounded box at the start of the line (logical properties only, right in RTL). */
+const CHIP_STYLE = {
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  alignSelf: 'start',
+  gap: 'var(--hr-space-2)',
+  paddingBlock: 'var(--hr-space-1)',
+  paddingInline: 'var(--hr-space-3)',
+  border: '1px solid var(--hr-color-border)',
+  borderRadius: '999px',
+  maxInlineSize: '100%',
+} as const;
+
 /** Props of {@link SignInForm}. */
 export interface SignInFormProps {
   returnUrl: string;
@@ -33,7 +56,7 @@ export interface SignInFormProps {
   captcha?: CaptchaProvider | undefined;
   /** LoginView says the next Login needs a solved challenge: it is asked for before Login is sent. */
   captchaRequired?: boolean | undefined;
-  /** Start without the remembered username ("Sign in as a different user" chosen before the form showed). */
+  /** Start without the remembered username ("Sign in as a different user" chosen on the signed-in choice). */
   forgetUsername?: boolean;
   /** LoginView has answered: passkey autofill may ask for its challenge now (see `usePasskeyAutofill`). */
   viewLoaded?: boolean;
@@ -54,7 +77,8 @@ export function SignInForm({
   const { t } = useTranslation(NS);
   const dispatch = useDispatch();
   const storedUsername = useSelector((state: RootState) => selectUsername(state));
-  // "Sign in as a different user" forgets the username here and ignores the one LoginView remembered.
+  // "Not you?" (or "Sign in as a different user" before the form showed) forgets the username here and ignores the
+  // one LoginView remembered.
   const [forgotten, setForgotten] = useState(forgetUsername);
   const keptUsername = forgotten ? undefined : (storedUsername ?? rememberedUsername);
   const timedOut = useSelector((state: RootState) => selectTimedOut(state));
@@ -67,12 +91,20 @@ export function SignInForm({
     if (keptUsername && username === '') setUsernameField(keptUsername);
   }
   const [password, setPassword] = useState('');
+  // After a wrong password the username shows as a chip (the pattern of Google, Microsoft and Auth0): only the
+  // password is asked again, and "Not you?" brings the editable username field back.
+  const [chip, setChip] = useState<string | undefined>(undefined);
+  const chipId = useId();
   const [rememberMe, setRememberMe] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const [login, { isLoading, error, reset }] = useLoginMutation();
   const errors = useFormErrors(error);
-  // A failed attempt puts focus on the first invalid field, or on the form's message (it is then read out).
-  const formRef = useFocusOnFailure<HTMLFormElement>(error);
+  // A failed attempt puts focus on the first invalid field, or, after a wrong password, on the emptied password
+  // field (the form's message, a fresh alert, is read out), or else on the form's message.
+  const formRef = useFocusOnFailure<HTMLFormElement>(
+    error,
+    isWrongPassword(error) ? 'input[name="password"]' : undefined,
+  );
   const caps = useCapsLock();
   // A password sign-in under way (from the submit until its answer failed): passkey autofill stays off meanwhile.
   // Its AssertionOptions, answered after Login had replaced the session (S24), started a fresh anonymous session
@@ -97,6 +129,10 @@ export function SignInForm({
       const platformAuthenticator = await hasPlatformAuthenticator();
       const result = await login({ username, password, rememberMe, returnUrl, platformAuthenticator });
       if ('error' in result) setSigningIn(false);
+      if ('error' in result && isWrongPassword(result.error)) {
+        setChip(username.trim());
+        setPassword('');
+      }
       if ('error' in result && isCaptchaRequired(result.error)) return ask();
       // A 200 without a step change should not happen; fall back to the returnUrl through the safe redirect page.
       if ('data' in result && !isRedirectFollowed(result.data)) {
@@ -107,7 +143,9 @@ export function SignInForm({
     else await send();
   };
 
-  const differentUser = () => {
+  // "Not you?": the chip goes, the username field comes back empty and takes the focus (autoFocus on its mount).
+  const notYou = () => {
+    setChip(undefined);
     setForgotten(true);
     dispatch(setUsername(undefined));
     setUsernameField('');
@@ -125,27 +163,33 @@ export function SignInForm({
         {showTimedOut ? <Alert kind="warning">{t('errors:sessionTimedOut')}</Alert> : null}
         <FormErrors messages={errors.form} />
         {autofill.failed && !error ? <Alert kind="error">{t('errors:secureSignInFailed')}</Alert> : null}
-        {keptUsername ? (
-          <Stack>
-            <span>{t('login.continueAs', { username: keptUsername })}</span>
-            <Button variant="link" onClick={differentUser}>
-              {t('login.differentUser')}
+        {chip ? (
+          <div role="group" aria-label={t('login.usernameLabel')} className="hr-chip" style={CHIP_STYLE}>
+            {/* bdi: a username keeps its own direction inside a right-to-left page. */}
+            <bdi id={chipId} data-testid="username-chip" style={{ overflowWrap: 'anywhere' }}>
+              {chip}
+            </bdi>
+            <Button variant="link" aria-describedby={chipId} onClick={notYou}>
+              {t('login.notYou')}
             </Button>
-          </Stack>
-        ) : null}
-        <TextField
-          label={t('login.usernameLabel')}
-          name="username"
-          // "webauthn": the browser lists passkeys beside saved usernames (conditional mediation).
-          autoComplete="username webauthn"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={username}
-          onChange={(event) => setUsernameField(event.target.value)}
-          errors={errors.field('username')}
-          required
-          autoFocus={!keptUsername}
-        />
+            {/* Password managers still pair the password with its username. */}
+            <input type="text" name="username" autoComplete="username" value={chip} readOnly hidden />
+          </div>
+        ) : (
+          <TextField
+            label={t('login.usernameLabel')}
+            name="username"
+            // "webauthn": the browser lists passkeys beside saved usernames (conditional mediation).
+            autoComplete="username webauthn"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={username}
+            onChange={(event) => setUsernameField(event.target.value)}
+            errors={errors.field('username')}
+            required
+            autoFocus={!keptUsername}
+          />
+        )}
         <TextField
           label={t('login.passwordLabel')}
           name="password"
@@ -165,7 +209,7 @@ export function SignInForm({
           onKeyDown={caps.onKeyDown}
           onKeyUp={caps.onKeyUp}
           errors={errors.field('password')}
-          warning={caps.capsLock ? t('errors:capsLockOn') : ''}
+          warning={caps.capsLock ? t('login.capsLockOn') : ''}
           required
           autoFocus={Boolean(keptUsername)}
         />

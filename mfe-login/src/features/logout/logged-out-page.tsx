@@ -8,7 +8,8 @@ import { useLogoutViewQuery } from './logout.api';
 const NS = 'mfe-login';
 
 /**
- * `/account/loggedout`: "You are logged out." or, with `?reason=inactivity`, the inactivity message (SPEC.md §8).
+ * `/account/loggedout`: "Signed out", "You have signed out." or, with `?reason=inactivity`, the inactivity message
+ * (SPEC.md §8's meanings in issue 43's words, ADR 0038).
  * After an application's sign-out (`?logoutId=`), LogoutView answers — once, to this browser, from the server's
  * record — the application's name and its registered post-logout address. The browser then returns to the
  * application by itself, as Keycloak and Auth0 do; the "Return to <client>" link stays for the moment before, and
@@ -30,7 +31,7 @@ export function LoggedOutPage() {
     <Page title={t('routes.loggedOut')} pageId="loggedout">
       <Card>
         <Stack>
-          <Alert kind="info">{inactivity ? t('errors:loggedOutInactivity') : t('errors:loggedOut')}</Alert>
+          <Alert kind="info">{inactivity ? t('loggedOut.inactivity') : t('loggedOut.message')}</Alert>
           {returnTo ? (
             <a href={returnTo} data-testid="return-to-client">
               {t('loggedOut.returnTo', { client: view?.clientName ?? new URL(returnTo).host })}

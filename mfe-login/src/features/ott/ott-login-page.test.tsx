@@ -1,7 +1,11 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders } from 'shared-contracts/testing';
+import de from '../../locales/de.json';
 import enGB from '../../locales/en-GB.json';
+import en from '../../locales/en.json';
+import es from '../../locales/es.json';
+import frCA from '../../locales/fr-CA.json';
 import { OttLoginPage } from './ott-login-page';
 
 /** The gateway as the page sees it: SendOTP accepts, LoginWithOTT answers what the test says. */
@@ -35,6 +39,14 @@ const render = (path: string) =>
 const callsTo = (name: string) => posts.filter((p) => p.url.startsWith(`/api/Account/${name}`));
 
 describe('OttLoginPage', () => {
+  it('is headed with the words of the link that leads to it: "one-time sign-in code", in every locale', async () => {
+    await render('/account/login/ott');
+    expect(await screen.findByRole('heading', { level: 1, name: 'One-time sign-in code' })).toBeTruthy();
+    expect(enGB.login.oneTimeCode).toBe('Email me a one-time sign-in code');
+    for (const locale of [enGB, en, de, frCA, es])
+      expect(locale.login.oneTimeCode.toLowerCase()).toContain(locale.routes.loginOtt.toLowerCase());
+  });
+
   it('asks for the username, says the same neutral notice, then signs in with the typed code', async () => {
     await render('/account/login/ott?returnUrl=%2Faccount%2F');
     fireEvent.change(await screen.findByRole('textbox', { name: 'Username or email' }), {
@@ -47,7 +59,7 @@ describe('OttLoginPage', () => {
     expect(await screen.findByText(/If an account matches, we have sent it an email/)).toBeTruthy();
     expect(callsTo('SendOTP')[0]!.body).toEqual({ username: 'ann', returnUrl: '/account/' });
 
-    const code = screen.getByRole('textbox', { name: 'One-time code' });
+    const code = screen.getByRole('textbox', { name: 'One-time sign-in code' });
     // The code field takes the focus (not the button pressed on the form before it).
     expect(document.activeElement).toBe(code);
     expect(code.getAttribute('autocomplete')).toBe('one-time-code');

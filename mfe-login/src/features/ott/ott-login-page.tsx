@@ -19,9 +19,9 @@ import { useFocusOnFailure } from '../shared/use-focus-on-failure';
 const NS = 'mfe-login';
 
 /**
- * `/account/login/ott` (SPEC.md §2 "Sign in with One-Time Token"; ADR 0019). The user gives a username or e-mail
- * address; `SendOTP` mails a code and a link and answers the same for every login (S10), so the page says the same
- * neutral notice and then asks for the code (`LoginWithOTT {code}`). The mailed link leads here with `?token=`: the
+ * `/account/login/ott` (SPEC.md §2 "Sign in with One-Time Token", shown as "One-time sign-in code"; ADR 0019). The
+ * user gives a username or email address; `SendOTP` mails a code and a link and answers the same for every login
+ * (S10), so the page says the same neutral notice and then asks for the code (`LoginWithOTT {code}`). The mailed link leads here with `?token=`: the
  * page takes the token out of the address bar and posts it once (`LoginWithOTT {token}`). Either way the server's
  * 209 goes on to the next sign-in step (the second factor still applies) or to the returnUrl.
  */
