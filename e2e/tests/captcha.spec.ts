@@ -131,7 +131,7 @@ test('Recover meets the challenge the same way: solved by keyboard, the request 
     await expect(async () => {
       await page.goto(`${identity.url}/account/recover`);
       await appTookOver(page);
-      await page.getByRole('textbox', { name: 'Username or e-mail' }).fill(`nobody-${Date.now()}@e2e.test`);
+      await page.getByRole('textbox', { name: 'Username or email' }).fill(`nobody-${Date.now()}@e2e.test`);
       await page.getByRole('button', { name: 'Send reset link' }).click();
       await expect(dialog).toBeVisible({ timeout: 2000 });
     }).toPass({ timeout: 25_000 });
@@ -140,7 +140,7 @@ test('Recover meets the challenge the same way: solved by keyboard, the request 
     const recovers = calls.filter((c) => c === 'Recover').length;
     await page.keyboard.press('Space');
     await expect(
-      page.getByText('If an account matches, we have sent an e-mail with a link to reset the password.'),
+      page.getByText('If an account matches, we have sent an email with a link to reset the password.'),
     ).toBeVisible();
     expect(calls.filter((c) => c === 'Recover').length).toBe(recovers + 1);
   } finally {

@@ -141,10 +141,10 @@ test('a React 19 action works in the built site: the recover form sends with use
   page,
 }) => {
   await openPage(page, '/account/recover');
-  await page.getByLabel('Username or e-mail').fill('nobody@example.com');
+  await page.getByLabel('Username or email').fill('nobody@example.com');
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(
-    page.getByText('If an account matches, we have sent an e-mail with a link to reset the password.'),
+    page.getByText('If an account matches, we have sent an email with a link to reset the password.'),
   ).toBeVisible();
 });
 

@@ -49,11 +49,18 @@ test('German: the expired-password page shows every rule live, the strength mete
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   const newPassword = page.getByLabel('Neues Passwort', { exact: true });
+  // The rules are listed before anything is typed, in German, and marked as the person types.
+  const minLength = page
+    .getByRole('listitem')
+    .filter({ hasText: 'Das Passwort muss mindestens 8 Zeichen lang sein.' });
+  await expect(minLength).toBeVisible();
+  await expect(minLength).toContainText('Nicht erfüllt:');
   await newPassword.fill('kurz');
-  await expect(page.getByText('Das Passwort muss mindestens 8 Zeichen lang sein.')).toBeVisible();
+  await expect(minLength).toHaveAttribute('data-met', 'false');
   await expect(page.getByText(/^Passwortstärke: (sehr )?schwach$/)).toBeVisible();
   await newPassword.fill('Ein langer Satz als Passwort 42');
-  await expect(page.getByText('Das Passwort muss mindestens 8 Zeichen lang sein.')).toHaveCount(0);
+  await expect(minLength).toHaveAttribute('data-met', 'true');
+  await expect(minLength).toContainText('Erfüllt:');
   await page.getByLabel('Neues Passwort bestätigen', { exact: true }).fill('Ein anderer Satz');
   await expect(page.getByText('Die Passwörter müssen übereinstimmen.')).toBeVisible();
 });

@@ -34,10 +34,10 @@ test('forgot password → the mailed link → a new password → the old one fai
   await appTookOver(page);
   await form.forgotPassword.click();
   await expect(page).toHaveURL(/\/account\/recover/);
-  await page.getByRole('textbox', { name: 'Username or e-mail' }).fill(user.username);
+  await page.getByRole('textbox', { name: 'Username or email' }).fill(user.username);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(
-    page.getByText('If an account matches, we have sent an e-mail with a link to reset the password.'),
+    page.getByText('If an account matches, we have sent an email with a link to reset the password.'),
   ).toBeVisible();
 
   // The mail reaches the SMTP server; its link carries PUBLIC_URL's host (S13), in the text and the HTML part.
@@ -69,7 +69,7 @@ test('forgot password → the mailed link → a new password → the old one fai
   await expect(page.getByText(/^Password strength: (strong|very strong)$/)).toBeVisible();
   await confirm.fill(chosen);
   await submit.click();
-  await expect(page.getByText('Your password has been reset. Sign in with your new password.')).toBeVisible();
+  await expect(page.getByText('Password reset successfully.')).toBeVisible();
   const me = await page.evaluate(
     async () => (await (await fetch('/api/Account/User')).json()) as Record<string, unknown>,
   );
@@ -105,5 +105,5 @@ test('forgot password → the mailed link → a new password → the old one fai
   // …which offers the way to a new one.
   await page.getByRole('link', { name: 'Ask for a new link' }).click();
   await expect(page).toHaveURL(`${identity.url}/account/recover`);
-  await expect(page.getByRole('textbox', { name: 'Username or e-mail' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Username or email' })).toBeVisible();
 });

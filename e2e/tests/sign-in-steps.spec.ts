@@ -15,6 +15,10 @@ test('an expired password leads to the change page with the returnUrl kept, not 
     async () => (await (await fetch('/api/Account/User')).json()) as Record<string, unknown>,
   );
   expect(user).toEqual({ isAuthenticated: false, signInStep: '/account/change-expired-password' });
+  // The page says so in the house words and asks only for the new password: this sign-in verified the current one.
+  await expect(page.getByText('Your password has expired. Choose a new one to continue.')).toBeVisible();
+  await expect(page.getByLabel('New password', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Current password', { exact: true })).toHaveCount(0);
   // Another protected page is not part of this sign-in: the guard sends the visitor to access denied.
   await page.goto('/account/select');
   await expect(page).toHaveURL(/\/error\/access-denied\?returnUrl=%2Faccount%2Fselect$/);

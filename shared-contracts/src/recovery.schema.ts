@@ -68,33 +68,50 @@ export const resetPasswordResultSchema = z.object({ passwordReset: z.literal(tru
 /** Answer of `ResetPassword`. */
 export type ResetPasswordResult = z.infer<typeof resetPasswordResultSchema>;
 
+/** How `ChangeExpiredPassword` treats the current password (ADR 0039). */
+export interface ChangeExpiredPasswordOptions {
+  /**
+   * `required` (the default): the current password must be typed and differ from the new one. `verified`: the
+   * pending sign-in itself verified the password moments ago, so the field may be left out or empty; when it is
+   * given it is still checked. The server decides which applies; the page follows the server's answer.
+   */
+  currentPassword?: 'required' | 'verified';
+}
+
 /**
- * Body of `ChangeExpiredPassword` under the given rules: current, new and confirmation; the new one may not be the
- * current one. Every rule runs (SPEC.md §5).
+ * Body of `ChangeExpiredPassword` under the given rules: current (unless the pending sign-in verified it: ADR 0039),
+ * new and confirmation; the new one may not be the current one. Every rule runs (SPEC.md §5).
  */
-export function changeExpiredPasswordRequestSchema(rules: PasswordRules) {
+export function changeExpiredPasswordRequestSchema(
+  rules: PasswordRules,
+  options: ChangeExpiredPasswordOptions = {},
+) {
+  const verified = options.currentPassword === 'verified';
   return z
     .object({
-      currentPassword: z
-        .string('currentPasswordRequired')
-        .check(z.maxLength(MAX_TYPED_PASSWORD, 'invalidValue')),
+      // Left out reads as empty: required unless verified, as before for the security centre's own change.
+      currentPassword: z._default(
+        z.string('currentPasswordRequired').check(z.maxLength(MAX_TYPED_PASSWORD, 'invalidValue')),
+        '',
+      ),
       newPassword: typedPassword,
       confirmPassword: typedPassword,
       returnUrl: z.optional(z.string().check(z.maxLength(2048))),
     })
     .check(
       z.superRefine((value, ctx) => {
-        if (value.currentPassword.length === 0)
+        const current = value.currentPassword;
+        if (current.length === 0 && !verified)
           ctx.addIssue({ code: 'custom', message: 'currentPasswordRequired', path: ['currentPassword'] });
         addNewPasswordIssues(value, rules, ctx);
-        if (value.newPassword.length > 0 && value.newPassword === value.currentPassword)
+        if (value.newPassword.length > 0 && value.newPassword === current)
           ctx.addIssue({ code: 'custom', message: 'passwordMustDiffer', path: ['newPassword'] });
       }),
     );
 }
-/** Body of `ChangeExpiredPassword`. */
+/** Body of `ChangeExpiredPassword` (`currentPassword` left out when the pending sign-in verified it: ADR 0039). */
 export interface ChangeExpiredPasswordRequest {
-  currentPassword: string;
+  currentPassword?: string;
   newPassword: string;
   confirmPassword: string;
   returnUrl?: string;

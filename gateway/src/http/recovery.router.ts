@@ -113,7 +113,11 @@ export function recoveryRouter(deps: RecoveryRouterDeps): Router {
           const session = await sessions.current(req);
           const pending = session?.record.data.pending;
           if (!session || !pending) return responses.restart(req, res);
-          const outcome = await recovery.changeExpiredPassword(pending.userId, req.body, context(req, res));
+          // The proof is this session's own pending sign-in, and only while it waits at this step (requireStep):
+          // another browser, another sign-in or another way in brings none, and the current password is asked.
+          const outcome = await recovery.changeExpiredPassword(pending.userId, req.body, context(req, res), {
+            passwordVerifiedAt: pending.passwordVerifiedAt,
+          });
           if (outcome.kind === 'invalid') return sendValidationProblem(res, outcome.errors);
           if (outcome.kind === 'throttled') {
             res.set('Retry-After', String(RETRY_AFTER_SECONDS));

@@ -6,6 +6,8 @@ import {
   RESET_TOKEN_TTL_MS,
   recoveryMailsSettled,
 } from '../identity/recovery/recovery.service.js';
+import { oneTimeTokenMailsSettled } from '../identity/one-time-sign-in.service.js';
+import { PENDING_SIGN_IN_MS } from '../identity/sign-in/sign-in-context.js';
 import { pkcePair } from '../oidc/testing/oidc-harness.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { User } from '../store/user.repository.js';
@@ -347,8 +349,8 @@ for (const backend of BACKENDS) {
           newPassword: '',
           confirmPassword: '',
         });
+        // The password sign-in verified the current password: it is not asked again (ADR 0039).
         expect(empty.body.errors).toEqual({
-          currentPassword: ['currentPasswordRequired'],
           newPassword: ['newPasswordRequired'],
           confirmPassword: ['required'],
         });
@@ -370,6 +372,109 @@ for (const backend of BACKENDS) {
           confirmPassword: 'password123',
         });
         expect(common.body.errors).toEqual({ newPassword: ['passwordCommon'] });
+      });
+
+      it('S3 ADR 0039 after a password sign-in the step needs no current password, and the old one may not come back', async () => {
+        const user = await expiredUser();
+        const b = await atExpiredStep(user, '/account/?no=current');
+        const reused = await b.post('/api/Account/ChangeExpiredPassword', {
+          newPassword: TEST_PASSWORD,
+          confirmPassword: TEST_PASSWORD,
+        });
+        expect(reused.status).toBe(400);
+        expect(reused.body.errors).toEqual({ newPassword: ['passwordMustDiffer'] });
+        const done = await b.post('/api/Account/ChangeExpiredPassword', {
+          newPassword: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        });
+        expect(done.status).toBe(209);
+        expect(done.body.redirect).toBe('/account/?no=current');
+        await b.exchange(done.body.state);
+        expect((await b.agent.get('/api/Account/User')).body).toMatchObject({ isAuthenticated: true });
+        expect(await signInStatus(user, NEW_PASSWORD)).toBe(209);
+      });
+
+      it('S3 ADR 0039 a current password that is typed is still checked', async () => {
+        const user = await expiredUser();
+        const b = await atExpiredStep(user);
+        const wrong = await b.post('/api/Account/ChangeExpiredPassword', {
+          currentPassword: 'not the password',
+          newPassword: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        });
+        expect(wrong.status).toBe(400);
+        expect(wrong.body.errors).toEqual({ currentPassword: ['currentPasswordIncorrect'] });
+      });
+
+      it('S3 ADR 0039 a sign-in that did not verify the password (one-time code) is still asked for it: 400 currentPasswordRequired', async () => {
+        const user = await expiredUser();
+        const b = await browser(gw.app, nextIp());
+        await b.post('/api/Account/SendOTP', { username: user.username });
+        await oneTimeTokenMailsSettled();
+        const mail = (await gw.store.outbox.list({ to: user.email! })).find((m) =>
+          m.subject?.includes('sign-in code'),
+        );
+        const code = /^\s*(\d{6})\s*$/m.exec(mail!.text)?.[1];
+        const res = await b.post('/api/Account/LoginWithOTT?returnUrl=/account/', { code });
+        expect(res.status).toBe(209);
+        expect(res.body.redirect).toMatch(/^\/account\/change-expired-password/);
+        await b.exchange(res.body.state);
+        const without = await b.post('/api/Account/ChangeExpiredPassword', {
+          newPassword: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        });
+        expect(without.status).toBe(400);
+        expect(without.body.errors).toEqual({ currentPassword: ['currentPasswordRequired'] });
+        const empty = await b.post('/api/Account/ChangeExpiredPassword', {
+          currentPassword: '',
+          newPassword: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        });
+        expect(empty.body.errors).toEqual({ currentPassword: ['currentPasswordRequired'] });
+        const typed = await b.post('/api/Account/ChangeExpiredPassword', {
+          currentPassword: TEST_PASSWORD,
+          newPassword: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        });
+        expect(typed.status).toBe(209);
+      });
+
+      it('S3 ADR 0039 the proof is bound to its own pending sign-in: another browser, a stale one or a changed password gets none', async () => {
+        const user = await expiredUser();
+        const verified = await atExpiredStep(user);
+        // Another browser without a pending sign-in: the flow restarts (400 without errors), nothing changes.
+        const stranger = await browser(gw.app, nextIp());
+        const strangers = await stranger.post('/api/Account/ChangeExpiredPassword', {
+          newPassword: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        });
+        expect(strangers.status).toBe(400);
+        expect(strangers.body).toEqual({});
+        // The password changed after this sign-in verified it (a reset elsewhere): the old proof is void.
+        gw.clock.advance(1);
+        await gw.store.database.db
+          .updateTable('users')
+          .set({ password_changed_at: gw.clock.now() })
+          .where('id', '=', user.id)
+          .execute();
+        const voided = await verified.post('/api/Account/ChangeExpiredPassword', {
+          newPassword: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        });
+        expect(voided.status).toBe(400);
+        expect(voided.body.errors).toEqual({ currentPassword: ['currentPasswordRequired'] });
+        // Past the pending sign-in's lifetime the step itself is gone: restart, still nothing changed.
+        const other = await expiredUser();
+        const late = await atExpiredStep(other);
+        gw.clock.advance(PENDING_SIGN_IN_MS + 1);
+        const stale = await late.post('/api/Account/ChangeExpiredPassword', {
+          newPassword: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        });
+        expect(stale.status).toBe(400);
+        expect(stale.body).toEqual({});
+        expect((await gw.store.users.findById(user.id))!.passwordExpiresAt).not.toBeNull();
+        expect((await gw.store.users.findById(other.id))!.passwordExpiresAt).not.toBeNull();
       });
 
       it('S15 a completed change continues the sign-in to its returnUrl, signed in, and ends the user’s older sessions', async () => {

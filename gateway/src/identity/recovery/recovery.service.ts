@@ -19,6 +19,7 @@ import type { User } from '../../store/user.repository.js';
 import type { PartnerService } from '../partner.service.js';
 import { setAccountPassword, type PasswordChange } from '../account-password.js';
 import { verifyPassword } from '../passwords.service.js';
+import { PENDING_SIGN_IN_MS } from '../sign-in/sign-in-context.js';
 import { isCommonPassword } from './common-passwords.js';
 
 /** A reset link lives one hour at most (S12). */
@@ -101,6 +102,17 @@ function errorsOf(error: core.$ZodError): FieldErrors {
     if (!list.includes(code)) list.push(code);
   }
   return errors;
+}
+
+/**
+ * Whether a pending sign-in's own password check still stands for the expired-password step (ADR 0039): it was made
+ * within the pending sign-in's lifetime and the password has not changed since (a reset in another tab voids it).
+ */
+export function passwordStillVerified(user: User, verifiedAt: number | undefined, now: number): boolean {
+  if (verifiedAt === undefined) return false;
+  const age = now - verifiedAt;
+  if (age < 0 || age > PENDING_SIGN_IN_MS) return false;
+  return user.passwordChangedAt === null || user.passwordChangedAt <= verifiedAt;
 }
 
 /**
@@ -290,34 +302,38 @@ export function createRecoveryService(deps: RecoveryDeps) {
     },
 
     /**
-     * `ChangeExpiredPassword` for the account of the pending sign-in: current password again, a new one that passes
-     * the rules and the list and differs from the current one. The caller completes the sign-in step.
+     * `ChangeExpiredPassword` for the account of the pending sign-in: a new password that passes the rules and the
+     * list and differs from the current one. The current password is asked again unless `proof` says this very
+     * pending sign-in verified it (ADR 0039): then it may be left out — still within the pending sign-in's time and
+     * only while the password is the one verified — and "new ≠ old" is checked against the stored hash. A current
+     * password that is given is always checked. The caller completes the sign-in step.
      */
     async changeExpiredPassword(
       userId: string,
       body: unknown,
       context: { host: string | undefined; locale: string | undefined; ip: string },
+      proof: { passwordVerifiedAt?: number | undefined } = {},
     ): Promise<ChangeOutcome> {
       const user = await store.users.findById(userId);
       if (!user?.passwordHash || user.disabled)
         return { kind: 'invalid', errors: { '': ['stepNotAllowed'] } };
-      const parsed = changeExpiredPasswordRequestSchema(await rulesOfUser(user, context.host)).safeParse(
-        body,
-      );
+      const verified = passwordStillVerified(user, proof.passwordVerifiedAt, clock.now());
+      const parsed = changeExpiredPasswordRequestSchema(await rulesOfUser(user, context.host), {
+        currentPassword: verified ? 'verified' : 'required',
+      }).safeParse(body);
       if (!parsed.success) return { kind: 'invalid', errors: errorsOf(parsed.error) };
       if (!(await within(`recovery:change:${user.id}`, CHANGE_ATTEMPT_LIMIT))) return { kind: 'throttled' };
-      if (!(await verifyPassword(user.passwordHash, parsed.data.currentPassword)))
-        return { kind: 'invalid', errors: { currentPassword: ['currentPasswordIncorrect'] } };
-      if (isCommonPassword(parsed.data.newPassword))
+      const { currentPassword, newPassword } = parsed.data;
+      if (currentPassword.length > 0) {
+        if (!(await verifyPassword(user.passwordHash, currentPassword)))
+          return { kind: 'invalid', errors: { currentPassword: ['currentPasswordIncorrect'] } };
+      } else if (await verifyPassword(user.passwordHash, newPassword)) {
+        // Not typed again, so the old password is compared with its hash: the expired one may not come back.
+        return { kind: 'invalid', errors: { newPassword: ['passwordMustDiffer'] } };
+      }
+      if (isCommonPassword(newPassword))
         return { kind: 'invalid', errors: { newPassword: ['passwordCommon'] } };
-      await setPassword(
-        user,
-        parsed.data.newPassword,
-        context.host,
-        context.locale,
-        context.ip,
-        'changed-expired',
-      );
+      await setPassword(user, newPassword, context.host, context.locale, context.ip, 'changed-expired');
       await kv.delete(`recovery:change:${user.id}`);
       return { kind: 'changed' };
     },

@@ -92,6 +92,11 @@ export interface PendingSignIn {
   /** The step the browser was sent to; only its calls work now (S3, S20). */
   current: string | undefined;
   startedAt: number;
+  /**
+   * When this pending sign-in itself verified the account's password (`Login` only; a one-time token, passkey,
+   * upstream or silent sign-in leaves it out). The expired-password step then needs no current password (ADR 0039).
+   */
+  passwordVerifiedAt?: number;
   /** This browser was remembered after an earlier second factor of the user (ADR 0008): the 2FA step is skipped. */
   secondFactorRemembered?: boolean;
   /** The browser reported a user-verifying platform authenticator at Login (the device offer needs one). */

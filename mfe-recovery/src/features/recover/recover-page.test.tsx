@@ -21,7 +21,7 @@ async function renderPage(answer: { status?: number; body: unknown }) {
 describe('RecoverPage', () => {
   it('refuses an empty login without a call and focuses the field', async () => {
     const calls = await renderPage({ body: { accepted: true } });
-    const field = screen.getByLabelText('Username or e-mail');
+    const field = screen.getByLabelText('Username or email');
     fireEvent.submit(field.closest('form')!);
     expect(await screen.findByText('This field is required.')).toBeTruthy();
     expect(document.activeElement).toBe(field);
@@ -30,13 +30,13 @@ describe('RecoverPage', () => {
 
   it('sends Recover and always shows the same neutral notice', async () => {
     const calls = await renderPage({ body: { accepted: true } });
-    fireEvent.change(screen.getByLabelText('Username or e-mail'), {
+    fireEvent.change(screen.getByLabelText('Username or email'), {
       target: { value: 'someone@example.com' },
     });
     fireEvent.submit(screen.getByRole('button', { name: 'Send reset link' }).closest('form')!);
     expect(
       await screen.findByText(
-        'If an account matches, we have sent an e-mail with a link to reset the password.',
+        'If an account matches, we have sent an email with a link to reset the password.',
       ),
     ).toBeTruthy();
     expect(calls.find((c) => c.url === '/api/Account/Recover')?.body).toEqual({
@@ -50,7 +50,7 @@ describe('RecoverPage', () => {
       status: 400,
       body: { title: 'One or more validation errors occurred.', errors: { '': ['tooManyAttempts'] } },
     });
-    fireEvent.change(screen.getByLabelText('Username or e-mail'), { target: { value: 'employee' } });
+    fireEvent.change(screen.getByLabelText('Username or email'), { target: { value: 'employee' } });
     fireEvent.submit(screen.getByRole('button', { name: 'Send reset link' }).closest('form')!);
     expect(await screen.findByText('Too many attempts. Please wait a moment and try again.')).toBeTruthy();
     expect(screen.queryByText(/If an account matches/)).toBeNull();

@@ -11,7 +11,7 @@ import { useRecoverMutation } from './recover.api';
 const FIELDS = ['username'] as const;
 
 /**
- * `/account/recover` (SPEC.md §2): the username or e-mail of the account; `Recover` answers the same for every
+ * `/account/recover` (SPEC.md §2): the username or email of the account; `Recover` answers the same for every
  * login (S10), so the page always says the same neutral notice. A throttle comes back as a form error.
  */
 export function RecoverPage() {

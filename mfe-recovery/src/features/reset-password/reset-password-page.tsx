@@ -48,6 +48,7 @@ export function ResetPasswordPage() {
     (v) => resetPasswordRequestSchema(rules).safeParse({ ...v, token }),
     server,
     reset,
+    { guided: ['newPassword'] },
   );
   const signIn = withReturnUrl('/account/login', returnUrl);
 
@@ -70,7 +71,9 @@ export function ResetPasswordPage() {
   } else if (done && !isRedirectFollowed(done)) {
     body = (
       <Stack>
-        <Alert kind="success">{t('reset.done')}</Alert>
+        <Alert kind="success">
+          <strong>{t('reset.done')}</strong> {t('reset.signInWithNew')}
+        </Alert>
         <Link to={signIn}>{t('reset.signIn')}</Link>
       </Stack>
     );
@@ -86,7 +89,7 @@ export function ResetPasswordPage() {
               ))}
             </Alert>
           ) : null}
-          <NewPasswordFields form={form} autoFocus />
+          <NewPasswordFields form={form} rules={rules} autoFocus />
           <Button type="submit" loading={isLoading}>
             {t('reset.submit')}
           </Button>

@@ -1,6 +1,8 @@
 import type { ChangeEventHandler } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from 'shared-contracts/ui';
+import type { PasswordRules } from 'shared-contracts';
+import { PasswordRulesList, PasswordRulesStatus } from './password-rules-list';
 import { PasswordStrength } from './strength/password-strength';
 
 /** What {@link NewPasswordFields} needs of the live form. */
@@ -11,10 +13,19 @@ interface NewPasswordForm {
 }
 
 /**
- * The new password and its confirmation, with every rule's message live as the user types (SPEC.md §5), and the
- * strength meter under the new password.
+ * The new password and its confirmation. The server's rules are listed under the new password before anything is
+ * typed and marked met or not as the user types (SPEC.md §5; the form lists the failing ones under "Password does
+ * not meet the requirements." once a submit was tried: `guided` in `useLiveForm`), then the strength meter.
  */
-export function NewPasswordFields({ form, autoFocus }: { form: NewPasswordForm; autoFocus?: boolean }) {
+export function NewPasswordFields({
+  form,
+  rules,
+  autoFocus,
+}: {
+  form: NewPasswordForm;
+  rules: PasswordRules;
+  autoFocus?: boolean;
+}) {
   const { t } = useTranslation('mfe-recovery');
   return (
     <>
@@ -26,9 +37,11 @@ export function NewPasswordFields({ form, autoFocus }: { form: NewPasswordForm; 
         value={form.values.newPassword}
         onChange={form.onChange('newPassword')}
         errors={form.errorsOf('newPassword')}
+        hint={<PasswordRulesList password={form.values.newPassword} rules={rules} />}
         required
         autoFocus={autoFocus}
       />
+      <PasswordRulesStatus password={form.values.newPassword} rules={rules} />
       <PasswordStrength password={form.values.newPassword} />
       <TextField
         label={t('password.confirmLabel')}

@@ -1,6 +1,7 @@
 import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translateErrorMessage, type FormErrors } from 'shared-contracts/api';
+import { isPasswordRuleCode } from './password-rule-checks';
 
 /** A schema's safeParse answer, read structurally (zod issues: a path and an error code as message). */
 interface ParseResult {
@@ -18,6 +19,23 @@ export function codesByField(result: ParseResult): Record<string, string[]> {
   return byField;
 }
 
+/** Options of {@link useLiveForm}. */
+export interface LiveFormOptions<F extends string> {
+  /**
+   * Fields whose password rules are shown beside them as a live checklist: while typing, the checklist marks the
+   * rules and the field's errors leave them out; once a submit was tried, the failing rules are listed under SPEC.md
+   * §5's "Password does not meet the requirements." (`passwordRequirements`).
+   */
+  guided?: readonly F[];
+}
+
+/** A guided field's codes: the rules only after a submit, then under their summary; everything else as it comes. */
+function guidedCodes(codes: readonly string[], submitted: boolean): string[] {
+  const rules = codes.filter(isPasswordRuleCode);
+  const others = codes.filter((code) => !isPasswordRuleCode(code));
+  return submitted && rules.length > 0 ? ['passwordRequirements', ...rules, ...others] : others;
+}
+
 /**
  * A form whose fields are checked live with the shared schema as the user types (SPEC.md §5: all rules run). A
  * field shows its messages once it was edited, or once a submit was tried; the server's errors of the last call
@@ -28,6 +46,7 @@ export function useLiveForm<F extends string>(
   validate: (values: Record<F, string>) => ParseResult,
   server: FormErrors,
   clearServer: () => void,
+  options: LiveFormOptions<F> = {},
 ) {
   const { t } = useTranslation();
   const [values, setValues] = useState(
@@ -38,7 +57,8 @@ export function useLiveForm<F extends string>(
   const live = codesByField(validate(values));
 
   const errorsOf = (name: F): string[] => {
-    const shown = submitted || touched[name] ? (live[name] ?? []) : [];
+    const codes = submitted || touched[name] ? (live[name] ?? []) : [];
+    const shown = options.guided?.includes(name) ? guidedCodes(codes, submitted) : codes;
     const translated = shown.map((code) => translateErrorMessage(t, code));
     return [...new Set([...translated, ...server.field(name)])];
   };
