@@ -11,7 +11,7 @@ export function signInPage(page: Page) {
     submit: page.getByRole('button', { name: 'Sign in', exact: true }),
     differentUser: page.getByRole('button', { name: 'Sign in as a different user' }),
     forgotPassword: page.getByRole('link', { name: 'Forgotten your password?' }),
-    capsLockWarning: page.getByText('Warning: CAPS LOCK is on!'),
+    capsLockWarning: page.getByText('Caps Lock is on'),
     timedOut: page.getByText('Your session had timed out. Please try again.'),
     formError: page.getByRole('alert'),
     fieldErrors: (name: 'Username or email' | 'Password') =>

@@ -10,11 +10,7 @@ test('an expired password is changed on its page and the sign-in ends at the ret
   const user = addUser('expired', ['--expired']);
   await signIn(page, user, { returnUrl: '/account/' });
   await expect(page).toHaveURL(/\/account\/change-expired-password\?returnUrl=%2Faccount%2F$/);
-  await expect(
-    page.getByText(
-      'Your password has expired and you are not allowed to login. Change your password to continue.',
-    ),
-  ).toBeVisible();
+  await expect(page.getByText('Your password has expired. Choose a new one to continue.')).toBeVisible();
   const newPassword = 'Brand-new passphrase for e2e 42';
   await page.getByLabel('Current password', { exact: true }).fill(user.password);
   await page.getByLabel('New password', { exact: true }).fill('short');

@@ -36,11 +36,7 @@ test('portal → sign-in with an expired password → change it → back in the 
 
   // The sign-in stops at the change page; the application's interaction is still its returnUrl.
   await expect(page).toHaveURL(/\/account\/change-expired-password\?returnUrl=%2Finteraction%2F/);
-  await expect(
-    page.getByText(
-      'Your password has expired and you are not allowed to login. Change your password to continue.',
-    ),
-  ).toBeVisible();
+  await expect(page.getByText('Your password has expired. Choose a new one to continue.')).toBeVisible();
   const chosen = 'Renewed for the portal, e2e 9';
   await page.getByLabel('Current password', { exact: true }).fill(user.password);
   await page.getByLabel('New password', { exact: true }).fill(user.password);

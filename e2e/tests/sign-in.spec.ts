@@ -106,12 +106,12 @@ test('sign-out: /account/logout signs out and /account/loggedout says so', async
   await signIn(page, DEMO_USERS.employee);
   await page.goto('/account/logout');
   const confirm = page.getByRole('button', { name: 'Yes, sign me out' });
-  await expect(confirm.or(page.getByText('You are logged out.'))).toBeVisible();
+  await expect(confirm.or(page.getByText('You have signed out.'))).toBeVisible();
   if (await confirm.isVisible()) await confirm.click();
   await expect(page).toHaveURL(/\/account\/loggedout/);
-  await expect(page.getByText('You are logged out.')).toBeVisible();
+  await expect(page.getByText('You have signed out.')).toBeVisible();
   await page.goto('/account/loggedout?reason=inactivity');
-  await expect(page.getByText('You have been logged out due to inactivity.')).toBeVisible();
+  await expect(page.getByText('You were signed out after a period of inactivity.')).toBeVisible();
   await page.goto('/account/select');
   await expect(page).toHaveURL(/\/account\/login\?returnUrl=%2Faccount%2Fselect$/);
 });

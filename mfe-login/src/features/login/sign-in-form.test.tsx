@@ -56,7 +56,7 @@ describe('SignInForm', () => {
     const event = new KeyboardEvent('keydown', { key: 'A', bubbles: true });
     Object.defineProperty(event, 'getModifierState', { value: (k: string) => k === 'CapsLock' });
     fireEvent(password, event);
-    expect(live.textContent).toBe('Warning: CAPS LOCK is on!');
+    expect(live.textContent).toBe('Caps Lock is on');
     expect(live.className).toBe('hr-field__warning');
     expect(password.getAttribute('aria-describedby')).toBe(live.id);
   });

@@ -135,7 +135,9 @@ describe('SetupTwoFactorPage', () => {
       resources: { 'en-GB': { 'mfe-mfa': enGB } },
     });
     expect(
-      await screen.findByText('For your security, sign in again before you change your two-factor settings.'),
+      await screen.findByText(
+        'For your security, sign in again before you change your two-step verification settings.',
+      ),
     ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Sign in again' }).getAttribute('href')).toBe(
       '/account/login?returnUrl=%2Faccount%2Fsetup-twofactor%3FreturnUrl%3D%252F',

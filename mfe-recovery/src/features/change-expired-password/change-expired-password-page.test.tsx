@@ -29,11 +29,7 @@ async function renderPage() {
 describe('ChangeExpiredPasswordPage', () => {
   it('says the password expired and shows the three fields', async () => {
     await renderPage();
-    expect(
-      screen.getByText(
-        'Your password has expired and you are not allowed to login. Change your password to continue.',
-      ),
-    ).toBeTruthy();
+    expect(screen.getByText('Your password has expired. Choose a new one to continue.')).toBeTruthy();
     expect(screen.getByLabelText('Current password')).toBeTruthy();
     expect(screen.getByLabelText('New password')).toBeTruthy();
     expect(screen.getByLabelText('Confirm new password')).toBeTruthy();
