@@ -180,6 +180,64 @@ test.describe('a right-to-left language without translations', () => {
     );
     expect(wrong).toEqual([]);
   });
+
+  test('headings, labels and error lists sit at the inline start (the right) of a right-to-left page', async ({
+    page,
+    context,
+  }) => {
+    await openInArabic(
+      page,
+      context,
+      '/account/login',
+      text('mfe-login/src/locales/en-GB.json', 'routes.login'),
+    );
+    await appTookOver(page);
+    const form = signInPage(page);
+    await form.submit.click();
+    await expect(form.fieldErrors('Username or email').first()).toBeVisible();
+    /** Where an element's own text ends, against its content box: gaps on the inline start (right) and end. */
+    const gaps = (selector: string) =>
+      page.locator(selector).evaluateAll((elements) =>
+        elements.map((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          const text = range.getBoundingClientRect();
+          const box = el.getBoundingClientRect();
+          const style = getComputedStyle(el);
+          const contentRight =
+            box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+          const contentLeft = box.left + parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth);
+          return {
+            what: `${el.tagName.toLowerCase()} "${el.textContent}"`,
+            start: Math.round(contentRight - text.right),
+            end: Math.round(text.left - contentLeft),
+            align: style.textAlign,
+          };
+        }),
+      );
+    const checked = [
+      ...(await gaps('main h1')),
+      ...(await gaps('main .hr-field__label')),
+      ...(await gaps('main .hr-field__errors li')),
+    ];
+    expect(checked.length).toBeGreaterThanOrEqual(4);
+    for (const { what, start, end, align } of checked) {
+      expect(align, what).not.toBe('left');
+      expect(start, what).toBeLessThanOrEqual(1);
+      expect(end, what).toBeGreaterThan(start);
+    }
+    // The bullet of an error sits beside its text: the list's marker is outside the item, at its inline start.
+    const item = form.fieldErrors('Username or email').first();
+    const list = await item.evaluate((li) => {
+      const ul = li.parentElement!;
+      return {
+        position: getComputedStyle(li).listStylePosition,
+        padRight: getComputedStyle(ul).paddingRight,
+      };
+    });
+    expect(list.position).toBe('outside');
+    expect(parseFloat(list.padRight)).toBeGreaterThan(0);
+  });
 });
 
 test('the conveniences people expect: no capitals or spelling marks in the username, a show-password button', async ({

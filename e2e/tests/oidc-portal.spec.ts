@@ -52,7 +52,7 @@ test('portal → sign-in → back with name and roles → sign out → signed ou
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/loggedout\\?logoutId=`));
   await page.reload();
-  await expect(page.getByText('You are logged out.')).toBeVisible();
+  await expect(page.getByText('You have signed out.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Return to Payroll portal' })).toHaveCount(0);
   await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/loggedout`));
 

@@ -50,7 +50,7 @@ function registerDevicePage(page: Page) {
     register: page.getByRole('button', { name: 'Register this device' }),
     skip: page.getByRole('button', { name: 'Skip for now' }),
     backToSignIn: page.getByRole('link', { name: 'Back to sign in' }),
-    error: page.getByText('There was a problem registering your device. Please try again later.'),
+    error: page.getByText('There was a problem registering your passkey. Please try again later.'),
   };
 }
 
@@ -184,7 +184,7 @@ test('a passkey the service does not know ends quietly: the message, Try again, 
   });
   await page.goto(`/account/login/secure?returnUrl=${encodeURIComponent('/account/')}`);
   await expect(
-    page.getByText('We could not verify you or the key you used.', { exact: false }),
+    page.getByText('We could not verify you or the passkey you used.', { exact: false }),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
   await expectAxeClean(page);

@@ -102,9 +102,9 @@ test('the partner idle sign-out signs an idle user out in every tab and shows th
   });
   await context.clock.fastForward('00:30');
   await expect(page).toHaveURL(`${identity.url}/account/loggedout?reason=inactivity`);
-  await expect(page.getByText('You have been logged out due to inactivity.')).toBeVisible();
+  await expect(page.getByText('You were signed out after a period of inactivity.')).toBeVisible();
   await expect(other).toHaveURL(`${identity.url}/account/loggedout?reason=inactivity`);
-  await expect(other.getByText('You have been logged out due to inactivity.')).toBeVisible();
+  await expect(other.getByText('You were signed out after a period of inactivity.')).toBeVisible();
   expect(silentLogouts).toHaveLength(1);
 
   // The server session is over: the old cookie gets 401, and the browser is anonymous.

@@ -31,14 +31,17 @@ export const ERROR_MESSAGES = {
   // SPEC.md §8 user messages
   validationFailed: 'One or more validations errors occurred.',
   sessionTimedOut: 'Your session had timed out. Please try again.',
-  deviceRegistrationError: 'There was a problem registering your device. Please try again later.',
-  passwordExpired:
-    'Your password has expired and you are not allowed to login. Change your password to continue.',
-  loggedOutInactivity: 'You have been logged out due to inactivity.',
-  loggedOut: 'You are logged out.',
-  capsLockOn: 'Warning: CAPS LOCK is on!',
+  deviceRegistrationError: 'There was a problem registering your passkey. Please try again later.',
+  /** SPEC.md §8: "Your password has expired and you are not allowed to login. Change your password to continue." (ADR 0038) */
+  passwordExpired: 'Your password has expired. Choose a new one to continue.',
+  /** SPEC.md §8: "You have been logged out due to inactivity." (ADR 0038) */
+  loggedOutInactivity: 'You were signed out after a period of inactivity.',
+  /** SPEC.md §8: "You are logged out." (ADR 0038) */
+  loggedOut: 'You have signed out.',
+  /** SPEC.md §8: "Warning: CAPS LOCK is on!" (ADR 0038) */
+  capsLockOn: 'Caps Lock is on',
   secureSignInFailed:
-    'We could not verify you or the key you used. Try again, or sign in with your username.',
+    'We could not verify you or the passkey you used. Try again, or sign in with your username.',
   // sign-in
   invalidCredentials: 'The username or password is incorrect.',
   tooManyAttempts: 'Too many attempts. Please wait a moment and try again.',
@@ -53,7 +56,8 @@ export const ERROR_MESSAGES = {
   captchaInvalid: 'The check did not succeed. Please try again.',
   // second factor
   invalidCode: 'The code is not valid or has expired. Check it and try again.',
-  reauthenticationRequired: 'For your security, sign in again before you change your two-factor settings.',
+  reauthenticationRequired:
+    'For your security, sign in again before you change your two-step verification settings.',
   recentSignInRequired: 'For your security, sign in again to make this change.',
   emailUnchanged: 'This is already your email address.',
   emailNotAvailable: 'This email address cannot be used. Choose another one.',

@@ -265,6 +265,17 @@ for (const backend of BACKENDS) {
         ).toBe(false);
       });
 
+      it('LocalAllowed tells what the sign-in page shows; IsRemoteAuthentication checks the returnUrl first (ADR 0040)', async () => {
+        // No partner or client setting turns password sign-in off yet: both answers say it is allowed, together.
+        const view = await request(gw.app).get('/api/Account/LoginView?returnUrl=/').expect(200);
+        const allowed = await request(gw.app).get('/api/Account/LocalAllowed?returnUrl=/').expect(200);
+        expect(allowed.body).toBe(view.body.allowLocal);
+        // An address off the site is checked first, as LoginView checks it: no application's sign-in behind it.
+        const offSite = encodeURIComponent('//evil.example/interaction/x');
+        const remote = await request(gw.app).get(`/api/Account/IsRemoteAuthentication?returnUrl=${offSite}`);
+        expect([remote.status, remote.body]).toEqual([200, false]);
+      });
+
       it('Exchange answers a fresh token for a 209 state, also at /api/account/exchange', async () => {
         const user = await gw.addUser();
         const b = await browser(gw.app);

@@ -75,6 +75,7 @@ describe('server messages in the visitor language', () => {
       .send({ username: '', password: '' })
       .expect(400);
     expect(res.body.errors).toEqual({ username: ['required'], password: ['required'] });
-    expect(res.body.detail).toBe('Dieses Feld ist erforderlich.');
+    // The map keeps `required` (shown under each labelled field); the detail, read without the form, names them.
+    expect(res.body.detail).toBe('username ist erforderlich. password ist erforderlich.');
   });
 });

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { DEFAULT_LOCALE, fieldKey, type ErrorCode } from 'shared-contracts';
+import { DEFAULT_LOCALE, fieldKey, formatErrorCode, type ErrorCode } from 'shared-contracts';
 import { translateErrorCode } from 'shared-contracts/locales';
 import type { core } from 'zod';
 import { RETRY_AFTER_SECONDS } from '../infra/dependency-health.js';
@@ -10,6 +10,10 @@ import { localeOf } from './locale.js';
  * map keeps the codes (the UI translates them); `title` and `detail` are written in the request's language
  * (`res.locals.locale`, see locale.ts) for clients without our UI: "One or more validation errors occurred." in
  * en-GB, and the messages' texts, each once.
+ *
+ * A missing required field is `required` in the map, shown under its labelled field as "This field is required."
+ * (SPEC.md §5); the detail has no field beside it, so there it names the field: "{field} is required."
+ * (`fieldRequired`), the field as the request names it (ADR 0040).
  */
 export function sendValidationProblem(res: Response, errors: Record<string, string[]>, status = 400): void {
   const locale = localeOf(res) ?? DEFAULT_LOCALE;
@@ -17,9 +21,9 @@ export function sendValidationProblem(res: Response, errors: Record<string, stri
   for (const [key, messages] of Object.entries(errors)) normalised[fieldKey(key)] = messages;
   const texts = [
     ...new Set(
-      Object.values(normalised)
-        .flat()
-        .map((code) => translateErrorCode(code, locale)),
+      Object.entries(normalised).flatMap(([field, codes]) =>
+        codes.map((code) => translateErrorCode(detailCode(field, code), locale)),
+      ),
     ),
   ];
   // Every 503 is a dependency that does not answer (the store, Redis, a throttle's store): the client may try the
@@ -33,6 +37,11 @@ export function sendValidationProblem(res: Response, errors: Record<string, stri
       detail: texts.join(' '),
       errors: normalised,
     });
+}
+
+/** The code a message of `field` is written with in the detail: a missing field named, the rest as they are. */
+function detailCode(field: string, code: string): string {
+  return code === 'required' && field !== '' ? formatErrorCode('fieldRequired', { field }) : code;
 }
 
 /** A form-level error (the empty key). */

@@ -84,7 +84,8 @@ export function sessionRouter(deps: SessionRouterDeps): Router {
   });
 
   view(router, '/LocalAllowed', async (req, res) => {
-    // Password sign-in is allowed for every partner until a partner can be vendor-only.
+    // True, and the truth: no partner or client setting turns password sign-in off (ADR 0040); LoginView's
+    // allowLocal says the same and must change with it.
     if (parse(returnUrlQuerySchema, req.query, res)) res.json(true);
     return Promise.resolve();
   });

@@ -1,18 +1,12 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
-import {
-  ACCOUNT_API_BASE,
-  ANTIFORGERY_HEADER,
-  DEFAULT_LOCALE_HEADER,
-  REQUESTED_WITH,
-  SUPPORTED_LOCALES_HEADER,
-} from '../constants.js';
+import { ACCOUNT_API_BASE, ANTIFORGERY_HEADER } from '../constants.js';
 import { guardedActionOf } from '../captcha.schema.js';
 import { ERROR_MESSAGES } from '../error-codes.js';
 import { returnUrlOf, withReturnUrl } from '../return-url.js';
 import { classifyResponse, resolveRedirectTarget, statusMessage, type ApiError } from '../protocol.js';
 import { isKnownPage, LOCAL_LOGIN_PATH, LOGIN_PATH, HOME_PATH } from '../routes.js';
 import { ensureAntiforgeryToken } from './antiforgery.js';
-import { apiClientConfig } from './client-config.js';
+import { accountCallHeaders, apiClientConfig } from './client-config.js';
 import { navigateFull, navigateInApp } from './navigation.js';
 import { setTimedOut } from './session.slice.js';
 
@@ -58,17 +52,6 @@ function buildUrl(call: AccountCall): string {
   }
   const search = query.toString();
   return search ? `${path}?${search}` : path;
-}
-
-function baseHeaders(): Record<string, string> {
-  const config = apiClientConfig();
-  return {
-    Accept: 'application/json',
-    'X-Requested-With': REQUESTED_WITH,
-    [SUPPORTED_LOCALES_HEADER]: config.supportedLocales.join(','),
-    [DEFAULT_LOCALE_HEADER]: config.defaultLocale,
-    'Accept-Language': config.currentLocale(),
-  };
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -132,7 +115,7 @@ async function followRedirect(redirect: string, state: string): Promise<void> {
       method: 'POST',
       credentials: 'same-origin',
       headers: {
-        ...baseHeaders(),
+        ...accountCallHeaders(),
         'Content-Type': 'application/json',
         ...(token ? { [ANTIFORGERY_HEADER]: token } : {}),
       },
@@ -176,7 +159,7 @@ export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
     };
   }
   const config = apiClientConfig();
-  const headers = baseHeaders();
+  const headers = accountCallHeaders();
   if (method !== 'GET') {
     const token = await ensureAntiforgeryToken(config.fetch);
     if (token) headers[ANTIFORGERY_HEADER] = token;

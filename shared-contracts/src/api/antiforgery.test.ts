@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ensureAntiforgeryToken, readAntiforgeryToken, readAntiforgeryTokenAsync } from './antiforgery.js';
+import { apiClientConfig, configureApiClient } from './client-config.js';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -50,6 +51,29 @@ describe('anti-forgery token (SPEC.md §4 start-up, §9 cookie)', () => {
     const { response, track } = trackedResponse('{}', 503);
     expect(await ensureAntiforgeryToken(() => Promise.resolve(response))).toBeUndefined();
     expect(track.cancelled).toBe(true);
+  });
+
+  it('sends the locale headers every other call sends (SPEC.md §7)', async () => {
+    vi.stubGlobal('document', { cookie: '' });
+    const before = { ...apiClientConfig() };
+    configureApiClient({
+      supportedLocales: ['en-GB', 'de'],
+      defaultLocale: 'de',
+      currentLocale: () => 'fr-CA',
+    });
+    try {
+      const fetchStub = vi.fn((_url: string, _init: RequestInit) =>
+        Promise.resolve(Response.json({ token: 't' })),
+      );
+      expect(await ensureAntiforgeryToken(fetchStub as unknown as typeof fetch)).toBe('t');
+      const headers = new Headers(fetchStub.mock.calls[0]![1].headers);
+      expect(headers.get('x-supported-locales')).toBe('en-GB,de');
+      expect(headers.get('x-default-locale')).toBe('de');
+      expect(headers.get('accept-language')).toBe('fr-CA');
+      expect(headers.get('x-requested-with')).toBe('XMLHttpRequest');
+    } finally {
+      configureApiClient(before);
+    }
   });
 
   it('does not call at all when the cookie is already there', async () => {

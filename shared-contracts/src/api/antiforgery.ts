@@ -1,4 +1,5 @@
 import { ACCOUNT_API_BASE, ANTIFORGERY_COOKIE_SUFFIX } from '../constants.js';
+import { accountCallHeaders } from './client-config.js';
 
 /**
  * Reads the anti-forgery token from the cookie whose name ends with `x-csrf-token-value` (SPEC.md §9). The name
@@ -52,8 +53,8 @@ export const ANTIFORGERY_URL = `${ACCOUNT_API_BASE}Antiforgery`;
 let pending: Promise<string | undefined> | undefined;
 
 /**
- * Returns the anti-forgery token, fetching one first when the cookie is absent (SPEC.md §4 "Start-up"). Parallel
- * callers share one request.
+ * Returns the anti-forgery token, fetching one first when the cookie is absent (SPEC.md §4 "Start-up") with the
+ * headers of every account call, the locale ones included. Parallel callers share one request.
  */
 export async function ensureAntiforgeryToken(
   fetchImpl: typeof fetch = globalThis.fetch,
@@ -65,7 +66,8 @@ export async function ensureAntiforgeryToken(
       const response = await fetchImpl(ANTIFORGERY_URL, {
         method: 'GET',
         credentials: 'same-origin',
-        headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+        // The same headers as every other call (SPEC.md §7), the locale ones included.
+        headers: accountCallHeaders(),
       });
       // The cookie is the source of truth; the body is a fallback for a cookie the browser refused. A body left
       // unread keeps its connection busy in Chromium, so it is always either read or cancelled.

@@ -1,4 +1,10 @@
-import { DEFAULT_LOCALE, SUPPORTED_LOCALES } from '../constants.js';
+import {
+  DEFAULT_LOCALE,
+  DEFAULT_LOCALE_HEADER,
+  REQUESTED_WITH,
+  SUPPORTED_LOCALES,
+  SUPPORTED_LOCALES_HEADER,
+} from '../constants.js';
 
 /** What the API client needs to know about the page, settable by the shell at start-up. */
 export interface ApiClientConfig {
@@ -27,4 +33,19 @@ export function configureApiClient(changes: Partial<ApiClientConfig>): void {
 /** The API client's configuration now. */
 export function apiClientConfig(): Readonly<ApiClientConfig> {
   return config;
+}
+
+/**
+ * The headers every account call sends (SPEC.md §7): Accept, X-Requested-With, x-supported-locales,
+ * x-default-locale and Accept-Language. One source for the base query and the anti-forgery fetch, so no call of
+ * the site leaves without the locale headers.
+ */
+export function accountCallHeaders(): Record<string, string> {
+  return {
+    Accept: 'application/json',
+    'X-Requested-With': REQUESTED_WITH,
+    [SUPPORTED_LOCALES_HEADER]: config.supportedLocales.join(','),
+    [DEFAULT_LOCALE_HEADER]: config.defaultLocale,
+    'Accept-Language': config.currentLocale(),
+  };
 }

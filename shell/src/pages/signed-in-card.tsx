@@ -3,10 +3,12 @@ import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, safeReturnUrl, type CurrentUser, withReturnUrl } from 'shared-contracts';
 import { Card, Stack } from 'shared-contracts/ui';
 import { useApplicationsQuery } from './applications.api';
+import { ProfileAvatar } from './profile-avatar';
 
 /**
- * Who is signed in, and the ways on: Continue to the page that asked for the sign-in (a returnUrl) or to each
- * application that starts its own sign-in, and Sign out. Shown on `/` and `/account/` to a signed-in person.
+ * Who is signed in (their picture, or their initial, beside their name), and the ways on: Continue to the page
+ * that asked for the sign-in (a returnUrl) or to each application that starts its own sign-in, and Sign out. Shown
+ * on `/` and `/account/` to a signed-in person.
  */
 export function SignedInCard({ user }: { user: CurrentUser }) {
   const { t } = useTranslation('common');
@@ -17,7 +19,10 @@ export function SignedInCard({ user }: { user: CurrentUser }) {
   return (
     <Card className="shell__signed-in">
       <Stack>
-        <p>{t('home.signedInAs', { name })}</p>
+        <div className="shell__person">
+          <ProfileAvatar name={name} />
+          <p>{t('home.signedInAs', { name })}</p>
+        </div>
         {returnUrl !== '/' ? (
           <Link className="hr-button hr-button--primary" to={withReturnUrl('/redirect', returnUrl)}>
             {t('home.continue')}

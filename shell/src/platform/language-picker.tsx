@@ -1,13 +1,15 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PartnerMetadata } from 'shared-contracts';
-import { findPartnerLanguage } from './language.js';
+import { findPartnerLanguage, isTranslatedLocale } from './language.js';
 import { changeLocale } from './locale-change.js';
 import { useSetLanguageMutation } from './platform.api.js';
 
 /**
  * The language picker, shown only when the partner allows it (SPEC.md §3 showLanguageOptions), listing the
- * partner's languages. A choice is saved (storage + culture cookie) and sent to the server with `SetLanguage`.
+ * partner's languages. A choice is saved (storage + culture cookie) and sent to the server with `SetLanguage`. A
+ * language the interface has no text in is marked "(not yet translated)"; chosen, it shows en-GB text in its own
+ * direction under the untranslated notice (untranslated-notice.tsx).
  */
 export function LanguagePicker({ partner }: { partner: PartnerMetadata }) {
   const { t, i18n } = useTranslation('common');
@@ -50,11 +52,20 @@ export function LanguagePicker({ partner }: { partner: PartnerMetadata }) {
           value={current}
           onChange={(event) => onChange(event.target.value)}
         >
-          {partner.availableLanguages.map((language) => (
-            <option key={language.name} value={language.name} lang={language.name}>
-              {language.description || language.name}
-            </option>
-          ))}
+          {/* A language without translations says so in the language shown now, and is then not tagged as its own
+              language (most of its text is not). */}
+          {partner.availableLanguages.map((language) => {
+            const label = language.description || language.name;
+            return isTranslatedLocale(language.name) ? (
+              <option key={language.name} value={language.name} lang={language.name}>
+                {label}
+              </option>
+            ) : (
+              <option key={language.name} value={language.name} data-untranslated="">
+                {t('platform.language.untranslatedOption', { language: label })}
+              </option>
+            );
+          })}
         </select>
       </span>
     </div>

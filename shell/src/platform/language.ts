@@ -95,6 +95,14 @@ export function findPartnerLanguage(languages: readonly PartnerLanguage[], local
   return languages.find((language) => language.name.toLowerCase() === wanted);
 }
 
+/**
+ * Whether the interface has text in `locale` (its own or its language's, as `en-US` reads `en`). A partner may offer
+ * a language without it (the admin CLI's --allow-untranslated); that language shows en-GB text in its own direction.
+ */
+export function isTranslatedLocale(locale: string): boolean {
+  return matchSupportedLocale(locale) !== undefined;
+}
+
 /** Text direction of a locale (SPEC.md §1 RTL list). */
 export function directionOf(locale: string): 'rtl' | 'ltr' {
   return isRtlLocale(locale) ? 'rtl' : 'ltr';
@@ -113,7 +121,7 @@ export function applyDocumentLanguage(locale: string, root: HTMLElement = docume
   root.dir = directionOf(locale);
   const body = root.ownerDocument.body as HTMLElement | null;
   if (!body) return;
-  if (matchSupportedLocale(locale)) {
+  if (isTranslatedLocale(locale)) {
     body.removeAttribute('lang');
     body.removeAttribute('data-text-fallback');
   } else {

@@ -6,6 +6,7 @@ import { CaptchaOutlet } from '../captcha/captcha-outlet.js';
 import { applyPartnerBranding, partnerBranding } from './branding.js';
 import { InlineToasts } from './inline-toasts.js';
 import { OfflineNotice } from './offline-notice.js';
+import { UntranslatedNotice } from './untranslated-notice.js';
 import { PartnerContext } from './partner-context.js';
 import { FALLBACK_PARTNER, usePartnerMetadataQuery } from './platform.api.js';
 import { PlatformToaster } from './platform-toaster.js';
@@ -25,7 +26,8 @@ export interface PlatformRootProps {
 /**
  * The shell platform around the router: loads the partner (SPEC.md §4 start-up), applies its branding and
  * locale, keeps the theme painted, registers the offline worker with its update toast, shows the offline
- * notice and the toast outlets (sonner's on wider screens, the inline one on phones: ADR 0031). Every remote
+ * notice, the notice of a language without translations and the toast outlets (sonner's on wider screens, the
+ * inline one on phones: ADR 0031). Every remote
  * inherits all of it through the document and {@link usePartner}.
  */
 export function PlatformRoot({ children, offlineWorker = true }: PlatformRootProps) {
@@ -85,6 +87,7 @@ export function PlatformRoot({ children, offlineWorker = true }: PlatformRootPro
   return (
     <PartnerContext.Provider value={partner ?? FALLBACK_PARTNER}>
       <OfflineNotice />
+      <UntranslatedNotice />
       {children}
       <CaptchaOutlet />
       <InlineToasts />

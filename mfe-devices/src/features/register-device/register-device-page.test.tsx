@@ -53,7 +53,7 @@ describe('RegisterDevicePage', () => {
     fireEvent.change(screen.getByLabelText('Device name'), { target: { value: 'Work laptop' } });
     fireEvent.submit(screen.getByRole('button', { name: 'Register this device' }).closest('form')!);
     expect(
-      await screen.findByText('There was a problem registering your device. Please try again later.'),
+      await screen.findByText('There was a problem registering your passkey. Please try again later.'),
     ).toBeTruthy();
     expect(calls.find((c) => c.call === 'CredentialOptions')?.query.get('displayName')).toBe('Work laptop');
     expect(calls.some((c) => c.call === 'RegisterCredential')).toBe(false);
@@ -66,7 +66,7 @@ describe('RegisterDevicePage', () => {
     });
     fireEvent.submit(screen.getByRole('button', { name: 'Register this device' }).closest('form')!);
     expect(
-      await screen.findByText('There was a problem registering your device. Please try again later.'),
+      await screen.findByText('There was a problem registering your passkey. Please try again later.'),
     ).toBeTruthy();
   });
 

@@ -22,7 +22,7 @@ describe('SecureLoginPage', () => {
       resources: { 'en-GB': { 'mfe-devices': enGB } },
     });
     // jsdom has no WebAuthn: the device step fails, as a cancelled prompt would.
-    expect(await screen.findByText(/We could not verify you or the key you used/)).toBeTruthy();
+    expect(await screen.findByText(/We could not verify you or the passkey you used/)).toBeTruthy();
     expect(gateway.calls.filter((c) => c.call === 'AssertionOptions')).toHaveLength(1);
     expect(gateway.calls.some((c) => c.call === 'SecureLogin')).toBe(false);
     expect(

@@ -117,7 +117,7 @@ describe('passkey autofill on the sign-in form', () => {
       Response.json({ title: 'x', errors: { '': ['secureSignInFailed'] } }, { status: 400 }),
     );
     await renderForm(fetch);
-    expect(await screen.findByText(/We could not verify you or the key you used/)).toBeTruthy();
+    expect(await screen.findByText(/We could not verify you or the passkey you used/)).toBeTruthy();
     expect(screen.getByLabelText('Password')).toBeTruthy();
   });
 

@@ -25,14 +25,13 @@ export const errorsDe = {
   validationFailed: 'Bei der Überprüfung sind ein oder mehrere Fehler aufgetreten.',
   sessionTimedOut: 'Ihre Sitzung ist abgelaufen. Bitte versuchen Sie es erneut.',
   deviceRegistrationError:
-    'Beim Registrieren Ihres Geräts ist ein Problem aufgetreten. Bitte versuchen Sie es später erneut.',
-  passwordExpired:
-    'Ihr Passwort ist abgelaufen und Sie können sich nicht anmelden. Ändern Sie Ihr Passwort, um fortzufahren.',
-  loggedOutInactivity: 'Sie wurden wegen Inaktivität abgemeldet.',
-  loggedOut: 'Sie sind abgemeldet.',
-  capsLockOn: 'Achtung: Die Feststelltaste ist aktiviert!',
+    'Beim Registrieren Ihres Passkeys ist ein Problem aufgetreten. Bitte versuchen Sie es später erneut.',
+  passwordExpired: 'Ihr Passwort ist abgelaufen. Wählen Sie ein neues, um fortzufahren.',
+  loggedOutInactivity: 'Sie wurden nach einer Zeit der Inaktivität abgemeldet.',
+  loggedOut: 'Sie haben sich abgemeldet.',
+  capsLockOn: 'Die Feststelltaste ist aktiviert',
   secureSignInFailed:
-    'Wir konnten Sie oder den verwendeten Schlüssel nicht überprüfen. Versuchen Sie es erneut oder melden Sie sich mit Ihrem Benutzernamen an.',
+    'Wir konnten Sie oder den verwendeten Passkey nicht überprüfen. Versuchen Sie es erneut oder melden Sie sich mit Ihrem Benutzernamen an.',
   invalidCredentials: 'Benutzername oder Passwort ist falsch.',
   tooManyAttempts: 'Zu viele Versuche. Bitte warten Sie einen Moment und versuchen Sie es erneut.',
   accountDisabled: 'Benutzername oder Passwort ist falsch.',
@@ -46,7 +45,7 @@ export const errorsDe = {
   captchaInvalid: 'Die Prüfung war nicht erfolgreich. Bitte versuchen Sie es erneut.',
   invalidCode: 'Der Code ist ungültig oder abgelaufen. Bitte prüfen Sie ihn und versuchen Sie es erneut.',
   reauthenticationRequired:
-    'Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Zwei-Faktor-Einstellungen ändern.',
+    'Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Einstellungen der Bestätigung in zwei Schritten ändern.',
   recentSignInRequired: 'Melden Sie sich zu Ihrer Sicherheit erneut an, um diese Änderung vorzunehmen.',
   emailUnchanged: 'Das ist bereits Ihre E-Mail-Adresse.',
   emailNotAvailable: 'Diese E-Mail-Adresse kann nicht verwendet werden. Wählen Sie eine andere.',

@@ -24,14 +24,13 @@ export const errorsEs = {
   validationFailed: 'Se han producido uno o más errores de validación.',
   sessionTimedOut: 'Su sesión ha caducado. Inténtelo de nuevo.',
   deviceRegistrationError:
-    'Se ha producido un problema al registrar su dispositivo. Inténtelo de nuevo más tarde.',
-  passwordExpired:
-    'Su contraseña ha caducado y no puede iniciar sesión. Cambie su contraseña para continuar.',
-  loggedOutInactivity: 'Se ha cerrado su sesión por inactividad.',
+    'Se ha producido un problema al registrar su llave de acceso. Inténtelo de nuevo más tarde.',
+  passwordExpired: 'Su contraseña ha caducado. Elija una nueva para continuar.',
+  loggedOutInactivity: 'Se cerró su sesión tras un periodo de inactividad.',
   loggedOut: 'Ha cerrado la sesión.',
-  capsLockOn: 'Atención: ¡BLOQ MAYÚS está activado!',
+  capsLockOn: 'Bloq Mayús está activado',
   secureSignInFailed:
-    'No hemos podido verificarle a usted o la llave que ha usado. Inténtelo de nuevo o inicie sesión con su nombre de usuario.',
+    'No hemos podido verificarle a usted o la llave de acceso que ha usado. Inténtelo de nuevo o inicie sesión con su nombre de usuario.',
   invalidCredentials: 'El nombre de usuario o la contraseña son incorrectos.',
   tooManyAttempts: 'Demasiados intentos. Espere un momento e inténtelo de nuevo.',
   accountDisabled: 'El nombre de usuario o la contraseña son incorrectos.',

@@ -25,14 +25,13 @@ export const errorsFrCA = {
   validationFailed: 'Une ou plusieurs erreurs de validation sont survenues.',
   sessionTimedOut: 'Votre session a expiré. Veuillez réessayer.',
   deviceRegistrationError:
-    'Un problème est survenu lors de l’enregistrement de votre appareil. Veuillez réessayer plus tard.',
-  passwordExpired:
-    'Votre mot de passe a expiré et vous ne pouvez pas vous connecter. Changez votre mot de passe pour continuer.',
-  loggedOutInactivity: 'Vous avez été déconnecté en raison d’inactivité.',
-  loggedOut: 'Vous êtes déconnecté.',
-  capsLockOn: 'Attention : le verrouillage des majuscules est activé!',
+    'Un problème est survenu lors de l’enregistrement de votre clé d’accès. Veuillez réessayer plus tard.',
+  passwordExpired: 'Votre mot de passe a expiré. Choisissez-en un nouveau pour continuer.',
+  loggedOutInactivity: 'Vous avez été déconnecté après une période d’inactivité.',
+  loggedOut: 'Vous vous êtes déconnecté.',
+  capsLockOn: 'Le verrouillage des majuscules est activé',
   secureSignInFailed:
-    'Nous n’avons pas pu vérifier votre identité ou la clé utilisée. Réessayez ou connectez-vous avec votre nom d’utilisateur.',
+    'Nous n’avons pas pu vérifier votre identité ou la clé d’accès utilisée. Réessayez ou connectez-vous avec votre nom d’utilisateur.',
   invalidCredentials: 'Le nom d’utilisateur ou le mot de passe est incorrect.',
   tooManyAttempts: 'Trop de tentatives. Veuillez patienter un moment et réessayer.',
   accountDisabled: 'Le nom d’utilisateur ou le mot de passe est incorrect.',
@@ -45,7 +44,7 @@ export const errorsFrCA = {
   captchaInvalid: 'La vérification n’a pas réussi. Veuillez réessayer.',
   invalidCode: 'Le code n’est pas valide ou a expiré. Vérifiez-le et réessayez.',
   reauthenticationRequired:
-    'Pour votre sécurité, reconnectez-vous avant de modifier vos paramètres de double authentification.',
+    'Pour votre sécurité, reconnectez-vous avant de modifier vos paramètres de vérification en deux étapes.',
   recentSignInRequired: 'Pour votre sécurité, reconnectez-vous pour effectuer cette modification.',
   emailUnchanged: 'C’est déjà votre adresse courriel.',
   emailNotAvailable: 'Cette adresse courriel ne peut pas être utilisée. Choisissez-en une autre.',
