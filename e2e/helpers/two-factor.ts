@@ -74,6 +74,6 @@ export async function setUpAuthenticator(page: Page, usedSteps: Set<number>) {
   const codes = await wizard.codes.allTextContents();
   await wizard.stored.check();
   await wizard.continue.click();
-  await expect(page.getByText('2FA setup completed')).toBeVisible();
+  await expect(page.getByText('Two-step verification is set up')).toBeVisible();
   return { secret, codes };
 }

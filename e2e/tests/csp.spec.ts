@@ -71,7 +71,7 @@ const PAGES: { path: string; heading: string; owner: string }[] = [
   { path: '/', heading: 'Home', owner: 'shell' },
   { path: '/account/login', heading: 'Sign in', owner: 'mfe-login' },
   { path: '/account/recover', heading: 'Recover your account', owner: 'mfe-recovery' },
-  { path: '/account/login/secure', heading: 'Secure sign in', owner: 'mfe-devices' },
+  { path: '/account/login/secure', heading: 'Sign in with a passkey', owner: 'mfe-devices' },
   { path: '/error/signin', heading: 'Sign-in error', owner: 'shell (error page)' },
   { path: '/no/such/page', heading: 'Page not found', owner: 'shell (not found)' },
 ];

@@ -45,9 +45,9 @@ async function platformAuthenticator(
 /** The device-offer page's parts. */
 function registerDevicePage(page: Page) {
   return {
-    heading: page.getByRole('heading', { name: 'Set up secure sign-in' }),
-    name: page.getByRole('textbox', { name: 'Device name' }),
-    register: page.getByRole('button', { name: 'Register this device' }),
+    heading: page.getByRole('heading', { name: 'Add a passkey' }),
+    name: page.getByRole('textbox', { name: 'Passkey name' }),
+    register: page.getByRole('button', { name: 'Add passkey' }),
     skip: page.getByRole('button', { name: 'Skip for now' }),
     backToSignIn: page.getByRole('link', { name: 'Back to sign in' }),
     error: page.getByText('There was a problem registering your passkey. Please try again later.'),
@@ -229,7 +229,7 @@ test('a signed-in user registers a USB security key from the account, then signs
   // Manage devices: the key is listed with when it was added and last used; rename it, then remove it (S21: the
   // passkey sign-in just now is a recent full sign-in).
   await page.goto(`/account/registerdevice?returnUrl=${encodeURIComponent('/account/')}`);
-  const list = page.getByRole('list', { name: 'Your devices' });
+  const list = page.getByRole('list', { name: 'Your passkeys' });
   await expect(list.getByText('Blue USB key')).toBeVisible();
   await expect(list.getByText(/^Added .* · last used /)).toBeVisible();
   // The offer's card and the list's card stand apart, as a stack's children do.
@@ -243,7 +243,7 @@ test('a signed-in user registers a USB security key from the account, then signs
   await page.getByRole('button', { name: 'Save name' }).click();
   await expect(list.getByText('Spare key')).toBeVisible();
   await page.getByRole('button', { name: 'Remove Spare key' }).click();
-  await expect(page.getByText('No devices registered yet.')).toBeVisible();
+  await expect(page.getByText('No passkeys yet.')).toBeVisible();
 });
 
 test.describe('right to left', () => {

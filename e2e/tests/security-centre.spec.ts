@@ -95,10 +95,10 @@ test('sign in → /account/ → passkey renamed and deleted → last method kept
   await expect(page).toHaveURL(/\/account\/setup-twofactor/);
   const { secret } = await setUpAuthenticator(page, usedSteps);
   await twoFactorPages(page).wizard.finish.click();
-  const deviceName = page.getByRole('textbox', { name: 'Device name' });
+  const deviceName = page.getByRole('textbox', { name: 'Passkey name' });
   await expect(deviceName).toBeVisible();
   await deviceName.fill('Laptop');
-  await page.getByRole('button', { name: 'Register this device' }).click();
+  await page.getByRole('button', { name: 'Add passkey' }).click();
   await expect(page).toHaveURL(/\/account\/$/);
 
   // The security centre.

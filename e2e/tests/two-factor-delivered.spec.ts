@@ -133,7 +133,7 @@ async function finishWizard(page: Page) {
   await expect(wizard.codes).toHaveCount(10);
   await wizard.stored.check();
   await wizard.continue.click();
-  await expect(page.getByText('2FA setup completed')).toBeVisible();
+  await expect(page.getByText('Two-step verification is set up')).toBeVisible();
   await wizard.finish.click();
   await expect(page).toHaveURL(/\/account\/$/);
 }

@@ -48,7 +48,7 @@ test('the twofactor user is taken through the set-up wizard at sign-in, then is 
 }) => {
   await signIn(page, DEMO_USERS.twofactor, { returnUrl: '/account/' });
   await expect(page).toHaveURL(/\/account\/setup-twofactor\?returnUrl=%2Faccount%2F$/);
-  await expectPage(page, 'Set up 2FA');
+  await expectPage(page, 'Set up two-step verification');
   await expectNoAxeViolations(page, 'wizard: choose');
   const pages = twoFactorPages(page);
   await pages.wizard.next.click();

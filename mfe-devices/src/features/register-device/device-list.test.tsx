@@ -53,6 +53,6 @@ describe('DeviceList', () => {
   it('removes a device and says when none is left', async () => {
     await renderList({ RemoveDevice: () => Response.json({ devices: [] }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Remove Work laptop' }));
-    expect(await screen.findByText('No devices registered yet.')).toBeTruthy();
+    expect(await screen.findByText('No passkeys yet.')).toBeTruthy();
   });
 });

@@ -29,9 +29,9 @@ async function renderPage(answers: Parameters<typeof stubGateway>[0] = {}) {
 describe('RegisterDevicePage', () => {
   it('shows the name field prefilled, register, skip and the way back to sign-in', async () => {
     await renderPage();
-    const name = screen.getByLabelText<HTMLInputElement>('Device name');
+    const name = screen.getByLabelText<HTMLInputElement>('Passkey name');
     expect(name.value.length).toBeGreaterThan(0);
-    expect(screen.getByRole('button', { name: 'Register this device' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add passkey' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Skip for now' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to sign in' }).getAttribute('href')).toBe(
       '/account/login?returnUrl=%2Faccount%2F',
@@ -40,18 +40,18 @@ describe('RegisterDevicePage', () => {
 
   it('asks for a name before calling the server', async () => {
     const calls = await renderPage();
-    fireEvent.change(screen.getByLabelText('Device name'), { target: { value: '   ' } });
-    fireEvent.submit(screen.getByRole('button', { name: 'Register this device' }).closest('form')!);
+    fireEvent.change(screen.getByLabelText('Passkey name'), { target: { value: '   ' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Add passkey' }).closest('form')!);
     expect(await screen.findByText('This field is required.')).toBeTruthy();
-    expect(document.activeElement).toBe(screen.getByLabelText('Device name'));
+    expect(document.activeElement).toBe(screen.getByLabelText('Passkey name'));
     expect(calls.some((c) => c.call === 'CredentialOptions')).toBe(false);
   });
 
   it('asks CredentialOptions for the typed name and shows the registration error when the device cannot register', async () => {
     // jsdom has no WebAuthn: the device step fails as a refusing authenticator would.
     const calls = await renderPage();
-    fireEvent.change(screen.getByLabelText('Device name'), { target: { value: 'Work laptop' } });
-    fireEvent.submit(screen.getByRole('button', { name: 'Register this device' }).closest('form')!);
+    fireEvent.change(screen.getByLabelText('Passkey name'), { target: { value: 'Work laptop' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Add passkey' }).closest('form')!);
     expect(
       await screen.findByText('There was a problem registering your passkey. Please try again later.'),
     ).toBeTruthy();
@@ -64,7 +64,7 @@ describe('RegisterDevicePage', () => {
       CredentialOptions: () =>
         Response.json({ title: 'x', errors: { '': ['deviceRegistrationError'] } }, { status: 400 }),
     });
-    fireEvent.submit(screen.getByRole('button', { name: 'Register this device' }).closest('form')!);
+    fireEvent.submit(screen.getByRole('button', { name: 'Add passkey' }).closest('form')!);
     expect(
       await screen.findByText('There was a problem registering your passkey. Please try again later.'),
     ).toBeTruthy();
@@ -78,7 +78,7 @@ describe('RegisterDevicePage', () => {
         Response.json({ title: 'x', errors: { '': ['recentSignInRequired'] } }, { status: 403 }),
       SignInAgain: () => Response.json({ redirect: '/account/login?returnUrl=x' }),
     });
-    fireEvent.submit(screen.getByRole('button', { name: 'Register this device' }).closest('form')!);
+    fireEvent.submit(screen.getByRole('button', { name: 'Add passkey' }).closest('form')!);
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in again' }));
     expect(
       screen.queryByText('There was a problem registering your device. Please try again later.'),

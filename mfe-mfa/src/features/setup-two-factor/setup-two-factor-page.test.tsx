@@ -115,7 +115,7 @@ describe('SetupTwoFactorPage', () => {
     fireEvent.click(screen.getByLabelText('I have stored these codes safely'));
     fireEvent.click(next);
 
-    expect(await screen.findByText('2FA setup completed')).toBeTruthy();
+    expect(await screen.findByText('Two-step verification is set up')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
     // An application path goes through the safe redirect page (SPEC.md §4).
     await waitFor(() => expect(visited).toEqual(['/redirect?returnUrl=%2Fportal']));
