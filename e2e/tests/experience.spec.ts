@@ -75,7 +75,9 @@ for (const entry of PAGES) {
   });
 }
 
-test('a failed submit puts focus on the first invalid field, then on the form message', async ({ page }) => {
+test('a failed submit puts focus on the first invalid field; a wrong password on the emptied password field', async ({
+  page,
+}) => {
   await openSignIn(page);
   const form = signInPage(page);
   await form.submit.click();
@@ -86,7 +88,9 @@ test('a failed submit puts focus on the first invalid field, then on the form me
   await form.password.fill('not-the-password');
   await form.password.press('Enter');
   await expect(form.formError).toHaveText('The username or password is incorrect.');
-  await expect(form.formError).toBeFocused();
+  // Issue 43's failure pattern: the username becomes a chip and the password is asked again, from empty.
+  await expect(form.password).toBeFocused();
+  await expect(form.password).toHaveValue('');
 });
 
 test('the busy button keeps focus and says it is busy', async ({ page }) => {
