@@ -381,7 +381,9 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
           const tokenHash = sha256(token);
           await deps.kv.set(
             emailChangeKey(tokenHash),
-            JSON.stringify({ userId: user.id, email }),
+            // The expiry is also kept in the value and checked against the service's clock: a store's own TTL
+            // (Redis's) runs on its clock, which tests cannot move and a replica's clock may not match.
+            JSON.stringify({ userId: user.id, email, expiresAt: now() + EMAIL_CHANGE_TTL_MS }),
             EMAIL_CHANGE_TTL_MS,
           );
           await deps.kv.set(
@@ -423,7 +425,8 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
       if (!waiting || (JSON.parse(waiting) as { userId: string }).userId !== user.id) return invalid;
       const taken = await deps.kv.take(key);
       if (!taken) return invalid;
-      const { email } = JSON.parse(taken) as { email: string };
+      const { email, expiresAt } = JSON.parse(taken) as { email: string; expiresAt: number };
+      if (!(now() < expiresAt)) return invalid;
       await deps.kv.delete(pendingEmailKey(user.id));
       if (!(await available(user, email)))
         return { kind: 'invalid', errors: { email: ['emailNotAvailable'] } };
