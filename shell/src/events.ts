@@ -1,16 +1,10 @@
 /**
- * DOM events on `window` the shell listens to: a toast to show, an error to report. Only the shell dispatches them
- * today; a remote that needs them gets them through shared-contracts again (its rule: what two packages use).
+ * DOM events on `window` the shell listens to: a toast to show (its contract is in shared-contracts/ui, since the
+ * passkey page of mfe-devices sends one too), an error to report.
  */
 
-/** A remote asks the shell to show a toast. */
-export const TOAST_EVENT = 'hr-identity:toast';
-/** Detail of {@link TOAST_EVENT}. */
-export interface ToastEventDetail {
-  kind: 'success' | 'error' | 'info';
-  /** Already translated text. */
-  message: string;
-}
+// The toast request is a contract with the remotes, so it lives in shared-contracts/ui; re-exported for the shell.
+export { TOAST_EVENT, requestToast, type ToastEventDetail } from 'shared-contracts/ui';
 
 /** A remote (or the base query) reports an error the shell should send to the client-error endpoint. */
 export const REPORT_ERROR_EVENT = 'hr-identity:report-error';
@@ -19,11 +13,6 @@ export interface ReportErrorEventDetail {
   message: string;
   stack?: string;
   source?: string;
-}
-
-/** Dispatches a toast request for the shell. */
-export function requestToast(detail: ToastEventDetail): void {
-  window.dispatchEvent(new CustomEvent<ToastEventDetail>(TOAST_EVENT, { detail }));
 }
 
 /** Dispatches an error report for the shell to send. */

@@ -10,3 +10,4 @@ export * from './layout.js';
 export * from './progress-bar.js';
 export * from './sign-in-again.js';
 export * from './text-field.js';
+export * from './toast-event.js';

@@ -1,11 +1,25 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerLocationAssigner } from 'shared-contracts/api';
 import { renderWithProviders, stubGateway } from 'shared-contracts/testing';
+import { TOAST_EVENT, type ToastEventDetail } from 'shared-contracts/ui';
 import enGB from '../../locales/en-GB.json';
 import { RegisterDevicePage } from './register-device-page';
 
-afterEach(cleanup);
+// jsdom has no WebAuthn; a test that needs the device to say yes sets `attestation`.
+const device = vi.hoisted((): { attestation: unknown } => ({ attestation: undefined }));
+vi.mock('@simplewebauthn/browser', async (original) => ({
+  ...(await original<typeof import('@simplewebauthn/browser')>()),
+  startRegistration: () =>
+    device.attestation === undefined
+      ? Promise.reject(new Error('NotAllowedError'))
+      : Promise.resolve(device.attestation),
+}));
+
+afterEach(() => {
+  cleanup();
+  device.attestation = undefined;
+});
 
 async function renderPage(answers: Parameters<typeof stubGateway>[0] = {}) {
   const gateway = stubGateway({
@@ -81,12 +95,42 @@ describe('RegisterDevicePage', () => {
     fireEvent.submit(screen.getByRole('button', { name: 'Add passkey' }).closest('form')!);
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in again' }));
     expect(
-      screen.queryByText('There was a problem registering your device. Please try again later.'),
+      screen.queryByText('There was a problem registering your passkey. Please try again later.'),
     ).toBeNull();
     await waitFor(() => expect(assigned).toEqual(['/account/login?returnUrl=x']));
     expect(calls.find((c) => c.call === 'SignInAgain')?.body).toEqual({
       returnUrl: '/account/registerdevice?returnUrl=%2Faccount%2F',
     });
+  });
+
+  it('says "Passkey registered" (SPEC.md §8 "device registered") when a signed-in person adds one', async () => {
+    device.attestation = {
+      id: 'cred',
+      rawId: 'cred',
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: { attestationObject: 'AA', clientDataJSON: 'AA', transports: ['internal'] },
+    };
+    const toasts: ToastEventDetail[] = [];
+    const listen = (event: Event) => toasts.push((event as CustomEvent<ToastEventDetail>).detail);
+    window.addEventListener(TOAST_EVENT, listen);
+    try {
+      const calls = await renderPage({
+        User: () => Response.json({ isAuthenticated: true, name: 'Emma' }),
+        Devices: () => Response.json({ devices: [] }),
+        RegisterCredential: () => Response.json({ redirect: '/account/', state: 's' }, { status: 209 }),
+      });
+      await screen.findByRole('list', { name: 'Your passkeys' });
+      fireEvent.change(screen.getByLabelText('Passkey name'), { target: { value: 'Work laptop' } });
+      fireEvent.submit(screen.getByRole('button', { name: 'Add passkey' }).closest('form')!);
+      await waitFor(() => expect(toasts).toEqual([{ kind: 'success', message: 'Passkey registered' }]));
+      expect(calls.find((c) => c.call === 'RegisterCredential')?.body).toMatchObject({
+        id: 'cred',
+        response: { clientDataJson: 'AA' },
+      });
+    } finally {
+      window.removeEventListener(TOAST_EVENT, listen);
+    }
   });
 
   it('skips with SkipFido and the returnUrl', async () => {

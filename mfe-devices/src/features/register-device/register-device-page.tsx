@@ -9,7 +9,16 @@ import {
   withReturnUrl,
 } from 'shared-contracts';
 import { isRedirectFollowed, useUserQuery } from 'shared-contracts/api';
-import { Alert, Button, Card, needsRecentSignIn, Page, Stack, TextField } from 'shared-contracts/ui';
+import {
+  Alert,
+  Button,
+  Card,
+  needsRecentSignIn,
+  Page,
+  requestToast,
+  Stack,
+  TextField,
+} from 'shared-contracts/ui';
 import {
   useCredentialOptionsMutation,
   useRegisterCredentialMutation,
@@ -18,9 +27,6 @@ import {
 import { currentBrowser, describeBrowser } from './device-name';
 import { DeviceList } from './device-list';
 import { SignInAgainHere } from './sign-in-again-here';
-
-/** The shell's toast request (shell/src/events.ts `TOAST_EVENT`), dispatched on `window`. */
-const TOAST_EVENT = 'hr-identity:toast';
 
 /** The name the field starts with: "Chrome on Windows" in the visitor's language, or a plain "My device". */
 function useSuggestedName(): string {
@@ -80,9 +86,7 @@ export function RegisterDevicePage() {
       else if (user?.isAuthenticated) {
         // Added from the signed-in account (the security centre's "Add"): SPEC.md §8's "device registered" where
         // it lands.
-        window.dispatchEvent(
-          new CustomEvent(TOAST_EVENT, { detail: { kind: 'success', message: t('register.registered') } }),
-        );
+        requestToast({ kind: 'success', message: t('register.registered') });
       }
     } catch (error) {
       // S21: a signed-in person whose sign-in is not recent is offered "Sign in again", which comes back here.
