@@ -87,8 +87,9 @@ export function PlatformRoot({ children, offlineWorker = true }: PlatformRootPro
   return (
     <PartnerContext.Provider value={partner ?? FALLBACK_PARTNER}>
       <OfflineNotice />
-      <UntranslatedNotice />
       {children}
+      {/* After the page, not above it: the drawn first paint has no notice, so one above would move the form. */}
+      <UntranslatedNotice />
       <CaptchaOutlet />
       <InlineToasts />
       <PlatformToaster theme={theme} dir={dir} />
