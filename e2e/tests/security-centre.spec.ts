@@ -47,10 +47,10 @@ async function expectAxeClean(page: Page) {
 async function passwordSignIn(page: Page, user: DemoUser) {
   await page.goto(`${identity.url}/account/login?returnUrl=${encodeURIComponent('/account/')}`);
   await appTookOver(page);
-  const form = signInPage(page);
-  await form.username.fill(user.username);
-  await form.password.fill(user.password);
-  await form.submit.click();
+  // By the fields' names, not their labels: the locale smoke below signs in in five languages.
+  await page.locator('input[name="username"]').fill(user.username);
+  await page.locator('input[name="password"]').fill(user.password);
+  await page.locator('form button[type="submit"]').click();
 }
 
 /** A second browser signed in as the same user with the authenticator code. */
