@@ -79,13 +79,17 @@ test('a wrong password: the username becomes a chip, the password is emptied and
   await expect(page).toHaveURL(/\/account\/select$/);
 });
 
+// Not a demo account: its wrong passwords must not count towards the captcha of `employee`, whom later tests sign in
+// without one (the answer, and so the chip, is the same for an unknown username).
+const OTHER_USERNAME = 'not-a-demo-user';
+
 test('"Not you?" brings back the empty username field, focused, by keyboard; a reload keeps the username editable', async ({
   page,
 }) => {
   await openSignIn(page);
   const form = signInPage(page);
   const { chip, notYou } = usernameChip(page);
-  await form.username.fill('employee');
+  await form.username.fill(OTHER_USERNAME);
   await form.password.fill('not-the-password');
   await form.submit.click();
   await expect(notYou).toBeVisible();
@@ -94,7 +98,7 @@ test('"Not you?" brings back the empty username field, focused, by keyboard; a r
   // The username is kept for the session: after a reload it fills the field, which stays editable.
   await page.reload();
   await appTookOver(page);
-  await expect(form.username).toHaveValue('employee');
+  await expect(form.username).toHaveValue(OTHER_USERNAME);
   await expect(form.username).toBeEditable();
   await expect(chip).toHaveCount(0);
 
