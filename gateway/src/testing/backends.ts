@@ -54,7 +54,8 @@ export interface TestBackends {
   close(): Promise<void>;
 }
 
-async function onPostgres(statement: string): Promise<void> {
+/** Runs one statement on the test PostgreSQL (TEST_DATABASE_URL), on its own connection. */
+export async function onPostgres(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await client.connect();
   try {

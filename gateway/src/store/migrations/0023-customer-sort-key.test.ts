@@ -5,11 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type StoreDatabase } from '../database.js';
 import { migrateToLatest } from '../migrator.js';
 import { createStore } from '../store.js';
+import { onPostgres } from '../../testing/backends.js';
 import * as initial from './0001-initial.js';
 import * as outboxHtml from './0002-outbox-html.js';
 import * as kv from './0003-kv.js';
@@ -24,16 +24,6 @@ const SQL = [
     skip: process.env.TEST_DATABASE_URL ? (false as const) : 'TEST_DATABASE_URL is not set',
   },
 ];
-
-async function onPostgres(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 for (const { sql: kind, skip } of SQL) {
   describe.skipIf(skip)(`migration 0023 (${kind})${skip ? ` — skipped: ${skip}` : ''}`, () => {
