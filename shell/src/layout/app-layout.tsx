@@ -6,6 +6,7 @@ import { useIdleSignOut } from '../platform/idle-sign-out';
 import { PageAfterFrame } from '../platform/page-after-frame';
 import { IdleWarning } from './idle-warning';
 import { PartnerFooter, PartnerHeader } from '../platform/partner-header';
+import { UntranslatedNotice } from '../platform/untranslated-notice';
 import { PageAnnouncer } from './page-announcer';
 import { ScrollManager } from './scroll-manager';
 
@@ -25,23 +26,29 @@ export function AppLayout() {
   const { signOutAt } = useIdleSignOut();
 
   return (
-    <SiteFrame
-      skipLabel={t('app.skipToContent')}
-      layout={route.layout}
-      top={
-        <>
-          <ProgressBar active={navigation.state !== 'idle'} label={t('app.loading')} />
-          <ScrollManager />
-          <PageAnnouncer route={route} />
-        </>
-      }
-      header={<PartnerHeader />}
-      footer={<PartnerFooter />}
-    >
-      <PageAfterFrame>
-        <Outlet />
-      </PageAfterFrame>
-      {signOutAt !== undefined ? <IdleWarning key={signOutAt} signOutAt={signOutAt} /> : null}
-    </SiteFrame>
+    <>
+      <SiteFrame
+        skipLabel={t('app.skipToContent')}
+        layout={route.layout}
+        top={
+          <>
+            <ProgressBar active={navigation.state !== 'idle'} label={t('app.loading')} />
+            <ScrollManager />
+            <PageAnnouncer route={route} />
+          </>
+        }
+        header={<PartnerHeader />}
+        footer={<PartnerFooter />}
+      >
+        <PageAfterFrame>
+          <Outlet />
+        </PageAfterFrame>
+        {signOutAt !== undefined ? <IdleWarning key={signOutAt} signOutAt={signOutAt} /> : null}
+      </SiteFrame>
+      {/* After the page, not above it: the drawn first paint has no notice, so one above would move the form. Drawn
+        here, in the same commit as the page, not beside the router: drawn before the route's page, it sat at the
+        top and the page then pushed it down (a layout shift in every untranslated language). */}
+      <UntranslatedNotice />
+    </>
   );
 }

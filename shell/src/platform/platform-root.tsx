@@ -6,7 +6,6 @@ import { CaptchaOutlet } from '../captcha/captcha-outlet.js';
 import { applyPartnerBranding, partnerBranding } from './branding.js';
 import { InlineToasts } from './inline-toasts.js';
 import { OfflineNotice } from './offline-notice.js';
-import { UntranslatedNotice } from './untranslated-notice.js';
 import { PartnerContext } from './partner-context.js';
 import { FALLBACK_PARTNER, usePartnerMetadataQuery } from './platform.api.js';
 import { PlatformToaster } from './platform-toaster.js';
@@ -88,8 +87,6 @@ export function PlatformRoot({ children, offlineWorker = true }: PlatformRootPro
     <PartnerContext.Provider value={partner ?? FALLBACK_PARTNER}>
       <OfflineNotice />
       {children}
-      {/* After the page, not above it: the drawn first paint has no notice, so one above would move the form. */}
-      <UntranslatedNotice />
       <CaptchaOutlet />
       <InlineToasts />
       <PlatformToaster theme={theme} dir={dir} />
