@@ -92,9 +92,10 @@ function pinMailsTo(count: number, to: string) {
  * no text and no mail since `since` (issue 43: opening the page sends nothing; the specs here run one at a time).
  */
 async function nothingSentOnOpen(page: Page, since: { texts: number; mails: number }) {
-  // Not 'networkidle': in CI it never came and the test timed out (csp.spec.ts saw the same: the shell's Antiforgery
-  // fetch, whose body is cancelled, can look open for good). The page has drawn its method from the calls' answers;
-  // a text or mail any of them caused would reach the local listeners well inside two seconds.
+  // Not 'networkidle': in CI it never came and the test timed out (the Exchange answer after the password was left
+  // unread, keeping its request open; fixed, but idle-network waits stay brittle). The page has drawn its method
+  // from the calls' answers; a text or mail any of them caused would reach the local listeners well inside two
+  // seconds.
   await page.waitForTimeout(2000);
   expect(texts.slice(since.texts)).toEqual([]);
   expect(mail.received.slice(since.mails).map((m) => m.subject)).toEqual([]);

@@ -15,6 +15,8 @@ interface Recorded {
   method: string;
   headers: Record<string, string>;
   body: unknown;
+  /** The answer handed to the client, to see whether it read it. */
+  response?: Response;
 }
 
 type Reply = { status: number; body?: unknown; setCookie?: string };
@@ -35,12 +37,12 @@ function stubServer(routes: Record<string, Reply>) {
     const reply = routes[`${method} ${url.split('?')[0]}`] ?? { status: 404, body: { title: 'Not Found' } };
     if (reply.setCookie) document.cookie = reply.setCookie;
     const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
-    return Promise.resolve(
-      new Response(reply.status === 204 ? null : text, {
-        status: reply.status,
-        headers: { 'content-type': 'application/json' },
-      }),
-    );
+    const response = new Response(reply.status === 204 ? null : text, {
+      status: reply.status,
+      headers: { 'content-type': 'application/json' },
+    });
+    calls.at(-1)!.response = response;
+    return Promise.resolve(response);
   };
   return { calls, fetchStub };
 }
@@ -188,6 +190,18 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
       expect(navigations).toEqual([]);
     }
     expect(result).toMatchObject({ data: { redirected: true, redirect } });
+  });
+
+  it("209: Exchange's answer is read to its end, so the browser's connection does not stay busy", async () => {
+    const { calls } = await run(
+      {
+        ...antiforgery,
+        'POST /api/Account/Login': { status: 209, body: { redirect: '/account/select', state: 's' } },
+      },
+      { url: 'Login', body: {} },
+    );
+    const exchange = calls.find((c) => c.url === '/api/Account/Exchange')!;
+    expect(exchange.response!.bodyUsed).toBe(true);
   });
 
   it('400 without errors: sets the timed-out flag and goes to the login page keeping its returnUrl', async () => {

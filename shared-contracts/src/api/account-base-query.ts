@@ -111,7 +111,7 @@ async function followRedirect(redirect: string, state: string): Promise<void> {
   const config = apiClientConfig();
   try {
     const token = await ensureAntiforgeryToken(config.fetch);
-    await config.fetch(`${ACCOUNT_API_BASE}Exchange`, {
+    const response = await config.fetch(`${ACCOUNT_API_BASE}Exchange`, {
       method: 'POST',
       credentials: 'same-origin',
       headers: {
@@ -121,6 +121,9 @@ async function followRedirect(redirect: string, state: string): Promise<void> {
       },
       body: JSON.stringify({ state }),
     });
+    // Its token arrives as the cookie; the body is read anyway, because one left unread keeps Chromium's request
+    // open, holding a connection for as long as the page lives (and 'networkidle' from ever coming).
+    await response.text();
   } catch {
     // The next page fetches a token itself when the cookie is missing; the step change must still happen.
   }
