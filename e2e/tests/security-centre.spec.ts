@@ -3,9 +3,10 @@
  * two-step verification signs in (set-up wizard, then a passkey on the virtual platform authenticator), opens
  * /account/, renames and deletes the passkey, is refused the removal of the last two-step method, creates new
  * recovery codes, signs out another browser's session (which really ends), and changes the password. Each change
- * arrives as mail at a real SMTP listener; the page has no axe violations, light and dark. Then: an e-mail change
- * confirmed by the mailed link, "Sign in again" after a refused change, and a smoke over the five locales, a phone
- * and a desktop, light and dark.
+ * arrives as mail at a real SMTP listener; the page has no axe violations, light and dark. Then: "Sign out everywhere
+ * else" ending the sessions of two other browsers, an e-mail change confirmed by the mailed link, "Sign in again"
+ * after the server refused a change because the sign-in was no longer recent (a gateway of its own with a short
+ * RECENT_SIGN_IN_SECONDS), and a smoke over the five locales, a phone and a desktop, light and dark.
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -44,8 +45,8 @@ async function expectAxeClean(page: Page) {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-async function passwordSignIn(page: Page, user: DemoUser) {
-  await page.goto(`${identity.url}/account/login?returnUrl=${encodeURIComponent('/account/')}`);
+async function passwordSignIn(page: Page, user: DemoUser, service: IdentityService = identity) {
+  await page.goto(`${service.url}/account/login?returnUrl=${encodeURIComponent('/account/')}`);
   await appTookOver(page);
   // By the fields' names, not their labels: the locale smoke below signs in in five languages.
   await page.locator('input[name="username"]').fill(user.username);
@@ -62,6 +63,16 @@ async function otherBrowserSignedIn(browser: Browser, user: DemoUser, secret: st
   await pages.authenticatorCode.fill(await freshTotpCode(secret, usedSteps));
   await pages.verify.click();
   await expect(page).toHaveURL(/\/account\/$/);
+  return { context, page };
+}
+
+/** Another browser (a context of its own) signed in as the same password-only user, on /account/. */
+async function passwordBrowserSignedIn(browser: Browser, user: DemoUser) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/$/);
+  await expect(page.getByRole('heading', { name: 'Security centre' })).toBeVisible();
   return { context, page };
 }
 
@@ -175,9 +186,45 @@ test('sign in → /account/ → passkey renamed and deleted → last method kept
   expect(await isSignedIn(page)).toBe(true);
 });
 
-test('email change confirmed by the link mailed to the new address; a change refused for an old sign-in offers "Sign in again", back to the centre', async ({
+test('"Sign out everywhere else" ends every other browser\'s session, keeps this one and is mailed', async ({
   page,
+  browser,
 }) => {
+  const user = addUser('everywhere', [], identity.env);
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/$/);
+  const others = [await passwordBrowserSignedIn(browser, user), await passwordBrowserSignedIn(browser, user)];
+  await page.reload();
+  const sessions = page.getByTestId('sessions');
+  await expect(sessions.getByTestId('session')).toHaveCount(3);
+  await expectAxeClean(page);
+
+  await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
+  await expect(page.getByText('You have been signed out everywhere else')).toBeVisible();
+  // Only this browser is listed, and there is nothing else to sign out.
+  await expect(sessions.getByTestId('session')).toHaveCount(1);
+  await expect(sessions.getByTestId('session')).toContainText('This browser');
+  await expect(sessions.getByRole('button', { name: /^Sign out/ })).toHaveCount(0);
+  const notice = await mail.waitFor(user.email, /^Security settings changed/);
+  expect(notice.text).toContain('Your account was signed out on other devices');
+  await expectAxeClean(page);
+
+  // The other browsers are signed out for real: the API says so, and /account/ offers them only to sign in.
+  for (const other of others) {
+    expect(await isSignedIn(other.page)).toBe(false);
+    await other.page.reload();
+    await expect(other.page.getByRole('link', { name: 'Sign in', exact: true })).toBeVisible();
+    await expect(other.page.getByRole('heading', { name: 'Security centre' })).toHaveCount(0);
+    await other.context.close();
+  }
+  // This one is not.
+  expect(await isSignedIn(page)).toBe(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Security centre' })).toBeVisible();
+  await expect(sessions.getByTestId('session')).toHaveCount(1);
+});
+
+test('email change confirmed by the link mailed to the new address', async ({ page }) => {
   const user = addUser('email', [], identity.env);
   await passwordSignIn(page, user);
   await expect(page).toHaveURL(/\/account\/$/);
@@ -206,27 +253,66 @@ test('email change confirmed by the link mailed to the new address; a change ref
   expect(mail.received.some((m) => m.text.includes('The email address of your account was changed'))).toBe(
     true,
   );
+});
 
-  // The server's 403 for a sign-in that is no longer recent is proven by the gateway's tests (its clock can move);
-  // here the page's answer to it: "Sign in again" ends this session and comes back to the centre.
-  await page.route('**/api/Account/UpdateProfile', (route) =>
-    route.fulfill({ status: 403, json: { title: 'Forbidden', errors: { '': ['recentSignInRequired'] } } }),
-  );
-  const profile = page.getByTestId('profile');
-  await profile.getByLabel('Display name').fill('Ada');
-  await profile.getByRole('button', { name: 'Save' }).click();
-  const again = page.getByTestId('recent-sign-in');
-  await expect(again).toContainText('For your security, sign in again before you make changes here.');
-  await again.getByRole('button', { name: 'Sign in again' }).click();
-  await expect(page).toHaveURL(/\/account\/login\?returnUrl=%2Faccount%2F$/);
-  expect(await isSignedIn(page)).toBe(false);
-  await appTookOver(page);
-  const form = signInPage(page);
-  await form.username.fill(user.username);
-  await form.password.fill(user.password);
-  await form.submit.click();
-  await expect(page).toHaveURL(/\/account\/$/);
-  await expect(page.getByRole('heading', { name: 'Security centre' })).toBeVisible();
+test('a change refused by the server once the sign-in is no longer recent offers "Sign in again", back to the centre where it succeeds', async ({
+  page,
+}) => {
+  // A gateway of its own whose recent-sign-in window (S21) is short enough to wait out; the other tests keep the
+  // default ten minutes.
+  const WINDOW_SECONDS = 10;
+  const short = await startIdentityService({ RECENT_SIGN_IN_SECONDS: String(WINDOW_SECONDS) });
+  try {
+    const user = addUser('recent', [], short.env);
+    await passwordSignIn(page, user, short);
+    await expect(page).toHaveURL(/\/account\/$/);
+    await expect(page.getByRole('heading', { name: 'Security centre' })).toBeVisible();
+    // Recent now: no "Sign in again" yet, and the window the server announces is the configured one.
+    const again = page.getByTestId('recent-sign-in');
+    await expect(again).toHaveCount(0);
+    const until = await page.evaluate(
+      async () =>
+        ((await (await fetch('/api/Account/SecurityCentreView')).json()) as { recentSignInUntil: number })
+          .recentSignInUntil,
+    );
+    expect(until - Date.now()).toBeGreaterThan(0);
+    expect(until - Date.now()).toBeLessThanOrEqual(WINDOW_SECONDS * 1000);
+    // Waiting out the window is the behaviour under test: the server's clock cannot be moved from here.
+    await page.waitForTimeout(until - Date.now() + 1_000);
+
+    // The page still thinks the sign-in is recent; the server refuses the change.
+    const profile = page.getByTestId('profile');
+    await profile.getByLabel('Display name').fill('Ada');
+    const refused = page.waitForResponse('**/api/Account/UpdateProfile');
+    await profile.getByRole('button', { name: 'Save' }).click();
+    expect((await refused).status()).toBe(403);
+    expect(await (await refused).json()).toMatchObject({ errors: { '': ['recentSignInRequired'] } });
+    await expect(again).toContainText('For your security, sign in again before you make changes here.');
+    await expect(page.getByText('Employee has been updated.')).toHaveCount(0);
+
+    await again.getByRole('button', { name: 'Sign in again' }).click();
+    await expect(page).toHaveURL(/\/account\/login\?returnUrl=%2Faccount%2F$/);
+    expect(await isSignedIn(page)).toBe(false);
+    await appTookOver(page);
+    const form = signInPage(page);
+    await form.username.fill(user.username);
+    await form.password.fill(user.password);
+    await form.submit.click();
+    await expect(page).toHaveURL(/\/account\/$/);
+    await expect(page.getByRole('heading', { name: 'Security centre' })).toBeVisible();
+    await expect(again).toHaveCount(0);
+
+    // Signed in again just now: the same change is accepted.
+    await profile.getByLabel('Display name').fill('Ada');
+    const accepted = page.waitForResponse('**/api/Account/UpdateProfile');
+    await profile.getByRole('button', { name: 'Save' }).click();
+    expect((await accepted).status()).toBe(200);
+    await expect(page.getByText('Employee has been updated.')).toBeVisible();
+    await page.reload();
+    await expect(profile.getByLabel('Display name')).toHaveValue('Ada');
+  } finally {
+    await short.stop();
+  }
 });
 
 const LOCALES = ['en-GB', 'en', 'de', 'fr-CA', 'es'] as const;

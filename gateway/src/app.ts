@@ -165,6 +165,7 @@ export function createApp(deps: AppDeps): Express {
     mailer: deps.mailer ?? new OutboxMailer(store.outbox),
     sms: deps.sms ?? new OutboxSmsSender(store.outbox),
     publicUrl: config.publicUrl,
+    recentSignInMs: config.recentSignInMs,
     captcha: {
       secretKey: config.secretKey,
       recaptchaVerifyUrl: config.recaptchaVerifyUrl,

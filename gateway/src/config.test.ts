@@ -80,6 +80,30 @@ describe('config', () => {
     }
   });
 
+  it('RECENT_SIGN_IN_SECONDS sets the recent-sign-in window (S21), ten minutes by default', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).recentSignInMs).toBe(600_000);
+    expect(loadConfig({ DATA_DIR: dataDir(), RECENT_SIGN_IN_SECONDS: '5' }).recentSignInMs).toBe(5_000);
+    expect(loadConfig({ DATA_DIR: dataDir(), RECENT_SIGN_IN_SECONDS: '3600' }).recentSignInMs).toBe(
+      3_600_000,
+    );
+  });
+
+  it.each([
+    ['ten', 'must be a number of seconds'],
+    ['1.5', 'must be a whole number of seconds'],
+    ['0', 'must be at least 1'],
+    ['-60', 'must be at least 1'],
+    ['3601', 'must be at most 3600 (one hour)'],
+  ])('refuses RECENT_SIGN_IN_SECONDS=%s in one line: %s', (value, message) => {
+    try {
+      loadConfig({ DATA_DIR: dataDir(), RECENT_SIGN_IN_SECONDS: value });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([`RECENT_SIGN_IN_SECONDS: ${message}`]);
+    }
+  });
+
   const KEY = 'a'.repeat(64);
   it.each([
     [

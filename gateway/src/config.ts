@@ -81,6 +81,15 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 7)
     .default(12),
+  // How recent a full sign-in must be for a change of how one signs in (S21, ADR 0036): the security centre's
+  // changes, the 2FA set-up, passkeys and linking a login provider share this one window. At most an hour: a
+  // longer one is no longer a recent sign-in.
+  RECENT_SIGN_IN_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int({ message: 'must be a whole number of seconds' })
+    .min(1, { message: 'must be at least 1' })
+    .max(3600, { message: 'must be at most 3600 (one hour)' })
+    .default(600),
   // Idle keep-alive connections stay open longer than a balancer's own idle timeout (nginx 60 s, AWS ALB 60 s), so
   // the balancer, not the replica, closes them: a replica closing first races a request the balancer is sending.
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce
@@ -140,6 +149,11 @@ export interface GatewayConfig {
   /** Cap on new OIDC authorizations per source address and minute; 0 = none. */
   authorizationsPerMinute: number;
   sessionAbsoluteMs: number;
+  /**
+   * How long after a full sign-in its changes of how one signs in are allowed (RECENT_SIGN_IN_SECONDS, default 10
+   * minutes, S21); the default when unset.
+   */
+  recentSignInMs?: number;
   /** Idle keep-alive timeout of the HTTP server (KEEP_ALIVE_TIMEOUT_SECONDS, default 75 s). */
   keepAliveTimeoutMs?: number;
   /** Headers timeout of the HTTP server (HEADERS_TIMEOUT_SECONDS, default keep-alive + 1 s). */
@@ -247,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_HOURS * 3_600_000,
     authorizationsPerMinute: e.AUTHORIZATIONS_PER_MINUTE,
+    recentSignInMs: e.RECENT_SIGN_IN_SECONDS * 1000,
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     headersTimeoutMs: (e.HEADERS_TIMEOUT_SECONDS ?? e.KEEP_ALIVE_TIMEOUT_SECONDS + 1) * 1000,
     drainMs: e.DRAIN_SECONDS * 1000,

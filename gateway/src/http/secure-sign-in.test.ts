@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
+import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
 import { CHALLENGE_TTL_MS } from '../identity/webauthn/webauthn.service.js';
 import { DEVICE_OFFER_QUIET_MS } from '../identity/webauthn/device-offer.step.js';
 import { DEFAULT_INTERACTION_LIMIT } from '../oidc/interaction-limit.js';
@@ -389,7 +389,7 @@ for (const backend of BACKENDS) {
         expect((await other.b.post('/api/Account/RemoveDevice', { id })).status).toBe(404);
         expect(await gw.store.webauthnCredentials.listForUser(user.id)).toHaveLength(1);
 
-        gw.clock.advance(RECENT_SIGN_IN_MS + 1_000);
+        gw.clock.advance(DEFAULT_RECENT_SIGN_IN_MS + 1_000);
         const late = await b.post('/api/Account/RemoveDevice', { id });
         expect(late.status).toBe(403);
         expect(late.body.errors).toEqual({ '': ['recentSignInRequired'] });

@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_CHANGE_TTL_MS } from '../identity/account/security-centre.service.js';
-import { RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
+import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
 import type { User } from '../store/user.repository.js';
 import {
   BACKENDS,
@@ -86,7 +86,7 @@ for (const backend of BACKENDS) {
         const b = await signedIn(user);
         const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
         expect(view.body.recentSignInUntil).toBeGreaterThan(gw.clock.now());
-        gw.clock.advance(RECENT_SIGN_IN_MS + 1000);
+        gw.clock.advance(DEFAULT_RECENT_SIGN_IN_MS + 1000);
         const stale = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
         expect(stale.body.recentSignInUntil).toBe(0);
         for (const [call, body] of [
@@ -200,7 +200,7 @@ for (const backend of BACKENDS) {
         const first = await tokenFor(`first-${user.username}@example.test`);
         const second = await tokenFor(`second-${user.username}@example.test`);
         await b.post('/api/Account/ConfirmEmailChange', { token: first }).expect(400);
-        gw.clock.advance(RECENT_SIGN_IN_MS + 1000);
+        gw.clock.advance(DEFAULT_RECENT_SIGN_IN_MS + 1000);
         const stale = await b.post('/api/Account/RequestEmailChange', {
           email: `third-${user.username}@example.test`,
         });

@@ -52,6 +52,8 @@ export interface IdentityDeps {
   secondFactorDevices?: KnownDevices;
   /** PUBLIC_URL: the origin of every mailed link (S13). */
   publicUrl: string;
+  /** RECENT_SIGN_IN_SECONDS: how recent a full sign-in must be to change how one signs in (S21). */
+  recentSignInMs?: number | undefined;
   /** Ends an account's OIDC sessions and refresh tokens after a password change (S15). */
   revokeOidc?: ((accountId: string) => Promise<unknown>) | undefined;
   /** SECRET_KEY (the proof-of-work challenges are signed with keys derived from it) and the reCAPTCHA verify URL. */
@@ -76,6 +78,7 @@ export function createIdentity(deps: IdentityDeps) {
     mailer: deps.mailer,
     sms: deps.sms,
     rememberedBrowsers: deps.rememberedBrowsers,
+    recentSignInMs: deps.recentSignInMs,
   });
   const signIn = new SignInService(
     store,

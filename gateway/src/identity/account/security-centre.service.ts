@@ -19,7 +19,7 @@ import { readableIp, type SessionIndex } from '../../infra/sessions/session-inde
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import { setAccountPassword } from '../account-password.js';
-import { RECENT_SIGN_IN_MS, type TwoFactorService } from '../mfa/two-factor.service.js';
+import type { TwoFactorService } from '../mfa/two-factor.service.js';
 import type { PartnerService } from '../partner.service.js';
 import { verifyPassword } from '../passwords.service.js';
 import { isCommonPassword } from '../recovery/common-passwords.js';
@@ -44,7 +44,10 @@ export interface SecurityCentreDeps {
   clock: Clock;
   mailer: Mailer;
   partners: Pick<PartnerService, 'forHost'>;
-  twoFactor: Pick<TwoFactorService, 'methodsOf' | 'recentFullSignIn' | 'regenerateRecoveryCodes'>;
+  twoFactor: Pick<
+    TwoFactorService,
+    'methodsOf' | 'recentFullSignIn' | 'recentSignInMs' | 'regenerateRecoveryCodes'
+  >;
   webauthn: Pick<WebauthnService, 'devicesOf' | 'renameDevice' | 'removeDevice'>;
   sessionIndex: Pick<SessionIndex, 'sessionsOf' | 'end'>;
   /** The site's public address: the e-mail change link points at its `/account/` page. */
@@ -204,7 +207,9 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
           email: user.email ?? null,
           pendingEmail: await pendingEmailOf(user),
         },
-        recentSignInUntil: (await isRecent(actor)) ? actor.authTime * 1000 + RECENT_SIGN_IN_MS : 0,
+        recentSignInUntil: (await isRecent(actor))
+          ? actor.authTime * 1000 + deps.twoFactor.recentSignInMs
+          : 0,
         twoStep: { methods: await twoStepMethods(user), required: await twoStepRequired(user) },
         passkeys: await deps.webauthn.devicesOf(user.id),
         recoveryCodes: { remaining: await store.recoveryCodes.remaining(user.id) },

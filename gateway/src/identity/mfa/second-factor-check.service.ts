@@ -3,13 +3,7 @@ import type { CookieJar } from '../../infra/cookie-jar.js';
 import type { User } from '../../store/user.repository.js';
 import { digitsAt, maskEmail, maskPhone } from './delivered-codes.js';
 import { matchTotpStep } from './totp.service.js';
-import {
-  keys,
-  RECENT_SIGN_IN_MS,
-  type CodeBinding,
-  type CodeOutcome,
-  type TwoFactorContext,
-} from './two-factor-context.js';
+import { keys, type CodeBinding, type CodeOutcome, type TwoFactorContext } from './two-factor-context.js';
 
 /**
  * The second factor at sign-in (ADR 0008): what the 2FA page shows, the code check (throttled, S6; once per TOTP
@@ -17,8 +11,17 @@ import {
  * account's full sign-in is recent enough to change its factor (S21).
  */
 export function secondFactorCheck(ctx: TwoFactorContext) {
-  const { store, kv, clock, delivered, reserveCodeAttempt, methodsOf, rememberAllowed, rememberedBrowsers } =
-    ctx;
+  const {
+    store,
+    kv,
+    clock,
+    delivered,
+    reserveCodeAttempt,
+    methodsOf,
+    rememberAllowed,
+    rememberedBrowsers,
+    recentSignInMs,
+  } = ctx;
 
   /** The check behind {@link verifySignInCode}, without the audit record. */
   async function checkSignInCode(
@@ -54,9 +57,13 @@ export function secondFactorCheck(ctx: TwoFactorContext) {
   }
 
   return {
+    /** The window of {@link recentFullSignIn} (RECENT_SIGN_IN_SECONDS): a full sign-in allows changes this long. */
+    recentSignInMs,
+
     /**
-     * Whether a signed-in account may change its second factor now (S21): its full sign-in — the second factor
-     * included when the account has one — happened within {@link RECENT_SIGN_IN_MS}.
+     * Whether a signed-in account may change how it signs in now (S21): its full sign-in — the second factor
+     * included when the account has one — happened within {@link recentSignInMs}. The one rule of every such change
+     * (ADR 0036): the security centre, the 2FA set-up, passkeys and linking a login provider all ask here.
      */
     async recentFullSignIn(
       userId: string,
@@ -64,7 +71,7 @@ export function secondFactorCheck(ctx: TwoFactorContext) {
       amr: readonly string[],
     ): Promise<boolean> {
       const age = clock.now() - authTimeSeconds * 1000;
-      if (age < 0 || age > RECENT_SIGN_IN_MS) return false;
+      if (age < 0 || age > recentSignInMs) return false;
       return (await methodsOf(userId)).length === 0 || amr.includes('mfa');
     },
 

@@ -32,8 +32,11 @@ export const MFA_ATTEMPT_WINDOW_MS = 15 * 60_000;
 export const SETUP_SECRET_TTL_MS = 15 * 60_000;
 /** A new set of recovery codes can be shown within this time, once. */
 export const RECOVERY_CODES_TTL_MS = 10 * 60_000;
-/** "Recent" for changing 2FA from a signed-in account (S21). */
-export const RECENT_SIGN_IN_MS = 10 * 60_000;
+/**
+ * "Recent" for changing how a signed-in account signs in (S21), unless RECENT_SIGN_IN_SECONDS says otherwise
+ * ({@link TwoFactorServiceDeps.recentSignInMs}).
+ */
+export const DEFAULT_RECENT_SIGN_IN_MS = 10 * 60_000;
 
 /** PIN mails a user may cause (first sends and resends) within {@link SEND_WINDOW_MS}. */
 export const MAX_PIN_MAILS = 5;
@@ -58,6 +61,11 @@ export interface TwoFactorServiceDeps {
   sms: SmsSender;
   /** "Remember this browser" after a second factor, where the user's partner allows it. */
   rememberedBrowsers?: RememberedBrowsers | undefined;
+  /**
+   * How long after a full sign-in the account may change how it signs in (RECENT_SIGN_IN_SECONDS, S21): the one
+   * window of the security centre, the 2FA set-up, passkeys and linking; {@link DEFAULT_RECENT_SIGN_IN_MS} if unset.
+   */
+  recentSignInMs?: number | undefined;
 }
 
 /**
@@ -140,7 +148,16 @@ export function twoFactorContext(deps: TwoFactorServiceDeps) {
     return (await store.partners.findById(user.partnerId))?.rememberTwoFactorBrowser ?? false;
   }
 
-  return { ...deps, delivered, reserveAttempt, reserveCodeAttempt, issuerFor, methodsOf, rememberAllowed };
+  return {
+    ...deps,
+    recentSignInMs: deps.recentSignInMs ?? DEFAULT_RECENT_SIGN_IN_MS,
+    delivered,
+    reserveAttempt,
+    reserveCodeAttempt,
+    issuerFor,
+    methodsOf,
+    rememberAllowed,
+  };
 }
 
 /** The shared part of the second-factor services. */
