@@ -42,6 +42,8 @@ interface Subject {
   open(page: Page): Promise<void>;
   /** Cookies of a browser already signed in, when the page needs one. */
   signedIn?: () => StorageState;
+  /** The whole page, not only the first screen: for a page whose point is everything below the fold. */
+  fullPage?: boolean;
 }
 
 /** The sign-in form by its field names (the first HTML's and the app's form alike). */
@@ -91,6 +93,7 @@ const SUBJECTS: Subject[] = [
     name: 'security-centre',
     pkg: 'shell',
     signedIn: () => securityCentreState!,
+    fullPage: true,
     async open(page) {
       await page.goto('/account/');
       await expect(page.getByTestId('two-step')).toBeVisible();
@@ -195,6 +198,7 @@ for (const subject of SUBJECTS) {
             animations: 'disabled',
             caret: 'hide',
             scale: 'css',
+            fullPage: subject.fullPage ?? false,
           });
         }
         await context.close();
