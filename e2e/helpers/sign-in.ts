@@ -41,6 +41,19 @@ export async function appTookOver(page: Page) {
   await expect(page.locator('#root[data-first-paint]')).toHaveCount(0);
 }
 
+/**
+ * Opens the sign-in page of the identity service at `baseUrl` and submits the user's password, finding the fields
+ * by their names (so it works in every language). Does not wait for where the sign-in goes: a second factor or the
+ * set-up wizard may come next.
+ */
+export async function submitPassword(page: Page, baseUrl: string, user: DemoUser, returnUrl = '/account/') {
+  await page.goto(`${baseUrl}/account/login?returnUrl=${encodeURIComponent(returnUrl)}`);
+  await appTookOver(page);
+  await page.locator('input[name="username"]').fill(user.username);
+  await page.locator('input[name="password"]').fill(user.password);
+  await page.locator('form button[type="submit"]').click();
+}
+
 /** Signs in through the sign-in page as a user; waits until the browser has left the sign-in page. */
 export async function signIn(page: Page, user: DemoUser, options: { returnUrl?: string } = {}) {
   await openSignIn(page, options.returnUrl);

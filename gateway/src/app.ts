@@ -136,6 +136,8 @@ export function createApp(deps: AppDeps): Express {
     now,
   );
   const sessions = new RequestSessions(manager, config);
+  // "Remember this browser" (ADR 0008): its entries count while their records last, so the centre can forget one.
+  const rememberedBrowsers = new RememberedBrowsers(config, store.rememberedBrowsers, now);
   const antiforgery = new Antiforgery(config, sessions, now);
   const kv = deps.kv ?? new SqlKeyValueStore(store.database.db, store.database.dialect, { now });
   const errorRecords = createErrorRecords({ kv, now });
@@ -160,7 +162,7 @@ export function createApp(deps: AppDeps): Express {
     oidc: deps.oidc,
     knownDevices: new KnownDevices(config),
     secondFactorDevices: new KnownDevices(config, 'second-factor'),
-    rememberedBrowsers: new RememberedBrowsers(config, now),
+    rememberedBrowsers,
     kv,
     mailer: deps.mailer ?? new OutboxMailer(store.outbox),
     sms: deps.sms ?? new OutboxSmsSender(store.outbox),
@@ -346,7 +348,7 @@ export function createApp(deps: AppDeps): Express {
       sessions,
       antiforgery,
       auth: identity.auth,
-      rememberedBrowsers: new RememberedBrowsers(config, now),
+      rememberedBrowsers,
       securityCentre: createSecurityCentreService({
         store,
         kv,

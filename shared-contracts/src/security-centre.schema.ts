@@ -30,6 +30,27 @@ export const accountSessionSchema = z.object({
 /** A signed-in session of the account. */
 export type AccountSession = z.infer<typeof accountSessionSchema>;
 
+/**
+ * A browser remembered for the account's second factor ("remember this browser", ADR 0008): it skips two-step
+ * verification at sign-in until forgotten, its 30 days are over, or the password changes (ADR 0036).
+ */
+export const rememberedBrowserSchema = z.object({
+  /** Random handle of the remembered browser: what `ForgetRememberedBrowser` takes (never the cookie or its hash). */
+  id: z.string(),
+  /** The browser asking is this one. */
+  current: z.boolean(),
+  /** Epoch ms when it was remembered (the sign-in that ticked "remember this browser"). */
+  rememberedAt: z.number(),
+  /** Epoch ms when it last spared a sign-in the second factor; null until then. */
+  lastUsedAt: z.nullable(z.number()),
+  /** The network it was remembered from (an IPv4 /24 or IPv6 /48), when known. */
+  ip: z.nullable(z.string()),
+  /** The browser's user agent when it was remembered, when known. */
+  userAgent: z.nullable(z.string()),
+});
+/** A browser remembered for the account's second factor. */
+export type RememberedBrowser = z.infer<typeof rememberedBrowserSchema>;
+
 /** One two-step verification method the account has set up. */
 export const twoStepMethodSchema = z.object({
   method: twoFactorMethodSchema,
@@ -62,6 +83,8 @@ export const securityCentreViewSchema = z.object({
   sessions: z.array(accountSessionSchema),
   /** This browser skips the second factor for the account ("remember this browser", ADR 0008). */
   browserRemembered: z.boolean(),
+  /** Every browser that skips the second factor for the account, newest first (ADR 0036). */
+  rememberedBrowsers: z.array(rememberedBrowserSchema),
   passwordRules: passwordRulesSchema,
   /** The customer chosen for this session, if any, and whether there is another to switch to. */
   customer: z.nullable(z.object({ id: z.string(), name: z.string() })),
@@ -81,6 +104,18 @@ export const signOutSessionRequestSchema = z.object({
 });
 /** Body of `SignOutSession`. */
 export type SignOutSessionRequest = z.infer<typeof signOutSessionRequestSchema>;
+
+/** Body of `ForgetRememberedBrowser`: the handle of the browser that must ask for the second factor again. */
+export const forgetRememberedBrowserRequestSchema = z.object({
+  id: z.string('required').check(z.minLength(1, 'required'), z.maxLength(64, 'invalidValue')),
+});
+/** Body of `ForgetRememberedBrowser`. */
+export type ForgetRememberedBrowserRequest = z.infer<typeof forgetRememberedBrowserRequestSchema>;
+
+/** Answer of `ForgetAllRememberedBrowsers`: how many browsers were forgotten (this one included). */
+export const rememberedBrowsersForgottenAnswerSchema = z.object({ forgotten: z.number() });
+/** Answer of `ForgetAllRememberedBrowsers`. */
+export type RememberedBrowsersForgottenAnswer = z.infer<typeof rememberedBrowsersForgottenAnswerSchema>;
 
 /** Body of `UpdateProfile`. */
 export const updateProfileRequestSchema = z.object({

@@ -2,6 +2,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import {
   confirmEmailChangeRequestSchema,
+  forgetRememberedBrowserRequestSchema,
   removeDeviceRequestSchema,
   requestEmailChangeRequestSchema,
   renameDeviceRequestSchema,
@@ -31,7 +32,7 @@ export interface SecurityCentreRouterDeps {
   antiforgery: Antiforgery;
   auth: Pick<SessionAuthService, 'signedInUser'>;
   securityCentre: SecurityCentreService;
-  rememberedBrowsers?: Pick<RememberedBrowsers, 'recognise'>;
+  rememberedBrowsers?: Pick<RememberedBrowsers, 'signedEntryKeys'>;
 }
 
 /** One change call of the table in {@link securityCentreRouter}. */
@@ -131,11 +132,12 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
       const actor = await actorOf(req, res);
       if (!actor) return;
       const session = await sessions.current(req);
-      const remembered =
-        deps.rememberedBrowsers?.recognise(browserOf(sessions, req, res), actor.user) ?? false;
+      // Which listed remembered browser is this one (reading the cookie only: looking is not a use of it).
+      const rememberedEntryKeys =
+        deps.rememberedBrowsers?.signedEntryKeys(browserOf(sessions, req, res), actor.user) ?? [];
       res.json(
         await securityCentre.view(actor, {
-          remembered,
+          rememberedEntryKeys,
           customerId: session?.record.data.account?.customerId,
         }),
       );
@@ -192,6 +194,15 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
       undefined,
       (actor) => securityCentre.signOutOtherSessions(actor),
       (signedOut) => ({ signedOut }),
+    ),
+    call('/ForgetRememberedBrowser', forgetRememberedBrowserRequestSchema, (actor, body) =>
+      securityCentre.forgetRememberedBrowser(actor, body.id),
+    ),
+    call(
+      '/ForgetAllRememberedBrowsers',
+      undefined,
+      (actor) => securityCentre.forgetAllRememberedBrowsers(actor),
+      (forgotten) => ({ forgotten }),
     ),
     call('/UpdateProfile', updateProfileRequestSchema, (actor, body) =>
       securityCentre.updateProfile(actor, body.displayName),

@@ -234,6 +234,21 @@ export interface AccountSessionTable {
   user_agent: string | null;
 }
 
+/** remembered_browsers: browsers that skip the second factor for an account (migration 0024, ADR 0008/0036). */
+export interface RememberedBrowserTable {
+  /** SHA-256 of the cookie entry's random part. */
+  entry_key: string;
+  handle: string;
+  user_id: string;
+  /** SHA-256 of the account's security stamp when the browser was remembered. */
+  stamp_hash: string;
+  remembered_at: number;
+  last_used_at: number | null;
+  expires_at: number;
+  ip: string | null;
+  user_agent: string | null;
+}
+
 /** outbox: mail and SMS kept for operators when no provider is configured (ARCHITECTURE.md stand-ins). */
 export interface OutboxTable {
   id: Generated<number>;
@@ -321,6 +336,7 @@ export interface Database {
   oidc_payloads: OidcPayloadTable;
   sessions: SessionTable;
   account_sessions: AccountSessionTable;
+  remembered_browsers: RememberedBrowserTable;
   outbox: OutboxTable;
   kv: KvTable;
   client_error_counts: ClientErrorCountTable;

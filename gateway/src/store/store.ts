@@ -12,6 +12,7 @@ import { OutboxRepository } from './outbox.repository.js';
 import { PasswordPolicyRepository } from './password-policy.repository.js';
 import { PartnerRepository } from './partner.repository.js';
 import { RecoveryCodeRepository } from './recovery-code.repository.js';
+import { RememberedBrowserRepository } from './remembered-browser.repository.js';
 import { ReleaseRepository } from './release.repository.js';
 import { SecondFactorRepository } from './second-factor.repository.js';
 import { UserRepository } from './user.repository.js';
@@ -39,6 +40,8 @@ export interface Store {
   secondFactors: SecondFactorRepository;
   /** Recovery codes, hashed. */
   recoveryCodes: RecoveryCodeRepository;
+  /** Browsers remembered for the second factor, keyed by a hash of the cookie entry's random part (ADR 0036). */
+  rememberedBrowsers: RememberedBrowserRepository;
   /** Passkeys and security keys, and skipped device offers. */
   webauthnCredentials: WebauthnCredentialRepository;
   /** External OpenID Connect providers (the client secret sealed with `secrets`, ADR 0018). */
@@ -70,6 +73,7 @@ export function createStore(
     captchaSettings: new CaptchaSettingsRepository(database.db, secrets, now),
     secondFactors: new SecondFactorRepository(database.db, now),
     recoveryCodes: new RecoveryCodeRepository(database.db, now),
+    rememberedBrowsers: new RememberedBrowserRepository(database.db),
     webauthnCredentials: new WebauthnCredentialRepository(database.db, now),
     identityProviders: new IdentityProviderRepository(database.db, secrets, now),
     externalLogins: new ExternalLoginRepository(database.db, now),

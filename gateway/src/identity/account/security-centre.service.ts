@@ -6,6 +6,7 @@ import {
   resolvePasswordRules,
   type AccountSession,
   type PasswordRules,
+  type RememberedBrowser,
   type SecurityCentreView,
   type TwoFactorMethod,
   type TwoStepMethod,
@@ -179,6 +180,26 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
     }));
   }
 
+  /** The browsers remembered for the account's second factor; `current` for an entry this browser holds. */
+  async function rememberedBrowsersOf(
+    actor: SecurityCentreActor,
+    thisBrowser: readonly string[],
+  ): Promise<RememberedBrowser[]> {
+    const listed = await store.rememberedBrowsers.listForUser(
+      actor.user.id,
+      sha256(actor.user.securityStamp),
+      now(),
+    );
+    return listed.map((b) => ({
+      id: b.handle,
+      current: thisBrowser.includes(b.entryKey),
+      rememberedAt: b.rememberedAt,
+      lastUsedAt: b.lastUsedAt,
+      ip: b.ip,
+      userAgent: b.userAgent,
+    }));
+  }
+
   async function sessionsOf(actor: SecurityCentreActor): Promise<AccountSession[]> {
     const listed = await deps.sessionIndex.sessionsOf(actor.user.id, actor.user.securityStamp);
     return listed.map((s) => ({
@@ -196,9 +217,14 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
     /** `SecurityCentreView`: everything the page shows. */
     async view(
       actor: SecurityCentreActor,
-      browser: { remembered: boolean; customerId: string | undefined },
+      browser: {
+        /** Record keys of this browser's "remember this browser" entries for the account that verify. */
+        rememberedEntryKeys: readonly string[];
+        customerId: string | undefined;
+      },
     ): Promise<SecurityCentreView> {
       const { user } = actor;
+      const rememberedBrowsers = await rememberedBrowsersOf(actor, browser.rememberedEntryKeys);
       const customer = browser.customerId ? await store.customers.findById(browser.customerId) : undefined;
       return {
         profile: {
@@ -214,7 +240,8 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
         passkeys: await deps.webauthn.devicesOf(user.id),
         recoveryCodes: { remaining: await store.recoveryCodes.remaining(user.id) },
         sessions: await sessionsOf(actor),
-        browserRemembered: browser.remembered,
+        browserRemembered: rememberedBrowsers.some((b) => b.current),
+        rememberedBrowsers,
         passwordRules: await rulesOf(user, actor.host),
         customer: customer ? { id: customer.id, name: customer.name } : null,
         canSwitchCustomer: (await store.customers.countCustomersOf(user.id)) > 1,
@@ -361,6 +388,30 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
           return { kind: 'done', value: others.length };
         },
         { kind: 'security-centre.sessions-signed-out', mail: 'sessions-signed-out' },
+      );
+    },
+
+    /**
+     * `ForgetRememberedBrowser`: the browser asks for the second factor at its next sign-in. Its cookie entry still
+     * carries a valid MAC; the record it needs is gone (ADR 0036).
+     */
+    forgetRememberedBrowser(actor: SecurityCentreActor, handle: string): Promise<ChangeOutcome> {
+      return change(
+        actor,
+        async () =>
+          (await store.rememberedBrowsers.removeByHandle(actor.user.id, handle))
+            ? { kind: 'done' }
+            : { kind: 'notFound' },
+        { kind: 'security-centre.remembered-browser-forgotten', mail: 'remembered-browser-forgotten' },
+      );
+    },
+
+    /** `ForgetAllRememberedBrowsers`: every remembered browser of the account, this one included. */
+    forgetAllRememberedBrowsers(actor: SecurityCentreActor): Promise<ChangeOutcome<number>> {
+      return change<number>(
+        actor,
+        async () => ({ kind: 'done', value: await store.rememberedBrowsers.removeAllOf(actor.user.id) }),
+        { kind: 'security-centre.remembered-browsers-forgotten', mail: 'remembered-browsers-forgotten' },
       );
     },
 

@@ -121,7 +121,7 @@ export function secondFactorCheck(ctx: TwoFactorContext) {
      */
     async rememberBrowser(jar: CookieJar, userId: string): Promise<void> {
       const user = await store.users.findById(userId);
-      if (user && (await rememberAllowed(user))) rememberedBrowsers?.remember(jar, user);
+      if (user && (await rememberAllowed(user))) await rememberedBrowsers?.remember(jar, user);
     },
   };
 }

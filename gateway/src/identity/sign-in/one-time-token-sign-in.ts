@@ -44,7 +44,7 @@ export function oneTimeTokenEntry(
       passed: ['password'],
       current: undefined,
       startedAt: clock.now(),
-      ...rememberedSecondFactor(browser, user, input.returnUrl),
+      ...(await rememberedSecondFactor(browser, user, input.returnUrl)),
     };
     return begin(browser, session, user, pending, passed);
   }

@@ -134,7 +134,7 @@ export function passwordEntry(
       startedAt: clock.now(),
       // This sign-in checked the password just now: the expired-password step need not ask for it again (ADR 0039).
       passwordVerifiedAt: clock.now(),
-      ...rememberedSecondFactor(browser, user, input.returnUrl),
+      ...(await rememberedSecondFactor(browser, user, input.returnUrl)),
       ...(input.platformAuthenticator ? { platformAuthenticator: true } : {}),
     };
     // New id once the password passed (S24): whatever an attacker planted before is worthless now.

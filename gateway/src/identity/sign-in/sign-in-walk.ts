@@ -131,17 +131,16 @@ export function signInWalk(ctx: SignInContext, pendingSignIns: Pick<PendingSignI
   }
 
   /**
-   * This browser is remembered after a second factor of `user` (ADR 0008), unless the sign-in is for changing the
-   * second factor (S21 wants the factor itself then).
+   * This browser is remembered after a second factor of `user` (ADR 0008) and not forgotten since (ADR 0036),
+   * unless the sign-in is for changing the second factor (S21 wants the factor itself then).
    */
-  function rememberedSecondFactor(
+  async function rememberedSecondFactor(
     browser: Browser,
     user: User,
     returnUrl: string,
-  ): { secondFactorRemembered?: true } {
-    return rememberedBrowsers?.recognise(browser, user) && !returnUrl.startsWith('/account/setup-twofactor')
-      ? { secondFactorRemembered: true }
-      : {};
+  ): Promise<{ secondFactorRemembered?: true }> {
+    if (!rememberedBrowsers || returnUrl.startsWith('/account/setup-twofactor')) return {};
+    return (await rememberedBrowsers.recognise(browser, user)) ? { secondFactorRemembered: true } : {};
   }
 
   /**

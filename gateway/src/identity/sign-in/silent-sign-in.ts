@@ -43,7 +43,7 @@ export function silentEntry(ctx: SignInContext, walk: Pick<SignInWalk, 'begin'>)
       ] satisfies PassedMark[],
       current: undefined,
       startedAt: now,
-      ...(rememberedBrowsers?.recognise(browser, user) ? { secondFactorRemembered: true } : {}),
+      ...((await rememberedBrowsers?.recognise(browser, user)) ? { secondFactorRemembered: true } : {}),
     };
     let open: SignInStep | undefined;
     for (const step of steps.list()) {

@@ -40,6 +40,8 @@ export const SECURITY_CHANGES = [
   'passkey-deleted',
   'recovery-codes',
   'sessions-signed-out',
+  'remembered-browser-forgotten',
+  'remembered-browsers-forgotten',
   'profile-updated',
   'email-changed',
 ] as const;
@@ -71,6 +73,10 @@ const SECURITY_CHANGE_EN_GB: SecurityChangeText = {
     'passkey-deleted': 'A passkey was deleted from your account',
     'recovery-codes': 'New recovery codes were created for your account; the old ones no longer work',
     'sessions-signed-out': 'Your account was signed out on other devices',
+    'remembered-browser-forgotten':
+      'A browser remembered for your account was forgotten: it will ask for two-step verification again',
+    'remembered-browsers-forgotten':
+      'Every browser remembered for your account was forgotten: each will ask for two-step verification again',
     'profile-updated': 'Your profile was updated',
     'email-changed': 'The email address of your account was changed to another address',
   },
@@ -89,6 +95,10 @@ const SECURITY_CHANGE_DE: SecurityChangeText = {
     'recovery-codes':
       'für Ihr Konto wurden neue Wiederherstellungscodes erstellt; die alten funktionieren nicht mehr',
     'sessions-signed-out': 'Ihr Konto wurde auf anderen Geräten abgemeldet',
+    'remembered-browser-forgotten':
+      'ein für Ihr Konto gespeicherter Browser wurde vergessen; er fragt wieder nach der Bestätigung in zwei Schritten',
+    'remembered-browsers-forgotten':
+      'alle für Ihr Konto gespeicherten Browser wurden vergessen; jeder fragt wieder nach der Bestätigung in zwei Schritten',
     'profile-updated': 'Ihr Profil wurde aktualisiert',
     'email-changed': 'die E-Mail-Adresse Ihres Kontos wurde in eine andere Adresse geändert',
   },
@@ -108,6 +118,10 @@ const SECURITY_CHANGE_FR_CA: SecurityChangeText = {
     'recovery-codes':
       'De nouveaux codes de récupération ont été créés pour votre compte; les anciens ne fonctionnent plus',
     'sessions-signed-out': 'Votre compte a été déconnecté sur les autres appareils',
+    'remembered-browser-forgotten':
+      'Un navigateur mémorisé pour votre compte a été oublié; il demandera de nouveau la vérification en deux étapes',
+    'remembered-browsers-forgotten':
+      'Tous les navigateurs mémorisés pour votre compte ont été oubliés; chacun demandera de nouveau la vérification en deux étapes',
     'profile-updated': 'Votre profil a été mis à jour',
     'email-changed': 'L’adresse courriel de votre compte a été remplacée par une autre adresse',
   },
@@ -127,6 +141,10 @@ const SECURITY_CHANGE_ES: SecurityChangeText = {
     'recovery-codes':
       'Se crearon nuevos códigos de recuperación para su cuenta; los anteriores ya no funcionan',
     'sessions-signed-out': 'Se cerró la sesión de su cuenta en otros dispositivos',
+    'remembered-browser-forgotten':
+      'Se olvidó un navegador recordado para su cuenta; volverá a pedir la verificación en dos pasos',
+    'remembered-browsers-forgotten':
+      'Se olvidaron todos los navegadores recordados para su cuenta; cada uno volverá a pedir la verificación en dos pasos',
     'profile-updated': 'Se actualizó su perfil',
     'email-changed': 'Se cambió la dirección de correo electrónico de su cuenta por otra dirección',
   },

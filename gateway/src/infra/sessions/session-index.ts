@@ -12,7 +12,8 @@ export interface AccountSessionIndexStore {
   remove(sessionKey: string): Promise<void>;
 }
 
-const USER_AGENT_MAX = 512;
+/** Longest user agent kept (a forged header must not fill a row). */
+export const USER_AGENT_MAX = 512;
 
 /**
  * An address as a person reads it: an IPv4 address that a dual-stack socket reports IPv4-mapped (`::ffff:127.0.0.1`)
@@ -22,6 +23,34 @@ export function readableIp(ip: string | null): string | null {
   if (!ip) return ip;
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
   return mapped ? mapped[1]! : ip;
+}
+
+/**
+ * An address made coarse, for records kept for weeks (remembered browsers, ADR 0036): the IPv4 /24 or IPv6 /48
+ * network it is in (`203.0.113.0/24`, `2001:db8:1::/48`): enough for a person to tell home from elsewhere, not
+ * the host. An IPv4-mapped address counts as the IPv4 address it is, the loopback `::1` stays itself; anything
+ * unreadable gives null.
+ */
+export function coarseIp(ip: string | null): string | null {
+  const readable = readableIp(ip);
+  if (!readable) return null;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/.exec(readable);
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0/24`;
+  const address = readable.replace(/%.*$/, '');
+  if (!/^[0-9a-f:]+$/i.test(address) || address.split('::').length > 2) return null;
+  const [head = '', tail] = address.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const missing = 8 - headGroups.length - tailGroups.length;
+  if (missing < 0 || (tail === undefined && missing !== 0)) return null;
+  const groups = [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups];
+  if (groups.some((g) => g.length === 0 || g.length > 4)) return null;
+  const values = groups.map((g) => parseInt(g, 16));
+  // The loopback address names no one's network: shown as it is.
+  if (values.slice(0, 7).every((v) => v === 0) && values[7] === 1) return '::1';
+  const network = values.slice(0, 3);
+  while (network.length > 0 && network.at(-1) === 0) network.pop();
+  return `${network.map((v) => v.toString(16)).join(':')}::/48`;
 }
 
 /**

@@ -300,7 +300,6 @@ export function SessionsSection({ view }: { view: SecurityCentreView }) {
               );
             })}
           </ul>
-          {view.browserRemembered ? <p>{t('sessions.remembered')}</p> : null}
           {others.length > 0 ? (
             <Button variant="secondary" loading={signingOutOthers.isLoading} onClick={() => void all()}>
               {t('sessions.signOutOthers')}

@@ -9,6 +9,7 @@ import {
   SessionsSection,
 } from './account-sections';
 import { RecentSignInProvider } from './recent-sign-in';
+import { RememberedBrowsersSection } from './remembered-browsers';
 import { useSecurityCentreViewQuery } from './security-centre.api';
 import { SECURITY_CENTRE_NS, useSecurityCentreStrings } from './security-centre-strings';
 import { PasskeysSection, RecoveryCodesSection, TwoStepSection } from './sign-in-methods';
@@ -41,6 +42,7 @@ export function SecurityCentre({ linkedAccounts }: { linkedAccounts?: React.Reac
             <RecoveryCodesSection view={view} />
             <PasswordSection view={view} />
             <SessionsSection view={view} />
+            <RememberedBrowsersSection view={view} />
             {linkedAccounts}
           </Stack>
         </RecentSignInProvider>

@@ -1,5 +1,8 @@
 import {
   emailChangedAnswerSchema,
+  rememberedBrowsersForgottenAnswerSchema,
+  type ForgetRememberedBrowserRequest,
+  type RememberedBrowsersForgottenAnswer,
   recoveryCodesAnswerSchema,
   type ConfirmEmailChangeRequest,
   type EmailChangedAnswer,
@@ -62,6 +65,15 @@ export const securityCentreApi = baseApi
         query: () => ({ url: 'SignOutOtherSessions', method: 'POST', body: {} }),
         invalidatesTags: ['SecurityCentre'],
       }),
+      forgetRememberedBrowser: build.mutation<unknown, ForgetRememberedBrowserRequest>({
+        query: (body) => ({ url: 'ForgetRememberedBrowser', method: 'POST', body }),
+        invalidatesTags: ['SecurityCentre'],
+      }),
+      forgetAllRememberedBrowsers: build.mutation<RememberedBrowsersForgottenAnswer, void>({
+        query: () => ({ url: 'ForgetAllRememberedBrowsers', method: 'POST', body: {} }),
+        transformResponse: (body: unknown) => rememberedBrowsersForgottenAnswerSchema.parse(body),
+        invalidatesTags: ['SecurityCentre'],
+      }),
       updateProfile: build.mutation<unknown, UpdateProfileRequest>({
         query: (body) => ({ url: 'UpdateProfile', method: 'POST', body }),
         invalidatesTags: ['SecurityCentre'],
@@ -93,6 +105,8 @@ export const {
   useSignOutSessionMutation,
   useSignOutOtherSessionsMutation,
   useUpdateProfileMutation,
+  useForgetRememberedBrowserMutation,
+  useForgetAllRememberedBrowsersMutation,
   useSignInAgainMutation,
   useRequestEmailChangeMutation,
   useConfirmEmailChangeMutation,

@@ -1,0 +1,16 @@
+/** Accessibility checks with axe-core, as a helper so specs do not each keep their own copy. */
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** No axe violations on the page as it is now, in the light and the dark colour scheme (light again after). */
+export async function expectAxeCleanLightAndDark(page: Page): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      colorScheme,
+    ).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
