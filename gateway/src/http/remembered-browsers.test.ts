@@ -7,7 +7,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../infra/crypto/tokens.js';
-import { RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
+import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
 import type { User } from '../store/user.repository.js';
 import { BACKENDS, browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
@@ -208,7 +208,7 @@ for (const backend of BACKENDS) {
           .post('/api/Account/ForgetRememberedBrowser', { id: 'x'.repeat(65) })
           .expect(400);
         expect(tooLong.body.errors).toEqual({ id: ['invalidValue'] });
-        gw.clock.advance(RECENT_SIGN_IN_MS + 1000);
+        gw.clock.advance(DEFAULT_RECENT_SIGN_IN_MS + 1000);
         for (const [call, body] of [
           ['ForgetRememberedBrowser', { id: mine!.id }],
           ['ForgetAllRememberedBrowsers', {}],
