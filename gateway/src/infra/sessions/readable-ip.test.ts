@@ -16,6 +16,7 @@ describe('coarseIp', () => {
   it.each([
     ['203.0.113.9', '203.0.113.0/24'],
     ['::ffff:127.0.0.1', '127.0.0.0/24'],
+    ['::ffff:7f00:1', '127.0.0.0/24'],
     ['2001:db8:1:2::1', '2001:db8:1::/48'],
     ['2001:0db8:00a1:ffff:0:0:0:1', '2001:db8:a1::/48'],
     ['2001:db8::1', '2001:db8::/48'],
@@ -27,10 +28,16 @@ describe('coarseIp', () => {
     expect(coarseIp(ip)).toBe(network);
   });
 
-  it.each([[null], [''], ['not an address'], ['1:2:3'], ['1::2::3'], ['12345::1']])(
-    'gives nothing for %s',
-    (ip) => {
-      expect(coarseIp(ip)).toBeNull();
-    },
-  );
+  it.each([
+    [null],
+    [''],
+    ['not an address'],
+    ['1:2:3'],
+    ['1::2::3'],
+    ['12345::1'],
+    ['127.1'],
+    ['0x7f000001'],
+  ])('gives nothing for %s', (ip) => {
+    expect(coarseIp(ip)).toBeNull();
+  });
 });

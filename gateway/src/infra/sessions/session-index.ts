@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { randomToken } from '../crypto/tokens.js';
 import { requestContext } from '../request-context.js';
 import type { AccountSession } from '../../store/account-session.repository.js';
@@ -33,24 +35,16 @@ export function readableIp(ip: string | null): string | null {
  */
 export function coarseIp(ip: string | null): string | null {
   const readable = readableIp(ip);
-  if (!readable) return null;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/.exec(readable);
-  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0/24`;
-  const address = readable.replace(/%.*$/, '');
-  if (!/^[0-9a-f:]+$/i.test(address) || address.split('::').length > 2) return null;
-  const [head = '', tail] = address.split('::');
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const missing = 8 - headGroups.length - tailGroups.length;
-  if (missing < 0 || (tail === undefined && missing !== 0)) return null;
-  const groups = [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups];
-  if (groups.some((g) => g.length === 0 || g.length > 4)) return null;
-  const values = groups.map((g) => parseInt(g, 16));
+  // Node's strict check first: ipaddr.js would also read legacy forms such as `127.1` or `0x7f000001`.
+  const bare = readable?.replace(/%.*$/, '');
+  if (!bare || isIP(bare) === 0) return null;
+  // `process` reads an IPv4-mapped address in any spelling (`::ffff:7f00:1` too) as the IPv4 address it is.
+  const address = ipaddr.process(bare);
+  if (address.kind() === 'ipv4')
+    return `${ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/24`).toString()}/24`;
   // The loopback address names no one's network: shown as it is.
-  if (values.slice(0, 7).every((v) => v === 0) && values[7] === 1) return '::1';
-  const network = values.slice(0, 3);
-  while (network.length > 0 && network.at(-1) === 0) network.pop();
-  return `${network.map((v) => v.toString(16)).join(':')}::/48`;
+  if (address.range() === 'loopback') return '::1';
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/48`).toString()}/48`;
 }
 
 /**
