@@ -6,8 +6,11 @@
  * arrives as mail at a real SMTP listener; the page has no axe violations, light and dark. Then: "Sign out everywhere
  * else" ending the sessions of two other browsers, an e-mail change confirmed by the mailed link, "Sign in again"
  * after the server refused a change because the sign-in was no longer recent (a gateway of its own with a short
- * RECENT_SIGN_IN_SECONDS), and a smoke over the five locales, a phone and a desktop, light and dark.
+ * RECENT_SIGN_IN_SECONDS), and in each of the five locales, on a phone and a desktop: every section, one change (its
+ * toast in that locale, its mail) and axe, light and dark.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
@@ -15,6 +18,7 @@ import type { DemoUser } from '../helpers/demo-users.js';
 import { linkIn, startMailCatcher, type MailCatcher } from '../helpers/mail.js';
 import { startIdentityService, type IdentityService } from '../helpers/portal.js';
 import { appTookOver, signInPage } from '../helpers/sign-in.js';
+import { REPO } from '../helpers/system.js';
 import { freshTotpCode, setUpAuthenticator, twoFactorPages } from '../helpers/two-factor.js';
 
 // Two sign-ins with the authenticator may wait for the next TOTP step (S17); axe runs twice.
@@ -316,6 +320,14 @@ test('a change refused by the server once the sign-in is no longer recent offers
 });
 
 const LOCALES = ['en-GB', 'en', 'de', 'fr-CA', 'es'] as const;
+
+/** The centre's words in `locale`, from the shipped locale file (so each locale's own text is what is looked for). */
+function centreWords(locale: string): { profile: { displayName: string; save: string; saved: string } } {
+  const file = path.join(REPO, 'shell/src/pages/security-centre/locales', `${locale}.json`);
+  return JSON.parse(readFileSync(file, 'utf8')) as {
+    profile: { displayName: string; save: string; saved: string };
+  };
+}
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 900 },
@@ -326,7 +338,7 @@ for (const locale of LOCALES) {
     test.describe(`${locale} on a ${viewport.name}`, () => {
       test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
-      test(`the centre renders its sections, axe clean light and dark (${locale}, ${viewport.name})`, async ({
+      test(`the centre renders its sections; a change shows its toast in the locale and is mailed; axe clean light and dark (${locale}, ${viewport.name})`, async ({
         page,
         context,
       }) => {
@@ -350,9 +362,21 @@ for (const locale of LOCALES) {
           'recovery-codes',
           'password',
           'sessions',
+          'remembered-browsers',
         ]) {
           await expect(page.getByTestId(id), id).toBeVisible();
         }
+        // One change in this locale and on this screen: the profile's, with SPEC.md's "Employee has been updated."
+        // as the locale words it, and the mail that every change sends.
+        const words = centreWords(locale);
+        const profile = page.getByTestId('profile');
+        const mails = mail.received.length;
+        await profile.getByLabel(words.profile.displayName).fill(`Smoke ${locale}`);
+        await profile.getByRole('button', { name: words.profile.save, exact: true }).click();
+        await expect(page.getByText(words.profile.saved)).toBeVisible();
+        await expect
+          .poll(() => mail.received.slice(mails).filter((m) => m.to.includes(user.email)).length)
+          .toBe(1);
         // Nothing wider than the screen.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
           viewport.width,
