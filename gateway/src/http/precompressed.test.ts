@@ -1,12 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { precompressDir } from 'shared-contracts/build/precompress';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReleasesCommand } from '../cli/releases.js';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { startTestGateway, writeFakeShell, type TestGateway } from '../testing/test-gateway.js';
 import { acceptedEncodings } from './precompressed.js';
 
 interface RawResponse {
@@ -157,5 +158,48 @@ describe('precompressed siblings of built files (ADR 0026)', () => {
     const stale = await raw('GET', asset, 'br');
     expect(stale.status).toBe(200);
     expect(decoded(stale)).toBe(`${SCRIPT}//changed\n`);
+  });
+});
+
+describe('precompressed siblings wherever the service is installed (issue 54)', () => {
+  let gw: TestGateway;
+  let base: string;
+  let shellDist: string;
+  const asset = 'assets-script.0123456789abcdef.js';
+  beforeAll(async () => {
+    // An installation under a dot-directory, reached through a symlink: `/…/.releases/current -> v1`.
+    base = mkdtempSync(path.join(tmpdir(), 'precompressed-install-'));
+    const real = path.join(base, '.releases', 'v1');
+    mkdirSync(real, { recursive: true });
+    symlinkSync(real, path.join(base, '.releases', 'current'));
+    shellDist = path.join(base, '.releases', 'current', 'shell');
+    writeFakeShell(shellDist);
+    writeFileSync(path.join(shellDist, asset), SCRIPT);
+    await precompressDir(shellDist);
+    gw = await startTestGateway({ config: { shellDist } });
+    server = gw.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await gw.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it("the bytes on the wire are the build's own .br and .gz siblings, not a compression made on the fly", async () => {
+    const br = await raw('GET', `/${asset}`, 'gzip, deflate, br');
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body.equals(readFileSync(path.join(shellDist, `${asset}.br`)))).toBe(true);
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    const gz = await raw('GET', `/${asset}`, 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.body.equals(readFileSync(path.join(shellDist, `${asset}.gz`)))).toBe(true);
+  });
+
+  it('a dot name inside the build folder is still never served', async () => {
+    writeFileSync(path.join(shellDist, '.secret.js'), SCRIPT);
+    await precompressDir(shellDist);
+    expect((await raw('GET', '/.secret.js', 'br')).status).not.toBe(200);
   });
 });

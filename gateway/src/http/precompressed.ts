@@ -113,9 +113,12 @@ export function sendPrecompressed(
       res.type(path.extname(file));
       res.setHeader('Content-Encoding', sibling.encoding);
       res.setHeader('Cache-Control', cacheControl);
+      // `root` makes send judge dot names only below the file's own folder (the caller has checked the path
+      // inside the build folder): an installation under `~/.local/…` or `/srv/.releases/…` must not turn every
+      // answer into the on-the-fly fallback (issue 54).
       res.sendFile(
-        sibling.path,
-        { dotfiles: 'deny', cacheControl: false, acceptRanges: false },
+        path.basename(sibling.path),
+        { root: path.dirname(sibling.path), dotfiles: 'deny', cacheControl: false, acceptRanges: false },
         (error?: Error) => {
           if (!error || res.headersSent) return;
           res.removeHeader('Content-Encoding');
