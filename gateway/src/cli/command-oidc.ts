@@ -39,7 +39,8 @@ export function commandOidc(
       redis: options.redis,
       redisPrefix: options.redisPrefix,
       secretKey: options.secretKey ?? randomBytes(32),
-      findAccount: async (accountId, customerId) => (await findAccount(store, accountId, customerId))?.claims(),
+      findAccount: async (accountId, customerId) =>
+        (await findAccount(store, accountId, customerId))?.claims(),
       findClient: (clientId) => store.clients.findById(clientId),
       getSignedInAccount: () => undefined,
       purgeIntervalMs: 0,

@@ -95,7 +95,9 @@ for (const backend of BACKENDS) {
       }
 
       /** The RP's refresh: 200 with new tokens, or 400 invalid_grant once the grant is gone. */
-      async function refresh(refreshToken: string): Promise<{ status: number; body: Record<string, string> }> {
+      async function refresh(
+        refreshToken: string,
+      ): Promise<{ status: number; body: Record<string, string> }> {
         const response = await fetch(`${issuer}/connect/token`, {
           method: 'POST',
           body: new URLSearchParams({

@@ -12,7 +12,7 @@
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
-import type { AdapterFactory, Session } from 'oidc-provider';
+import type { AdapterFactory } from 'oidc-provider';
 import { endOidcSessionArtefacts } from './rp-initiated-logout.js';
 import { createRedisAdapterFactory } from './redis.adapter.js';
 import { createSqlAdapterFactory } from './sql.adapter.js';
@@ -154,15 +154,14 @@ export async function endOidcSessionsOfAccount(
   let grants = 0;
   for (const id of chosen) {
     if (provider) {
-      const session = (await provider.Session.find(id).catch(() => undefined)) as Session | undefined;
+      const session = await provider.Session.find(id).catch(() => undefined);
       if (session?.accountId === accountId) {
         grants += Object.values(session.authorizations ?? {}).filter((a) => a.grantId).length;
         await endOidcSessionArtefacts(provider, session, { revokeOffline: true });
       }
     } else {
       const payload = (await adapters('Session').find(id)) as
-        | { authorizations?: Record<string, { grantId?: string }> }
-        | undefined;
+        { authorizations?: Record<string, { grantId?: string }> } | undefined;
       for (const authorization of Object.values(payload?.authorizations ?? {})) {
         if (!authorization.grantId) continue;
         grants += 1;

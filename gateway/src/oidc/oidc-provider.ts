@@ -171,7 +171,7 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
       await next();
       const route = ctx.oidc?.route;
       if (route !== 'authorization' && route !== 'resume') return;
-      const session = ctx.oidc.session as (Session & { destroyed?: boolean }) | undefined;
+      const session: (Session & { destroyed?: boolean }) | undefined = ctx.oidc.session;
       const signedIn = site.known(ctx.req);
       const accountId = session?.accountId;
       if (!session || !accountId || session.destroyed || !signedIn?.siteSessionKey) return;

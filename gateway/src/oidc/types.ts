@@ -46,13 +46,7 @@ export type SignedInAccount = Pick<SignedInAccountInfo, 'accountId'> &
   Partial<
     Pick<
       SignedInAccountInfo,
-      | 'authTime'
-      | 'amr'
-      | 'persistent'
-      | 'expiresAt'
-      | 'customerId'
-      | 'customerSelectedAt'
-      | 'siteSessionKey'
+      'authTime' | 'amr' | 'persistent' | 'expiresAt' | 'customerId' | 'customerSelectedAt' | 'siteSessionKey'
     >
   >;
 
