@@ -48,8 +48,9 @@ interface SiteSessionLinkPayload {
 export const SITE_SESSION_LINK = 'SiteSessionLink';
 
 /**
- * Records that the OIDC session `sessionId` was made from (or is used by) the site session `siteSessionKey`; kept as
- * long as the OIDC session (`expiresIn` seconds).
+ * Records that the OIDC session `sessionId` was made from (or is used by) the site session `siteSessionKey`, for as
+ * long as the OIDC session lives (`expiresIn` seconds). Written again at each authorization, since each may extend
+ * the OIDC session's life (ADR 0006: up to the site session's absolute end).
  */
 export async function linkOidcSessionToSiteSession(
   adapters: AdapterFactory,
@@ -57,10 +58,7 @@ export async function linkOidcSessionToSiteSession(
   link: SiteSessionLinkPayload,
   expiresIn: number,
 ): Promise<void> {
-  const links = adapters(SITE_SESSION_LINK);
-  const known = (await links.find(sessionId)) as Partial<SiteSessionLinkPayload> | undefined;
-  if (known?.siteSessionKey === link.siteSessionKey && known.accountId === link.accountId) return;
-  await links.upsert(sessionId, { ...link }, Math.max(1, expiresIn));
+  await adapters(SITE_SESSION_LINK).upsert(sessionId, { ...link }, Math.max(1, expiresIn));
 }
 
 /** How many artefacts were ended. */
