@@ -19,7 +19,10 @@ import { FirstPaintPages, firstPaintPartner } from './http/first-paint.js';
 import { securityCentreRouter } from './http/security-centre.router.js';
 import { shellRouter } from './http/shell.router.js';
 import { upstreamCallbackRouter } from './http/upstream-callback.router.js';
-import { createSecurityCentreService } from './identity/account/security-centre.service.js';
+import {
+  createSecurityCentreService,
+  type EndOidcSessionsOf,
+} from './identity/account/security-centre.service.js';
 import type { CaptchaServiceDeps } from './identity/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
 import { Upstreams } from './identity/external/upstreams.js';
@@ -70,6 +73,8 @@ export interface OidcMount extends OidcLogoutHooks {
   ping?(): Promise<boolean>;
   /** Ends every OIDC session and grant (with its refresh tokens) of the account: after a password change (S15). */
   revokeAccount?(accountId: string): Promise<unknown>;
+  /** Ends the account's OIDC sessions made from the selected site sessions (back-channel logout, grants). */
+  endOidcSessionsOf?: EndOidcSessionsOf;
 }
 
 /** What {@link createApp} needs; tests inject each part. */
@@ -361,6 +366,7 @@ export function createApp(deps: AppDeps): Express {
         publicUrl: config.publicUrl,
         revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
         onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
+        endOidcSessions: deps.oidc?.endOidcSessionsOf?.bind(deps.oidc),
       }),
     }),
   );

@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import type { IdentityServices, OidcMount } from './app.js';
 import type { GatewayConfig } from './config.js';
 import { findAccount } from './identity/accounts.service.js';
-import { revokeOidcArtefactsOfAccount } from './oidc/account-revocation.js';
 import { expiredInteractionRecorder, oidcErrorRecorder } from './oidc/error-pages.js';
 import { createOidcProvider } from './oidc/oidc-provider.js';
 import type { OidcDatabase } from './oidc/types.js';
@@ -74,12 +73,11 @@ export async function createOidcMount(
       const ended = await service.endOidcSession(logoutId, ...expressOf(http));
       return { clientName: ended.clientName, postLogoutRedirectUri: ended.postLogoutRedirectUri };
     },
-    // After a password change (S15): the same revocation as `admin sessions revoke`, with the provider's own store.
-    revokeAccount: (accountId: string) =>
-      revokeOidcArtefactsOfAccount(
-        { db: store.database.db as unknown as Kysely<OidcDatabase>, redis },
-        accountId,
-      ),
+    // After a password change (S15): the same revocation as `admin sessions revoke`, with the provider's own store
+    // and keys (back-channel logout to the applications).
+    revokeAccount: (accountId: string) => service.revokeAccount(accountId),
+    // The security centre's sign-out of other sessions (S27): their applications are told as at Logout.
+    endOidcSessionsOf: (accountId, which) => service.endOidcSessionsOf(accountId, which),
     close: () => service.close(),
   };
 }

@@ -10,6 +10,7 @@ import type { OidcDatabase } from '../oidc/types.js';
 import { openStore, type Store } from '../store/store.js';
 import type { AdminCommand, AdminContext, ParsedValues } from './admin-command.js';
 import { UsageError, runCli } from './cli-support.js';
+import { commandOidc } from './command-oidc.js';
 import { ADMIN_COMMANDS, ALL_OPTIONS, adminUsage, commandName, findCommand } from './command-table.js';
 
 /** A command line resolved to its command, with values checked against that command's options. */
@@ -139,7 +140,18 @@ export async function runAdminCommand(
   publicUrl = 'http://localhost:8080',
 ): Promise<void> {
   const db = store.database.db as unknown as Kysely<OidcDatabase>;
-  await execute(parseAdminCommandLine(args), { store, out, oidc: { db, ...oidc }, publicUrl });
+  // Back-channel logout tokens are signed by a provider over this store, with `publicUrl` as the issuer.
+  const made = commandOidc(store, { redis: oidc.redis, redisPrefix: oidc.redisPrefix, issuer: publicUrl });
+  try {
+    await execute(parseAdminCommandLine(args), {
+      store,
+      out,
+      oidc: { db, provider: made.artefacts.provider, ...oidc },
+      publicUrl,
+    });
+  } finally {
+    made.close();
+  }
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(process.argv[1])}`).href) {
@@ -168,15 +180,17 @@ if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(proces
       config.redisUrl && line.command.needsRedis
         ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 })
         : undefined;
+    // The applications of the sessions a command ends are told by back-channel logout, signed as the server signs.
+    const oidc = commandOidc(store, { redis, issuer: config.publicUrl, secretKey: config.secretKey });
     try {
-      const db = store.database.db as unknown as Kysely<OidcDatabase>;
       await execute(line, {
         store,
         out: (text) => process.stdout.write(`${text}\n`),
-        oidc: { db, redis },
+        oidc: oidc.artefacts,
         publicUrl: config.publicUrl,
       });
     } finally {
+      oidc.close();
       redis?.disconnect();
       await store.database.close();
     }

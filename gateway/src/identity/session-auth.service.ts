@@ -1,4 +1,5 @@
 import { ANONYMOUS_USER, type CurrentUser } from 'shared-contracts';
+import { sha256 } from '../infra/crypto/tokens.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { Store } from '../store/store.js';
 import type { User } from '../store/user.repository.js';
@@ -19,6 +20,11 @@ export interface SignedInAccountInfo {
   persistent?: boolean;
   /** Epoch ms of the site session's absolute end; the OIDC session never outlives it. */
   expiresAt?: number;
+  /**
+   * The site session's store key (a hash of its id, as the session index lists it): the OIDC sessions made from
+   * this sign-in are linked to it, so ending this site session elsewhere ends them too (ADR 0006).
+   */
+  siteSessionKey?: string;
 }
 
 /**
@@ -50,6 +56,7 @@ export function createSessionAuthService(
           : {}),
         persistent: session.record.persistent,
         expiresAt: session.record.absoluteExpiresAt,
+        siteSessionKey: sha256(session.id),
       },
     };
   }

@@ -13,7 +13,14 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import Provider from 'oidc-provider';
 import { withStoreClients } from './client.adapter.js';
-import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { KoaContextWithOIDC, Session } from 'oidc-provider';
+import {
+  endOidcSessionsOfAccount,
+  linkOidcSessionToSiteSession,
+  revokeOidcArtefactsOfAccount,
+  type OidcSessionSelection,
+  type RevokedArtefacts,
+} from './account-revocation.js';
 import { DEFAULT_INTERACTION_LIMIT, interactionGate, type InteractionLimit } from './interaction-limit.js';
 import { carryCustomerInGrants } from './grant-customer.js';
 import { handleInteraction } from './interaction.router.js';
@@ -36,6 +43,7 @@ import {
 } from './rp-initiated-logout.js';
 import {
   endOidcSessionUnlessSiteSessionMatches,
+  oidcSessionBelongsTo,
   sessionTtl,
   siteSessionReader,
   startOidcSessionForNoInteraction,
@@ -111,6 +119,13 @@ export interface OidcService extends LogoutHooks {
    * and whether it demands a fresh sign-in (`prompt=login`, `max_age`), which a remembered session never answers.
    */
   describeInteraction(uid: string): Promise<{ freshSignIn: boolean } | undefined>;
+  /**
+   * Ends the account's OIDC sessions made from the selected site sessions, as Logout ends one (back-channel logout,
+   * grants with their refresh tokens revoked, offline ones too): the security centre's sign-out of other sessions.
+   */
+  endOidcSessionsOf(accountId: string, which: OidcSessionSelection): Promise<RevokedArtefacts>;
+  /** Ends every OIDC session (with back-channel logout) and grant of the account (S15, S29). */
+  revokeAccount(accountId: string): Promise<RevokedArtefacts>;
 }
 
 interface LiveProvider {
@@ -150,6 +165,30 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
     pinPublicOrigin(provider, options.issuer);
     answerOutagesWithRetry(provider);
     provider.use(handOverEndSessionWithoutOidcSession(pages, site));
+    // Which site session an OIDC session serves, recorded after every authorization that used or made it, so that
+    // ending that site session from elsewhere ends this OIDC session too (ADR 0006).
+    provider.use(async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+      await next();
+      const route = ctx.oidc?.route;
+      if (route !== 'authorization' && route !== 'resume') return;
+      const session: (Session & { destroyed?: boolean }) | undefined = ctx.oidc.session;
+      const signedIn = site.known(ctx.req);
+      const accountId = session?.accountId;
+      if (!session || !accountId || session.destroyed || !signedIn?.siteSessionKey) return;
+      if (!oidcSessionBelongsTo(session, signedIn)) return;
+      const left =
+        typeof session.exp === 'number'
+          ? session.exp - Math.floor(Date.now() / 1000)
+          : sessionLifetimeSeconds(options);
+      await linkOidcSessionToSiteSession(
+        inner,
+        session.jti,
+        { accountId, siteSessionKey: signedIn.siteSessionKey },
+        left,
+      ).catch((error: unknown) =>
+        options.logger?.warn({ err: error }, 'oidc session could not be linked to its site session'),
+      );
+    });
     provider.use(async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
       await next();
       // oidc-provider always lists form_post and fragment; we accept only what RESPONSE_MODES allows.
@@ -201,6 +240,12 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
   }
 
   const logout = createLogoutHooks(() => current.provider, options.findClient, site);
+  const artefacts = {
+    db: options.db,
+    redis: options.redis,
+    redisPrefix: options.redisPrefix,
+    provider: () => Promise.resolve(current.provider),
+  };
 
   return {
     get provider() {
@@ -266,6 +311,8 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
       return { freshSignIn };
     },
     endOidcSession: (logoutId, req, res) => logout.endOidcSession(logoutId, req, res),
+    endOidcSessionsOf: (accountId, which) => endOidcSessionsOfAccount(artefacts, accountId, which),
+    revokeAccount: (accountId) => revokeOidcArtefactsOfAccount(artefacts, accountId),
 
     close() {
       if (purgeTimer) clearInterval(purgeTimer);

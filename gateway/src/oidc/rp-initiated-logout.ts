@@ -154,17 +154,30 @@ async function revokeGrant(provider: Provider, grantId: string): Promise<void> {
   ]);
 }
 
+/** How {@link endOidcSessionArtefacts} treats the session's offline grants. */
+export interface EndOidcSessionOptions {
+  /**
+   * Also revoke the grants the client holds with `offline_access` (its refresh tokens outlive a sign-out). The
+   * browser's own sign-out keeps them, as oidc-provider does; a session ended by someone else (the account's owner
+   * from the security centre, an administrator) loses them too (ADR 0006).
+   */
+  revokeOffline?: boolean | undefined;
+  /** The request that ends it, for the provider's `backchannel.*` events (none when ended from elsewhere). */
+  ctx?: KoaContextWithOIDC | undefined;
+}
+
 /**
- * Ends one OIDC session: back-channel logout to every client of the session that registered a URI, grants revoked
- * (offline ones excepted), the session destroyed and its cookie cleared. The same steps as oidc-provider's
- * end_session confirm (lib/actions/end_session.js), run from our own code so the confirmation stays on the sign-in
- * site (OpenID Connect RP-Initiated Logout 1.0 §2, Back-Channel Logout 1.0 §2.7). Answers the clients told.
+ * Ends one stored OIDC session, wherever it lives: back-channel logout to every client of the session that
+ * registered a URI (with the session's `sid` for that client), its grants revoked (offline ones only with
+ * `revokeOffline`), the session destroyed. The same steps as oidc-provider's end_session confirm
+ * (lib/actions/end_session.js), run from our own code (Back-Channel Logout 1.0 §2.7). Answers the clients told.
  */
-export async function terminateOidcSession(
+export async function endOidcSessionArtefacts(
   provider: Provider,
   session: Session,
-  ctx: KoaContextWithOIDC,
+  options: EndOidcSessionOptions = {},
 ): Promise<string[]> {
+  const { ctx } = options;
   const backchannelClients: string[] = [];
   const accountId = session.accountId;
   if (accountId) {
@@ -185,11 +198,24 @@ export async function terminateOidcSession(
           );
         }
         const { grantId, persistsLogout } = session.authorizationFor(clientId);
-        if (grantId && !persistsLogout) await revokeGrant(provider, grantId);
+        if (grantId && (!persistsLogout || options.revokeOffline)) await revokeGrant(provider, grantId);
       }),
     );
   }
   await session.destroy();
+  return backchannelClients;
+}
+
+/**
+ * Ends the browser's own OIDC session: {@link endOidcSessionArtefacts} (offline grants kept), and its cookie
+ * cleared (OpenID Connect RP-Initiated Logout 1.0 §2). Answers the clients told.
+ */
+export async function terminateOidcSession(
+  provider: Provider,
+  session: Session,
+  ctx: KoaContextWithOIDC,
+): Promise<string[]> {
+  const backchannelClients = await endOidcSessionArtefacts(provider, session, { ctx });
   ctx.cookies.set(provider.cookieName('session'), null, {
     path: '/',
     httpOnly: true,

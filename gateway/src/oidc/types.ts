@@ -46,7 +46,7 @@ export type SignedInAccount = Pick<SignedInAccountInfo, 'accountId'> &
   Partial<
     Pick<
       SignedInAccountInfo,
-      'authTime' | 'amr' | 'persistent' | 'expiresAt' | 'customerId' | 'customerSelectedAt'
+      'authTime' | 'amr' | 'persistent' | 'expiresAt' | 'customerId' | 'customerSelectedAt' | 'siteSessionKey'
     >
   >;
 

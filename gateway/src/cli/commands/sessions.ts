@@ -1,4 +1,5 @@
 import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
+import { endEverySignInOfAccount } from '../../identity/account-sign-ins.js';
 import { defineCommand } from '../admin-command.js';
 import { findUser } from '../option-values.js';
 
@@ -11,9 +12,13 @@ export const sessionsCommands = [
     needsRedis: true,
     async run({ store, out, oidc }, values) {
       const user = await findUser(store, values.user);
-      // The security stamp ends the gateway sessions on every replica; the OIDC artefacts go with their adapters.
-      await store.users.rotateSecurityStamp(user.id);
-      const revoked = await revokeOidcArtefactsOfAccount(oidc, user.id);
+      // The security stamp ends the gateway sessions on every replica; the OIDC sessions end with back-channel
+      // logout to their applications, the grants with their refresh tokens.
+      const revoked = await endEverySignInOfAccount(
+        { store, revokeOidc: (id) => revokeOidcArtefactsOfAccount(oidc, id) },
+        user.id,
+      );
+      if (!revoked) return;
       out(
         `${user.username}: every sign-in session ended; ${revoked.sessions} OIDC session(s) and ${revoked.grants} grant(s) with their tokens revoked`,
       );

@@ -1,6 +1,7 @@
 import { setAccountPassword } from '../../identity/account-password.js';
 import { hashPassword } from '../../identity/passwords.service.js';
 import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
+import { endEverySignInOfAccount } from '../../identity/account-sign-ins.js';
 import { defineCommand } from '../admin-command.js';
 import { email, findUser, password, roles } from '../option-values.js';
 
@@ -91,9 +92,13 @@ export const usersCommands = [
         out(`${user.username} enabled`);
         return;
       }
-      // S29: disabling ends every session and token of the account at once, on every replica.
-      await store.users.rotateSecurityStamp(user.id);
-      const revoked = await revokeOidcArtefactsOfAccount(oidc, user.id);
+      // S29: disabling ends every session and token of the account at once, on every replica, and its
+      // applications are told by back-channel logout.
+      const revoked = await endEverySignInOfAccount(
+        { store, revokeOidc: (id) => revokeOidcArtefactsOfAccount(oidc, id) },
+        user.id,
+      );
+      if (!revoked) return;
       out(
         `${user.username} disabled; every sign-in session ended; ${revoked.sessions} OIDC session(s) and ${revoked.grants} grant(s) with their tokens revoked`,
       );

@@ -56,7 +56,18 @@ export interface SecurityCentreDeps {
   /** Ends the account's OIDC sessions and refresh tokens after a password change (S15). */
   revokeOidc?: ((accountId: string) => Promise<unknown>) | undefined;
   onBackgroundError?: (error: unknown) => void;
+  /**
+   * Ends the account's OIDC sessions made from the given site sessions (store keys), or from all but the given
+   * ones, as Logout ends one: back-channel logout to the applications, grants and refresh tokens revoked (S27).
+   */
+  endOidcSessions?: EndOidcSessionsOf | undefined;
 }
+
+/** Which of an account's OIDC sessions to end, by the site sessions (store keys) they were made from. */
+export type EndOidcSessionsOf = (
+  accountId: string,
+  which: { siteSessions: readonly string[] } | { exceptSiteSessions: readonly string[] },
+) => Promise<unknown>;
 
 /** Who asks, as the router read it from the request: plain values only. */
 export interface SecurityCentreActor {
@@ -371,6 +382,8 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
           const target = sessions.find((s) => s.handle === handle);
           if (!target || target.sessionKey === actor.sessionKey) return { kind: 'notFound' };
           await deps.sessionIndex.end(target.sessionKey);
+          // Its applications are signed out too: only the OIDC sessions that browser's sign-in made.
+          await deps.endOidcSessions?.(actor.user.id, { siteSessions: [target.sessionKey] });
           return { kind: 'done' };
         },
         { kind: 'security-centre.session-signed-out', mail: 'sessions-signed-out', data: { count: 1 } },
@@ -385,6 +398,8 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
           const sessions = await deps.sessionIndex.sessionsOf(actor.user.id, actor.user.securityStamp);
           const others = sessions.filter((s) => s.sessionKey !== actor.sessionKey);
           for (const other of others) await deps.sessionIndex.end(other.sessionKey);
+          // Every OIDC session of the account but this browser's ends with them (back-channel logout).
+          await deps.endOidcSessions?.(actor.user.id, { exceptSiteSessions: [actor.sessionKey] });
           return { kind: 'done', value: others.length };
         },
         { kind: 'security-centre.sessions-signed-out', mail: 'sessions-signed-out' },
