@@ -72,7 +72,10 @@ export function recoveryCodeSets(ctx: TwoFactorContext) {
      * old codes; answered once (grouped), undefined without a factor. `amr`: what the asking session proved (bound
      * to the security stamp without a second factor) — the account is mailed at once (ADR 0042).
      */
-    async regenerateRecoveryCodes(userId: string, amr: readonly string[] = []): Promise<string[] | undefined> {
+    async regenerateRecoveryCodes(
+      userId: string,
+      amr: readonly string[] = [],
+    ): Promise<string[] | undefined> {
       if ((await methodsOf(userId)).length === 0) return undefined;
       const user = await store.users.findById(userId);
       if (!user) return undefined;

@@ -89,7 +89,11 @@ export function twoFactorSetup(
      * `Validate2faSetupCode`: the first code of the new secret turns the authenticator on (replacing any earlier
      * one) and makes a new set of recovery codes, kept to be shown once under the returned id.
      */
-    async confirmAuthenticator(userId: string, code: string, amr: readonly string[] = []): Promise<SetupResult> {
+    async confirmAuthenticator(
+      userId: string,
+      code: string,
+      amr: readonly string[] = [],
+    ): Promise<SetupResult> {
       if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
       const sealed = await kv.get(keys.setupSecret(userId));
       if (!sealed) return { kind: 'invalid' };

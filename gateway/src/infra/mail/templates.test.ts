@@ -35,7 +35,8 @@ const PARAMS: { [K in MailKind]: MailParams[K] } = {
     displayName: 'Ann',
     method: 'passkey',
     changedAt: Date.UTC(2025, 2, 4, 8, 30),
-    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    userAgent:
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
     link: LINK,
   },
 };
