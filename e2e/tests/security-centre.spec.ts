@@ -157,7 +157,7 @@ test('sign in → /account/ → passkey renamed and deleted → last method kept
   await expect(page.getByTestId('new-recovery-codes').getByRole('listitem')).toHaveCount(10);
   await expect(page.getByText('Recovery codes have been created')).toBeVisible();
   await expect
-    .poll(() => mail.received.some((m) => m.text.includes('New recovery codes were created')))
+    .poll(() => mail.received.some((m) => m.text.includes('a new set of recovery codes')))
     .toBe(true);
 
   // Another browser signs in; this one signs it out, and its session really ends.

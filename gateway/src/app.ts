@@ -215,7 +215,10 @@ export function createApp(deps: AppDeps): Express {
   store.audit.useContext(() => requestContext.getStore());
   app.use((req, _res, next) => {
     const ua = req.get('user-agent');
-    requestContext.run({ ip: req.ip ?? null, userAgent: ua ?? null, requestId: req.id }, next);
+    requestContext.run(
+      { ip: req.ip ?? null, userAgent: ua ?? null, requestId: req.id, host: req.hostname },
+      next,
+    );
   });
   // Tiny JSON answers go out as they are; pages, files and big answers compressed (http/compression.ts).
   app.use(compressBigAnswers());

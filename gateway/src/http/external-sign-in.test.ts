@@ -429,6 +429,11 @@ for (const backend of BACKENDS) {
         expect(await visitor.user()).toMatchObject({ isAuthenticated: true, userName: 'lee.local' });
         expect((await gw.store.externalLogins.find(upstream.issuer, 'sub-lee'))?.userId).toBe(local.id);
         expect((await gw.store.audit.list({ userId: local.id, kinds: ['external.linked'] })).length).toBe(1);
+        // Announced at once (issue 48, ADR 0042): the account is mailed the new way in, with the security centre.
+        const [notice] = await gw.store.outbox.list({ to: 'lee@example.test' });
+        expect(notice?.subject).toContain('A new way to sign in was added');
+        expect(notice?.text).toContain(': sign-in with Social ID.');
+        expect(notice?.text).toContain(`${issuer}/account/`);
 
         // Next time: no password at all.
         const later = new Visitor(issuer, upstream.issuer);
@@ -647,6 +652,10 @@ for (const backend of BACKENDS) {
         expect(landed.headers.get('location')).toBe('/account/');
         expect(fresh.sessionCookie()).not.toBe(before);
         expect((await gw.store.externalLogins.find(upstream.issuer, 'sub-eex'))?.userId).toBe(local.id);
+        // S21 announced at once (issue 48, ADR 0042): the link is mailed to the account.
+        const [notice] = await gw.store.outbox.list({ to: local.email! });
+        expect(notice?.subject).toContain('A new way to sign in was added');
+        expect(notice?.text).toContain(': sign-in with Social ID.');
         expect(await (await fresh.gw.request('/api/Account/ExternalLogins')).json()).toEqual([
           { vendorId: 'social', displayName: 'Social ID', linked: true },
         ]);

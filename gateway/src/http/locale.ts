@@ -7,6 +7,7 @@ import {
   type LocaleHints,
   type SupportedLocale,
 } from 'shared-contracts';
+import { requestContext } from '../infra/request-context.js';
 import { readCookie } from './cookies.js';
 
 /** The partner default language for a host (the store's partner, or the default partner). */
@@ -19,6 +20,13 @@ export interface PartnerLanguageLookup {
 /** The locale the answers to this request are written in (set by {@link requestLocale}); en-GB when unset. */
 export function localeOf(res: Response): SupportedLocale | undefined {
   return (res.locals as { locale?: SupportedLocale }).locale;
+}
+
+/** Sets the request's locale, for the answers and for mail the services send (issue 48: the request context). */
+function settle(res: Response, locale: SupportedLocale): void {
+  res.locals.locale = locale;
+  const context = requestContext.getStore();
+  if (context) context.locale = locale;
 }
 
 function hintsOf(req: Request): LocaleHints {
@@ -39,25 +47,25 @@ export function requestLocale(partnerLanguage: PartnerLanguageLookup) {
     const hints = hintsOf(req);
     const own = pickLocale(hints);
     if (own) {
-      res.locals.locale = own;
+      settle(res, own);
       next();
       return;
     }
     const known = partnerLanguage.peek(req.hostname);
     if (known) {
-      res.locals.locale = resolveLocale({ ...hints, partnerDefault: known.language });
+      settle(res, resolveLocale({ ...hints, partnerDefault: known.language }));
       next();
       return;
     }
     partnerLanguage
       .load(req.hostname)
       .then((partnerDefault) => {
-        res.locals.locale = resolveLocale({ ...hints, partnerDefault });
+        settle(res, resolveLocale({ ...hints, partnerDefault }));
         next();
       })
       .catch(() => {
         // A store hiccup must not turn a message into a 500: answer in the default language.
-        res.locals.locale = resolveLocale(hints);
+        settle(res, resolveLocale(hints));
         next();
       });
   };

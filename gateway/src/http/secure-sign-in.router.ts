@@ -15,6 +15,7 @@ import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import { deviceOfferStep } from '../identity/webauthn/device-offer.step.js';
 import type { WebauthnService } from '../identity/webauthn/webauthn.service.js';
+import { sessionAmr } from '../identity/account/ways-in.js';
 import type { SourceLimit } from '../infra/throttle/source-limit.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse, view } from './plumbing.js';
@@ -129,7 +130,12 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
           if (!actor) return;
           const body = parse(deviceRegistrationPayloadSchema, req.body, res);
           if (!body) return;
-          const outcome = await webauthn.register(body, actor.user.id, actor.session.id);
+          const outcome = await webauthn.register(
+            body,
+            actor.user.id,
+            actor.session.id,
+            sessionAmr(actor.session),
+          );
           if (outcome.kind !== 'ok') {
             req.log.info({ reason: outcome.reason }, 'device registration refused');
             // SPEC.md §4: any failure shows the device-registration error against the whole form.

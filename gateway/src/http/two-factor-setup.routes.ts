@@ -9,6 +9,7 @@ import {
 import type { CodeBinding } from '../identity/mfa/two-factor.service.js';
 import { twoFactorSetupStep } from '../identity/mfa/two-factor-setup.step.js';
 import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import { sessionAmr } from '../identity/account/ways-in.js';
 import type { Request, Response } from 'express';
 import { localeOf } from './locale.js';
 import { parse } from './plumbing.js';
@@ -73,12 +74,14 @@ export function twoFactorSetupRoutes(
         const body = parse(validate2faSetupCodeRequestSchema, req.body, res);
         if (!body) return;
         const binding = setupBindingOf(actor.session);
+        // What this session proved decides whether the new method is bound to the stamp (ADR 0042).
+        const amr = sessionAmr(actor.session);
         const result =
           body.method === 'authenticator'
-            ? await twoFactor.confirmAuthenticator(actor.user.id, body.code)
+            ? await twoFactor.confirmAuthenticator(actor.user.id, body.code, amr)
             : body.method === 'sms'
-              ? await twoFactor.confirmSms(actor.user.id, body.code, binding)
-              : await twoFactor.confirmPin(actor.user.id, body.code, binding);
+              ? await twoFactor.confirmSms(actor.user.id, body.code, binding, amr)
+              : await twoFactor.confirmPin(actor.user.id, body.code, binding, amr);
         if (result.kind === 'throttled') {
           res.set('Retry-After', '900');
           return sendFormError(res, 'tooManyAttempts');
@@ -105,7 +108,7 @@ export function twoFactorSetupRoutes(
         if (query.id === undefined) {
           // On demand, from the signed-in account only (the wizard of a sign-in has its set's id).
           if (actor.duringSignIn) return sendValidationProblem(res, { id: ['required'] });
-          const fresh = await twoFactor.regenerateRecoveryCodes(actor.user.id);
+          const fresh = await twoFactor.regenerateRecoveryCodes(actor.user.id, sessionAmr(actor.session));
           if (!fresh) return sendFormError(res, 'stepNotAllowed');
           res.set('Cache-Control', 'no-store').json({ codes: fresh });
           return;

@@ -15,6 +15,7 @@ import { createCustomersService } from './customers/customers.service.js';
 import { createLoginViewService } from './login-view.service.js';
 import { createOneTimeSignInService } from './one-time-sign-in.service.js';
 import type { RememberedBrowsers } from './mfa/remembered-browsers.js';
+import { createWaysInAnnouncer } from './account/ways-in.js';
 import { createTwoFactorService } from './mfa/two-factor.service.js';
 import { PartnerService } from './partner.service.js';
 import { createRecoveryService } from './recovery/recovery.service.js';
@@ -71,6 +72,15 @@ export interface IdentityDeps {
 /** The identity layer's services, built once per app and handed to the routers and the OIDC mount. */
 export function createIdentity(deps: IdentityDeps) {
   const { store, sessions, clock } = deps;
+  const partners = new PartnerService(store.partners);
+  // Every new way in is mailed to the account at once (issue 48, ADR 0042).
+  const announceWayIn = createWaysInAnnouncer({
+    mailer: deps.mailer,
+    partners,
+    clock,
+    publicUrl: deps.publicUrl,
+    onBackgroundError: deps.onBackgroundError,
+  });
   const twoFactor = createTwoFactorService({
     store,
     kv: deps.kv,
@@ -79,6 +89,7 @@ export function createIdentity(deps: IdentityDeps) {
     sms: deps.sms,
     rememberedBrowsers: deps.rememberedBrowsers,
     recentSignInMs: deps.recentSignInMs,
+    announceWayIn,
   });
   const signIn = new SignInService(
     store,
@@ -92,12 +103,12 @@ export function createIdentity(deps: IdentityDeps) {
     deps.rememberedBrowsers,
     deps.secondFactorDevices,
     (browser, user) => twoFactor.rememberBrowser(browser, user.id),
+    announceWayIn,
   );
   const auth = createSessionAuthService(store, (session) => {
     const state = signIn.pendingState(session);
     return state.kind === 'at' ? state.step.path : undefined;
   });
-  const partners = new PartnerService(store.partners);
   const customers = createCustomersService(store, clock);
   const returnUrls = createReturnUrls(store);
   const captcha = new CaptchaService({
@@ -122,6 +133,7 @@ export function createIdentity(deps: IdentityDeps) {
     upstreams,
     clock,
     publicUrl: deps.publicUrl,
+    announceWayIn,
   });
   return {
     signIn,
@@ -164,7 +176,7 @@ export function createIdentity(deps: IdentityDeps) {
       secretKey: deps.captcha.secretKey,
       onBackgroundError: deps.onBackgroundError,
     }),
-    webauthn: createWebauthnService({ store, kv: deps.kv, clock, publicUrl: deps.publicUrl }),
+    webauthn: createWebauthnService({ store, kv: deps.kv, clock, publicUrl: deps.publicUrl, announceWayIn }),
     // Every AssertionOptions stores a challenge for an anonymous caller (the sign-in page's autofill asks on each
     // visit): a source gets as many as it may start OIDC interactions.
     assertionLimit: new SourceLimit(deps.throttle.backend, {

@@ -9,8 +9,11 @@ export class RecoveryCodeRepository {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Replaces every code of the user with the given hashes (a new set makes the old one worthless). */
-  async replace(userId: string, hashes: readonly string[]): Promise<void> {
+  /**
+   * Replaces every code of the user with the given hashes (a new set makes the old one worthless); `boundStamp`:
+   * made without a proved second factor (ADR 0042).
+   */
+  async replace(userId: string, hashes: readonly string[], boundStamp: string | null = null): Promise<void> {
     const at = this.now();
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
@@ -24,6 +27,7 @@ export class RecoveryCodeRepository {
             code_hash: hash,
             used_at: null,
             created_at: at,
+            bound_stamp: boundStamp,
           })),
         )
         .execute();

@@ -135,6 +135,8 @@ export interface WebauthnCredentialTable {
   display_name: string;
   created_at: number;
   last_used_at: number | null;
+  /** The security stamp a passkey added without a proved second factor is bound to (migration 0026); else null. */
+  bound_stamp: Generated<string | null>;
 }
 
 /** device_offer_skips: when a user last skipped the device offer (SkipFido). */
@@ -155,6 +157,10 @@ export interface SecondFactorTable {
   sms_phone: Generated<string | null>;
   /** 1 when the e-mailed PIN is on. */
   pin_enabled: Generated<number>;
+  /** Per method, the security stamp it is bound to when added without a proved second factor (migration 0026). */
+  totp_bound_stamp: Generated<string | null>;
+  sms_bound_stamp: Generated<string | null>;
+  pin_bound_stamp: Generated<string | null>;
 }
 
 /** recovery_codes: hashed, one use each. */
@@ -164,6 +170,8 @@ export interface RecoveryCodeTable {
   code_hash: string;
   used_at: number | null;
   created_at: number;
+  /** The security stamp the set is bound to when made without a proved second factor (migration 0026); else null. */
+  bound_stamp: Generated<string | null>;
 }
 
 /** one_time_tokens: hashed tokens (reset links, one-time sign-in, PINs). */

@@ -47,10 +47,16 @@ export class SecondFactorRepository {
    * Enables the authenticator with a (sealed) secret, replacing any earlier one. `acceptedStep` is the step of the
    * code that confirmed the set-up: that code cannot be used again to sign in (S17).
    */
-  async enableAuthenticator(userId: string, secretSealed: string, acceptedStep: number): Promise<void> {
+  async enableAuthenticator(
+    userId: string,
+    secretSealed: string,
+    acceptedStep: number,
+    boundStamp: string | null = null,
+  ): Promise<void> {
     const values = {
       totp_secret_enc: secretSealed,
       totp_last_step: acceptedStep,
+      totp_bound_stamp: boundStamp,
       enabled: 1,
       preferred_method: 'authenticator',
       updated_at: this.now(),
@@ -62,19 +68,28 @@ export class SecondFactorRepository {
       .execute();
   }
 
-  /** Turns the SMS method on with the phone number the user just proved, keeping the other methods. */
-  async enableSms(userId: string, phone: string): Promise<void> {
-    await this.upsert(userId, { sms_phone: phone, preferred_method: 'sms' });
+  /**
+   * Turns the SMS method on with the phone number the user just proved, keeping the other methods; `boundStamp`:
+   * added without a proved second factor (ADR 0042).
+   */
+  async enableSms(userId: string, phone: string, boundStamp: string | null = null): Promise<void> {
+    await this.upsert(userId, { sms_phone: phone, sms_bound_stamp: boundStamp, preferred_method: 'sms' });
   }
 
-  /** Turns the e-mailed PIN on, keeping the other methods. */
-  async enablePin(userId: string): Promise<void> {
-    await this.upsert(userId, { pin_enabled: 1, preferred_method: 'pin' });
+  /** Turns the e-mailed PIN on, keeping the other methods; `boundStamp` as {@link enableSms}. */
+  async enablePin(userId: string, boundStamp: string | null = null): Promise<void> {
+    await this.upsert(userId, { pin_enabled: 1, pin_bound_stamp: boundStamp, preferred_method: 'pin' });
   }
 
   private async upsert(
     userId: string,
-    values: { sms_phone?: string; pin_enabled?: number; preferred_method: string },
+    values: {
+      sms_phone?: string;
+      sms_bound_stamp?: string | null;
+      pin_enabled?: number;
+      pin_bound_stamp?: string | null;
+      preferred_method: string;
+    },
   ): Promise<void> {
     const set = { ...values, enabled: 1, updated_at: this.now() };
     await this.db

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { RoleName } from './roles.js';
+import { dropBoundAdditions } from './bound-additions.js';
 import { Prepared, type CommittedReader } from './database.js';
 import type { Database, UserTable } from './schema.js';
 
@@ -163,11 +164,14 @@ export class UserRepository {
    * session keeps the stamp it was signed in with; session-auth.service.ts compares them).
    */
   async rotateSecurityStamp(id: string): Promise<void> {
+    const stamp = randomUUID();
     await this.db
       .updateTable('users')
-      .set({ security_stamp: randomUUID(), updated_at: this.now() })
+      .set({ security_stamp: stamp, updated_at: this.now() })
       .where('id', '=', id)
       .execute();
+    // ADR 0042: ways in added without a proved second factor end with the stamp they were bound to.
+    await dropBoundAdditions(this.db, id, stamp, this.now());
   }
 
   /** Applies the changes; a new password hash also sets password_changed_at and a new security stamp. */
@@ -194,6 +198,8 @@ export class UserRepository {
     if (changes.requiresTwoFactor !== undefined) set.requires_two_factor = changes.requiresTwoFactor ? 1 : 0;
     if (changes.partnerId !== undefined) set.partner_id = changes.partnerId;
     await this.db.updateTable('users').set(set).where('id', '=', id).execute();
+    // ADR 0042: a new stamp (password, disabling) ends the ways in bound to the old one.
+    if (set.security_stamp) await dropBoundAdditions(this.db, id, set.security_stamp, at);
     return this.findById(id);
   }
 

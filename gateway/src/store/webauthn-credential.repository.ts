@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';
 
 /** A registered passkey or security key (WebAuthn credential), bound to one user. */
@@ -15,12 +15,19 @@ export interface WebauthnCredential {
   name: string;
   createdAt: number;
   lastUsedAt: number | null;
+  /**
+   * The security stamp the passkey is bound to when it was added without a proved second factor (ADR 0042): it
+   * works only while the account has that stamp. Null: not bound.
+   */
+  boundStamp: string | null;
 }
 
 /** A credential as registration stores it. */
-export type NewWebauthnCredential = Omit<WebauthnCredential, 'createdAt' | 'lastUsedAt'>;
+export type NewWebauthnCredential = Omit<WebauthnCredential, 'createdAt' | 'lastUsedAt' | 'boundStamp'> & {
+  boundStamp?: string | null;
+};
 
-type Row = Database['webauthn_credentials'];
+type Row = Selectable<Database['webauthn_credentials']>;
 
 function toCredential(row: Row): WebauthnCredential {
   let transports: string[] = [];
@@ -39,6 +46,7 @@ function toCredential(row: Row): WebauthnCredential {
     name: row.display_name,
     createdAt: Number(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+    boundStamp: row.bound_stamp ?? null,
   };
 }
 
@@ -81,6 +89,7 @@ export class WebauthnCredentialRepository {
         display_name: credential.name,
         created_at: this.now(),
         last_used_at: null,
+        bound_stamp: credential.boundStamp ?? null,
       })
       .onConflict((oc) => oc.column('id').doNothing())
       .executeTakeFirst();

@@ -324,11 +324,12 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
       return change<string[]>(
         actor,
         async () => {
-          const codes = await deps.twoFactor.regenerateRecoveryCodes(actor.user.id);
+          const codes = await deps.twoFactor.regenerateRecoveryCodes(actor.user.id, actor.amr);
           return codes ? { kind: 'done', value: codes } : { kind: 'notFound' };
         },
-        // two-factor.service records `two-factor.recovery-codes-regenerated` itself.
-        { kind: 'security-centre.recovery-codes', mail: 'recovery-codes' },
+        // two-factor.service records `two-factor.recovery-codes-regenerated` itself, and mails the account the new
+        // way in with its browser (`sign-in-method-added`, ADR 0042) in place of the `recovery-codes` notice.
+        { kind: 'security-centre.recovery-codes', mail: undefined },
       );
     },
 

@@ -15,6 +15,7 @@ import type { ExternalLogin } from '../../store/external-login.repository.js';
 import type { IdentityProvider } from '../../store/identity-provider.repository.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
+import type { AnnounceWayIn } from '../account/ways-in.js';
 import type { PartnerService } from '../partner.service.js';
 import type { Browser, SessionWriter } from '../browser.js';
 import type { SessionAuthService } from '../session-auth.service.js';
@@ -56,6 +57,8 @@ export interface ExternalIdentityDeps {
   clock: Clock;
   /** PUBLIC_URL: the origin of the callback and post-logout addresses registered with the upstreams. */
   publicUrl: string;
+  /** Mails the account each upstream linked to it (issue 48, ADR 0042). */
+  announceWayIn?: AnnounceWayIn | undefined;
 }
 
 function stringClaim(value: unknown, max = 256): string | undefined {
@@ -309,6 +312,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
           ip,
           data: { provider: providerId, issuer, via: 'account' },
         });
+        await deps.announceWayIn?.(signedIn.user, 'linked-account', { provider: provider?.name });
         // A new session id after linking (S24).
         const current = (await browser.current())!;
         const next = await browser.regenerate(current, current.record.data, current.record.persistent);

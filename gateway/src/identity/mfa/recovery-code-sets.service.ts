@@ -1,6 +1,7 @@
 import { groupCode } from 'shared-contracts';
 import { randomToken } from '../../infra/crypto/tokens.js';
 import type { Store } from '../../store/store.js';
+import { additionBinding } from '../account/ways-in.js';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js';
 import {
   keys,
@@ -20,12 +21,16 @@ import {
 export function recoveryCodeSets(ctx: TwoFactorContext) {
   const { store, kv, clock, reserveAttempt, methodsOf } = ctx;
 
-  /** New recovery codes for `userId`, kept to be shown once under the returned id. */
-  async function newRecoveryCodeSet(userId: string): Promise<string> {
+  /**
+   * New recovery codes for `userId`, kept to be shown once under the returned id; `boundStamp`: made without a
+   * proved second factor, they end with that security stamp (ADR 0042).
+   */
+  async function newRecoveryCodeSet(userId: string, boundStamp: string | null = null): Promise<string> {
     const codes = newRecoveryCodes();
     await store.recoveryCodes.replace(
       userId,
       codes.map((c) => recoveryCodeHash(userId, c)),
+      boundStamp,
     );
     const recoveryCodesId = randomToken(24);
     await kv.set(
@@ -64,11 +69,18 @@ export function recoveryCodeSets(ctx: TwoFactorContext) {
 
     /**
      * `RedeemRecoveryCode` without an id: a new set on demand for an account with a second factor, replacing the
-     * old codes; answered once (grouped), undefined without a factor.
+     * old codes; answered once (grouped), undefined without a factor. `amr`: what the asking session proved (bound
+     * to the security stamp without a second factor) — the account is mailed at once (ADR 0042).
      */
-    async regenerateRecoveryCodes(userId: string): Promise<string[] | undefined> {
+    async regenerateRecoveryCodes(
+      userId: string,
+      amr: readonly string[] = [],
+    ): Promise<string[] | undefined> {
       if ((await methodsOf(userId)).length === 0) return undefined;
-      const id = await newRecoveryCodeSet(userId);
+      const user = await store.users.findById(userId);
+      if (!user) return undefined;
+      const id = await newRecoveryCodeSet(userId, await additionBinding(store, user, amr));
+      await ctx.announceWayIn?.(user, 'recovery-codes');
       await store.audit.record({
         at: clock.now(),
         kind: 'two-factor.recovery-codes-regenerated',

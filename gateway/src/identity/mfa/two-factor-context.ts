@@ -7,6 +7,7 @@ import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import { deliveredCodes } from './delivered-codes.js';
 import type { RememberedBrowsers } from './remembered-browsers.js';
+import type { AnnounceWayIn } from '../account/ways-in.js';
 
 /**
  * Second-factor throttles (S6, issue 39, ADR 0008). Wrong answers are counted in fixed windows (a refused attempt
@@ -66,6 +67,8 @@ export interface TwoFactorServiceDeps {
    * window of the security centre, the 2FA set-up, passkeys and linking; {@link DEFAULT_RECENT_SIGN_IN_MS} if unset.
    */
   recentSignInMs?: number | undefined;
+  /** Mails the account each way in added (issue 48, ADR 0042). */
+  announceWayIn?: AnnounceWayIn | undefined;
 }
 
 /**

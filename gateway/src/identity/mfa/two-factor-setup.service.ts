@@ -1,5 +1,6 @@
 import { type Setup2faView, type TwoFactorMethod } from 'shared-contracts';
 import type { User } from '../../store/user.repository.js';
+import { additionBinding } from '../account/ways-in.js';
 import { digitsAt, maskEmail } from './delivered-codes.js';
 import { groupSecret, matchTotpStep, newTotpSecret, totpQrSvg, totpUri } from './totp.service.js';
 import {
@@ -23,17 +24,34 @@ export function twoFactorSetup(
   const { store, kv, clock, delivered, reserveAttempt, issuerFor, methodsOf } = ctx;
   const { newRecoveryCodeSet } = codes;
 
-  /** The end of every confirmed set-up: new recovery codes, the counter reset, the audit record. */
-  async function setupDone(userId: string, method: TwoFactorMethod): Promise<SetupResult> {
-    const recoveryCodesId = await newRecoveryCodeSet(userId);
+  /**
+   * The stamp a method confirmed now is bound to (null: not bound): the asking session's `amr` decides (ADR 0042).
+   */
+  async function bindingOf(userId: string, amr: readonly string[]): Promise<string | null> {
+    const user = await store.users.findById(userId);
+    return user ? additionBinding(store, user, amr) : null;
+  }
+
+  /**
+   * The end of every confirmed set-up: new recovery codes (bound as the method is), the counter reset, the audit
+   * record, and the mail to the account (ADR 0042).
+   */
+  async function setupDone(
+    userId: string,
+    method: TwoFactorMethod,
+    boundStamp: string | null,
+  ): Promise<SetupResult> {
+    const recoveryCodesId = await newRecoveryCodeSet(userId, boundStamp);
     await kv.delete(keys.setupAttempts(userId));
     await store.audit.record({
       at: clock.now(),
       kind: 'two-factor.enabled',
       userId,
       ip: null,
-      data: { method },
+      data: { method, bound: boundStamp !== null },
     });
+    const user = await store.users.findById(userId);
+    if (user) await ctx.announceWayIn?.(user, method);
     return { kind: 'ok', recoveryCodesId };
   }
 
@@ -71,7 +89,11 @@ export function twoFactorSetup(
      * `Validate2faSetupCode`: the first code of the new secret turns the authenticator on (replacing any earlier
      * one) and makes a new set of recovery codes, kept to be shown once under the returned id.
      */
-    async confirmAuthenticator(userId: string, code: string): Promise<SetupResult> {
+    async confirmAuthenticator(
+      userId: string,
+      code: string,
+      amr: readonly string[] = [],
+    ): Promise<SetupResult> {
       if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
       const sealed = await kv.get(keys.setupSecret(userId));
       if (!sealed) return { kind: 'invalid' };
@@ -80,34 +102,47 @@ export function twoFactorSetup(
       if (step === undefined) return { kind: 'invalid' };
       // Only the request that takes the waiting secret goes on: two confirmations cannot make two sets of codes.
       if ((await kv.take(keys.setupSecret(userId))) === undefined) return { kind: 'invalid' };
-      await store.secondFactors.enableAuthenticator(userId, store.secrets.encrypt(secret), step);
-      return setupDone(userId, 'authenticator');
+      const bound = await bindingOf(userId, amr);
+      await store.secondFactors.enableAuthenticator(userId, store.secrets.encrypt(secret), step, bound);
+      return setupDone(userId, 'authenticator', bound);
     },
 
     /**
      * `Validate2faSetupCode` for SMS: the code texted to the new phone (this set-up's, once) proves the phone; it
      * becomes the verified number the SMS method uses.
      */
-    async confirmSms(userId: string, code: string, binding: CodeBinding): Promise<SetupResult> {
+    async confirmSms(
+      userId: string,
+      code: string,
+      binding: CodeBinding,
+      amr: readonly string[] = [],
+    ): Promise<SetupResult> {
       if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
       const used = await delivered.use(keys.phone(binding), userId, code, (r) => r.code);
       if (!used?.phone) return { kind: 'invalid' };
-      await store.secondFactors.enableSms(userId, used.phone);
-      return setupDone(userId, 'sms');
+      const bound = await bindingOf(userId, amr);
+      await store.secondFactors.enableSms(userId, used.phone, bound);
+      return setupDone(userId, 'sms', bound);
     },
 
     /**
      * `Validate2faSetupCode` for the PIN: the asked digits of the PIN mailed for this set-up prove the user reads
      * the account's address, which is all the method needs.
      */
-    async confirmPin(userId: string, code: string, binding: CodeBinding): Promise<SetupResult> {
+    async confirmPin(
+      userId: string,
+      code: string,
+      binding: CodeBinding,
+      amr: readonly string[] = [],
+    ): Promise<SetupResult> {
       if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
       const used = await delivered.use(keys.pin(binding), userId, code, (r) =>
         r.positions ? digitsAt(r.code, r.positions) : undefined,
       );
       if (!used) return { kind: 'invalid' };
-      await store.secondFactors.enablePin(userId);
-      return setupDone(userId, 'pin');
+      const bound = await bindingOf(userId, amr);
+      await store.secondFactors.enablePin(userId, bound);
+      return setupDone(userId, 'pin', bound);
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Session } from '../../infra/sessions/session-manager.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import type { Browser, SessionWriter } from '../browser.js';
+import type { AnnounceWayIn } from '../account/ways-in.js';
 import type { RememberedBrowsers } from '../mfa/remembered-browsers.js';
 import type { SignInFacts, SignInStep } from './sign-in-step.js';
 import type { SignInStepRegistry } from './step-registry.js';
@@ -73,4 +74,6 @@ export interface SignInContext {
   secondFactorDevices?: KnownDevices | undefined;
   /** "Remember this browser" once a sign-in that asked for it completes (the partner's rule applies there). */
   onRememberBrowser?: ((browser: Browser, user: User) => Promise<void>) | undefined;
+  /** Mails the account a way in added during the sign-in (a `Link`, issue 48). */
+  announceWayIn?: AnnounceWayIn | undefined;
 }

@@ -3,6 +3,7 @@ import type { KnownDevices } from '../../infra/throttle/known-devices.js';
 import type { LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
+import type { AnnounceWayIn } from '../account/ways-in.js';
 import type { Browser, SessionWriter } from '../browser.js';
 import type { RememberedBrowsers } from '../mfa/remembered-browsers.js';
 import { externalEntry } from './external-sign-in.js';
@@ -67,6 +68,8 @@ export class SignInService {
     secondFactorDevices?: KnownDevices,
     /** "Remember this browser" once a sign-in that asked for it completes (the partner's rule applies there). */
     onRememberBrowser?: (browser: Browser, user: User) => Promise<void>,
+    /** Mails the account a way in added during the sign-in (a `Link`, issue 48). */
+    announceWayIn?: AnnounceWayIn,
   ) {
     this.parts = signInParts({
       store,
@@ -80,6 +83,7 @@ export class SignInService {
       rememberedBrowsers,
       secondFactorDevices,
       onRememberBrowser,
+      announceWayIn,
     });
   }
 

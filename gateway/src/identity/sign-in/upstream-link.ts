@@ -6,7 +6,7 @@ import type { SignInContext } from './sign-in-context.js';
  * `Link` (ADR 0018): the upstream identity a sign-in brought is linked to the account once every step has passed
  * (issue 39), bound to its security stamp.
  */
-export function upstreamLink(ctx: Pick<SignInContext, 'store' | 'clock'>) {
+export function upstreamLink(ctx: Pick<SignInContext, 'store' | 'clock' | 'announceWayIn'>) {
   const { store, clock } = ctx;
 
   /** Links the identity `Link` brought, now that the sign-in is complete. */
@@ -35,6 +35,11 @@ export function upstreamLink(ctx: Pick<SignInContext, 'store' | 'clock'>) {
       ip: null,
       data: { provider: providerId, issuer, via: 'sign-in' },
     });
+    // Every new way in is announced (issue 48, ADR 0042).
+    if (outcome === 'external.linked')
+      await ctx.announceWayIn?.(user, 'linked-account', {
+        provider: (await store.identityProviders.findById(providerId))?.name,
+      });
   }
 
   return { linkUpstream };

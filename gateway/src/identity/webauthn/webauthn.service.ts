@@ -17,6 +17,7 @@ import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import type { WebauthnCredential } from '../../store/webauthn-credential.repository.js';
+import { additionBinding, type AnnounceWayIn } from '../account/ways-in.js';
 
 /** A challenge is answered within this time or never (S22: time-limited; the browser's own timeout is the same). */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -51,6 +52,8 @@ export interface WebauthnDeps {
   clock: Clock;
   /** PUBLIC_URL: the relying party's id (its host) and the only origin accepted (S22), never the request's Host. */
   publicUrl: string;
+  /** Mails the account each passkey added (issue 48, ADR 0042). */
+  announceWayIn?: AnnounceWayIn | undefined;
 }
 
 /** What the challenge entry in the key-value store holds. */
@@ -167,6 +170,9 @@ export function createWebauthnService(deps: WebauthnDeps) {
         return refused('user-handle');
       const user = await store.users.findById(credential.userId);
       if (!user || user.disabled) return refused('account');
+      // ADR 0042: a passkey added without a proved second factor works only under the stamp it was added under.
+      if (credential.boundStamp !== null && credential.boundStamp !== user.securityStamp)
+        return refused('account');
 
       const response: AuthenticationResponseJSON = {
         id: credential.id,
@@ -251,11 +257,16 @@ export function createWebauthnService(deps: WebauthnDeps) {
       });
     },
 
-    /** `RegisterCredential`: checks the new credential against its challenge (S22) and stores it for the user. */
+    /**
+     * `RegisterCredential`: checks the new credential against its challenge (S22) and stores it for the user. `amr`:
+     * what the registering session proved; without a second factor the passkey is bound to the account's security
+     * stamp (ADR 0042). The account is mailed at once.
+     */
     async register(
       payload: DeviceRegistrationPayload,
       userId: string,
       sessionId: string,
+      amr: readonly string[] = [],
     ): Promise<RegistrationOutcome> {
       const refused = (reason: WebauthnRefusal): RegistrationOutcome => ({ kind: 'refused', reason });
       if (payload.id.replace(/=+$/, '') !== payload.rawId.replace(/=+$/, '')) return refused('malformed');
@@ -288,9 +299,12 @@ export function createWebauthnService(deps: WebauthnDeps) {
       } catch {
         return refused('verification');
       }
+      const owner = await store.users.findById(userId);
+      if (!owner) return refused('account');
       const credential = {
         id: info.credential.id,
         userId,
+        boundStamp: await additionBinding(store, owner, amr),
         publicKey: Buffer.from(info.credential.publicKey).toString('base64url'),
         counter: info.credential.counter,
         transports: (payload.response.transports ?? []).slice(0, 8),
@@ -298,7 +312,12 @@ export function createWebauthnService(deps: WebauthnDeps) {
       };
       // A credential id is one user's forever: registering it again (even to the same account) is refused.
       if (!(await store.webauthnCredentials.add(credential))) return refused('duplicate');
-      await audit('webauthn.registered', userId, { credentialId: credential.id, name: credential.name });
+      await audit('webauthn.registered', userId, {
+        credentialId: credential.id,
+        name: credential.name,
+        bound: credential.boundStamp !== null,
+      });
+      await deps.announceWayIn?.(owner, 'passkey');
       const stored = await store.webauthnCredentials.find(credential.id);
       return stored ? { kind: 'ok', credential: stored } : refused('duplicate');
     },

@@ -30,6 +30,15 @@ const PARAMS: { [K in MailKind]: MailParams[K] } = {
     change: 'passkey-deleted',
     changedAt: Date.UTC(2025, 2, 4, 8, 30),
   },
+  'sign-in-method-added': {
+    partnerName: PARTNER,
+    displayName: 'Ann',
+    method: 'passkey',
+    changedAt: Date.UTC(2025, 2, 4, 8, 30),
+    userAgent:
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    link: LINK,
+  },
 };
 
 /** What each kind must carry besides the partner's name. */
@@ -41,6 +50,10 @@ const PAYLOAD: Record<MailKind, { text: string[]; html: string[] }> = {
   'email-verification': { text: ['771204', '10'], html: ['771204', '10'] },
   'email-change': { text: [LINK, '60'], html: [`href="${LINK_HTML}"`, '60'] },
   'security-change': { text: ['2025', 'UTC'], html: ['2025', 'UTC'] },
+  'sign-in-method-added': {
+    text: ['2025', 'UTC', 'Chrome', 'Linux', LINK],
+    html: ['2025', 'UTC', 'Chrome', 'Linux', `href="${LINK_HTML}"`],
+  },
 };
 
 // Written out, so a broken or missing translation shows up here as text a person can read.

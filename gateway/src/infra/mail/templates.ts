@@ -30,6 +30,20 @@ export interface MailParams {
   'email-change': CommonParams & { link: string; expiresInMinutes: number };
   /** Notice after a change in the security centre (ADR 0036): what changed and when. */
   'security-change': CommonParams & { change: SecurityChange; changedAt: Date | number };
+  /**
+   * Notice, at once, that a way to sign in was added (issue 48, ADR 0042): what, when, from which browser (its
+   * user agent summarised: "Chrome on Linux"), and a link to the security centre.
+   */
+  'sign-in-method-added': CommonParams & {
+    method: AddedSignInMethod;
+    /** The linked provider's name (`linked-account`). */
+    provider?: string | undefined;
+    changedAt: Date | number;
+    /** The user agent of the browser that added it; null when it sent none. */
+    userAgent: string | null;
+    /** The security centre (`${PUBLIC_URL}/account/`). */
+    link: string;
+  };
 }
 
 /** The security centre's changes that are mailed to the account (the password has its own `password-changed`). */
@@ -154,6 +168,152 @@ const SECURITY_CHANGE_ES: SecurityChangeText = {
     'Si no fue usted, restablezca su contraseña de inmediato y póngase en contacto con el soporte de su organización.',
 };
 
+/** The ways to sign in whose addition is mailed at once (`sign-in-method-added`, ADR 0042). */
+export const ADDED_SIGN_IN_METHODS = [
+  'passkey',
+  'authenticator',
+  'sms',
+  'pin',
+  'recovery-codes',
+  'linked-account',
+] as const;
+
+/** One of {@link ADDED_SIGN_IN_METHODS}. */
+export type AddedSignInMethod = (typeof ADDED_SIGN_IN_METHODS)[number];
+
+/** Browsers by the token their user agent carries, most specific first: the security centre's list (shell). */
+const UA_BROWSERS: readonly [RegExp, string][] = [
+  [/Edg(e|A|iOS)?\//, 'Edge'],
+  [/OPR\/|Opera/, 'Opera'],
+  [/SamsungBrowser\//, 'Samsung Internet'],
+  [/Firefox\/|FxiOS\//, 'Firefox'],
+  [/Chrom(e|ium)\/|CriOS\//, 'Chrome'],
+  [/Safari\//, 'Safari'],
+];
+
+/** Systems by the token their user agent carries, as the security centre's list names them. */
+const UA_SYSTEMS: readonly [RegExp, string][] = [
+  [/Windows/, 'Windows'],
+  [/Android/, 'Android'],
+  [/iPhone|iPad|iPod/, 'iOS'],
+  [/CrOS/, 'ChromeOS'],
+  [/Mac OS X|Macintosh/, 'macOS'],
+  [/Linux/, 'Linux'],
+];
+
+/**
+ * The browser and system a user agent names, roughly, as the security centre's sessions list shows them
+ * (`describeUserAgent` of shell/src/pages/security-centre/format.ts); undefined when either is unknown.
+ */
+export function describeUserAgent(userAgent: string | null): { browser: string; os: string } | undefined {
+  if (!userAgent) return undefined;
+  const browser = UA_BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const os = UA_SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  return browser && os ? { browser, os } : undefined;
+}
+
+interface MethodAddedText {
+  subject: (partner: string) => string;
+  methods: Record<AddedSignInMethod, (provider: string) => string>;
+  browser: (agent: { browser: string; os: string } | undefined) => string;
+  added: (what: string, date: string, browser: string) => string;
+  review: string;
+  ifYou: string;
+  ifNot: string;
+}
+
+function methodAddedMail(text: MethodAddedText, v: Values): { subject: string; body: Block[] } {
+  const what = text.methods[v.method as AddedSignInMethod](v.provider);
+  return {
+    subject: text.subject(v.partner),
+    body: [
+      text.added(what, v.date, text.browser(describeUserAgent(v.userAgent || null))),
+      { link: v.link, label: text.review },
+      text.ifYou,
+      text.ifNot,
+    ],
+  };
+}
+
+const METHOD_ADDED_EN_GB: MethodAddedText = {
+  subject: (partner) => `A new way to sign in was added to your ${partner} account`,
+  methods: {
+    passkey: () => 'a passkey',
+    authenticator: () => 'an authenticator app for two-step verification',
+    sms: () => 'text message codes for two-step verification',
+    pin: () => 'a PIN by email for two-step verification',
+    'recovery-codes': () => 'a new set of recovery codes',
+    'linked-account': (provider) => `sign-in with ${provider}`,
+  },
+  browser: (agent) => (agent ? `${agent.browser} on ${agent.os}` : 'an unknown browser'),
+  added: (what, date, browser) => `Added to your account on ${date}, from ${browser}: ${what}.`,
+  review: 'Review your security settings',
+  ifYou: 'If this was you, there’s nothing more to do.',
+  ifNot:
+    'If it wasn’t, remove it in your security settings, reset your password straight away and contact your organisation’s support team.',
+};
+
+const METHOD_ADDED_EN: MethodAddedText = {
+  ...METHOD_ADDED_EN_GB,
+  ifNot:
+    'If it wasn’t, remove it in your security settings, reset your password right away and contact your organization’s support team.',
+};
+
+const METHOD_ADDED_DE: MethodAddedText = {
+  subject: (partner) => `Neue Anmeldemöglichkeit für Ihr Konto bei ${partner}`,
+  methods: {
+    passkey: () => 'ein Passkey',
+    authenticator: () => 'eine Authenticator-App für die Bestätigung in zwei Schritten',
+    sms: () => 'Codes per SMS für die Bestätigung in zwei Schritten',
+    pin: () => 'eine PIN per E-Mail für die Bestätigung in zwei Schritten',
+    'recovery-codes': () => 'neue Wiederherstellungscodes',
+    'linked-account': (provider) => `die Anmeldung über ${provider}`,
+  },
+  browser: (agent) => (agent ? `${agent.browser} unter ${agent.os}` : 'einem unbekannten Browser'),
+  added: (what, date, browser) =>
+    `am ${date} wurde Ihrem Konto von ${browser} aus Folgendes hinzugefügt: ${what}.`,
+  review: 'Sicherheitseinstellungen prüfen',
+  ifYou: 'Wenn Sie das selbst waren, müssen Sie nichts weiter tun.',
+  ifNot:
+    'Andernfalls entfernen Sie es in Ihren Sicherheitseinstellungen, setzen Sie Ihr Passwort sofort zurück und wenden Sie sich an den Support Ihrer Organisation.',
+};
+
+const METHOD_ADDED_FR_CA: MethodAddedText = {
+  subject: (partner) => `Une nouvelle façon de vous connecter a été ajoutée à votre compte ${partner}`,
+  methods: {
+    passkey: () => 'une clé d’accès',
+    authenticator: () => 'une application d’authentification pour la vérification en deux étapes',
+    sms: () => 'des codes par texto pour la vérification en deux étapes',
+    pin: () => 'un NIP par courriel pour la vérification en deux étapes',
+    'recovery-codes': () => 'de nouveaux codes de récupération',
+    'linked-account': (provider) => `la connexion avec ${provider}`,
+  },
+  browser: (agent) => (agent ? `${agent.browser} sur ${agent.os}` : 'un navigateur inconnu'),
+  added: (what, date, browser) => `Ajouté à votre compte le ${date}, depuis ${browser} : ${what}.`,
+  review: 'Vérifier vos paramètres de sécurité',
+  ifYou: 'Si c’était vous, vous n’avez rien d’autre à faire.',
+  ifNot:
+    'Sinon, retirez-le dans vos paramètres de sécurité, réinitialisez votre mot de passe immédiatement et communiquez avec le soutien technique de votre organisation.',
+};
+
+const METHOD_ADDED_ES: MethodAddedText = {
+  subject: (partner) => `Se agregó una nueva forma de iniciar sesión a su cuenta de ${partner}`,
+  methods: {
+    passkey: () => 'una llave de acceso',
+    authenticator: () => 'una aplicación de autenticación para la verificación en dos pasos',
+    sms: () => 'códigos por SMS para la verificación en dos pasos',
+    pin: () => 'un PIN por correo electrónico para la verificación en dos pasos',
+    'recovery-codes': () => 'nuevos códigos de recuperación',
+    'linked-account': (provider) => `el inicio de sesión con ${provider}`,
+  },
+  browser: (agent) => (agent ? `${agent.browser} en ${agent.os}` : 'un navegador desconocido'),
+  added: (what, date, browser) => `Se agregó a su cuenta el ${date}, desde ${browser}: ${what}.`,
+  review: 'Revisar su configuración de seguridad',
+  ifYou: 'Si fue usted, no tiene que hacer nada más.',
+  ifNot:
+    'Si no fue usted, quítelo en su configuración de seguridad, restablezca su contraseña de inmediato y póngase en contacto con el soporte de su organización.',
+};
+
 /** The kinds of mail in the catalogue. */
 export type MailKind = keyof MailParams;
 
@@ -166,6 +326,7 @@ export const MAIL_KINDS = [
   'email-verification',
   'email-change',
   'security-change',
+  'sign-in-method-added',
 ] as const satisfies readonly MailKind[];
 
 /** A message ready for a {@link Mailer}: the same content as plain text and as HTML. */
@@ -189,6 +350,10 @@ interface Values {
   code: string;
   link: string;
   change: string;
+  /** `sign-in-method-added`: the method, the linked provider's name, the adding browser's user agent. */
+  method: string;
+  provider: string;
+  userAgent: string;
 }
 
 interface LocaleText {
@@ -267,6 +432,7 @@ const EN_GB: LocaleText = {
       ],
     }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_EN_GB, v),
+    'sign-in-method-added': (v) => methodAddedMail(METHOD_ADDED_EN_GB, v),
   },
 };
 
@@ -304,6 +470,7 @@ const EN: LocaleText = {
         'If it wasn’t, reset your password right away and contact your organization’s support team.',
       ],
     }),
+    'sign-in-method-added': (v) => methodAddedMail(METHOD_ADDED_EN, v),
   },
 };
 
@@ -372,6 +539,7 @@ const DE: LocaleText = {
       ],
     }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_DE, v),
+    'sign-in-method-added': (v) => methodAddedMail(METHOD_ADDED_DE, v),
   },
 };
 
@@ -440,6 +608,7 @@ const FR_CA: LocaleText = {
       ],
     }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_FR_CA, v),
+    'sign-in-method-added': (v) => methodAddedMail(METHOD_ADDED_FR_CA, v),
   },
 };
 
@@ -508,6 +677,7 @@ const ES: LocaleText = {
       ],
     }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_ES, v),
+    'sign-in-method-added': (v) => methodAddedMail(METHOD_ADDED_ES, v),
   },
 };
 
@@ -560,8 +730,11 @@ function valuesOf(kind: MailKind, locale: SupportedLocale, text: LocaleText, par
     code: '',
     link: '',
     change: '',
+    method: '',
+    provider: '',
+    userAgent: '',
   };
-  if (kind !== 'password-changed' && kind !== 'security-change') {
+  if (kind !== 'password-changed' && kind !== 'security-change' && kind !== 'sign-in-method-added') {
     const n = p.expiresInMinutes;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
       throw new TypeError(`mail ${kind}: expiresInMinutes must be a whole number of minutes, at least 1`);
@@ -577,6 +750,16 @@ function valuesOf(kind: MailKind, locale: SupportedLocale, text: LocaleText, par
     if (!SECURITY_CHANGES.includes(p.change as SecurityChange))
       throw new TypeError(`mail ${kind}: change must be one of ${SECURITY_CHANGES.join(', ')}`);
     values.change = p.change as SecurityChange;
+  }
+  if (kind === 'sign-in-method-added') {
+    if (!ADDED_SIGN_IN_METHODS.includes(p.method as AddedSignInMethod))
+      throw new TypeError(`mail ${kind}: method must be one of ${ADDED_SIGN_IN_METHODS.join(', ')}`);
+    values.method = p.method as AddedSignInMethod;
+    values.date = dateOf(kind, locale, p.changedAt);
+    values.link = linkOf(kind, p.link);
+    // One line, no control characters: an administrator's provider name and the browser's own header.
+    values.provider = typeof p.provider === 'string' ? partnerDisplayName(p.provider, '') : '';
+    values.userAgent = typeof p.userAgent === 'string' ? p.userAgent.slice(0, 512) : '';
   }
   return values;
 }
