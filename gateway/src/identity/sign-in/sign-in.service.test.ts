@@ -482,7 +482,7 @@ describe('S21 the sign-in time is the last proved credential', () => {
   });
 
   /** A remembered sign-in an hour ago, then the silent sign-in now. */
-  async function silentAfterAnHour(account: Account, change: (user: User) => Promise<void>) {
+  async function silentAfterAnHour(account: Account, change: (user: User) => unknown) {
     const user = await userWith(account);
     const remembered = await walk(await passwordSignIn(user, true));
     const authTime = remembered.record.data.account!.authTime;
@@ -496,7 +496,7 @@ describe('S21 the sign-in time is the last proved credential', () => {
   }
 
   it('S21 silent sign-in through a customer selection keeps the remembered sign-in’s time and methods', async () => {
-    const { authTime, outcome } = await silentAfterAnHour(plain, async (user) => {
+    const { authTime, outcome } = await silentAfterAnHour(plain, (user) => {
       accounts.get(user.id)!.customers = 2;
     });
     expect(redirectOf(outcome!).redirect).toMatch(/^\/account\/select\?/);
@@ -506,7 +506,7 @@ describe('S21 the sign-in time is the last proved credential', () => {
   });
 
   it('S21 silent sign-in through the second factor: the factor proved now is the new time', async () => {
-    const { outcome } = await silentAfterAnHour(plain, async (user) => {
+    const { outcome } = await silentAfterAnHour(plain, (user) => {
       accounts.get(user.id)!.secondFactor = true;
     });
     expect(redirectOf(outcome!).redirect).toMatch(/^\/account\/login\/twofactor\?/);
