@@ -12,6 +12,7 @@ import {
   decodeJwt,
   type BackchannelListener,
 } from '../oidc/testing/oidc-harness.js';
+import { sha256 } from '../infra/crypto/tokens.js';
 import { BACKENDS, TEST_PASSWORD, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 const CLIENT_ID = 'portal-silent';
@@ -39,6 +40,14 @@ function authorizeUrl(issuer: string, extra: Record<string, string> = {}): strin
     ...extra,
   }).toString();
   return url.href;
+}
+
+/** The session cookie the browser holds now (`idp.session=<id>`). */
+function sessionCookieOfJar(browser: TestBrowser): string | undefined {
+  return (browser as unknown as { cookieHeader(path: string): string })
+    .cookieHeader('/')
+    .split('; ')
+    .find((pair) => pair.startsWith('idp.session='));
 }
 
 function sessionCookie(response: Response): string | undefined {
@@ -278,7 +287,7 @@ for (const backend of BACKENDS) {
         ]);
       });
 
-      it('SilentLogin walks the steps again: an expired password goes to its change page, not signed in', async () => {
+      it('S21 SilentLogin facing an expired password asks for the password first: the remembered sign-in ends, the sign-in page comes', async () => {
         const user = await gw.addUser();
         const browser = new TestBrowser(issuer);
         const { token, cookie } = await signInOnSite(browser, user.username, { rememberMe: true });
@@ -286,13 +295,23 @@ for (const backend of BACKENDS) {
         const { returnUrl } = await startApplicationSignIn(browser);
         const answer = await silentLogin(browser, returnUrl, token);
         expect(answer.status).toBe(209);
+        // Not the change page (ADR 0039 asks no current password of a sign-in that proved it): the password first.
         expect((answer.body as { redirect: string }).redirect).toBe(
-          `/account/change-expired-password?returnUrl=${encodeURIComponent(returnUrl)}`,
+          `/account/login?returnUrl=${encodeURIComponent(returnUrl)}`,
         );
-        // A pending sign-in under a new session id (S24): the remembered cookie is dead, nobody is signed in.
+        // A new session id (S24): the remembered cookie is dead, nobody is signed in, no step is open.
         expect((await fetch(`${issuer}/api/Account/ProfileImage`, { headers: { cookie } })).status).toBe(401);
         const me = (await (await browser.request('/api/Account/User')).json()) as Record<string, unknown>;
-        expect(me).toEqual({ isAuthenticated: false, signInStep: '/account/change-expired-password' });
+        expect(me).toEqual({ isAuthenticated: false });
+        const refused = await json(browser, '/api/Account/ChangeExpiredPassword', {
+          newPassword: 'Another-Horse-7!',
+          confirmPassword: 'Another-Horse-7!',
+        });
+        expect(refused.status).toBe(400);
+        expect((await gw.store.users.findById(user.id))?.passwordHash).toBe(user.passwordHash);
+        // The password then leads to the change page, as any sign-in with an expired password does.
+        const again = await signInAgain(browser, user.username, returnUrl);
+        expect(again).toBe(`/account/change-expired-password?returnUrl=${encodeURIComponent(returnUrl)}`);
       });
 
       it('SilentLogin walks the steps again: a second factor the remembered sign-in did not prove is asked for', async () => {
@@ -319,6 +338,194 @@ for (const backend of BACKENDS) {
         const back = await browser.follow(returnUrl, ['/account/login']);
         // The application does not get a code past the step.
         expect(new URL(back.url).searchParams.get('code')).toBeNull();
+      });
+
+      /** The sign-in page's Login after a silent sign-in sent the browser there: answers the 209's target. */
+      async function signInAgain(browser: TestBrowser, username: string, returnUrl: string): Promise<string> {
+        const anti = (await (await browser.request('/api/Account/Antiforgery')).json()) as { token: string };
+        const login = await json(
+          browser,
+          '/api/Account/Login',
+          { username, password: TEST_PASSWORD, returnUrl },
+          anti.token,
+        );
+        expect(login.status).toBe(209);
+        return ((await login.json()) as { redirect: string }).redirect;
+      }
+
+      /**
+       * Makes the remembered sign-in behind `cookie` an hour old (its recent window long lapsed), as if it had proved
+       * `amr` then; answers its auth_time. The clock is the system's here (oidc-provider's), so the record is aged.
+       */
+      async function ageSignIn(cookie: string, amr?: string[]): Promise<number> {
+        const key = sha256(cookie.slice('idp.session='.length));
+        const stored = await gw.sessionStore.get(key);
+        if (stored?.kind !== 'live' || !stored.record.data.account) throw new Error('no signed-in session');
+        const account = stored.record.data.account;
+        account.authTime -= 3600;
+        if (amr) account.amr = amr;
+        expect(await gw.sessionStore.update(key, stored.record, Date.now() + 30 * 86_400_000)).toBe(true);
+        return account.authTime;
+      }
+
+      /** The three changes of the issue's attack, each refused 403 recentSignInRequired (S21). */
+      async function expectChangesRefused(browser: TestBrowser, token: string) {
+        for (const [call, body] of [
+          ['RegenerateRecoveryCodes', {}],
+          [
+            'RequestEmailChange',
+            { email: `attacker-${Math.random().toString(36).slice(2, 8)}@example.test` },
+          ],
+          ['UpdateProfile', { displayName: 'Mallory' }],
+        ] as const) {
+          const res = await json(browser, `/api/Account/${call}`, body, token);
+          expect(res.status, call).toBe(403);
+          expect(((await res.json()) as { errors: unknown }).errors, call).toEqual({
+            '': ['recentSignInRequired'],
+          });
+        }
+      }
+
+      /** The signed-in session's auth_time as the gateway keeps it. */
+      async function authTimeOf(browser: TestBrowser, token: string): Promise<number> {
+        const view = await browser.request('/api/Account/SecurityCentreView', {
+          headers: { 'x-csrf-token-value': token },
+        });
+        expect(view.status).toBe(200);
+        return ((await view.json()) as { recentSignInUntil: number }).recentSignInUntil;
+      }
+
+      it('S21 a remembered session whose window lapsed stays lapsed after a silent sign-in through a customer selection: changes refused, auth_time the original one (also in the ID token)', async () => {
+        const user = await gw.addUser();
+        const browser = new TestBrowser(issuer);
+        const { cookie } = await signInOnSite(browser, user.username, { rememberMe: true });
+        // The account has a second factor, proved by the remembered sign-in an hour ago (amr mfa).
+        await gw.store.database.db
+          .insertInto('second_factors')
+          .values({
+            user_id: user.id,
+            totp_secret_enc: null,
+            totp_last_step: null,
+            enabled: 1,
+            preferred_method: 'pin',
+            updated_at: 0,
+          })
+          .execute();
+        const original = await ageSignIn(cookie, ['pwd', 'otp', 'mfa']);
+        // A new membership: the account now belongs to two customers, so the customer selection applies again.
+        const suffix = Math.random().toString(36).slice(2, 8);
+        for (const name of ['North', 'South']) {
+          await gw.store.customers.create({
+            id: `${name}-${suffix}`,
+            name: `${name} ${suffix}`,
+            partnerId: null,
+          });
+          await gw.store.customers.addMembership({
+            userId: user.id,
+            customerId: `${name}-${suffix}`,
+            roles: ['EMPLOYEE'],
+          });
+        }
+
+        const reached = await browser.follow(authorizeUrl(issuer), ['/account/login']);
+        const returnUrl = new URL(reached.url).searchParams.get('returnUrl')!;
+        const anti = (await (await browser.request('/api/Account/Antiforgery')).json()) as { token: string };
+        const answer = await silentLogin(browser, returnUrl, anti.token);
+        expect(answer.status).toBe(209);
+        const atStep = answer.body as { redirect: string; state: string };
+        expect(atStep.redirect).toBe(`/account/select?returnUrl=${encodeURIComponent(returnUrl)}`);
+        let { token } = (await (
+          await json(browser, '/api/Account/Exchange', { state: atStep.state })
+        ).json()) as { token: string };
+        // The step proves nothing: choosing a customer.
+        const chosen = await json(
+          browser,
+          '/api/Account/SelectCustomer',
+          { customerId: `North-${suffix}` },
+          token,
+        );
+        expect(chosen.status).toBe(209);
+        const done = (await chosen.json()) as { redirect: string; state: string };
+        expect(done.redirect).toBe(returnUrl);
+        ({ token } = (await (await json(browser, '/api/Account/Exchange', { state: done.state })).json()) as {
+          token: string;
+        });
+
+        // Signed in again, but not a recent full sign-in: the attacker's three changes are refused ...
+        await expectChangesRefused(browser, token);
+        expect(await authTimeOf(browser, token)).toBe(0);
+        const session = await gw.sessionStore.get(
+          sha256(sessionCookieOfJar(browser)!.slice('idp.session='.length)),
+        );
+        expect(session?.kind === 'live' && session.record.data.account?.authTime).toBe(original);
+        // ... and the application is told the original sign-in time: its sign-in finishes on it, and an
+        // authorization asking for it (max_age, so the ID token carries auth_time) answers it from that OIDC session.
+        const first = new URL((await browser.follow(returnUrl)).url);
+        expect(first.origin + first.pathname).toBe(REDIRECT_URI);
+        expect(first.searchParams.get('code')).toBeTruthy();
+        const pkce = pkcePair();
+        const again = new URL(
+          (
+            await browser.follow(
+              authorizeUrl(issuer, { code_challenge: pkce.challenge, max_age: String(30 * 86_400) }),
+              ['/account/login', '/account/select'],
+            )
+          ).url,
+        );
+        expect(again.origin + again.pathname).toBe(REDIRECT_URI);
+        const tokens = (await (
+          await fetch(`${issuer}/connect/token`, {
+            method: 'POST',
+            body: new URLSearchParams({
+              grant_type: 'authorization_code',
+              code: again.searchParams.get('code')!,
+              redirect_uri: REDIRECT_URI,
+              client_id: CLIENT_ID,
+              code_verifier: pkce.verifier,
+            }),
+          })
+        ).json()) as { id_token: string };
+        expect(decodeJwt(tokens.id_token).payload.auth_time).toBe(original);
+      });
+
+      it('S21 a silent sign-in facing a 2FA set-up an administrator now requires asks for the password first: the cookie holder cannot enrol an authenticator', async () => {
+        const user = await gw.addUser();
+        const browser = new TestBrowser(issuer);
+        const { cookie } = await signInOnSite(browser, user.username, { rememberMe: true });
+        await ageSignIn(cookie);
+        await gw.store.users.update(user.id, { requiresTwoFactor: true });
+
+        const { returnUrl } = await startApplicationSignIn(browser);
+        const anti = (await (await browser.request('/api/Account/Antiforgery')).json()) as { token: string };
+        const answer = await silentLogin(browser, returnUrl, anti.token);
+        expect(answer.status).toBe(209);
+        const next = answer.body as { redirect: string; state: string };
+        expect(next.redirect).toBe(`/account/login?returnUrl=${encodeURIComponent(returnUrl)}`);
+        const { token } = (await (
+          await json(browser, '/api/Account/Exchange', { state: next.state })
+        ).json()) as { token: string };
+
+        // Nobody is signed in and no step is open: the set-up's calls are refused, so are the changes.
+        expect((await fetch(`${issuer}/api/Account/ProfileImage`, { headers: { cookie } })).status).toBe(401);
+        const profile = await json(browser, '/api/Account/UpdateProfile', { displayName: 'Mallory' }, token);
+        expect(profile.status, await profile.text()).toBe(401);
+        expect(await (await browser.request('/api/Account/User')).json()).toEqual({ isAuthenticated: false });
+        expect((await browser.request('/api/Account/Setup2FAView')).status).not.toBe(200);
+        expect(await gw.store.users.hasSecondFactor(user.id)).toBe(false);
+        const audit = await gw.store.audit.list({ userId: user.id });
+        expect(audit.find((e) => e.kind === 'sign-in.silent')?.data).toEqual({
+          step: 'two-factor-setup',
+          passwordRequired: true,
+        });
+
+        // The sign-in page keeps the username; the password then leads to the set-up.
+        const view = (await (
+          await browser.request(`/api/Account/LoginView?returnUrl=${encodeURIComponent(returnUrl)}`)
+        ).json()) as { username?: string };
+        expect(view.username).toBe(user.username);
+        expect(await signInAgain(browser, user.username, returnUrl)).toBe(
+          `/account/setup-twofactor?returnUrl=${encodeURIComponent(returnUrl)}`,
+        );
       });
 
       it('prompt=none for a remembered session answers a code too (no sign-in page), and a third-party client gets consent_required', async () => {

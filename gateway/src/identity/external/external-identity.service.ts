@@ -378,6 +378,8 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
         secondFactorByUpstream:
           provider.trustUpstreamMfa && upstreamAmr.some((a) => SECOND_FACTOR_AMR.has(a)),
         idToken,
+        // When the upstream authenticated the person: the local sign-in time is never fresher (ADR 0005).
+        upstreamAuthTime: typeof claims.auth_time === 'number' ? claims.auth_time : undefined,
       });
       if (outcome.kind !== 'redirect') return fail('account-refused', { provider: providerId });
       return { kind: 'redirect', target: outcome.redirect, session: outcome.session };

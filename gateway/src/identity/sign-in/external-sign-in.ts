@@ -18,6 +18,22 @@ export interface ExternalSignIn {
   /** The partner trusts the upstream's second factor and the upstream reported one: the local 2FA step is passed. */
   secondFactorByUpstream: boolean;
   idToken: string;
+  /**
+   * The ID token's `auth_time` (epoch seconds): when the upstream last authenticated the person, which may be long
+   * before this answer when the upstream reused its own session. Absent when the upstream did not say.
+   */
+  upstreamAuthTime?: number | undefined;
+}
+
+/**
+ * When an upstream sign-in proved its credential (ADR 0005): the upstream's own `auth_time` when it gave one, never
+ * later than now; without one, now — the upstream answered this browser's own authorization request (state, nonce,
+ * PKCE, ≤ 10 minutes, S35) and the partner chose to trust it as a first factor; OIDC makes `auth_time` optional
+ * unless asked for, so the answer itself is the only time there is.
+ */
+export function upstreamProvedAt(upstreamAuthTime: number | undefined, now: number): number {
+  if (upstreamAuthTime === undefined || !Number.isFinite(upstreamAuthTime)) return now;
+  return Math.min(upstreamAuthTime * 1000, now);
 }
 
 /** An upstream sign-in (ADR 0018) as the first factor, and as the second when the partner trusts it. */
@@ -58,6 +74,7 @@ export function externalEntry(ctx: SignInContext, walk: Pick<SignInWalk, 'begin'
       ] satisfies PassedMark[],
       current: undefined,
       startedAt: clock.now(),
+      provedAt: upstreamProvedAt(input.upstreamAuthTime, clock.now()),
       upstream: { providerId: input.providerId, idToken: input.idToken },
     };
     return begin(browser, session, user, pending, passed);

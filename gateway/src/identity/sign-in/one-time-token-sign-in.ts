@@ -44,6 +44,10 @@ export function oneTimeTokenEntry(
       passed: ['password'],
       current: undefined,
       startedAt: clock.now(),
+      // The token proves control of the account's mailbox just now, as a reset link does (ADR 0005, 0019): it renews
+      // the sign-in time like a password. A "recent full sign-in" still needs the second factor when the account has
+      // one (S21), which this token never stands for.
+      provedAt: clock.now(),
       ...(await rememberedSecondFactor(browser, user, input.returnUrl)),
     };
     return begin(browser, session, user, pending, passed);

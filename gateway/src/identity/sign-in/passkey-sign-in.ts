@@ -46,6 +46,8 @@ export function passkeyEntry(ctx: SignInContext, walk: Pick<SignInWalk, 'begin'>
       ] satisfies PassedMark[],
       current: undefined,
       startedAt: clock.now(),
+      // The passkey's assertion is the proof (ADR 0005): the sign-in time.
+      provedAt: clock.now(),
     };
     return begin(browser, session, user, pending, passed);
   }

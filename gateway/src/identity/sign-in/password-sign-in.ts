@@ -132,6 +132,8 @@ export function passwordEntry(
       ...(extra?.link ? { link: extra.link } : {}),
       current: undefined,
       startedAt: clock.now(),
+      // The password is the credential proved (ADR 0005): the sign-in time, unless a second factor follows.
+      provedAt: clock.now(),
       // This sign-in checked the password just now: the expired-password step need not ask for it again (ADR 0039).
       passwordVerifiedAt: clock.now(),
       ...(await rememberedSecondFactor(browser, user, input.returnUrl)),

@@ -9,6 +9,14 @@ import { StepId } from './sign-in-step.js';
 import { upstreamLink } from './upstream-link.js';
 
 /**
+ * The steps whose passing proves a credential the account already had: the second factor (a code of a confirmed
+ * method, or a recovery code). The others prove nothing of the kind — the expired-password change sets a new password,
+ * the 2FA set-up enrols a factor the caller brings, the device offer and the customer selection are choices — so they
+ * leave the sign-in time where the first factor put it (ADR 0005 "Only a proved factor renews the sign-in time").
+ */
+const STEPS_THAT_PROVE: readonly StepId[] = [StepId.twoFactor];
+
+/**
  * The step walk (ARCHITECTURE.md, ADR 0005): a first factor proved starts a pending sign-in under a new session id,
  * every registered step that applies is walked in order, and the last one passed completes the sign-in (new id
  * again, S24; remember-me only then) and writes what it leaves behind.
@@ -98,11 +106,15 @@ export function signInWalk(ctx: SignInContext, pendingSignIns: Pick<PendingSignI
     return { kind: 'redirect', redirect: `${step.path}?${query}`, session };
   }
 
-  /** What a completed sign-in keeps in its session. */
+  /**
+   * What a completed sign-in keeps in its session. Its sign-in time (`authTime`: OIDC `auth_time` and the stamp of
+   * S21's recent full sign-in) is the time of the last credential the sign-in proved (ADR 0005), never the time it
+   * completed: a step that proves nothing, or a silent sign-in, does not renew it.
+   */
   function signedInData(user: User, pending: PendingSignIn, username: string, now: number): SessionData {
     const account: SignedInAccount = {
       userId: user.id,
-      authTime: Math.floor(now / 1000),
+      authTime: Math.floor(Math.min(pending.provedAt, now) / 1000),
       amr: pending.amr,
       securityStamp: user.securityStamp,
     };
@@ -159,6 +171,8 @@ export function signInWalk(ctx: SignInContext, pendingSignIns: Pick<PendingSignI
     if (!user || user.disabled) return { kind: 'stepNotAllowed' };
     pending.passed.push(stepId);
     pending.amr = [...new Set([...pending.amr, ...amr])];
+    // Only a step that proved a credential of the account renews the sign-in time (ADR 0005).
+    if (STEPS_THAT_PROVE.includes(stepId)) pending.provedAt = clock.now();
     pending.current = undefined;
     return advance(browser, session, user, pending);
   }

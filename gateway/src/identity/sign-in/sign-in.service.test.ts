@@ -325,6 +325,224 @@ describe('the sign-in state machine', () => {
   });
 });
 
+/**
+ * S21, ADR 0005 "Only a proved factor renews the sign-in time": the completed session's authTime (OIDC auth_time, the
+ * recent-sign-in stamp) is when this sign-in last proved a credential, for every way in; a step that proves nothing
+ * and a silent sign-in never renew it.
+ */
+describe('S21 the sign-in time is the last proved credential', () => {
+  let gw: TestGateway;
+  const clock = new ManualClock(Date.UTC(2026, 0, 1));
+  const accounts = new Map<string, Account>();
+  const facts: SignInFacts = {
+    hasSecondFactor: (id) => Promise.resolve(accounts.get(id)!.secondFactor),
+    hasDevice: (id) => Promise.resolve(accounts.get(id)!.device),
+    customerCount: (id) => Promise.resolve(accounts.get(id)!.customers),
+  };
+  let sessions: RequestSessions;
+  let service: SignInService;
+  const MINUTE = 60_000;
+  const plain: Account = {
+    expired: false,
+    secondFactor: false,
+    requires2fa: false,
+    device: true,
+    customers: 1,
+  };
+
+  beforeAll(async () => {
+    gw = await startTestGateway({ backend: 'sqlite' });
+    const manager = new SessionManager(
+      new MemorySessionStore(() => clock.now()),
+      { idleMs: 3_600_000, absoluteMs: 8 * 3_600_000, persistentIdleMs: 14 * 24 * 3_600_000 },
+      () => clock.now(),
+    );
+    sessions = new RequestSessions(manager, { secure: false });
+    service = new SignInService(
+      gw.store,
+      sessions,
+      new LoginThrottle({ kind: 'memory' }),
+      defaultSignInSteps({ offerDeviceRegistration: true, selectCustomer: true }),
+      clock,
+      undefined,
+      facts,
+    );
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  async function userWith(account: Account): Promise<User> {
+    const user = await gw.addUser({
+      requiresTwoFactor: account.requires2fa,
+      passwordExpiresAt: account.expired ? clock.now() - 1 : null,
+    });
+    accounts.set(user.id, { ...account });
+    return user;
+  }
+
+  function redirectOf(outcome: SignInOutcome): { redirect: string; session: Session } {
+    if (outcome.kind !== 'redirect') throw new Error(`expected a redirect, got ${outcome.kind}`);
+    return outcome;
+  }
+
+  /** Passes every open step, a minute after the other, and answers the signed-in session. */
+  async function walk(first: SignInOutcome): Promise<Session> {
+    let current = redirectOf(first);
+    for (let steps = 0; !current.session.record.data.account; steps += 1) {
+      expect(steps).toBeLessThan(10);
+      const state = service.pendingState(current.session);
+      if (state.kind !== 'at') throw new Error(`not at a step: ${state.kind}`);
+      clock.advance(MINUTE);
+      const amr = state.step.id === StepId.twoFactor ? ['otp', 'mfa'] : [];
+      current = redirectOf(
+        await service.completeStep(exchange(sessions, current.session), current.session, state.step.id, amr),
+      );
+    }
+    return current.session;
+  }
+
+  async function passwordSignIn(user: User, rememberMe = false, returnUrl = '/interaction/abc') {
+    const anonymous = await sessions.manager.create({});
+    return service.passwordSignIn(exchange(sessions, anonymous), anonymous, {
+      login: user.username,
+      password: TEST_PASSWORD,
+      rememberMe,
+      returnUrl,
+      ip: '203.0.113.9',
+      platformAuthenticator: true,
+    });
+  }
+
+  const seconds = (ms: number) => Math.floor(ms / 1000);
+
+  it('S21 password: the time of the password; choosing a customer and the device offer later do not renew it', async () => {
+    const user = await userWith({ ...plain, device: false, customers: 2 });
+    const provedAt = clock.now();
+    const session = await walk(await passwordSignIn(user));
+    expect(clock.now()).toBe(provedAt + 2 * MINUTE);
+    expect(session.record.data.account?.authTime).toBe(seconds(provedAt));
+  });
+
+  it('S21 password and second factor: the time of the second factor, not of the steps after it', async () => {
+    const user = await userWith({ ...plain, expired: true, secondFactor: true, device: false, customers: 2 });
+    const start = clock.now();
+    const session = await walk(await passwordSignIn(user));
+    // expired password (+1 min), second factor (+2), device offer (+3), customer (+4)
+    expect(session.record.data.account?.authTime).toBe(seconds(start + 2 * MINUTE));
+    expect(session.record.data.account?.amr).toContain('mfa');
+  });
+
+  it('S21 passkey and one-time token: the time of the assertion or the token', async () => {
+    const user = await userWith({ ...plain, customers: 2 });
+    let anonymous = await sessions.manager.create({});
+    let provedAt = clock.now();
+    const viaPasskey = await walk(
+      await service.deviceSignIn(exchange(sessions, anonymous), anonymous, user, {
+        returnUrl: '/account/',
+        ip: '203.0.113.9',
+        credentialId: 'cred',
+      }),
+    );
+    expect(viaPasskey.record.data.account?.authTime).toBe(seconds(provedAt));
+
+    anonymous = await sessions.manager.create({});
+    provedAt = clock.now();
+    const viaToken = await walk(
+      await service.oneTimeTokenSignIn(exchange(sessions, anonymous), anonymous, user, {
+        returnUrl: '/account/',
+        ip: '203.0.113.9',
+        via: 'link',
+      }),
+    );
+    expect(viaToken.record.data.account?.authTime).toBe(seconds(provedAt));
+  });
+
+  it('S21 upstream: its own auth_time when it gave one (never later than now), else the answer’s time', async () => {
+    const user = await userWith(plain);
+    const signIn = async (upstreamAuthTime: number | undefined) => {
+      const anonymous = await sessions.manager.create({});
+      return walk(
+        await service.externalSignIn(exchange(sessions, anonymous), anonymous, user, {
+          returnUrl: '/account/',
+          ip: '203.0.113.9',
+          providerId: 'contoso',
+          issuer: 'https://upstream.example',
+          upstreamAmr: ['pwd'],
+          secondFactorByUpstream: false,
+          idToken: 'header.payload.signature',
+          upstreamAuthTime,
+        }),
+      );
+    };
+    const now = seconds(clock.now());
+    expect((await signIn(now - 3600)).record.data.account?.authTime).toBe(now - 3600);
+    expect((await signIn(now + 3600)).record.data.account?.authTime).toBe(seconds(clock.now()));
+    expect((await signIn(undefined)).record.data.account?.authTime).toBe(seconds(clock.now()));
+  });
+
+  /** A remembered sign-in an hour ago, then the silent sign-in now. */
+  async function silentAfterAnHour(account: Account, change: (user: User) => unknown) {
+    const user = await userWith(account);
+    const remembered = await walk(await passwordSignIn(user, true));
+    const authTime = remembered.record.data.account!.authTime;
+    clock.advance(60 * MINUTE);
+    await change(user);
+    const outcome = await service.silentSignIn(exchange(sessions, remembered), remembered, {
+      returnUrl: '/interaction/abc',
+      ip: '203.0.113.9',
+    });
+    return { user, remembered, authTime, outcome };
+  }
+
+  it('S21 silent sign-in through a customer selection keeps the remembered sign-in’s time and methods', async () => {
+    const { authTime, outcome } = await silentAfterAnHour(plain, (user) => {
+      accounts.get(user.id)!.customers = 2;
+    });
+    expect(redirectOf(outcome!).redirect).toMatch(/^\/account\/select\?/);
+    const session = await walk(outcome!);
+    expect(session.record.data.account?.authTime).toBe(authTime);
+    expect(session.record.data.account?.amr).toEqual(['pwd']);
+  });
+
+  it('S21 silent sign-in through the second factor: the factor proved now is the new time', async () => {
+    const { outcome } = await silentAfterAnHour(plain, (user) => {
+      accounts.get(user.id)!.secondFactor = true;
+    });
+    expect(redirectOf(outcome!).redirect).toMatch(/^\/account\/login\/twofactor\?/);
+    const session = await walk(outcome!);
+    expect(session.record.data.account?.authTime).toBe(seconds(clock.now()));
+    expect(session.record.data.account?.amr).toEqual(['pwd', 'otp', 'mfa']);
+  });
+
+  it.each([
+    [
+      'the 2FA set-up an administrator now requires',
+      (user: User) => gw.store.users.update(user.id, { requiresTwoFactor: true }),
+    ],
+    [
+      'an expired password',
+      (user: User) => gw.store.users.update(user.id, { passwordExpiresAt: clock.now() - 1 }),
+    ],
+  ])(
+    'S21 silent sign-in facing %s ends the remembered sign-in and asks for the password',
+    async (_name, change) => {
+      const { remembered, outcome } = await silentAfterAnHour(plain, async (user) => {
+        await change(user);
+      });
+      const { redirect, session } = redirectOf(outcome!);
+      expect(redirect).toBe('/account/login?returnUrl=%2Finteraction%2Fabc');
+      // A new anonymous session keeping the username (S24); the remembered one is dead.
+      expect(session.id).not.toBe(remembered.id);
+      expect(session.record.data.account).toBeUndefined();
+      expect(session.record.data.pending).toBeUndefined();
+      expect(session.record.data.username).toBe(remembered.record.data.username);
+      expect(session.record.persistent).toBe(false);
+      expect((await sessions.manager.load(remembered.id)).kind).not.toBe('active');
+    },
+  );
+});
+
 describe('the step registry', () => {
   it('holds the steps of ARCHITECTURE.md in order', () => {
     expect(

@@ -93,6 +93,13 @@ export interface PendingSignIn {
   current: string | undefined;
   startedAt: number;
   /**
+   * Epoch ms of the last credential this sign-in proved (ADR 0005 "Only a proved factor renews the sign-in time"): the
+   * password, passkey, one-time token or upstream that started it, then the second factor if one is proved; for a
+   * silent sign-in, the remembered sign-in's own time. The completed session's `authTime` is this, never the
+   * completion's time: a step that proves nothing (customer selection, device offer) does not renew it.
+   */
+  provedAt: number;
+  /**
    * When this pending sign-in itself verified the account's password (`Login` only; a one-time token, passkey,
    * upstream or silent sign-in leaves it out). The expired-password step then needs no current password (ADR 0039).
    */

@@ -139,6 +139,37 @@ describe('LoginPage SilentLogin (ADR 0020)', () => {
     expect(await screen.findByRole('status')).toHaveProperty('textContent', 'Signing in…');
   });
 
+  it('S21 sent to the sign-in page by SilentLogin (the password first, ADR 0020), shows the password form', async () => {
+    let ended = false;
+    const fetch = (input: RequestInfo | URL): Promise<Response> => {
+      const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+      if (url.startsWith('/api/Account/SilentLogin')) {
+        // The server ended the remembered sign-in and answers the sign-in page for the same application.
+        ended = true;
+        return Promise.resolve(
+          Response.json(
+            { redirect: '/account/login?returnUrl=%2Finteraction%2Fabc', state: 's' },
+            { status: 209 },
+          ),
+        );
+      }
+      if (url.startsWith('/api/Account/Exchange')) return Promise.resolve(Response.json({ token: 't' }));
+      if (url.startsWith('/api/Account/User'))
+        return Promise.resolve(
+          Response.json(
+            ended
+              ? { isAuthenticated: false }
+              : { isAuthenticated: true, userName: 'emma', displayName: 'Emma Employee', roles: [] },
+          ),
+        );
+      return gateway(input);
+    };
+    await render('/account/login?returnUrl=%2Finteraction%2Fabc', fetch);
+    expect(await screen.findByLabelText('Password')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sign in as a different user' })).toBeNull();
+    expect(screen.queryByText('Signing in…')).toBeNull();
+  });
+
   it('does not ask for other targets', async () => {
     const { asked, fetch } = signedInGateway(false);
     await render('/account/login?returnUrl=%2Faccount%2F', fetch);
