@@ -166,7 +166,7 @@ export function createWebauthnService(deps: WebauthnDeps) {
       if (userHandle && fromBase64Url(userHandle).toString('utf8') !== credential.userId)
         return refused('user-handle');
       const user = await store.users.findById(credential.userId);
-      if (!user || user.disabled) return refused('account');
+      if (!user || user.disabled || user.vendorId) return refused('account');
 
       const response: AuthenticationResponseJSON = {
         id: credential.id,
