@@ -25,7 +25,7 @@ import * as rememberedBrowsers from './migrations/0024-remembered-browsers.js';
 import * as vendorAccounts from './migrations/0025-vendor-accounts.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
-function provider(store: StoreDatabase): MigrationProvider {
+export function provider(store: StoreDatabase): MigrationProvider {
   const all: Record<string, Migration> = {
     '0001-initial': { up: (db) => initial.up(db, store.dialect) },
     '0002-outbox-html': { up: (db) => outboxHtml.up(db, store.dialect) },
