@@ -141,7 +141,12 @@ for (const backend of BACKENDS) {
       });
 
       /** VendorLogin, the upstream's own form, the gateway's callback: where the callback sends the browser. */
-      async function viaUpstream(visitor: Visitor, vendorId: string, username: string, returnUrl = '/account/') {
+      async function viaUpstream(
+        visitor: Visitor,
+        vendorId: string,
+        username: string,
+        returnUrl = '/account/',
+      ) {
         const started = await visitor.post('/api/Account/VendorLogin', { vendorId, returnUrl });
         expect(started.status).toBe(209);
         const { redirect } = (await started.json()) as { redirect: string };
@@ -279,7 +284,7 @@ for (const backend of BACKENDS) {
         expect((await gw.store.users.findById(account.id))?.passwordHash).toBeNull();
       });
 
-      it('S10 S35 no one-time sign-in for a vendor account: SendOTP mails nothing, and a sign-in link it holds is refused like a made-up one', async () => {
+      it('S10 S35 no one-time sign-in for a vendor account: SendOTP mails nothing, a sign-in link it holds is refused like a made-up one, admin ott issue refuses', async () => {
         const { account } = await signedInVendor('val');
         await gw.store.users.update(account.id, { email: 'val@contoso.example' });
         const anonymous = new Visitor(issuer, upstream.issuer);
@@ -305,6 +310,10 @@ for (const backend of BACKENDS) {
         const answer = await signIn(held);
         expect(answer).toEqual(await signIn(randomToken(32)));
         expect(answer).toMatchObject({ status: 400, body: { errors: { '': ['oneTimeLinkInvalid'] } } });
+        // Support cannot hand one out either.
+        await expect(
+          runAdminCommand(gw.store, ['ott', 'issue', '--username', account.username], () => undefined),
+        ).rejects.toThrow(/is a vendor account: it signs in through its provider only/);
       });
 
       it('S29 S35 admin idps remove offboards its vendor accounts at once: the session gets 401, the refresh token is refused, a password or passkey they were given does not sign in', async () => {

@@ -54,7 +54,9 @@ for (const { sql: kind, skip } of SQL) {
         );
       await sql`insert into identity_providers (id, name, issuer, client_id, client_secret_enc, vendor, roles, created_at, updated_at)
         values ('contoso', 'Contoso Support', 'https://id.contoso.example', 'hr', 'sealed', 1, '["VENDOR_SUPPORT"]', 0, 0),
-               ('social', 'Social ID', 'https://id.social.example', 'hr', 'sealed', 0, '[]', 0, 0)`.execute(db);
+               ('social', 'Social ID', 'https://id.social.example', 'hr', 'sealed', 0, '[]', 0, 0)`.execute(
+        db,
+      );
       await user('vera', '$argon2id$old-hash', 'vera@contoso.example');
       await user('quiet', null, null);
       await user('ann', '$argon2id$ann-hash', 'ann@example.test');
@@ -119,7 +121,10 @@ for (const { sql: kind, skip } of SQL) {
       expect(ann?.vendorId).toBeUndefined();
       expect(await store.webauthnCredentials.listForUser('ann')).toHaveLength(1);
       expect(await store.audit.list({ userId: 'ann' })).toEqual([]);
-      expect((await store.users.vendorAccountsOf('contoso')).map((u) => u.id).sort()).toEqual(['quiet', 'vera']);
+      expect((await store.users.vendorAccountsOf('contoso')).map((u) => u.id).sort()).toEqual([
+        'quiet',
+        'vera',
+      ]);
     });
   });
 }

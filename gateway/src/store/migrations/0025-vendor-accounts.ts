@@ -37,9 +37,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     const count = async (table: string) =>
       Number(
         (
-          await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)} where user_id = ${account.id}`.execute(
-            db,
-          )
+          await sql<{
+            n: number | string;
+          }>`select count(*) as n from ${sql.table(table)} where user_id = ${account.id}`.execute(db)
         ).rows[0]?.n ?? 0,
       );
     const removed = {
@@ -73,6 +73,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       where id = ${account.id}`.execute(db);
     await sql`insert into audit_events (at, kind, user_id, ip, data, outcome)
       values (${at}, 'vendor.local-credentials-removed', ${account.id}, null,
-        ${JSON.stringify({ provider: account.vendor_id, removed, by: 'migration 0025' })}, 'success')`.execute(db);
+        ${JSON.stringify({ provider: account.vendor_id, removed, by: 'migration 0025' })}, 'success')`.execute(
+      db,
+    );
   }
 }
