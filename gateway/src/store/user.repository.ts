@@ -45,7 +45,9 @@ export interface NewUser {
 }
 
 /** Fields that can change. */
-export type UserUpdate = Partial<Omit<NewUser, 'username' | 'vendorId'>> & { passwordChangedAt?: number | null };
+export type UserUpdate = Partial<Omit<NewUser, 'username' | 'vendorId'>> & {
+  passwordChangedAt?: number | null;
+};
 
 /** Usernames and e-mails match case-insensitively and without surrounding spaces. */
 export function normaliseLogin(value: string): string {

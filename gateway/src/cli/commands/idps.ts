@@ -171,7 +171,7 @@ export const idpsCommands = [
     name: 'remove',
     options: { id: { type: 'string', value: 'ID', required: true } },
     summary: [
-      'also forgets every external identity linked through it; a vendor provider\'s accounts are offboarded at once:',
+      "also forgets every external identity linked through it; a vendor provider's accounts are offboarded at once:",
       'every session, OIDC session and refresh token of each ends, as `users disable` does (ADR 0041)',
     ],
     needsRedis: true,

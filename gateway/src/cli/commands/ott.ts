@@ -23,7 +23,9 @@ export const ottCommands = [
       const user = await findUser(store, values.username);
       if (user.disabled) throw new UsageError(`user "${user.username}" is disabled`);
       if (user.vendorId)
-        throw new UsageError(`user "${user.username}" is a vendor account: it signs in through its provider only`);
+        throw new UsageError(
+          `user "${user.username}" is a vendor account: it signs in through its provider only`,
+        );
       const { link, expiresAt } = await issueUnboundSignInLink(store, {
         user,
         minutes,
