@@ -171,8 +171,8 @@ export const idpsCommands = [
     name: 'remove',
     options: { id: { type: 'string', value: 'ID', required: true } },
     summary: [
-      "also forgets every external identity linked through it; a vendor provider's accounts are offboarded at once:",
-      'every session, OIDC session and refresh token of each ends, as `users disable` does (ADR 0041)',
+      'also forgets every external identity linked through it; signs out every account of a vendor provider',
+      'at once: each session, OIDC session and refresh token ends, as `users disable` does (ADR 0041)',
     ],
     needsRedis: true,
     async run({ store, out, oidc }, values) {
