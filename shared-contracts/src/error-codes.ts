@@ -64,6 +64,9 @@ export const ERROR_MESSAGES = {
   emailChangeLinkInvalid: 'This link is not valid or has expired. Ask for a new one from your account page.',
   lastTwoStepMethodRequired:
     'Two-step verification is required for your account, so its last method cannot be removed. Add another method first.',
+  /** A vendor account's local credential (ADR 0041): its password and two-step verification live at its provider. */
+  vendorCredentialsOnly:
+    'Your account signs in through your company’s provider. Its password and two-step verification are managed there.',
   recoveryCodesUnavailable:
     'These recovery codes have already been shown or have expired. Generate a new set.',
   invalidPhoneNumber: 'Enter the phone number with its country code, for example +44 7700 900123.',

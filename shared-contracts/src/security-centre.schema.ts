@@ -89,6 +89,11 @@ export const securityCentreViewSchema = z.object({
   /** The customer chosen for this session, if any, and whether there is another to switch to. */
   customer: z.nullable(z.object({ id: z.string(), name: z.string() })),
   canSwitchCustomer: z.boolean(),
+  /**
+   * Present for a vendor account (ADR 0041): it signs in through `provider` (its name) only, so the page shows why
+   * instead of the password, e-mail, passkey and two-step actions.
+   */
+  vendorAccount: z.optional(z.object({ provider: z.string() })),
 });
 /** Answer of `SecurityCentreView`. */
 export type SecurityCentreView = z.infer<typeof securityCentreViewSchema>;

@@ -26,6 +26,12 @@ export interface StepOrAccountDeps {
   responses: Pick<SignInResponses, 'restart'>;
 }
 
+/** A vendor account's set-up call: 400 `vendorCredentialsOnly`, as the security centre answers it (ADR 0041). */
+function refuseVendor(res: Response): undefined {
+  sendFormError(res, 'vendorCredentialsOnly');
+  return undefined;
+}
+
 /**
  * The caller of a set-up call (the 2FA wizard, device registration): the pending sign-in waiting at `step`, or a
  * signed-in account (only the account without `step`: linking another upstream, ADR 0018). Answers for itself (and returns undefined) otherwise: anyone else starts again at the sign-in
@@ -37,6 +43,7 @@ export function stepOrRecentAccount(deps: StepOrAccountDeps, step: StepId | unde
     const session = await deps.sessions.current(req);
     if (session && step !== undefined && deps.signIn.isAtStep(session, step)) {
       const user = await deps.twoFactor.user(session.record.data.pending!.userId);
+      if (user?.vendorId) return refuseVendor(res);
       if (user && !user.disabled) return { user, session, duringSignIn: true };
     }
     const signedIn = session ? await deps.auth.signedInUser(sessionReaderOf(deps.sessions, req)) : undefined;
@@ -44,6 +51,8 @@ export function stepOrRecentAccount(deps: StepOrAccountDeps, step: StepId | unde
       await deps.responses.restart(req, res);
       return undefined;
     }
+    // A vendor account adds no way in of its own: no passkey, second factor or linked account (ADR 0041).
+    if (signedIn.user.vendorId) return refuseVendor(res);
     const { info } = signedIn;
     if (!(await deps.twoFactor.recentFullSignIn(signedIn.user.id, info.authTime, info.amr))) {
       // One rule and one answer for every change of how one signs in (S21, ADR 0036): 403, as the security centre.

@@ -134,7 +134,8 @@ export function createOneTimeSignInService(deps: OneTimeSignInDeps) {
     ip: string;
   }) {
     const user = await store.users.findByLogin(input.login);
-    if (!user || user.disabled || !user.email) return;
+    // A vendor account signs in through its provider only (ADR 0041); the answer is the same (S10).
+    if (!user || user.disabled || !user.email || user.vendorId) return;
     if (!(await within(`ott:account:${user.id}`, OTT_REQUEST_LIMITS.perAccount))) return;
     const token = randomToken(OTT_LINK_BYTES);
     const code = randomDigits(OTT_CODE_LENGTH);
@@ -273,7 +274,7 @@ export function createOneTimeSignInService(deps: OneTimeSignInDeps) {
         return outcome;
       };
 
-      if (!record || !user || user.disabled)
+      if (!record || !user || user.disabled || user.vendorId)
         return refuse(
           byCode ? 'ott-code' : 'ott-link',
           byCode ? { kind: 'invalidCode' } : { kind: 'linkInvalid' },

@@ -22,10 +22,11 @@ import * as externalLoginStamps from './migrations/0021-external-login-stamps.js
 import * as accountSessions from './migrations/0022-account-sessions.js';
 import * as customerSortKey from './migrations/0023-customer-sort-key.js';
 import * as rememberedBrowsers from './migrations/0024-remembered-browsers.js';
+import * as vendorAccounts from './migrations/0025-vendor-accounts.js';
 import * as boundAdditions from './migrations/0026-bound-additions.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
-function provider(store: StoreDatabase): MigrationProvider {
+export function provider(store: StoreDatabase): MigrationProvider {
   const all: Record<string, Migration> = {
     '0001-initial': { up: (db) => initial.up(db, store.dialect) },
     '0002-outbox-html': { up: (db) => outboxHtml.up(db, store.dialect) },
@@ -49,6 +50,7 @@ function provider(store: StoreDatabase): MigrationProvider {
     '0022-account-sessions': { up: (db) => accountSessions.up(db) },
     '0023-customer-sort-key': { up: (db) => customerSortKey.up(db, store.dialect) },
     '0024-remembered-browsers': { up: (db) => rememberedBrowsers.up(db) },
+    '0025-vendor-accounts': { up: (db) => vendorAccounts.up(db) },
     '0026-bound-additions': { up: (db) => boundAdditions.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };

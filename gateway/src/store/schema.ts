@@ -22,6 +22,8 @@ export interface UserTable {
   security_stamp: string;
   created_at: number;
   updated_at: number;
+  /** The vendor provider whose sign-in created the account (migration 0025, ADR 0041); null for local accounts. */
+  vendor_id: Generated<string | null>;
 }
 
 /** partners: white-label resellers and their branding (SPEC.md §3). */

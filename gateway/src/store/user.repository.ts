@@ -22,6 +22,11 @@ export interface User {
   /** Changes whenever credentials change, so older sessions and tokens can be told apart. */
   securityStamp: string;
   createdAt: number;
+  /**
+   * A vendor account (ADR 0041): the vendor provider whose sign-in created it, kept after the provider is removed.
+   * It signs in through that provider only: no local password, passkey, second factor, e-mail or one-time token.
+   */
+  vendorId?: string | undefined;
 }
 
 /** Fields of a new user. */
@@ -36,10 +41,14 @@ export interface NewUser {
   roles?: RoleName[];
   requiresTwoFactor?: boolean;
   partnerId?: string | null;
+  /** A vendor account's provider (ADR 0041); fixed at creation. */
+  vendorId?: string;
 }
 
 /** Fields that can change. */
-export type UserUpdate = Partial<Omit<NewUser, 'username'>> & { passwordChangedAt?: number | null };
+export type UserUpdate = Partial<Omit<NewUser, 'username' | 'vendorId'>> & {
+  passwordChangedAt?: number | null;
+};
 
 /** Usernames and e-mails match case-insensitively and without surrounding spaces. */
 export function normaliseLogin(value: string): string {
@@ -62,6 +71,7 @@ function toUser(row: Selectable<UserTable>): User {
     partnerId: row.partner_id,
     securityStamp: row.security_stamp,
     createdAt: row.created_at,
+    ...(row.vendor_id ? { vendorId: row.vendor_id } : {}),
   };
 }
 
@@ -121,6 +131,7 @@ export class UserRepository {
       security_stamp: randomUUID(),
       created_at: at,
       updated_at: at,
+      vendor_id: input.vendorId ?? null,
     };
     await this.db.insertInto('users').values(row).execute();
     return toUser(row);
@@ -152,6 +163,12 @@ export class UserRepository {
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /** The vendor accounts a vendor provider's sign-ins created (ADR 0041). */
+  async vendorAccountsOf(providerId: string): Promise<User[]> {
+    const rows = await this.db.selectFrom('users').selectAll().where('vendor_id', '=', providerId).execute();
+    return rows.map(toUser);
   }
 
   async list(): Promise<User[]> {

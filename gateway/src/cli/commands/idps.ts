@@ -1,3 +1,4 @@
+import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
 import { isVendor } from '../../store/roles.js';
 import { defineCommand } from '../admin-command.js';
 import { UsageError } from '../cli-support.js';
@@ -169,11 +170,40 @@ export const idpsCommands = [
     area: 'idps',
     name: 'remove',
     options: { id: { type: 'string', value: 'ID', required: true } },
-    summary: ['also forgets every external identity linked through it'],
-    async run({ store, out }, values) {
-      if (!(await store.identityProviders.remove(values.id)))
+    summary: [
+      'also forgets every external identity linked through it; signs out every account of a vendor provider',
+      'at once: each session, OIDC session and refresh token ends, as `users disable` does (ADR 0041)',
+    ],
+    needsRedis: true,
+    async run({ store, out, oidc }, values) {
+      const found = await store.identityProviders.findById(values.id);
+      if (!found) throw new UsageError(`no identity provider "${values.id}"`);
+      // The accounts are read before the links go; a vendor account keeps its vendor_id, so it never becomes a
+      // local account that could be given credentials, and has no way in left.
+      const accounts = found.vendor ? await store.users.vendorAccountsOf(found.id) : [];
+      if (!(await store.identityProviders.remove(found.id)))
         throw new UsageError(`no identity provider "${values.id}"`);
-      out(`identity provider ${values.id} removed`);
+      let oidcSessions = 0;
+      let grants = 0;
+      for (const account of accounts) {
+        // S29: the one way an account's sessions and tokens end at once, on every replica (as `users disable`).
+        await store.users.rotateSecurityStamp(account.id);
+        const revoked = await revokeOidcArtefactsOfAccount(oidc, account.id);
+        oidcSessions += revoked.sessions;
+        grants += revoked.grants;
+        await store.audit.record({
+          at: Date.now(),
+          kind: 'vendor.offboarded',
+          userId: account.id,
+          ip: null,
+          data: { provider: found.id, by: 'admin-cli', ...revoked },
+        });
+      }
+      out(
+        found.vendor
+          ? `identity provider ${found.id} removed; ${accounts.length} vendor account(s) signed out everywhere; ${oidcSessions} OIDC session(s) and ${grants} grant(s) with their tokens revoked`
+          : `identity provider ${found.id} removed`,
+      );
     },
   }),
   defineCommand({

@@ -22,6 +22,10 @@ export const ottCommands = [
           : positiveInteger(values.minutes, 'minutes', OTT_MAX_MINUTES);
       const user = await findUser(store, values.username);
       if (user.disabled) throw new UsageError(`user "${user.username}" is disabled`);
+      if (user.vendorId)
+        throw new UsageError(
+          `user "${user.username}" is a vendor account: it signs in through its provider only`,
+        );
       const { link, expiresAt } = await issueUnboundSignInLink(store, {
         user,
         minutes,

@@ -94,6 +94,15 @@ export type ChangeOutcome<T = undefined> =
   | { kind: 'throttled' }
   | { kind: 'invalid'; errors: FieldErrors };
 
+/**
+ * A vendor account's answer to a change that would give it a credential of its own (ADR 0041): its password and
+ * two-step verification are managed at its provider. 400 like the centre's other refusals of a rule.
+ */
+const vendorCredentialsOnly = (): { kind: 'invalid'; errors: FieldErrors } => ({
+  kind: 'invalid',
+  errors: { '': ['vendorCredentialsOnly'] },
+});
+
 /** The phone number with all but its last three digits hidden. */
 function maskPhone(phone: string): string {
   const digits = phone.replace(/\D/g, '');
@@ -256,6 +265,13 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
         passwordRules: await rulesOf(user, actor.host),
         customer: customer ? { id: customer.id, name: customer.name } : null,
         canSwitchCustomer: (await store.customers.countCustomersOf(user.id)) > 1,
+        ...(user.vendorId
+          ? {
+              vendorAccount: {
+                provider: (await store.identityProviders.findById(user.vendorId))?.name ?? user.vendorId,
+              },
+            }
+          : {}),
       };
     },
 
@@ -321,6 +337,7 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
 
     /** `RegenerateRecoveryCodes`: a new set (the old one dies), answered once. */
     regenerateRecoveryCodes(actor: SecurityCentreActor): Promise<ChangeOutcome<string[]>> {
+      if (actor.user.vendorId) return Promise.resolve(vendorCredentialsOnly());
       return change<string[]>(
         actor,
         async () => {
@@ -340,6 +357,7 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
      * keep this browser signed in.
      */
     changePassword(actor: SecurityCentreActor, body: unknown): Promise<ChangeOutcome<User>> {
+      if (actor.user.vendorId) return Promise.resolve(vendorCredentialsOnly());
       return change<User>(
         actor,
         async () => {
@@ -438,6 +456,7 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
      * replaces the older one: only the latest link works.
      */
     requestEmailChange(actor: SecurityCentreActor, email: string): Promise<ChangeOutcome> {
+      if (actor.user.vendorId) return Promise.resolve(vendorCredentialsOnly());
       return change(
         actor,
         async () => {
@@ -488,6 +507,7 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
      */
     async confirmEmailChange(actor: SecurityCentreActor, token: string): Promise<ChangeOutcome<string>> {
       const { user } = actor;
+      if (user.vendorId) return vendorCredentialsOnly();
       const invalid: ChangeOutcome<string> = {
         kind: 'invalid',
         errors: { token: ['emailChangeLinkInvalid'] },

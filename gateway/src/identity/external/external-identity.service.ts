@@ -111,6 +111,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
       passwordHash: null,
       roles: provider.roles,
       partnerId: provider.partnerId ?? null,
+      vendorId: provider.id,
     });
     await store.externalLogins.link({
       issuer,

@@ -150,7 +150,8 @@ export function createRecoveryService(deps: RecoveryDeps) {
     const record = await store.oneTimeTokens.findLive('password-reset', sha256(token));
     if (!record) return undefined;
     const user = await store.users.findById(record.userId);
-    if (!user || user.disabled) return undefined;
+    // A vendor account's link is dead like an unknown one's (ADR 0041: it has no local password).
+    if (!user || user.disabled || user.vendorId) return undefined;
     return { record, user };
   }
 
@@ -189,7 +190,8 @@ export function createRecoveryService(deps: RecoveryDeps) {
     ip: string,
   ) {
     const user = await store.users.findByLogin(login);
-    if (!user || user.disabled || !user.email) return;
+    // A vendor account is not told apart from an unknown login (S10; ADR 0041: no local password).
+    if (!user || user.disabled || !user.email || user.vendorId) return;
     if (!(await within(`recovery:account:${user.id}`, RECOVER_LIMITS.perAccount))) return;
     const token = randomToken(RESET_TOKEN_BYTES);
     await store.oneTimeTokens.issue({

@@ -82,7 +82,8 @@ export function passwordEntry(
     // Dummy hash on unknown user (or one without a password) so the timing does not reveal who exists (S11).
     const hash = user?.passwordHash ?? (await dummyPasswordHash());
     const passwordOk = await verifyPassword(hash, input.password);
-    const ok = passwordOk && user !== undefined && user.passwordHash !== null && !user.disabled;
+    const ok =
+      passwordOk && user !== undefined && user.passwordHash !== null && !user.disabled && !user.vendorId;
 
     // The username is kept for the session on both paths, so both write the same and answer the same (S10).
     session.record.data.username = input.login;

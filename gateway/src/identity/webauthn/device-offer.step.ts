@@ -13,6 +13,8 @@ export const deviceOfferStep = defineStep({
   id: StepId.deviceOffer,
   path: '/account/registerdevice',
   appliesTo: async ({ user, pending, now, facts }) => {
+    // A vendor account registers no passkey of its own (ADR 0041).
+    if (user.vendorId) return false;
     if (pending.platformAuthenticator !== true) return false;
     if (await facts.hasDevice(user.id)) return false;
     const skippedAt = await facts.deviceOfferSkippedAt?.(user.id);

@@ -169,7 +169,7 @@ export function createWebauthnService(deps: WebauthnDeps) {
       if (userHandle && fromBase64Url(userHandle).toString('utf8') !== credential.userId)
         return refused('user-handle');
       const user = await store.users.findById(credential.userId);
-      if (!user || user.disabled) return refused('account');
+      if (!user || user.disabled || user.vendorId) return refused('account');
       // ADR 0042: a passkey added without a proved second factor works only under the stamp it was added under.
       if (credential.boundStamp !== null && credential.boundStamp !== user.securityStamp)
         return refused('account');

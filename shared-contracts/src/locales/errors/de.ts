@@ -53,6 +53,8 @@ export const errorsDe = {
     'Dieser Link ist ungültig oder abgelaufen. Fordern Sie auf Ihrer Kontoseite einen neuen an.',
   lastTwoStepMethodRequired:
     'Für Ihr Konto ist die Bestätigung in zwei Schritten vorgeschrieben; die letzte Methode kann daher nicht entfernt werden. Fügen Sie zuerst eine andere Methode hinzu.',
+  vendorCredentialsOnly:
+    'Ihr Konto meldet sich über den Anbieter Ihres Unternehmens an. Passwort und Bestätigung in zwei Schritten werden dort verwaltet.',
   recoveryCodesUnavailable:
     'Diese Wiederherstellungscodes wurden bereits angezeigt oder sind abgelaufen. Erzeugen Sie neue Codes.',
   invalidPhoneNumber: 'Geben Sie die Telefonnummer mit Ländervorwahl ein, zum Beispiel +49 151 23456789.',

@@ -51,6 +51,8 @@ export const errorsEs = {
     'Este enlace no es válido o ha caducado. Pida uno nuevo desde la página de su cuenta.',
   lastTwoStepMethodRequired:
     'Su cuenta requiere la verificación en dos pasos, por lo que no se puede quitar su último método. Añada otro método primero.',
+  vendorCredentialsOnly:
+    'Su cuenta inicia sesión a través del proveedor de su empresa. Su contraseña y su verificación en dos pasos se gestionan allí.',
   recoveryCodesUnavailable:
     'Estos códigos de recuperación ya se mostraron o han caducado. Genere un nuevo conjunto.',
   invalidPhoneNumber:

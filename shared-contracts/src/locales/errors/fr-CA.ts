@@ -52,6 +52,8 @@ export const errorsFrCA = {
     'Ce lien n’est pas valide ou a expiré. Demandez-en un nouveau à partir de la page de votre compte.',
   lastTwoStepMethodRequired:
     'La vérification en deux étapes est obligatoire pour votre compte : sa dernière méthode ne peut donc pas être retirée. Ajoutez d’abord une autre méthode.',
+  vendorCredentialsOnly:
+    'Votre compte se connecte par le fournisseur de votre entreprise. Son mot de passe et sa vérification en deux étapes sont gérés là-bas.',
   recoveryCodesUnavailable:
     'Ces codes de récupération ont déjà été affichés ou ont expiré. Générez-en de nouveaux.',
   invalidPhoneNumber: 'Entrez le numéro de téléphone avec l’indicatif du pays, par exemple +1 514 555 0123.',

@@ -13,6 +13,7 @@ import { RememberedBrowsersSection } from './remembered-browsers';
 import { useSecurityCentreViewQuery } from './security-centre.api';
 import { SECURITY_CENTRE_NS, useSecurityCentreStrings } from './security-centre-strings';
 import { PasskeysSection, RecoveryCodesSection, TwoStepSection } from './sign-in-methods';
+import { VendorAccountSection } from './vendor-account';
 import './security-centre.css';
 
 /**
@@ -35,15 +36,29 @@ export function SecurityCentre({ linkedAccounts }: { linkedAccounts?: React.Reac
         <RecentSignInProvider recent={view.recentSignInUntil > 0}>
           <Stack>
             <ProfileSection view={view} />
-            <EmailSection view={view} />
-            <CustomerSection view={view} />
-            <TwoStepSection view={view} />
-            <PasskeysSection view={view} />
-            <RecoveryCodesSection view={view} />
-            <PasswordSection view={view} />
+            {view.vendorAccount ? (
+              // A vendor account's credentials are its provider's (ADR 0041): why, instead of the actions.
+              <>
+                <VendorAccountSection vendorAccount={view.vendorAccount} />
+                <CustomerSection view={view} />
+              </>
+            ) : (
+              <>
+                <EmailSection view={view} />
+                <CustomerSection view={view} />
+                <TwoStepSection view={view} />
+                <PasskeysSection view={view} />
+                <RecoveryCodesSection view={view} />
+                <PasswordSection view={view} />
+              </>
+            )}
             <SessionsSection view={view} />
-            <RememberedBrowsersSection view={view} />
-            {linkedAccounts}
+            {view.vendorAccount ? null : (
+              <>
+                <RememberedBrowsersSection view={view} />
+                {linkedAccounts}
+              </>
+            )}
           </Stack>
         </RecentSignInProvider>
       </Stack>
