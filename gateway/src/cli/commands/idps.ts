@@ -1,3 +1,4 @@
+import { endEverySignInOfAccount } from '../../identity/account-sign-ins.js';
 import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
 import { isVendor } from '../../store/roles.js';
 import { defineCommand } from '../admin-command.js';
@@ -187,8 +188,10 @@ export const idpsCommands = [
       let grants = 0;
       for (const account of accounts) {
         // S29: the one way an account's sessions and tokens end at once, on every replica (as `users disable`).
-        await store.users.rotateSecurityStamp(account.id);
-        const revoked = await revokeOidcArtefactsOfAccount(oidc, account.id);
+        const revoked = (await endEverySignInOfAccount(
+          { store, revokeOidc: (id) => revokeOidcArtefactsOfAccount(oidc, id) },
+          account.id,
+        ))!;
         oidcSessions += revoked.sessions;
         grants += revoked.grants;
         await store.audit.record({
