@@ -30,6 +30,7 @@ const PARAMS: { [K in MailKind]: MailParams[K] } = {
     change: 'passkey-deleted',
     changedAt: Date.UTC(2025, 2, 4, 8, 30),
   },
+  'email-change-taken': { partnerName: PARTNER, displayName: 'Ann' },
 };
 
 /** What each kind must carry besides the partner's name. */
@@ -41,6 +42,8 @@ const PAYLOAD: Record<MailKind, { text: string[]; html: string[] }> = {
   'email-verification': { text: ['771204', '10'], html: ['771204', '10'] },
   'email-change': { text: [LINK, '60'], html: [`href="${LINK_HTML}"`, '60'] },
   'security-change': { text: ['2025', 'UTC'], html: ['2025', 'UTC'] },
+  // A notice, no link: nothing in it could change the account.
+  'email-change-taken': { text: [], html: [] },
 };
 
 // Written out, so a broken or missing translation shows up here as text a person can read.
