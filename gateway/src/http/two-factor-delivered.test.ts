@@ -423,6 +423,28 @@ for (const backend of BACKENDS) {
         expect(await signedIn(owner)).toBe(true);
       });
 
+      it("S6 each known browser's PIN mails are its own, and every mail of the account counts against its ceiling (issue 48)", async () => {
+        const service = createTwoFactorService({
+          store: gw.store,
+          kv: gw.kv,
+          clock: gw.clock,
+          mailer: new SmtpMailer(smtp.url, 'identity@example.test'),
+          sms: new WebhookSmsSender({ url: `${provider.origin}/sms` }),
+        });
+        const user = await gw.addUser({ partnerId: 'acme' });
+        const sent: boolean[][] = [];
+        // Four known browsers, each asking for one more than its budget.
+        for (const device of ['d1', 'd2', 'd3', 'd4']) {
+          const answers: boolean[] = [];
+          for (let i = 0; i <= MAX_PIN_MAILS; i += 1)
+            answers.push(await service.generatePin(user, `ceiling-${device}`, true, undefined, device));
+          sent.push(answers);
+        }
+        const own = [...Array<boolean>(MAX_PIN_MAILS).fill(true), false];
+        // Three budgets make the ceiling (MAX_PIN_MAILS_PER_ACCOUNT): the fourth browser gets nothing.
+        expect(sent).toEqual([own, own, own, Array<boolean>(MAX_PIN_MAILS + 1).fill(false)]);
+      });
+
       it('refuses a phone number that is not international, in the visitor’s language', async () => {
         const { b } = await atWizard();
         const res = await b
