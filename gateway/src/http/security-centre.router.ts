@@ -117,6 +117,7 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
         sendFormError(res, 'notFound', 404);
         return true;
       case 'throttled':
+        if (outcome.retryAfterSeconds) res.set('Retry-After', String(outcome.retryAfterSeconds));
         sendFormError(res, 'tooManyAttempts', 429);
         return true;
       case 'invalid':

@@ -1,6 +1,11 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMAIL_CHANGE_TTL_MS } from '../identity/account/security-centre.service.js';
+import {
+  EMAIL_CHANGE_ACCOUNT_LIMIT,
+  EMAIL_CHANGE_LIMIT_WINDOW_MS,
+  EMAIL_CHANGE_SOURCE_LIMIT,
+  EMAIL_CHANGE_TTL_MS,
+} from '../identity/account/security-centre.service.js';
 import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
 import type { User } from '../store/user.repository.js';
 import {
@@ -144,7 +149,7 @@ for (const backend of BACKENDS) {
         const b = await signedIn(user);
         const newAddress = `new-${user.username}@example.test`;
 
-        // Clear 400s: not an address, the same address, an address another account uses (not saying which).
+        // Clear 400s: not an address, the same address (an address another account uses: see S10 below).
         const bad = await b.post('/api/Account/RequestEmailChange', { email: 'not-an-address' }).expect(400);
         expect(bad.body.errors).toEqual({ email: ['invalidEmail'] });
         const missing = await b.post('/api/Account/RequestEmailChange', {}).expect(400);
@@ -153,9 +158,6 @@ for (const backend of BACKENDS) {
           .post('/api/Account/RequestEmailChange', { email: user.email!.toUpperCase() })
           .expect(400);
         expect(same.body.errors).toEqual({ email: ['emailUnchanged'] });
-        const taken = await b.post('/api/Account/RequestEmailChange', { email: other.email }).expect(400);
-        expect(taken.body.errors).toEqual({ email: ['emailNotAvailable'] });
-        expect(JSON.stringify(taken.body)).not.toContain(other.username);
 
         await b.post('/api/Account/RequestEmailChange', { email: newAddress }).expect(200);
         // Nothing changes yet; the view says what is waiting.
@@ -210,6 +212,141 @@ for (const backend of BACKENDS) {
         const later = await signedIn(user);
         await later.post('/api/Account/ConfirmEmailChange', { token: second }).expect(400);
         expect((await gw.store.users.findById(user.id))?.email).toBe(user.email);
+      });
+
+      /** The mails to `address` in the outbox, oldest first. */
+      const outboxTo = async (address: string) => (await gw.store.outbox.list({ to: address })).reverse();
+
+      it('S10 RequestEmailChange answers a taken address exactly as a free one; the taken one gets a notice without a link, and no mail carries the caller’s display name (issue 48)', async () => {
+        const user = await gw.addUser();
+        const other = await gw.addUser();
+        // Words a stranger would like the service to send for them.
+        const words = 'Win a prize at evil.example';
+        await gw.store.users.update(user.id, { displayName: words });
+        const b = await browser(gw.app, '198.51.100.10');
+        expect((await b.signIn(user.username)).status).toBe(209);
+        const free = `free-${user.username}@example.test`;
+
+        const answers = [];
+        for (const email of [free, other.email!]) {
+          const res = await b.post('/api/Account/RequestEmailChange', { email });
+          const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
+          answers.push({
+            status: res.status,
+            body: res.body as unknown,
+            headers: Object.fromEntries(
+              [
+                'content-type',
+                'content-length',
+                'cache-control',
+                'content-language',
+                'retry-after',
+                'etag',
+              ].map((h) => [h, res.headers[h] as unknown]),
+            ),
+            // The view shows the address asked for as waiting, whoever uses it.
+            pending: view.body.profile.pendingEmail === email,
+          });
+        }
+        expect(answers[0]).toMatchObject({ status: 200, body: {}, pending: true });
+        expect(answers[1]).toEqual(answers[0]);
+
+        const [link] = await outboxTo(free);
+        expect(link?.subject).toBe('Confirm your new email address for Identity');
+        expect(link?.text).toMatch(/confirmEmail=/);
+        const notices = await outboxTo(other.email!);
+        expect(notices).toHaveLength(1);
+        expect(notices[0]?.subject).toBe('Someone tried to use your email address at Identity');
+        expect(notices[0]?.text).toContain('nothing was changed');
+        expect(notices[0]?.text).not.toMatch(/confirmEmail=/);
+        // Neither mail carries the caller's words, in either part.
+        for (const mail of [link!, notices[0]!]) {
+          expect(mail.text).not.toContain(words);
+          expect(mail.text.startsWith('Hello,\n')).toBe(true);
+          expect(mail.html ?? '').not.toContain(words);
+        }
+        // The other account is untouched.
+        expect((await gw.store.users.findById(other.id))?.email).toBe(other.email);
+      });
+
+      it('S10 an address taken between the request and the link is refused at confirmation, with a clear message', async () => {
+        const user = await gw.addUser();
+        const b = await browser(gw.app, '198.51.100.11');
+        expect((await b.signIn(user.username)).status).toBe(209);
+        const address = `race-${user.username}@example.test`;
+        await b.post('/api/Account/RequestEmailChange', { email: address }).expect(200);
+        const [mail] = await outboxTo(address);
+        const token = /confirmEmail=([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
+        // Meanwhile another account starts using the address.
+        const other = await gw.addUser();
+        await gw.store.users.update(other.id, { email: address });
+        const refused = await b.post('/api/Account/ConfirmEmailChange', { token }).expect(400);
+        expect(refused.body.errors).toEqual({ email: ['emailNotAvailable'] });
+        expect(refused.body.detail).toBe('This email address cannot be used. Choose another one.');
+        expect((await gw.store.users.findById(user.id))?.email).toBe(user.email);
+        expect(
+          (await b.agent.get('/api/Account/SecurityCentreView').expect(200)).body.profile.pendingEmail,
+        ).toBe(null);
+      });
+
+      it('S6 RequestEmailChange is limited per account (429 + Retry-After), taken and free addresses alike', async () => {
+        const user = await gw.addUser();
+        const other = await gw.addUser();
+        const b = await browser(gw.app, '198.51.100.20');
+        expect((await b.signIn(user.username)).status).toBe(209);
+        for (let i = 0; i < EMAIL_CHANGE_ACCOUNT_LIMIT; i += 1) {
+          const email = i === 1 ? other.email! : `n${i}-${user.username}@example.test`;
+          await b.post('/api/Account/RequestEmailChange', { email }).expect(200);
+        }
+        const over = `over-${user.username}@example.test`;
+        const refused = await b.post('/api/Account/RequestEmailChange', { email: over });
+        expect(refused.status).toBe(429);
+        expect(refused.body.errors).toEqual({ '': ['tooManyAttempts'] });
+        const retryAfter = Number(refused.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThan(0);
+        expect(retryAfter).toBeLessThanOrEqual(EMAIL_CHANGE_LIMIT_WINDOW_MS / 1000);
+        // Refused: no mail, and a taken address is refused the same.
+        expect(await outboxTo(over)).toHaveLength(0);
+        const takenOver = await b.post('/api/Account/RequestEmailChange', { email: other.email });
+        expect(takenOver.status).toBe(429);
+        expect(takenOver.headers['retry-after']).toBeDefined();
+        // The same account from another source: the account's budget is spent.
+        const elsewhere = await browser(gw.app, '198.51.100.21');
+        expect((await elsewhere.signIn(user.username)).status).toBe(209);
+        expect((await elsewhere.post('/api/Account/RequestEmailChange', { email: over })).status).toBe(429);
+      });
+
+      it('S6 RequestEmailChange is limited per source over all accounts (429 + Retry-After)', async () => {
+        const source = '198.51.100.30';
+        let sent = 0;
+        let refused: Awaited<ReturnType<Browser['post']>> | undefined;
+        // Fresh accounts, each under its own limit, all from one address.
+        for (let round = 0; !refused && round <= EMAIL_CHANGE_SOURCE_LIMIT; round += 1) {
+          const user = await gw.addUser();
+          const b = await browser(gw.app, source);
+          expect((await b.signIn(user.username)).status).toBe(209);
+          for (let i = 0; i < EMAIL_CHANGE_ACCOUNT_LIMIT && !refused; i += 1) {
+            const res = await b.post('/api/Account/RequestEmailChange', {
+              email: `s${i}-${user.username}@example.test`,
+            });
+            if (res.status === 429) refused = res;
+            else {
+              expect(res.status).toBe(200);
+              sent += 1;
+            }
+          }
+        }
+        expect(sent).toBe(EMAIL_CHANGE_SOURCE_LIMIT);
+        if (!refused) throw new Error('never refused');
+        expect(refused.body.errors).toEqual({ '': ['tooManyAttempts'] });
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+        // Another source is not held back by it.
+        const user = await gw.addUser();
+        const b = await browser(gw.app, '198.51.100.31');
+        expect((await b.signIn(user.username)).status).toBe(209);
+        await b
+          .post('/api/Account/RequestEmailChange', { email: `ok-${user.username}@example.test` })
+          .expect(200);
       });
 
       it('changes the password only with the right current password, keeps this browser signed in and ends the others (S15)', async () => {

@@ -1,7 +1,10 @@
 import type { Request, Response } from 'express';
 import type { CodeBinding, SendOutcome } from '../identity/mfa/two-factor.service.js';
 import { sha256 } from '../infra/crypto/tokens.js';
+import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Session } from '../infra/sessions/session-manager.js';
+import type { DeviceAccount, KnownDevices } from '../infra/throttle/known-devices.js';
+import { browserOf } from './browser.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 
 /**
@@ -15,6 +18,19 @@ export function bindingOf(session: Session): CodeBinding {
 /** The key of a set-up's codes (phone verification, the PIN that proves the address): this session's wizard. */
 export function setupBindingOf(session: Session): CodeBinding {
   return sha256(`setup|${session.id}|${session.record.data.pending?.startedAt ?? 'account'}`);
+}
+
+/**
+ * This browser's id when `user` completed a sign-in with its second factor here before (the 2FA counters' cookie,
+ * issue 39): its mails and texts come from a budget of its own (issue 48, ADR 0043).
+ */
+export function secondFactorDeviceOf(
+  deps: { sessions: RequestSessions; secondFactorDevices?: KnownDevices | undefined },
+  req: Request,
+  res: Response,
+  user: DeviceAccount,
+): string | undefined {
+  return deps.secondFactorDevices?.recognise(browserOf(deps.sessions, req, res), user);
 }
 
 /** Answers a text request: what went out (or the wait), too many (S6), or not deliverable. */

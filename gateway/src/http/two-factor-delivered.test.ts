@@ -12,7 +12,12 @@ import {
   type TestGateway,
 } from '../testing/test-gateway.js';
 import type { User } from '../store/user.repository.js';
-import { createTwoFactorService, MFA_STRANGER_MAX_ATTEMPTS } from '../identity/mfa/two-factor.service.js';
+import {
+  createTwoFactorService,
+  MAX_PIN_MAILS,
+  MAX_SMS,
+  MFA_STRANGER_MAX_ATTEMPTS,
+} from '../identity/mfa/two-factor.service.js';
 import { DELIVERED_CODE_MAX_WRONG } from '../identity/mfa/delivered-codes.js';
 
 type Browser = Awaited<ReturnType<typeof browser>>;
@@ -319,6 +324,125 @@ for (const backend of BACKENDS) {
             device,
           ),
         ).toBe('ok');
+      });
+
+      /** Signs in again in `b` (a new pending sign-in, so a new code binding) up to the 2FA step. */
+      async function againAtTwoFactor(b: Browser, user: User): Promise<Browser> {
+        const res = await b.signIn(user.username);
+        expect(res.body.redirect).toMatch(/^\/account\/login\/twofactor/);
+        return b;
+      }
+
+      /**
+       * The owner: a user who set up `method` in the wizard at sign-in, and the browser that did it, which completed
+       * a sign-in with the second factor and so is a known second-factor device of the account.
+       */
+      async function ownerWith(method: 'pin' | 'sms') {
+        const { user, b } = await atWizard();
+        if (method === 'pin') {
+          const { digits } = await askedDigits(b, await mailedPin(b, user));
+          await b.post('/api/Account/Validate2faSetupCode', { method: 'pin', code: digits }).expect(200);
+        } else {
+          await b.post('/api/Account/GeneratePhoneVerification', { phone: '+447700900123' }).expect(200);
+          await b
+            .post('/api/Account/Validate2faSetupCode', { method: 'sms', code: codeOf(texts.at(-1)) })
+            .expect(200);
+        }
+        const done = await b.post('/api/Account/EnableTwoFactor?returnUrl=/account/');
+        expect(done.status).toBe(209);
+        await b.exchange(String(done.body.state));
+        return { user, owner: b };
+      }
+
+      it("S7 a stranger's PIN sends exhaust the strangers' budget, but the owner's known browser still gets a PIN delivered (issue 48)", async () => {
+        const { user, owner } = await ownerWith('pin');
+        // A password holder: pending sign-ins from a new browser, then the same one again and again (its password
+        // known-device cookie is no second factor and earns no budget of its own).
+        const stranger = await atTwoFactor(user);
+        const answers: unknown[] = [];
+        const before = smtp.received.length;
+        for (let i = 0; i < MAX_PIN_MAILS + 1; i += 1) {
+          if (i > 0) await againAtTwoFactor(stranger, user);
+          const res = await stranger.post('/api/Account/GeneratePin');
+          expect(res.status).toBe(200);
+          answers.push(res.body);
+        }
+        // The wizard's PIN (from a browser not yet known) was the strangers' budget's first.
+        expect(answers.filter((a) => a === true)).toHaveLength(MAX_PIN_MAILS - 1);
+        expect(answers.at(-1)).toBe(false);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(smtp.received.slice(before).filter((m) => m.envelopeTo.includes(user.email!))).toHaveLength(
+          MAX_PIN_MAILS - 1,
+        );
+
+        // The owner in their known browser: a PIN arrives at the mailer and signs in.
+        await againAtTwoFactor(owner, user);
+        const pin = await mailedPin(owner, user);
+        const { digits } = await askedDigits(owner, pin);
+        const done = await owner.post('/api/Account/LoginWith2FA', { method: 'pin', code: digits });
+        expect(done.status).toBe(209);
+        await owner.exchange(String(done.body.state));
+        expect(await signedIn(owner)).toBe(true);
+        // The stranger stays throttled.
+        await againAtTwoFactor(stranger, user);
+        expect((await stranger.post('/api/Account/GeneratePin')).body).toBe(false);
+      });
+
+      it("S7 a stranger's SMS sends exhaust the strangers' budget, but the owner's known browser still gets a text delivered (issue 48)", async () => {
+        const { user, owner } = await ownerWith('sms');
+        const stranger = await atTwoFactor(user);
+        texts.length = 0;
+        const statuses: number[] = [];
+        let refused: Awaited<ReturnType<Browser['post']>> | undefined;
+        for (let i = 0; i < MAX_SMS + 1; i += 1) {
+          if (i > 0) await againAtTwoFactor(stranger, user);
+          const res = await stranger.post('/api/Account/SendOTP');
+          statuses.push(res.status);
+          if (res.status !== 200) refused = res;
+        }
+        // The wizard's text (from a browser not yet known) was the strangers' budget's first.
+        expect(statuses.filter((s) => s === 200)).toHaveLength(MAX_SMS - 1);
+        expect(texts).toHaveLength(MAX_SMS - 1);
+        expect(refused?.status).toBe(400);
+        expect(refused?.body.errors).toEqual({ '': ['tooManyAttempts'] });
+        expect(refused?.headers['retry-after']).toBeDefined();
+
+        // The owner in their known browser: the text reaches the provider and signs in.
+        await againAtTwoFactor(owner, user);
+        const sent = await owner.post('/api/Account/SendOTP');
+        expect(sent.status).toBe(200);
+        expect(sent.body).toMatchObject({ sent: true });
+        expect(texts).toHaveLength(MAX_SMS);
+        expect(texts.at(-1)?.to).toBe('+447700900123');
+        const done = await owner.post('/api/Account/LoginWith2FA', {
+          method: 'sms',
+          code: codeOf(texts.at(-1)),
+        });
+        expect(done.status).toBe(209);
+        await owner.exchange(String(done.body.state));
+        expect(await signedIn(owner)).toBe(true);
+      });
+
+      it("S6 each known browser's PIN mails are its own, and every mail of the account counts against its ceiling (issue 48)", async () => {
+        const service = createTwoFactorService({
+          store: gw.store,
+          kv: gw.kv,
+          clock: gw.clock,
+          mailer: new SmtpMailer(smtp.url, 'identity@example.test'),
+          sms: new WebhookSmsSender({ url: `${provider.origin}/sms` }),
+        });
+        const user = await gw.addUser({ partnerId: 'acme' });
+        const sent: boolean[][] = [];
+        // Four known browsers, each asking for one more than its budget.
+        for (const device of ['d1', 'd2', 'd3', 'd4']) {
+          const answers: boolean[] = [];
+          for (let i = 0; i <= MAX_PIN_MAILS; i += 1)
+            answers.push(await service.generatePin(user, `ceiling-${device}`, true, undefined, device));
+          sent.push(answers);
+        }
+        const own = [...Array<boolean>(MAX_PIN_MAILS).fill(true), false];
+        // Three budgets make the ceiling (MAX_PIN_MAILS_PER_ACCOUNT): the fourth browser gets nothing.
+        expect(sent).toEqual([own, own, own, Array<boolean>(MAX_PIN_MAILS + 1).fill(false)]);
       });
 
       it('refuses a phone number that is not international, in the visitor’s language', async () => {

@@ -16,7 +16,14 @@ import { parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import type { StepOrAccountActor } from './step-or-account.js';
 import type { StepRoutes } from './step-router.js';
-import { bindingOf, lowerKeys, sendCodeOutcome, sendFieldError, setupBindingOf } from './two-factor-codes.js';
+import {
+  bindingOf,
+  lowerKeys,
+  secondFactorDeviceOf,
+  sendCodeOutcome,
+  sendFieldError,
+  setupBindingOf,
+} from './two-factor-codes.js';
 import type { TwoFactorRouterDeps } from './two-factor.router.js';
 import { browserOf } from './browser.js';
 
@@ -59,9 +66,10 @@ export function twoFactorSetupRoutes(
         const body = parse(generatePhoneVerificationRequestSchema, req.body, res);
         if (!body) return;
         const binding = setupBindingOf(actor.session);
+        const device = secondFactorDeviceOf(deps, req, res, actor.user);
         sendCodeOutcome(
           res,
-          await twoFactor.sendPhoneVerification(actor.user, binding, body.phone, localeOf(res)),
+          await twoFactor.sendPhoneVerification(actor.user, binding, body.phone, localeOf(res), device),
         );
       },
     },
@@ -191,7 +199,14 @@ export function pinRoutes(
         if (!query) return;
         const actor = await pinActor(req, res);
         if (!actor) return;
-        const sent = await twoFactor.generatePin(actor.user, actor.binding, query.forced, localeOf(res));
+        const device = secondFactorDeviceOf(deps, req, res, actor.user);
+        const sent = await twoFactor.generatePin(
+          actor.user,
+          actor.binding,
+          query.forced,
+          localeOf(res),
+          device,
+        );
         res.set('Cache-Control', 'no-store').json(sent);
       },
     },

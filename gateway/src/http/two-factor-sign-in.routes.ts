@@ -12,7 +12,7 @@ import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError } from './problem.js';
 import type { StepRoutes } from './step-router.js';
-import { bindingOf, sendCodeOutcome, sendFieldError } from './two-factor-codes.js';
+import { bindingOf, secondFactorDeviceOf, sendCodeOutcome, sendFieldError } from './two-factor-codes.js';
 import type { TwoFactorRouterDeps } from './two-factor.router.js';
 import { browserOf } from './browser.js';
 
@@ -142,7 +142,11 @@ export function smsResend(deps: TwoFactorRouterDeps, atStep: RequestHandler): Re
       const found = await pending(deps, req);
       const user = found ? await twoFactor.user(found.userId) : undefined;
       if (!found || !user || user.disabled) return responses.restart(req, res);
-      sendCodeOutcome(res, await twoFactor.sendSignInSms(user, bindingOf(found.session), localeOf(res)));
+      const device = secondFactorDeviceOf(deps, req, res, user);
+      sendCodeOutcome(
+        res,
+        await twoFactor.sendSignInSms(user, bindingOf(found.session), localeOf(res), device),
+      );
     }),
   ];
 }

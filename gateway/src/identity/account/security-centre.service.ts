@@ -34,6 +34,17 @@ export const EMAIL_CHANGE_TTL_MS = 60 * 60_000;
 const emailChangeKey = (tokenHash: string) => `security-centre:email-change:${tokenHash}`;
 const pendingEmailKey = (userId: string) => `security-centre:email-change-pending:${userId}`;
 
+/**
+ * E-mail change requests (issue 48, ADR 0043): each one mails an address the caller chose, so they are limited per
+ * account and per source address, in fixed one-hour windows (a refused request never lengthens one). A request to
+ * a free address and one to a taken address count alike.
+ */
+export const EMAIL_CHANGE_ACCOUNT_LIMIT = 3;
+export const EMAIL_CHANGE_SOURCE_LIMIT = 10;
+export const EMAIL_CHANGE_LIMIT_WINDOW_MS = 60 * 60_000;
+const emailChangeCounterKey = (scope: 'account' | 'source', id: string) =>
+  `security-centre:email-change-${scope}:${sha256(id)}`;
+
 /** Wrong current passwords at the security centre's password change per account and hour (S6). */
 export const PASSWORD_CHANGE_ATTEMPT_LIMIT = 10;
 const PASSWORD_CHANGE_WINDOW_MS = 60 * 60_000;
@@ -91,7 +102,7 @@ export type ChangeOutcome<T = undefined> =
   | (T extends undefined ? { kind: 'done' } : { kind: 'done'; value: T })
   | { kind: 'recentSignInRequired' }
   | { kind: 'notFound' }
-  | { kind: 'throttled' }
+  | { kind: 'throttled'; retryAfterSeconds?: number }
   | { kind: 'invalid'; errors: FieldErrors };
 
 /**
@@ -180,6 +191,28 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
   async function available(user: User, email: string): Promise<boolean> {
     const holder = await store.users.findByLogin(email);
     return !holder || holder.id === user.id;
+  }
+
+  /**
+   * Counts one e-mail change request against the account's and the source's hourly budgets; the refusal (with the
+   * seconds until the fuller window ends) when either is spent, else undefined.
+   */
+  async function emailChangeLimited(actor: SecurityCentreActor): Promise<ChangeOutcome | undefined> {
+    const source = readableIp(actor.ip);
+    const budgets: [string, number][] = [
+      [emailChangeCounterKey('account', actor.user.id), EMAIL_CHANGE_ACCOUNT_LIMIT],
+    ];
+    if (source) budgets.push([emailChangeCounterKey('source', source), EMAIL_CHANGE_SOURCE_LIMIT]);
+    for (const [key, limit] of budgets) {
+      const count = await deps.kv.increment(key, EMAIL_CHANGE_LIMIT_WINDOW_MS, 'fixed');
+      // The window's start, kept beside the counter, says how long the refusal lasts (Retry-After).
+      if (count === 1) await deps.kv.set(`${key}:since`, String(now()), EMAIL_CHANGE_LIMIT_WINDOW_MS);
+      if (count <= limit) continue;
+      const since = Number((await deps.kv.get(`${key}:since`)) ?? now());
+      const leftMs = Math.min(EMAIL_CHANGE_LIMIT_WINDOW_MS, since + EMAIL_CHANGE_LIMIT_WINDOW_MS - now());
+      return { kind: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)) };
+    }
+    return undefined;
   }
 
   /** The new address waiting for its link to be opened, if any. */
@@ -451,9 +484,14 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
 
     /**
      * `RequestEmailChange`: mails a link to the NEW address (single use, {@link EMAIL_CHANGE_TTL_MS}, stored only as
-     * a hash); the address changes only when the link is opened. Refused when it is the address already, or when
-     * another account signs in with it (`emailNotAvailable`, which does not say which account). A newer request
-     * replaces the older one: only the latest link works.
+     * a hash); the address changes only when the link is opened. Refused when it is the address already. Limited
+     * per account ({@link EMAIL_CHANGE_ACCOUNT_LIMIT}) and per source ({@link EMAIL_CHANGE_SOURCE_LIMIT}) an hour:
+     * 429 + Retry-After (S6). A newer request replaces the older one: only the latest link works.
+     *
+     * Whether another account uses the address is not said (issue 48, S10): the answer, the waiting address the
+     * view shows and the work done are the same; a taken address gets a notice without a link instead of the link
+     * (its holder learns that someone tried, nothing changed). Neither mail carries text the caller chose (no
+     * display name): it goes to an address nobody has confirmed yet.
      */
     requestEmailChange(actor: SecurityCentreActor, email: string): Promise<ChangeOutcome> {
       if (actor.user.vendorId) return Promise.resolve(vendorCredentialsOnly());
@@ -463,13 +501,16 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
           const { user } = actor;
           if (user.email && user.email.toLowerCase() === email.toLowerCase())
             return { kind: 'invalid', errors: { email: ['emailUnchanged'] } };
-          if (!(await available(user, email)))
-            return { kind: 'invalid', errors: { email: ['emailNotAvailable'] } };
+          const limited = await emailChangeLimited(actor);
+          if (limited) return limited;
+          const free = await available(user, email);
           const previous = await deps.kv.get(pendingEmailKey(user.id));
           if (previous)
             await deps.kv.delete(emailChangeKey((JSON.parse(previous) as { tokenHash: string }).tokenHash));
           const token = randomToken(32);
           const tokenHash = sha256(token);
+          // Stored for a taken address too (its link is never mailed): the same writes, the same waiting address,
+          // and a confirmation in a race still finds the address taken (confirmEmailChange checks again).
           await deps.kv.set(
             emailChangeKey(tokenHash),
             // The expiry is also kept in the value and checked against the service's clock: a store's own TTL
@@ -485,12 +526,15 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
           const link = new URL('/account/', deps.publicUrl);
           link.searchParams.set('confirmEmail', token);
           const partner = await deps.partners.forHost(actor.host);
-          const rendered = renderMail('email-change', actor.locale, {
-            partnerName: partnerDisplayName(partner?.name, 'Identity'),
-            displayName: user.displayName,
-            link: link.href,
-            expiresInMinutes: EMAIL_CHANGE_TTL_MS / 60_000,
-          });
+          // Only our words: the partner's name, never the caller's display name (issue 48).
+          const common = { partnerName: partnerDisplayName(partner?.name, 'Identity') };
+          const rendered = free
+            ? renderMail('email-change', actor.locale, {
+                ...common,
+                link: link.href,
+                expiresInMinutes: EMAIL_CHANGE_TTL_MS / 60_000,
+              })
+            : renderMail('email-change-taken', actor.locale, common);
           await deps.mailer
             .send({ to: email, subject: rendered.subject, text: rendered.text, html: rendered.html })
             .catch((error: unknown) => deps.onBackgroundError?.(error));

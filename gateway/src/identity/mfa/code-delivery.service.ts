@@ -14,15 +14,46 @@ import {
 } from './two-factor-context.js';
 
 /**
+ * Every mail or text of one account within {@link SEND_WINDOW_MS}, whoever asked (issue 48, ADR 0043): three times
+ * a budget, so strangers alone (one shared budget) never reach it, while a loop over the owner's own browsers
+ * still ends.
+ */
+export const MAX_PIN_MAILS_PER_ACCOUNT = 3 * MAX_PIN_MAILS;
+export const MAX_SMS_PER_ACCOUNT = 3 * MAX_SMS;
+
+/** Whose budget a send spends: a known browser's own, else the account's strangers' (see {@link codeDelivery}). */
+function budgetKey(base: string, device: string | undefined): string {
+  return device ? `${base}:device:${device}` : base;
+}
+
+/**
  * Codes that go out (ADR 0008): the SMS code of a sign-in or of a phone being set up, and the mailed PIN with the
  * digits to type; each bound to one pending sign-in or set-up (S18) and limited per user (SMS cost money).
+ *
+ * The send budgets are kept like the attempt counters (S7, issue 48, ADR 0043): a browser where the account
+ * completed a sign-in with its second factor (`device`, the signed cookie the 2FA counters know it by) has its own
+ * {@link MAX_PIN_MAILS} mails and {@link MAX_SMS} texts per {@link SEND_WINDOW_MS}; every other browser spends the
+ * account's strangers' budget of the same size. So a password holder's pending sign-ins use up only the strangers'
+ * budget, and the owner in a known browser still gets a code. Above both, every send of the account counts against
+ * {@link MAX_PIN_MAILS_PER_ACCOUNT} / {@link MAX_SMS_PER_ACCOUNT}. Windows are fixed: a refused request never
+ * lengthens one.
  */
 export function codeDelivery(ctx: TwoFactorContext) {
   const { store, kv, clock, mailer, sms, delivered, issuerFor } = ctx;
 
-  /** Whether the user may cause one more mail or text within the window (kept in the shared store). */
-  async function underSendLimit(key: string, max: number): Promise<boolean> {
-    return (await kv.increment(key, SEND_WINDOW_MS)) <= max;
+  /**
+   * Whether one more mail or text may go out (kept in the shared store): the asking browser's budget (its own when
+   * `device` is a known one, else the strangers'), then the account's ceiling. A refusal of the first spends nothing
+   * of the second.
+   */
+  async function underSendLimit(
+    base: string,
+    max: number,
+    ceiling: number,
+    device: string | undefined,
+  ): Promise<boolean> {
+    if ((await kv.increment(budgetKey(base, device), SEND_WINDOW_MS, 'fixed')) > max) return false;
+    return (await kv.increment(`${base}:all`, SEND_WINDOW_MS, 'fixed')) <= ceiling;
   }
 
   /**
@@ -35,12 +66,14 @@ export function codeDelivery(ctx: TwoFactorContext) {
     binding: CodeBinding,
     forced: boolean,
     locale: string | undefined,
+    device?: string,
   ): Promise<boolean> {
     if (!user.email) return false;
     const key = keys.pin(binding);
     const live = await delivered.read(key);
     if (!forced && live?.userId === user.id && live.expiresAt > clock.now()) return true;
-    if (!(await underSendLimit(keys.pinMails(user.id), MAX_PIN_MAILS))) return false;
+    if (!(await underSendLimit(keys.pinMails(user.id), MAX_PIN_MAILS, MAX_PIN_MAILS_PER_ACCOUNT, device)))
+      return false;
     const record = delivered.fresh(user.id, PIN_LENGTH, { positions: choosePositions() });
     await delivered.write(key, record);
     const mail = renderMail('pin', locale, {
@@ -67,6 +100,7 @@ export function codeDelivery(ctx: TwoFactorContext) {
     key: string,
     phone: string,
     locale: string | undefined,
+    device: string | undefined,
   ): Promise<SendOutcome> {
     const now = clock.now();
     const live = await delivered.read(key);
@@ -77,7 +111,8 @@ export function codeDelivery(ctx: TwoFactorContext) {
         maskedPhone: maskPhone(phone),
         retryAfterSeconds: Math.ceil((live.nextSendAt - now) / 1000),
       };
-    if (!(await underSendLimit(keys.texts(user.id), MAX_SMS))) return 'throttled';
+    if (!(await underSendLimit(keys.texts(user.id), MAX_SMS, MAX_SMS_PER_ACCOUNT, device)))
+      return 'throttled';
     const sends = (same ? (live.sends ?? 0) : 0) + 1;
     const wait = delivered.waitAfter(sends);
     const record = delivered.fresh(user.id, SMS_CODE_LENGTH, { phone, sends, nextSendAt: now + wait * 1000 });
@@ -97,11 +132,19 @@ export function codeDelivery(ctx: TwoFactorContext) {
   }
 
   return {
-    /** `SendOTP`: a new code texted to the account's verified phone, for this pending sign-in. */
-    async sendSignInSms(user: User, binding: CodeBinding, locale: string | undefined): Promise<SendOutcome> {
+    /**
+     * `SendOTP`: a new code texted to the account's verified phone, for this pending sign-in; `device` when the
+     * browser is a known second-factor device of the account (its own budget).
+     */
+    async sendSignInSms(
+      user: User,
+      binding: CodeBinding,
+      locale: string | undefined,
+      device?: string,
+    ): Promise<SendOutcome> {
       const factor = await store.secondFactors.find(user.id);
       if (!factor?.enabled || !factor.smsPhone) return 'failed';
-      return textCode(user, keys.sms(binding), factor.smsPhone, locale);
+      return textCode(user, keys.sms(binding), factor.smsPhone, locale, device);
     },
 
     /** `GeneratePhoneVerification`: a code texted to the phone being set up, for this set-up. */
@@ -110,11 +153,12 @@ export function codeDelivery(ctx: TwoFactorContext) {
       binding: CodeBinding,
       phone: string,
       locale: string | undefined,
+      device?: string,
     ): Promise<SendOutcome> {
-      return textCode(user, keys.phone(binding), phone, locale);
+      return textCode(user, keys.phone(binding), phone, locale, device);
     },
 
-    /** `GeneratePin`: mails a PIN for this pending sign-in or set-up (see {@link mailPin}). */
+    /** `GeneratePin`: mails a PIN for this pending sign-in or set-up (see {@link mailPin}; `device` as above). */
     generatePin: mailPin,
 
     /**

@@ -39,6 +39,7 @@ const PARAMS: { [K in MailKind]: MailParams[K] } = {
       'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
     link: LINK,
   },
+  'email-change-taken': { partnerName: PARTNER, displayName: 'Ann' },
 };
 
 /** What each kind must carry besides the partner's name. */
@@ -54,6 +55,8 @@ const PAYLOAD: Record<MailKind, { text: string[]; html: string[] }> = {
     text: ['2025', 'UTC', 'Chrome', 'Linux', LINK],
     html: ['2025', 'UTC', 'Chrome', 'Linux', `href="${LINK_HTML}"`],
   },
+  // A notice, no link: nothing in it could change the account.
+  'email-change-taken': { text: [], html: [] },
 };
 
 // Written out, so a broken or missing translation shows up here as text a person can read.

@@ -44,6 +44,11 @@ export interface MailParams {
     /** The security centre (`${PUBLIC_URL}/account/`). */
     link: string;
   };
+  /**
+   * Sent instead of the link when an e-mail change asks for an address another account uses (issue 48, ADR 0043):
+   * nothing changed; no link, no caller-chosen text.
+   */
+  'email-change-taken': CommonParams;
 }
 
 /** The security centre's changes that are mailed to the account (the password has its own `password-changed`). */
@@ -327,6 +332,7 @@ export const MAIL_KINDS = [
   'email-change',
   'security-change',
   'sign-in-method-added',
+  'email-change-taken',
 ] as const satisfies readonly MailKind[];
 
 /** A message ready for a {@link Mailer}: the same content as plain text and as HTML. */
@@ -433,6 +439,13 @@ const EN_GB: LocaleText = {
     }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_EN_GB, v),
     'sign-in-method-added': (v) => methodAddedMail(METHOD_ADDED_EN_GB, v),
+    'email-change-taken': (v) => ({
+      subject: `Someone tried to use your email address at ${v.partner}`,
+      body: [
+        `Someone asked to make this the email address of another ${v.partner} account. This address already belongs to an account, so nothing was changed and no link was sent.`,
+        'If this was you, use another address for the other account. If it wasn’t, you can ignore this email – your account is not affected.',
+      ],
+    }),
   },
 };
 
@@ -471,6 +484,13 @@ const EN: LocaleText = {
       ],
     }),
     'sign-in-method-added': (v) => methodAddedMail(METHOD_ADDED_EN, v),
+    'email-change-taken': (v) => ({
+      subject: `Someone tried to use your email address at ${v.partner}`,
+      body: [
+        `Someone asked to make this the email address of another ${v.partner} account. This address already belongs to an account, so nothing was changed and no link was sent.`,
+        'If this was you, use another address for the other account. If it wasn’t, you can ignore this email—your account is not affected.',
+      ],
+    }),
   },
 };
 
@@ -540,6 +560,13 @@ const DE: LocaleText = {
     }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_DE, v),
     'sign-in-method-added': (v) => methodAddedMail(METHOD_ADDED_DE, v),
+    'email-change-taken': (v) => ({
+      subject: `Jemand wollte Ihre E-Mail-Adresse bei ${v.partner} verwenden`,
+      body: [
+        `jemand möchte diese Adresse zur E-Mail-Adresse eines anderen Kontos bei ${v.partner} machen. Die Adresse gehört bereits zu einem Konto; deshalb wurde nichts geändert und kein Link gesendet.`,
+        'Wenn Sie das waren, verwenden Sie für das andere Konto eine andere Adresse. Andernfalls können Sie diese E-Mail ignorieren – Ihr Konto ist nicht betroffen.',
+      ],
+    }),
   },
 };
 
@@ -609,6 +636,13 @@ const FR_CA: LocaleText = {
     }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_FR_CA, v),
     'sign-in-method-added': (v) => methodAddedMail(METHOD_ADDED_FR_CA, v),
+    'email-change-taken': (v) => ({
+      subject: `Quelqu’un a voulu utiliser votre adresse courriel chez ${v.partner}`,
+      body: [
+        `Quelqu’un a demandé que cette adresse devienne l’adresse courriel d’un autre compte ${v.partner}. Cette adresse appartient déjà à un compte : rien n’a été changé et aucun lien n’a été envoyé.`,
+        'Si c’était vous, utilisez une autre adresse pour l’autre compte. Sinon, vous pouvez ignorer ce courriel : votre compte n’est pas touché.',
+      ],
+    }),
   },
 };
 
@@ -678,6 +712,13 @@ const ES: LocaleText = {
     }),
     'security-change': (v) => securityChangeMail(SECURITY_CHANGE_ES, v),
     'sign-in-method-added': (v) => methodAddedMail(METHOD_ADDED_ES, v),
+    'email-change-taken': (v) => ({
+      subject: `Alguien intentó usar su dirección de correo electrónico en ${v.partner}`,
+      body: [
+        `Alguien pidió que esta sea la dirección de correo electrónico de otra cuenta de ${v.partner}. Esta dirección ya pertenece a una cuenta, así que no se cambió nada y no se envió ningún enlace.`,
+        'Si fue usted, use otra dirección para la otra cuenta. Si no, puede ignorar este correo electrónico: su cuenta no se ve afectada.',
+      ],
+    }),
   },
 };
 
@@ -734,7 +775,12 @@ function valuesOf(kind: MailKind, locale: SupportedLocale, text: LocaleText, par
     provider: '',
     userAgent: '',
   };
-  if (kind !== 'password-changed' && kind !== 'security-change' && kind !== 'sign-in-method-added') {
+  if (
+    kind !== 'password-changed' &&
+    kind !== 'security-change' &&
+    kind !== 'sign-in-method-added' &&
+    kind !== 'email-change-taken'
+  ) {
     const n = p.expiresInMinutes;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
       throw new TypeError(`mail ${kind}: expiresInMinutes must be a whole number of minutes, at least 1`);
