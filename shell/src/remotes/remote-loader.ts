@@ -28,6 +28,8 @@ export class RemoteLoadError extends Error {
 let manifest: Promise<RemotesManifest> | undefined;
 const modules = new Map<RemoteId, Promise<RemoteModule>>();
 const registered = new Map<RemoteId, string>();
+/** Remotes whose manifest entry was refused (another origin), with the entry as the manifest named it. */
+const refused = new Map<RemoteId, string>();
 const pages = new Map<string, { remoteId: RemoteId; Component: RemotePageModule['Component'] }>();
 let i18nInstance: I18n | undefined;
 
@@ -51,8 +53,22 @@ export function fetchManifest(force = false): Promise<RemotesManifest> {
 let guarded = false;
 
 /**
+ * True when a manifest entry is on the page's own origin (a path such as `/remotes/mfe-login/1.0.0/mf-manifest.json`
+ * or an absolute URL of this origin). Anything else (another host, port or scheme, `//host/…`, `data:`,
+ * `javascript:`) is refused before the federation runtime sees it, in addition to the CSP's script-src 'self'
+ * (S33, ADR 0044): a manifest naming another origin would otherwise have that origin's code run as ours.
+ */
+export function isOwnOriginEntry(entry: string, origin = window.location.origin): boolean {
+  try {
+    return new URL(entry, origin).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Registers every remote of the manifest with the federation runtime (start-up; `force` after a retry). Each entry
- * is the URL of the remote's published `mf-manifest.json`: the runtime reads the remote's entry file, its shared
+ * must be on our own origin ({@link isOwnOriginEntry}); it is the URL of the remote's published `mf-manifest.json`: the runtime reads the remote's entry file, its shared
  * modules and their required versions from it. The first call also installs our runtime plugin (a timeout and
  * bounded retries for every remote load, `load-guard.ts`).
  */
@@ -63,7 +79,15 @@ export async function registerManifestRemotes(force = false): Promise<void> {
   }
   const current = await fetchManifest(force);
   const remotes = Object.entries(current.remotes).flatMap(([id, entry]) => {
-    if (!entry?.entry || registered.get(id as RemoteId) === entry.entry) return [];
+    if (!entry?.entry) return [];
+    if (!isOwnOriginEntry(entry.entry)) {
+      // Never registered: loading it fails as "unavailable" and is reported as a `remote-load` error.
+      refused.set(id as RemoteId, entry.entry);
+      registered.delete(id as RemoteId);
+      return [];
+    }
+    refused.delete(id as RemoteId);
+    if (registered.get(id as RemoteId) === entry.entry) return [];
     registered.set(id as RemoteId, entry.entry);
     return [{ name: federationName(id as RemoteId), entry: entry.entry }];
   });
@@ -105,6 +129,9 @@ export function connectI18n(i18n: I18n): void {
 
 async function importRemote(id: RemoteId): Promise<RemoteModule> {
   await registerManifestRemotes();
+  const foreign = refused.get(id);
+  if (foreign !== undefined)
+    throw new RemoteLoadError(id, `${id} refused: its entry ${foreign} is not on this origin`);
   if (!registered.has(id)) throw new RemoteLoadError(id, `${id} is not in the remotes manifest`);
   let exposed: unknown;
   try {
@@ -192,6 +219,7 @@ export function remotePage(path: string): RemotePageModule['Component'] | undefi
 export async function retryRemote(id: RemoteId): Promise<void> {
   modules.delete(id);
   registered.delete(id);
+  refused.delete(id);
   for (const [path, page] of pages) if (page.remoteId === id) pages.delete(path);
   // A remote's chunks register on the global `webpackChunk<uniqueName>` (its rspack output.uniqueName is its
   // federation name). A new remoteEntry replays whatever that array holds, so chunks of the version that loaded
