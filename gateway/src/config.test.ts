@@ -46,7 +46,7 @@ describe('config', () => {
     },
   );
 
-  it.each([
+  it.each<[Record<string, string>, string | undefined, boolean]>([
     [{ NODE_ENV: 'production' }, undefined, false],
     [{ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:8080' }, undefined, false],
     [{ DATABASE_URL: 'postgres://db.internal/identity' }, undefined, false],
@@ -60,7 +60,7 @@ describe('config', () => {
     (given, seed, want) => {
       const env: Record<string, string> = { DATA_DIR: dataDir(), ...given };
       // Sharing a database or Redis needs the keys in the environment (checked before).
-      if (given.DATABASE_URL || given.REDIS_URL) {
+      if (given.DATABASE_URL !== undefined || given.REDIS_URL !== undefined) {
         env.SECRET_KEY = 'a'.repeat(64);
         env.DATA_ENCRYPTION_KEY = 'b'.repeat(64);
       }
