@@ -9,10 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { hashPassword } from './identity/passwords.service.js';
+import { onPostgres } from './testing/backends.js';
 import { RedisKeyValueStore } from './infra/kv/redis-key-value.store.js';
 import { SqlKeyValueStore } from './infra/kv/sql-key-value.store.js';
 import { OutboxMailer, SmtpMailer } from './infra/mail/mailer.js';
@@ -123,6 +125,31 @@ describe('demo data only where it is safe (issue 48)', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.demoUsers).toEqual(expect.arrayContaining(['employee', 'hradmin']));
   });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'a start on PostgreSQL (DATABASE_URL, PUBLIC_URL unset so on loopback) without SEED_DEMO_DATA seeds nothing',
+    async () => {
+      // A schema of its own, through the URL's options, as an operator's DATABASE_URL may carry them.
+      const schema = `runtime_${randomBytes(6).toString('hex')}`;
+      await onPostgres(`create schema ${schema}`);
+      cleanups.push(() => onPostgres(`drop schema ${schema} cascade`));
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const { runtime, lines } = await start({
+        DATABASE_URL: url.href,
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      });
+      cleanups.push(() => runtime.close());
+      expect(runtime.store.database.dialect).toBe('postgres');
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(
+        runtime.store.database.db,
+      );
+      expect(rows[0]?.schema).toBe(schema);
+      expect(await runtime.store.users.count()).toBe(0);
+      expect(demoWarnings(lines)).toEqual([]);
+    },
+  );
 
   it.each(['http://localhost:8080', 'http://127.0.0.1:8443', 'https://id.example.test'])(
     'a start on PUBLIC_URL %s where an account still has the demo password warns once; once it is changed, not at all',
