@@ -8,6 +8,11 @@
 import { expect, test } from '@playwright/test';
 import { expectPage, remoteUnavailable } from '../helpers/shell.js';
 
+/** The gateway's origin under another name: the same server, another origin (as a browser counts them). */
+function foreignOriginOf(baseURL: string | undefined): string {
+  return new URL(baseURL!).origin.replace('localhost', '127.0.0.1');
+}
+
 interface Report {
   kind: string;
   origin?: string;
@@ -18,7 +23,7 @@ test('S33 a manifest entry on another origin is refused: fallback, a remote-load
   page,
   baseURL,
 }) => {
-  const foreignOrigin = new URL(baseURL!).origin.replace('localhost', '127.0.0.1');
+  const foreignOrigin = foreignOriginOf(baseURL);
   let foreignEntry = '';
   await page.route('**/remotes/manifest.json', async (route) => {
     const response = await route.fetch();
@@ -63,4 +68,34 @@ test('S33 a manifest entry on another origin is refused: fallback, a remote-load
   await page.unroute('**/remotes/manifest.json');
   await page.goto('/account/recover');
   await expectPage(page, 'Recover your account');
+});
+
+test('S33 a federation manifest of our origin whose publicPath names another origin: refused as it arrives, nothing loaded from there, reported as remote-load', async ({
+  page,
+  baseURL,
+}) => {
+  const foreignOrigin = foreignOriginOf(baseURL);
+  const federationManifest = /\/remotes\/mfe-recovery\/[^/]+\/mf-manifest\.json$/;
+  await page.route(federationManifest, async (route) => {
+    const response = await route.fetch();
+    const manifest = (await response.json()) as { metaData: { publicPath: string } };
+    const folder = new URL(route.request().url()).pathname.replace(/mf-manifest\.json$/, '');
+    manifest.metaData.publicPath = `${foreignOrigin}${folder}`;
+    await route.fulfill({ response, json: manifest });
+  });
+  const reports: Report[] = [];
+  const foreignRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(foreignOrigin)) foreignRequests.push(request.url());
+    if (request.url().endsWith('/api/ops/client-errors') && request.method() === 'POST')
+      reports.push(request.postDataJSON() as Report);
+  });
+
+  await page.goto('/account/recover');
+  await expect(remoteUnavailable(page).message).toBeVisible();
+  const refused = () =>
+    reports.find((r) => r.kind === 'remote-load' && r.origin === 'mfe-recovery')?.message ?? '';
+  await expect.poll(refused).toContain('is not on this origin: refused');
+  expect(refused()).toContain(`ForeignRemoteEntryError: ${foreignOrigin}/remotes/mfe-recovery/`);
+  expect(foreignRequests).toEqual([]);
 });

@@ -12,6 +12,7 @@ import {
 import { reportClientError } from '../errors/error-reporting';
 import { beforeLocaleChange } from '../platform/locale-change';
 import { remoteLoadGuard } from './load-guard';
+import { isOwnOrigin } from './own-origin';
 
 /** Why a remote is unavailable: its name is not in the manifest, or its code failed to load or to start. */
 export class RemoteLoadError extends Error {
@@ -53,22 +54,8 @@ export function fetchManifest(force = false): Promise<RemotesManifest> {
 let guarded = false;
 
 /**
- * True when a manifest entry is on the page's own origin (a path such as `/remotes/mfe-login/1.0.0/mf-manifest.json`
- * or an absolute URL of this origin). Anything else (another host, port or scheme, `//host/…`, `data:`,
- * `javascript:`) is refused before the federation runtime sees it, in addition to the CSP's script-src 'self'
- * (S33, ADR 0044): a manifest naming another origin would otherwise have that origin's code run as ours.
- */
-export function isOwnOriginEntry(entry: string, origin = window.location.origin): boolean {
-  try {
-    return new URL(entry, origin).origin === origin;
-  } catch {
-    return false;
-  }
-}
-
-/**
  * Registers every remote of the manifest with the federation runtime (start-up; `force` after a retry). Each entry
- * must be on our own origin ({@link isOwnOriginEntry}); it is the URL of the remote's published `mf-manifest.json`: the runtime reads the remote's entry file, its shared
+ * must be on our own origin ({@link isOwnOrigin}); it is the URL of the remote's published `mf-manifest.json`: the runtime reads the remote's entry file, its shared
  * modules and their required versions from it. The first call also installs our runtime plugin (a timeout and
  * bounded retries for every remote load, `load-guard.ts`).
  */
@@ -80,7 +67,7 @@ export async function registerManifestRemotes(force = false): Promise<void> {
   const current = await fetchManifest(force);
   const remotes = Object.entries(current.remotes).flatMap(([id, entry]) => {
     if (!entry?.entry) return [];
-    if (!isOwnOriginEntry(entry.entry)) {
+    if (!isOwnOrigin(entry.entry)) {
       // Never registered: loading it fails as "unavailable" and is reported as a `remote-load` error.
       refused.set(id as RemoteId, entry.entry);
       registered.delete(id as RemoteId);
