@@ -55,9 +55,10 @@ let guarded = false;
 
 /**
  * Registers every remote of the manifest with the federation runtime (start-up; `force` after a retry). Each entry
- * must be on our own origin ({@link isOwnOrigin}); it is the URL of the remote's published `mf-manifest.json`: the runtime reads the remote's entry file, its shared
- * modules and their required versions from it. The first call also installs our runtime plugin (a timeout and
- * bounded retries for every remote load, `load-guard.ts`).
+ * is the URL of the remote's published `mf-manifest.json`, on our own origin ({@link isOwnOrigin}: another one is
+ * refused, S33): the runtime reads the remote's entry file, its shared modules and their required versions from it.
+ * The first call also installs our runtime plugin (a timeout and bounded retries for every remote load, and the
+ * origin of what a remote's own manifest names: `load-guard.ts`).
  */
 export async function registerManifestRemotes(force = false): Promise<void> {
   if (!guarded) {
