@@ -46,6 +46,39 @@ describe('config', () => {
     },
   );
 
+  it.each<[Record<string, string>, string | undefined, boolean]>([
+    [{ NODE_ENV: 'production' }, undefined, false],
+    [{ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:8080' }, undefined, false],
+    [{ DATABASE_URL: 'postgres://db.internal/identity' }, undefined, false],
+    [{ REDIS_URL: 'redis://cache.internal:6379/0' }, undefined, false],
+    [{ NODE_ENV: 'production', DATABASE_URL: 'postgres://db.internal/identity' }, 'true', true],
+    [{ NODE_ENV: 'production' }, 'yes', true],
+    [{ NODE_ENV: 'development' }, undefined, true],
+    [{ NODE_ENV: 'test' }, undefined, true],
+  ])(
+    'a deployment seeds demo data only when asked: %o with SEED_DEMO_DATA=%s seeds: %s (issue 48)',
+    (given, seed, want) => {
+      const env: Record<string, string> = { DATA_DIR: dataDir(), ...given };
+      // Sharing a database or Redis needs the keys in the environment (checked before).
+      if (given.DATABASE_URL !== undefined || given.REDIS_URL !== undefined) {
+        env.SECRET_KEY = 'a'.repeat(64);
+        env.DATA_ENCRYPTION_KEY = 'b'.repeat(64);
+      }
+      if (seed !== undefined) env.SEED_DEMO_DATA = seed;
+      expect(loadConfig(env).seedDemoData).toBe(want);
+    },
+  );
+
+  it('a bad SEED_DEMO_DATA is one config error line naming it, also on a production start (issue 48)', () => {
+    try {
+      loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'production', SEED_DEMO_DATA: 'please' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual(['SEED_DEMO_DATA: must be true or false']);
+    }
+  });
+
   it('https PUBLIC_URL makes cookies secure', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://id.example/' })).toMatchObject({
       publicUrl: 'https://id.example',

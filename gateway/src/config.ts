@@ -67,6 +67,8 @@ const envSchema = z.object({
     .max(36_500, { message: 'must be at most 36500' })
     .default(180),
   RECAPTCHA_VERIFY_URL: urlText(['http:', 'https:']).optional(),
+  // Only 'production' changes anything here (demo data needs SEED_DEMO_DATA=true); any other value is a dev start.
+  NODE_ENV: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: z.string().optional(),
   SESSION_IDLE_MINUTES: z.coerce
@@ -242,8 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     shellDist: path.resolve(e.SHELL_DIST ?? path.join(REPO_ROOT, 'shell', 'dist')),
-    // Secure by default (issue 39): demo users with a published password only on a local address, unless asked for.
-    seedDemoData: e.SEED_DEMO_DATA ?? isLocalUrl(publicUrl),
+    seedDemoData: e.SEED_DEMO_DATA ?? demoByDefault(e, publicUrl),
     secretKey: e.SECRET_KEY ? decodeKey(e.SECRET_KEY)! : persistedKey(dataDir, 'secret-key'),
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY
       ? decodeKey(e.DATA_ENCRYPTION_KEY)!
@@ -266,6 +267,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     headersTimeoutMs: (e.HEADERS_TIMEOUT_SECONDS ?? e.KEEP_ALIVE_TIMEOUT_SECONDS + 1) * 1000,
     drainMs: e.DRAIN_SECONDS * 1000,
   };
+}
+
+/**
+ * Whether demo data is seeded when SEED_DEMO_DATA is unset (issues 39 and 48, ADR 0044): only on a developer's start,
+ * the one `npm start` makes: a local PUBLIC_URL, no NODE_ENV=production, no DATABASE_URL or REDIS_URL. Each of those
+ * says a deployment (a loopback PUBLIC_URL is also what a start behind a local TLS proxy has), where demo users with a
+ * published password are an open door; such a start seeds them only when SEED_DEMO_DATA=true asks for them.
+ */
+function demoByDefault(
+  e: { NODE_ENV?: string; DATABASE_URL?: string; REDIS_URL?: string },
+  publicUrl: string,
+): boolean {
+  if (e.NODE_ENV === 'production' || e.DATABASE_URL || e.REDIS_URL) return false;
+  return isLocalUrl(publicUrl);
 }
 
 /** True when `url`'s host is this machine (localhost, 127.0.0.0/8, ::1): a developer's demo, not a deployment. */

@@ -9,9 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
+import { hashPassword } from './identity/passwords.service.js';
+import { onPostgres } from './testing/backends.js';
 import { RedisKeyValueStore } from './infra/kv/redis-key-value.store.js';
 import { SqlKeyValueStore } from './infra/kv/sql-key-value.store.js';
 import { OutboxMailer, SmtpMailer } from './infra/mail/mailer.js';
@@ -53,7 +56,7 @@ async function open(env: Record<string, string>, logger = captureLogger().logger
 }
 
 describe('demo data on a deployment (issue 39)', () => {
-  it('a production start with demo users that take the published password warns once, naming them; a local one does not', async () => {
+  it('a deployed start with demo users that take the published password warns once, naming them', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'runtime-test-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     // Demo data seeded as a developer would (explicitly), then the same store started as a deployment.
@@ -86,6 +89,93 @@ describe('demo data on a deployment (issue 39)', () => {
     cleanups.push(() => fresh.close());
     expect(await fresh.store.users.count()).toBe(0);
   });
+});
+
+describe('demo data only where it is safe (issue 48)', () => {
+  const demoWarnings = (lines: Record<string, unknown>[]) =>
+    lines.filter((l) => l.level === 40 && String(l.msg).startsWith('SECURITY: demo users'));
+
+  async function start(env: Record<string, string>, dataDir = tempDir()) {
+    const { lines, logger } = captureLogger();
+    const runtime = await openRuntime(loadConfig({ DATA_DIR: dataDir, ...env }), logger);
+    return { runtime, lines, dataDir };
+  }
+
+  function tempDir(): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'runtime-test-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  }
+
+  it('a production start (NODE_ENV=production, PUBLIC_URL unset so on loopback) without SEED_DEMO_DATA seeds nothing and warns of nothing', async () => {
+    const { runtime, lines } = await start({ NODE_ENV: 'production' });
+    cleanups.push(() => runtime.close());
+    expect(await runtime.store.users.count()).toBe(0);
+    expect(await runtime.store.clients.findById('payroll-portal')).toBeUndefined();
+    expect(lines.some((l) => l.msg === 'demo data seeded')).toBe(false);
+    expect(demoWarnings(lines)).toEqual([]);
+  });
+
+  it('a production start with SEED_DEMO_DATA=true seeds the demo and warns once, naming the open demo users', async () => {
+    const { runtime, lines } = await start({ NODE_ENV: 'production', SEED_DEMO_DATA: 'true' });
+    cleanups.push(() => runtime.close());
+    expect(await runtime.store.users.findByLogin('hradmin')).toBeDefined();
+    expect(lines.filter((l) => l.msg === 'demo data seeded')).toHaveLength(1);
+    const warnings = demoWarnings(lines);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.demoUsers).toEqual(expect.arrayContaining(['employee', 'hradmin']));
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'a start on PostgreSQL (DATABASE_URL, PUBLIC_URL unset so on loopback) without SEED_DEMO_DATA seeds nothing',
+    async () => {
+      // A schema of its own, through the URL's options, as an operator's DATABASE_URL may carry them.
+      const schema = `runtime_${randomBytes(6).toString('hex')}`;
+      await onPostgres(`create schema ${schema}`);
+      cleanups.push(() => onPostgres(`drop schema ${schema} cascade`));
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const { runtime, lines } = await start({
+        DATABASE_URL: url.href,
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      });
+      cleanups.push(() => runtime.close());
+      expect(runtime.store.database.dialect).toBe('postgres');
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(
+        runtime.store.database.db,
+      );
+      expect(rows[0]?.schema).toBe(schema);
+      expect(await runtime.store.users.count()).toBe(0);
+      expect(demoWarnings(lines)).toEqual([]);
+    },
+  );
+
+  it.each(['http://localhost:8080', 'http://127.0.0.1:8443', 'https://id.example.test'])(
+    'a start on PUBLIC_URL %s where an account still has the demo password warns once; once it is changed, not at all',
+    async (publicUrl) => {
+      const dataDir = tempDir();
+      const seeded = await start({ SEED_DEMO_DATA: 'true', PUBLIC_URL: 'http://localhost:8080' }, dataDir);
+      await seeded.runtime.close();
+
+      const again = await start({ PUBLIC_URL: publicUrl, SEED_DEMO_DATA: 'false' }, dataDir);
+      const warnings = demoWarnings(again.lines);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.demoUsers).toContain('employee');
+      // Every demo user gets a password of its own: the next start has nothing to say.
+      for (const name of warnings[0]!.demoUsers as string[]) {
+        const user = (await again.runtime.store.users.findByLogin(name))!;
+        await again.runtime.store.users.update(user.id, {
+          passwordHash: await hashPassword(`Own ${name} pass 7`),
+        });
+      }
+      await again.runtime.close();
+
+      const third = await start({ PUBLIC_URL: publicUrl, SEED_DEMO_DATA: 'false' }, dataDir);
+      cleanups.push(() => third.runtime.close());
+      expect(demoWarnings(third.lines)).toEqual([]);
+    },
+  );
 });
 
 describe('runtime outside parts', () => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { defaultMailFrom, isLocalUrl, type GatewayConfig } from './config.js';
+import { defaultMailFrom, type GatewayConfig } from './config.js';
 import { demoAccountsPresent, seedDemoData, demoSignInHelp } from './identity/seed.service.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import { DependencyHealth } from './infra/dependency-health.js';
@@ -103,16 +103,15 @@ export async function openRuntime(config: GatewayConfig, logger: Logger): Promis
     logger.info('demo data seeded');
     for (const line of demoSignInHelp(config.publicUrl)) process.stdout.write(`${line}\n`);
   }
-  // A deployment (PUBLIC_URL not on this machine) with demo users that still take the published password: said
-  // once, loudly, at every start until they are gone (issue 39).
-  if (!isLocalUrl(config.publicUrl)) {
-    const open = await demoAccountsPresent(store);
-    if (open.length > 0)
-      logger.warn(
-        { demoUsers: open },
-        `SECURITY: demo users with the published demo password exist on ${config.publicUrl}: ${open.join(', ')}. Anyone can sign in as them. Disable them (npm run admin -- users disable --username NAME) or set their passwords.`,
-      );
-  }
+  // Any start with demo users that still take the published password says so once, loudly, at every start until
+  // they are gone, whatever PUBLIC_URL is: a loopback address is also what a deployment behind a local TLS proxy
+  // has (issues 39 and 48, ADR 0044).
+  const open = await demoAccountsPresent(store);
+  if (open.length > 0)
+    logger.warn(
+      { demoUsers: open },
+      `SECURITY: demo users with the published demo password exist on ${config.publicUrl}: ${open.join(', ')}. Anyone can sign in as them. Disable them (npm run admin -- users disable --username NAME) or set their passwords.`,
+    );
   return {
     store,
     sessionStore,

@@ -26,3 +26,4 @@ export * from './webauthn.schema.js';
 export * from './captcha.schema.js';
 export * from './one-time-token.schema.js';
 export * from './security-centre.schema.js';
+export * from './secret-parameters.js';

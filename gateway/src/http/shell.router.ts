@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
-import { isKnownPage, partnerLogoUrl } from 'shared-contracts';
+import { isKnownPage, partnerLogoUrl, queryCarriesSecret } from 'shared-contracts';
 import type { Logger } from 'pino';
 import type { FirstPaintPages, FirstPaintPartner } from './first-paint.js';
 import { firstPaintShellHtml, renderShellHtml, type ShellHtmlValues } from './render-shell-html.js';
@@ -109,6 +109,7 @@ export function shellRouter(options: ShellRouterOptions): Router {
     if (SERVER_PREFIXES.some((p) => req.path.startsWith(p))) return next();
     const last = req.path.split('/').pop() ?? '';
     if (last.includes('.') && req.path !== '/index.html') {
+      if (carriesSecret(req)) res.set('Cache-Control', 'no-store');
       res.status(404).type('text/plain').send('Not Found');
       return;
     }
@@ -137,9 +138,9 @@ export function shellRouter(options: ShellRouterOptions): Router {
       res
         .status(isKnownPage(req.path) ? 200 : 404)
         // `private`: a page carries its own CSP nonce, and may carry a session cookie; no shared cache keeps it. A
-        // page whose address carries a secret (a reset or sign-in link's token, a recovery-code set's id) is kept by
-        // no cache at all (issue 39).
-        .set('Cache-Control', carriesSecret(req.query) ? 'no-store' : 'private, no-cache')
+        // page whose address carries a secret (shared-contracts' SECRET_QUERY_PARAMETERS: a reset, sign-in or e-mail
+        // change link's token, a recovery-code set's id) is kept by no cache at all (issues 39 and 48, ADR 0044).
+        .set('Cache-Control', carriesSecret(req) ? 'no-store' : 'private, no-cache')
         .type('html')
         .send(
           renderShellHtml(values.firstPaint ? firstPaintIndex(html) : html, {
@@ -154,10 +155,8 @@ export function shellRouter(options: ShellRouterOptions): Router {
   return router;
 }
 
-/** Query parameters that hand the page a secret: the reset or one-time sign-in link's token, a code set's id. */
-const SECRET_PARAMETERS = new Set(['token', 'id', 'code']);
-
-/** True when the page's address carries a secret (any spelling of the parameter's name). */
-function carriesSecret(query: Record<string, unknown>): boolean {
-  return Object.keys(query).some((key) => SECRET_PARAMETERS.has(key.toLowerCase()));
+/** True when the page's address carries a secret (any spelling of the parameter's name, or in its returnUrl). */
+function carriesSecret(req: Request): boolean {
+  const start = req.originalUrl.indexOf('?');
+  return start >= 0 && queryCarriesSecret(req.originalUrl.slice(start + 1));
 }

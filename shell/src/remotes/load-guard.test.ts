@@ -1,5 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fetchWithRetry, RemoteLoadTimeoutError, remoteLoadGuard } from './load-guard';
+import {
+  fetchWithRetry,
+  ForeignRemoteEntryError,
+  RemoteLoadTimeoutError,
+  remoteLoadGuard,
+} from './load-guard';
 
 const MANIFEST = '/remotes/mfe-mfa/1.0.0/mf-manifest.json';
 const FAST = { timeoutMs: 30, retries: 2, retryDelayMs: 1 };
@@ -47,7 +52,7 @@ describe('fetchWithRetry (a remote’s mf-manifest.json)', () => {
 });
 
 describe('remoteLoadGuard (our federation runtime plugin)', () => {
-  type Hook<K extends 'fetch' | 'createScript' | 'loadEntryError'> = NonNullable<
+  type Hook<K extends 'fetch' | 'createScript' | 'loadEntryError' | 'loadEntry'> = NonNullable<
     ReturnType<typeof remoteLoadGuard>[K]
   >;
 
@@ -65,6 +70,38 @@ describe('remoteLoadGuard (our federation runtime plugin)', () => {
     const plugin = remoteLoadGuard({ timeoutMs: 1234 });
     const createScript = plugin.createScript as unknown as () => unknown;
     expect(createScript()).toEqual({ timeout: 1234 });
+  });
+
+  it('S33 lets the runtime load an entry script of our origin, and refuses one of another origin before any script is added (issue 48)', async () => {
+    const loadEntry = remoteLoadGuard().loadEntry as Hook<'loadEntry'>;
+    const entry = (url: string) =>
+      loadEntry({ remoteInfo: { name: 'mfe_mfa', entry: url } } as Parameters<Hook<'loadEntry'>>[0]);
+    expect(entry('/remotes/mfe-mfa/1.0.0/remoteEntry.js')).toBeUndefined();
+    expect(entry(`${window.location.origin}/remotes/mfe-mfa/1.0.0/remoteEntry.js`)).toBeUndefined();
+    for (const foreign of [
+      'https://cdn.evil.example/remoteEntry.js',
+      '//cdn.evil.example/remoteEntry.js',
+      'data:text/javascript,alert(1)',
+    ]) {
+      await expect(entry(foreign)).rejects.toThrow(ForeignRemoteEntryError);
+    }
+  });
+
+  it.each([
+    [{ publicPath: 'auto' }, true],
+    [{ publicPath: '/remotes/mfe-mfa/1.0.0/' }, true],
+    [{ publicPath: `${window.location.origin}/remotes/mfe-mfa/1.0.0/` }, true],
+    [{ publicPath: 'https://cdn.evil.example/mfe-mfa/' }, false],
+    [{ publicPath: '//cdn.evil.example/mfe-mfa/' }, false],
+    [{ publicPath: 'auto', getPublicPath: 'return "https://cdn.evil.example/"' }, false],
+  ])('S33 a federation manifest with %o is taken: %s (issue 48)', async (metaData, taken) => {
+    const fetch = vi.fn(() => Promise.resolve(Response.json({ id: 'mfe_mfa', metaData })));
+    const fetchHook = remoteLoadGuard({ ...FAST, fetch }).fetch as Hook<'fetch'>;
+    const answer = fetchHook(MANIFEST, {}) as Promise<Response>;
+    if (taken) expect(await (await answer).json()).toEqual({ id: 'mfe_mfa', metaData });
+    else await expect(answer).rejects.toThrow(ForeignRemoteEntryError);
+    // A refusal is not a network failure: it is not tried again.
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   /** What the runtime hands loadEntryError: a getRemoteEntry that fails `failures` times, then loads. */

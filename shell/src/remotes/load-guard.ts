@@ -1,4 +1,5 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { isOwnOrigin } from './own-origin';
 
 /** How long one attempt at a remote's `mf-manifest.json` or `remoteEntry.js` may take before it is given up. */
 export const REMOTE_LOAD_TIMEOUT_MS = 8_000;
@@ -24,6 +25,37 @@ export class RemoteLoadTimeoutError extends Error {
     super(`${url} did not arrive within ${timeoutMs} ms`);
     this.name = 'RemoteLoadTimeoutError';
   }
+}
+
+/**
+ * Thrown (to the runtime, which hands it to the loader's report) for a remote entry script on another origin than
+ * the page's: a manifest of our origin whose `publicPath` names another one.
+ */
+export class ForeignRemoteEntryError extends Error {
+  constructor(url: string) {
+    super(`${url} is not on this origin: refused`);
+    this.name = 'ForeignRemoteEntryError';
+  }
+}
+
+/**
+ * Resolves to the federation manifest when the code it names is on our origin: its `publicPath` is `auto` (the
+ * manifest's own folder) or on the page's origin, and it carries no `getPublicPath` (code the runtime would run to
+ * find one). Else rejects with {@link ForeignRemoteEntryError}, before the runtime preloads or loads anything.
+ */
+async function ownOriginManifest(response: Response): Promise<Response> {
+  let meta: { publicPath?: unknown; getPublicPath?: unknown } | undefined;
+  try {
+    meta = ((await response.clone().json()) as { metaData?: typeof meta } | null)?.metaData;
+  } catch {
+    return response; // not JSON: the runtime reports it as it does any broken manifest
+  }
+  if (meta?.getPublicPath !== undefined && meta.getPublicPath !== '')
+    throw new ForeignRemoteEntryError('a computed publicPath');
+  const publicPath = meta?.publicPath;
+  if (typeof publicPath === 'string' && publicPath !== 'auto' && !isOwnOrigin(publicPath))
+    throw new ForeignRemoteEntryError(publicPath);
+  return response;
 }
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -115,6 +147,10 @@ async function retryEntry(
  *   script up with "ScriptNetworkError … timed out"); a failed entry (not found, network error, timeout) is loaded
  *   again up to `retries` times (`loadEntryError`, which the runtime calls only for such network failures; an entry
  *   that loaded and threw is not retried: it would throw again).
+ * - The code a remote loads must be on the page's origin (S33, ADR 0044): the loader checks the remotes manifest's
+ *   entries; here a federation manifest whose `publicPath` names another origin (or that computes one) is refused as
+ *   it arrives, before the runtime preloads its files, and every entry script is checked again before the runtime
+ *   adds it (`loadEntry`) ({@link ForeignRemoteEntryError}).
  */
 export function remoteLoadGuard(options: RemoteLoadGuardOptions = {}): ModuleFederationRuntimePlugin {
   const {
@@ -127,10 +163,15 @@ export function remoteLoadGuard(options: RemoteLoadGuardOptions = {}): ModuleFed
     name: 'identity-remote-load-guard',
     fetch(url, init) {
       if (!/\/mf-manifest\.json(?:\?|$)/.test(url)) return undefined;
-      return fetchWithRetry(url, init, options);
+      return fetchWithRetry(url, init, options).then(ownOriginManifest);
     },
     createScript() {
       return { timeout: timeoutMs };
+    },
+    loadEntry({ remoteInfo }) {
+      // Nothing returned: the runtime loads the entry itself. A rejection ends the load before any script is added.
+      if (isOwnOrigin(remoteInfo.entry)) return undefined;
+      return Promise.reject(new ForeignRemoteEntryError(remoteInfo.entry));
     },
     loadEntryError(args) {
       // The hook's type wants a promise of a promise; the runtime awaits whatever comes back.

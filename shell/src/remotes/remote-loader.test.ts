@@ -233,6 +233,54 @@ describe('remote loader: a remote that fails', () => {
   });
 });
 
+describe('remote loader: an entry on another origin (S33, issue 48)', () => {
+  it.each([
+    'https://remotes.evil.example/mfe-login/1.0.0/mf-manifest.json',
+    '//remotes.evil.example/mfe-login/1.0.0/mf-manifest.json',
+    'http://localhost:1/remotes/mfe-login/1.0.0/mf-manifest.json',
+    'data:application/json,{}',
+    'javascript:alert(1)',
+  ])(
+    'S33 %s is never registered: the remote is unavailable, reported as remote-load, the others load',
+    async (foreign) => {
+      manifest = {
+        remotes: {
+          'mfe-login': { entry: foreign, version: '1.0.0' },
+          'mfe-mfa': { entry: ENTRY.mfa, version: '2.0.0' },
+        },
+      };
+      expect(await loader.prepareRemotePage('mfe-login', '/account/login')).toBe(false);
+      expect(federation.registerRemotes.mock.calls.flatMap(([remotes]) => remotes)).toEqual([
+        { name: 'mfe_mfa', entry: ENTRY.mfa },
+      ]);
+      expect(federation.loadRemote).not.toHaveBeenCalledWith('mfe_login/remote');
+      await settle();
+      expect(reports).toEqual([
+        expect.objectContaining({
+          kind: 'remote-load',
+          origin: 'mfe-login',
+          message: `mfe-login refused: its entry ${foreign} is not on this origin`,
+        }),
+      ]);
+      expect(await loader.prepareRemotePage('mfe-mfa', '/account/login/twofactor')).toBe(true);
+    },
+  );
+
+  it('takes an absolute entry on our own origin, and a retry after the manifest is fixed loads the remote', async () => {
+    manifest = {
+      remotes: { 'mfe-login': { entry: 'https://remotes.evil.example/mf-manifest.json', version: '1.0.0' } },
+    };
+    expect(await loader.prepareRemotePage('mfe-login', '/account/login')).toBe(false);
+    const own = `${window.location.origin}${ENTRY.login}`;
+    manifest = { remotes: { 'mfe-login': { entry: own, version: '1.0.0' } } };
+    await loader.retryRemote('mfe-login');
+    expect(federation.registerRemotes).toHaveBeenLastCalledWith([{ name: 'mfe_login', entry: own }], {
+      force: true,
+    });
+    expect(await loader.prepareRemotePage('mfe-login', '/account/login')).toBe(true);
+  });
+});
+
 describe('remote loader: retry', () => {
   it('forgets the failed remote: a fresh manifest, a new registration, and the next load tries again', async () => {
     exposed.mfe_login = new Error('boom');

@@ -12,6 +12,7 @@ import {
 import { reportClientError } from '../errors/error-reporting';
 import { beforeLocaleChange } from '../platform/locale-change';
 import { remoteLoadGuard } from './load-guard';
+import { isOwnOrigin } from './own-origin';
 
 /** Why a remote is unavailable: its name is not in the manifest, or its code failed to load or to start. */
 export class RemoteLoadError extends Error {
@@ -28,6 +29,8 @@ export class RemoteLoadError extends Error {
 let manifest: Promise<RemotesManifest> | undefined;
 const modules = new Map<RemoteId, Promise<RemoteModule>>();
 const registered = new Map<RemoteId, string>();
+/** Remotes whose manifest entry was refused (another origin), with the entry as the manifest named it. */
+const refused = new Map<RemoteId, string>();
 const pages = new Map<string, { remoteId: RemoteId; Component: RemotePageModule['Component'] }>();
 let i18nInstance: I18n | undefined;
 
@@ -52,9 +55,10 @@ let guarded = false;
 
 /**
  * Registers every remote of the manifest with the federation runtime (start-up; `force` after a retry). Each entry
- * is the URL of the remote's published `mf-manifest.json`: the runtime reads the remote's entry file, its shared
- * modules and their required versions from it. The first call also installs our runtime plugin (a timeout and
- * bounded retries for every remote load, `load-guard.ts`).
+ * is the URL of the remote's published `mf-manifest.json`, on our own origin ({@link isOwnOrigin}: another one is
+ * refused, S33): the runtime reads the remote's entry file, its shared modules and their required versions from it.
+ * The first call also installs our runtime plugin (a timeout and bounded retries for every remote load, and the
+ * origin of what a remote's own manifest names: `load-guard.ts`).
  */
 export async function registerManifestRemotes(force = false): Promise<void> {
   if (!guarded) {
@@ -63,7 +67,15 @@ export async function registerManifestRemotes(force = false): Promise<void> {
   }
   const current = await fetchManifest(force);
   const remotes = Object.entries(current.remotes).flatMap(([id, entry]) => {
-    if (!entry?.entry || registered.get(id as RemoteId) === entry.entry) return [];
+    if (!entry?.entry) return [];
+    if (!isOwnOrigin(entry.entry)) {
+      // Never registered: loading it fails as "unavailable" and is reported as a `remote-load` error.
+      refused.set(id as RemoteId, entry.entry);
+      registered.delete(id as RemoteId);
+      return [];
+    }
+    refused.delete(id as RemoteId);
+    if (registered.get(id as RemoteId) === entry.entry) return [];
     registered.set(id as RemoteId, entry.entry);
     return [{ name: federationName(id as RemoteId), entry: entry.entry }];
   });
@@ -105,6 +117,9 @@ export function connectI18n(i18n: I18n): void {
 
 async function importRemote(id: RemoteId): Promise<RemoteModule> {
   await registerManifestRemotes();
+  const foreign = refused.get(id);
+  if (foreign !== undefined)
+    throw new RemoteLoadError(id, `${id} refused: its entry ${foreign} is not on this origin`);
   if (!registered.has(id)) throw new RemoteLoadError(id, `${id} is not in the remotes manifest`);
   let exposed: unknown;
   try {
@@ -192,6 +207,7 @@ export function remotePage(path: string): RemotePageModule['Component'] | undefi
 export async function retryRemote(id: RemoteId): Promise<void> {
   modules.delete(id);
   registered.delete(id);
+  refused.delete(id);
   for (const [path, page] of pages) if (page.remoteId === id) pages.delete(path);
   // A remote's chunks register on the global `webpackChunk<uniqueName>` (its rspack output.uniqueName is its
   // federation name). A new remoteEntry replays whatever that array holds, so chunks of the version that loaded
