@@ -27,3 +27,4 @@ export * from './captcha.schema.js';
 export * from './one-time-token.schema.js';
 export * from './security-centre.schema.js';
 export * from './secret-parameters.js';
+export * from './user-agent.js';

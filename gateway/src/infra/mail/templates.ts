@@ -1,5 +1,6 @@
 import {
   DEFAULT_LOCALE,
+  describeUserAgent,
   escapeHtmlText,
   matchSupportedLocale,
   partnerDisplayName,
@@ -185,37 +186,6 @@ export const ADDED_SIGN_IN_METHODS = [
 
 /** One of {@link ADDED_SIGN_IN_METHODS}. */
 export type AddedSignInMethod = (typeof ADDED_SIGN_IN_METHODS)[number];
-
-/** Browsers by the token their user agent carries, most specific first: the security centre's list (shell). */
-const UA_BROWSERS: readonly [RegExp, string][] = [
-  [/Edg(e|A|iOS)?\//, 'Edge'],
-  [/OPR\/|Opera/, 'Opera'],
-  [/SamsungBrowser\//, 'Samsung Internet'],
-  [/Firefox\/|FxiOS\//, 'Firefox'],
-  [/Chrom(e|ium)\/|CriOS\//, 'Chrome'],
-  [/Safari\//, 'Safari'],
-];
-
-/** Systems by the token their user agent carries, as the security centre's list names them. */
-const UA_SYSTEMS: readonly [RegExp, string][] = [
-  [/Windows/, 'Windows'],
-  [/Android/, 'Android'],
-  [/iPhone|iPad|iPod/, 'iOS'],
-  [/CrOS/, 'ChromeOS'],
-  [/Mac OS X|Macintosh/, 'macOS'],
-  [/Linux/, 'Linux'],
-];
-
-/**
- * The browser and system a user agent names, roughly, as the security centre's sessions list shows them
- * (`describeUserAgent` of shell/src/pages/security-centre/format.ts); undefined when either is unknown.
- */
-export function describeUserAgent(userAgent: string | null): { browser: string; os: string } | undefined {
-  if (!userAgent) return undefined;
-  const browser = UA_BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  const os = UA_SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  return browser && os ? { browser, os } : undefined;
-}
 
 interface MethodAddedText {
   subject: (partner: string) => string;

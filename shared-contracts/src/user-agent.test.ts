@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeUserAgent } from './format';
+import { describeUserAgent } from './user-agent.js';
 
 const UA = {
   chromeWindows:
