@@ -141,9 +141,11 @@ describe('LoginPage SilentLogin (ADR 0020)', () => {
 
   it('S21 sent to the sign-in page by SilentLogin (the password first, ADR 0020), shows the password form', async () => {
     let ended = false;
+    let silentCalls = 0;
     const fetch = (input: RequestInfo | URL): Promise<Response> => {
       const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
       if (url.startsWith('/api/Account/SilentLogin')) {
+        silentCalls += 1;
         // The server ended the remembered sign-in and answers the sign-in page for the same application.
         ended = true;
         return Promise.resolve(
@@ -165,9 +167,13 @@ describe('LoginPage SilentLogin (ADR 0020)', () => {
       return gateway(input);
     };
     await render('/account/login?returnUrl=%2Finteraction%2Fabc', fetch);
+    // The form shows at once (before User answers); what counts is the page after SilentLogin's answer.
+    await waitFor(() => expect(ended).toBe(true));
+    await waitFor(() => expect(screen.queryByText('Signing in…')).toBeNull());
     expect(await screen.findByLabelText('Password')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Sign in as a different user' })).toBeNull();
-    expect(screen.queryByText('Signing in…')).toBeNull();
+    // Asked once: the 209 back to this page does not ask again.
+    expect(silentCalls).toBe(1);
   });
 
   it('does not ask for other targets', async () => {

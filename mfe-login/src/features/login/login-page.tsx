@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, withReturnUrl } from 'shared-contracts';
@@ -72,14 +72,22 @@ function SignedInChoice({
 /** An application's sign-in: the OIDC interaction the sign-in resumes (what SilentLogin serves, ADR 0020). */
 const APPLICATION_SIGN_IN = /^\/interaction\/[A-Za-z0-9_-]+$/;
 
+/** The sign-in page's own path: where SilentLogin sends a remembered sign-in that needs the password first. */
+const SIGN_IN_PAGE = '/account/login';
+
 /**
  * SilentLogin (ADR 0020): a signed-in visitor who reaches the sign-in page for an application asks the server once
  * whether the sign-in goes on without typing (a remembered sign-in). Answers true while that question is open or
- * its redirect is being followed; false when it does not apply (then the page shows as always).
+ * its redirect to another page is being followed; false when it does not apply, or when the server sent the browser
+ * back here for the password (ADR 0005: then the page shows as always, its form once User says signed out).
+ * The answer is kept under one cache key per application sign-in, so a page mounted again by the 209 to this very page sees it instead of
+ * asking a second time.
  */
 function useSilentLogin(returnUrl: string, signedIn: boolean | undefined, differentUser: boolean): boolean {
-  const [silentLogin, { data, isError, isUninitialized }] = useSilentLoginMutation();
-  const asked = useRef(false);
+  const [silentLogin, { data, isError, isUninitialized }] = useSilentLoginMutation({
+    fixedCacheKey: `silent-login ${returnUrl}`,
+  });
+  const asked = !isUninitialized;
   // Only a visitor who arrived signed in: a sign-in made on this page (Login's 209 is being followed, and the
   // refetched User says signed in) must not ask a second time.
   const [arrivedSignedIn, setArrivedSignedIn] = useState<boolean | undefined>(undefined);
@@ -87,12 +95,12 @@ function useSilentLogin(returnUrl: string, signedIn: boolean | undefined, differ
   const applies =
     arrivedSignedIn === true && signedIn === true && !differentUser && APPLICATION_SIGN_IN.test(returnUrl);
   useEffect(() => {
-    if (!applies || asked.current) return;
-    asked.current = true;
-    void silentLogin({ returnUrl });
-  }, [applies, returnUrl, silentLogin]);
-  if (!applies || isError) return false;
-  return isUninitialized || data !== false;
+    if (applies && !asked) void silentLogin({ returnUrl });
+  }, [applies, asked, returnUrl, silentLogin]);
+  if (!applies || (asked && isError)) return false;
+  if (!asked || data === undefined) return true;
+  const backHere = typeof data === 'object' && data !== null && data.redirect.split('?')[0] === SIGN_IN_PAGE;
+  return data !== false && !backHere;
 }
 
 /** The body of both sign-in routes once LoginView has answered. */
