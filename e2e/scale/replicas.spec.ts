@@ -154,7 +154,8 @@ test("a canary published from one replica's CLI is served through the balancer b
 
 for (const dependency of ['database', 'redis'] as const) {
   const label = dependency === 'database' ? 'PostgreSQL' : 'Redis';
-  test(`${label} restarted under load: only requests in flight fail, as 503 + Retry-After; clean ≤ 5 s after`, async ({
+  const item = dependency === 'database' ? 'S38' : 'S39';
+  test(`${item} ${label} restarted under load: only requests in flight fail, as 503 + Retry-After; clean ≤ 5 s after`, async ({
     page,
   }) => {
     const { replicas } = cluster;
@@ -222,7 +223,7 @@ for (const dependency of ['database', 'redis'] as const) {
   });
 }
 
-test('a replica killed under load: only its requests in flight fail; the other replica answers the rest', async () => {
+test('S40 a replica killed under load: only its requests in flight fail; the other replica answers the rest', async () => {
   const [survivor, victim] = cluster.replicas as [Cluster['replicas'][0], Cluster['replicas'][0]];
   const started = Date.now();
   const load = runSignInLoad({
