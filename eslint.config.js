@@ -143,7 +143,7 @@ const GATEWAY_TEST_FILES = ['gateway/src/**/*.test.ts', 'gateway/src/**/testing/
 
 /** The DOM-free shared-contracts entry only (every gateway file). */
 const GATEWAY_SHARED_CONTRACTS = {
-  group: ['shell', ...REMOTES, 'shared-contracts/ui', 'shared-contracts/api'],
+  group: ['shell', ...REMOTES, 'shared-contracts/ui', 'shared-contracts/account-ui', 'shared-contracts/api'],
   message: 'The gateway uses the DOM-free shared-contracts entry only.',
 };
 

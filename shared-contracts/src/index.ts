@@ -1,7 +1,7 @@
 /**
  * shared-contracts: everything two parts of the identity service must agree on. This entry is free of React and
  * of the DOM so the gateway can import it; the API client is in `shared-contracts/api`, the UI kit in
- * `shared-contracts/ui`.
+ * `shared-contracts/ui` (and `shared-contracts/account-ui` for the signed-in pages).
  */
 export * from './constants.js';
 export * from './return-url.js';

@@ -11,12 +11,16 @@ export interface UserQuery {
 /**
  * The one RTK Query API of the site (`reducerPath: 'api'`). It holds only the calls the shell itself needs;
  * remotes add theirs with `baseApi.injectEndpoints` so every call goes through {@link accountBaseQuery}.
- * Tag `User` is invalidated by any call that changes who is signed in.
+ * Tag `User` is invalidated by any call that changes who is signed in (or how the header names them); tag `Account`
+ * by any call, in any remote, that changes what the security centre shows (a way in, a customer, a session, the
+ * profile). The store is one federation singleton, so a passkey added in mfe-devices or a customer chosen in
+ * mfe-tenant refetches the security centre's view (or drops it from the cache when nothing shows it) without a
+ * reload (issue 49 "live data").
  */
 export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery: accountBaseQuery,
-  tagTypes: ['User'],
+  tagTypes: ['User', 'Account'],
   endpoints: (build) => ({
     /** `User` (query returnUrl): the current user; anonymous on any unexpected answer. */
     user: build.query<CurrentUser, UserQuery | void>({

@@ -2,8 +2,11 @@ import type { ButtonHTMLAttributes, ReactNode } from 'react';
 
 /** Props of {@link Button}. */
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
-  /** Primary is the one main action of a form; secondary and link are the rest. */
-  variant?: 'primary' | 'secondary' | 'link';
+  /**
+   * Primary is the one main action of a form; secondary and link are the rest. Danger (styled by
+   * `shared-contracts/account-ui/account-ui.css`) is a destructive action's confirmation.
+   */
+  variant?: 'primary' | 'secondary' | 'link' | 'danger';
   /**
    * While true the button announces it is busy and ignores presses (SPEC.md §4 per-action loading flag). It stays
    * focusable (aria-disabled, not disabled), so focus is not lost to the page while the request runs.

@@ -9,12 +9,14 @@ const linkedAccountsApi = baseApi.injectEndpoints({
     externalLogins: build.query<LinkedProvider[], void>({
       query: () => ({ url: 'ExternalLogins', method: 'GET', acceptUnauthorized: true }),
       transformResponse: (body: unknown) => linkedProvidersSchema.parse(body),
+      providesTags: ['Account'],
     }),
     eexLink: build.mutation<RedirectFollowed | null, EexLinkRequest>({
       query: (body) => ({ url: 'EexLink', method: 'POST', body }),
     }),
     eexUnlink: build.mutation<boolean, { vendorId: string }>({
       query: (body) => ({ url: 'EexUnlink', method: 'POST', body }),
+      invalidatesTags: ['Account'],
     }),
   }),
 });

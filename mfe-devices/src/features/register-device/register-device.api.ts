@@ -35,7 +35,7 @@ export const registerDeviceApi = baseApi.injectEndpoints({
         params: { returnUrl },
         body: payload,
       }),
-      invalidatesTags: ['User'],
+      invalidatesTags: ['User', 'Account'],
     }),
     /** `SkipFido` (body): the sign-in goes on without a device; remembered unless `remember: false`. */
     skipFido: build.mutation<RedirectFollowed | null, SkipFidoRequest & { returnUrl: string }>({
@@ -46,16 +46,19 @@ export const registerDeviceApi = baseApi.injectEndpoints({
     devices: build.query<DevicesView, void>({
       query: () => ({ url: 'Devices', method: 'GET' }),
       transformResponse: (body: unknown) => devicesViewSchema.parse(body),
+      providesTags: ['Account'],
     }),
     /** `RenameDevice` (body): the list after the change; 403 `recentSignInRequired` without a recent sign-in. */
     renameDevice: build.mutation<DevicesView, RenameDeviceRequest>({
       query: (body) => ({ url: 'RenameDevice', method: 'POST', body }),
       transformResponse: (body: unknown) => devicesViewSchema.parse(body),
+      invalidatesTags: ['Account'],
     }),
     /** `RemoveDevice` (body): the list after the change; 403 `recentSignInRequired` without a recent sign-in. */
     removeDevice: build.mutation<DevicesView, RemoveDeviceRequest>({
       query: (body) => ({ url: 'RemoveDevice', method: 'POST', body }),
       transformResponse: (body: unknown) => devicesViewSchema.parse(body),
+      invalidatesTags: ['Account'],
     }),
     /**
      * `SignInAgain` (body returnUrl): ends this session for a new full sign-in (S21, ADR 0036); answers the sign-in

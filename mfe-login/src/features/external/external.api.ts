@@ -25,7 +25,7 @@ export const externalApi = baseApi.injectEndpoints({
     /** `Link` (body): the local username and password link the upstream identity and sign in. */
     link: build.mutation<RedirectFollowed | null, LinkRequest>({
       query: (body) => ({ url: 'Link', method: 'POST', body }),
-      invalidatesTags: ['User'],
+      invalidatesTags: ['User', 'Account'],
     }),
     /** `Next` (query button): `back` forgets the upstream identity and returns to the sign-in page. */
     next: build.mutation<RedirectFollowed | null, { button: 'back' }>({

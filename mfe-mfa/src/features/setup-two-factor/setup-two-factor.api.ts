@@ -39,7 +39,7 @@ export const setupTwoFactorApi = baseApi.injectEndpoints({
     /** `EnableTwoFactor` (query returnUrl): ends the wizard; 209 to the next step or the returnUrl. */
     enableTwoFactor: build.mutation<RedirectFollowed | null, { returnUrl: string }>({
       query: ({ returnUrl }) => ({ url: 'EnableTwoFactor', method: 'POST', params: { returnUrl } }),
-      invalidatesTags: ['User'],
+      invalidatesTags: ['User', 'Account'],
     }),
   }),
 });

@@ -13,6 +13,7 @@ export const recoveryCodesApi = baseApi.injectEndpoints({
     redeemRecoveryCode: build.mutation<RecoveryCodeSet, { id?: string }>({
       query: ({ id }) => ({ url: 'RedeemRecoveryCode', method: 'POST', ...(id ? { params: { id } } : {}) }),
       transformResponse: (body: unknown) => recoveryCodeSetSchema.parse(body),
+      invalidatesTags: ['Account'],
     }),
     /** `RedeemState` (query state): whether a set can still be shown. */
     redeemState: build.query<RedeemState, { state: string }>({

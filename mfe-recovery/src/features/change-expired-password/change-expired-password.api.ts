@@ -7,7 +7,7 @@ export const changeExpiredPasswordApi = baseApi.injectEndpoints({
     /** `ChangeExpiredPassword` (body): the expired-password step; the 209 continues the sign-in. */
     changeExpiredPassword: build.mutation<RedirectFollowed | null, ChangeExpiredPasswordRequest>({
       query: (body) => ({ url: 'ChangeExpiredPassword', method: 'POST', body }),
-      invalidatesTags: ['User'],
+      invalidatesTags: ['User', 'Account'],
     }),
   }),
 });

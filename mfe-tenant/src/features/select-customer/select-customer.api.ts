@@ -39,7 +39,7 @@ export const selectCustomerApi = baseApi.injectEndpoints({
     /** `SelectCustomer` (body): 209 to the next step or the returnUrl; 400 for a customer not the user's. */
     selectCustomer: build.mutation<RedirectFollowed | null, SelectCustomerRequest>({
       query: (body) => ({ url: 'SelectCustomer', method: 'POST', body }),
-      invalidatesTags: ['User'],
+      invalidatesTags: ['User', 'Account'],
     }),
   }),
 });

@@ -6,13 +6,15 @@ import {
   EmailSection,
   PasswordSection,
   ProfileSection,
-  SessionsSection,
 } from './account-sections';
 import { RecentSignInProvider } from './recent-sign-in';
 import { RememberedBrowsersSection } from './remembered-browsers';
 import { useSecurityCentreViewQuery } from './security-centre.api';
+import { SessionsSection } from './sessions';
 import { SECURITY_CENTRE_NS, useSecurityCentreStrings } from './security-centre-strings';
-import { PasskeysSection, RecoveryCodesSection, TwoStepSection } from './sign-in-methods';
+import { PasskeysSection } from './passkeys';
+import { RecoveryCodesSection } from './recovery-codes';
+import { TwoStepSection } from './two-step';
 import { VendorAccountSection } from './vendor-account';
 import './security-centre.css';
 

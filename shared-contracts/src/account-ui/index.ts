@@ -1,0 +1,7 @@
+/**
+ * shared-contracts/account-ui: the pieces of the signed-in pages (the security centre and the remotes it sends people
+ * to) that the sign-in page never shows. Its own shared module, so none of it reaches the sign-in route's bytes.
+ * Styled by `shared-contracts/account-ui/account-ui.css`, which each page using it imports.
+ */
+export * from './confirm-dialog.js';
+export * from './dialog.js';

@@ -1,0 +1,78 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { withReturnUrl, type SecurityCentreView, type TwoFactorMethod } from 'shared-contracts';
+import { useFormErrors } from 'shared-contracts/api';
+import { Button, Card, FormErrors, Stack } from 'shared-contracts/ui';
+import { requestToast } from '../../events';
+import { useRecentSignIn } from './recent-sign-in';
+import { useRemoveTwoStepMethodMutation, useSetDefaultTwoStepMethodMutation } from './security-centre.api';
+import { SECURITY_CENTRE_NS } from './security-centre-strings';
+
+/** Two-step verification: the methods, the default, remove, and the way to the set-up page to add one. */
+export function TwoStepSection({ view }: { view: SecurityCentreView }) {
+  const { t } = useTranslation(SECURITY_CENTRE_NS);
+  const recent = useRecentSignIn();
+  const [remove, removing] = useRemoveTwoStepMethodMutation();
+  const [setDefault, settingDefault] = useSetDefaultTwoStepMethodMutation();
+  const errors = useFormErrors(removing.error ?? settingDefault.error);
+  const { methods, required } = view.twoStep;
+  const name = (method: TwoFactorMethod) => t(`twoStep.methods.${method}`);
+  const act = async (kind: 'remove' | 'default', method: TwoFactorMethod) => {
+    const result = kind === 'remove' ? await remove({ method }) : await setDefault({ method });
+    if ('error' in result) return void recent.check(result.error);
+    requestToast({
+      kind: 'success',
+      message: t(kind === 'remove' ? 'twoStep.removed' : 'twoStep.defaultChanged'),
+    });
+  };
+  return (
+    <Card>
+      <section aria-labelledby="two-step-heading" data-testid="two-step">
+        <Stack>
+          <h2 id="two-step-heading">{t('twoStep.heading')}</h2>
+          <p>{t('twoStep.intro')}</p>
+          {required ? <p>{t('twoStep.required')}</p> : null}
+          <FormErrors messages={errors.form} />
+          {methods.length === 0 ? <p>{t('twoStep.none')}</p> : null}
+          <ul className="hr-stack hr-list-plain">
+            {methods.map((m) => (
+              <li key={m.method} className="security-centre__item">
+                <span className="security-centre__item-text">
+                  <strong>{name(m.method)}</strong>
+                  {m.detail ? <span dir="ltr"> {m.detail}</span> : null}
+                  {m.isDefault ? (
+                    <span className="security-centre__badge"> {t('twoStep.default')}</span>
+                  ) : null}
+                </span>
+                <span className="security-centre__actions">
+                  {!m.isDefault ? (
+                    <Button
+                      variant="secondary"
+                      loading={settingDefault.isLoading && settingDefault.originalArgs?.method === m.method}
+                      onClick={() => void act('default', m.method)}
+                    >
+                      {t('twoStep.makeDefault', { method: name(m.method) })}
+                    </Button>
+                  ) : null}
+                  <Button
+                    variant="secondary"
+                    loading={removing.isLoading && removing.originalArgs?.method === m.method}
+                    onClick={() => void act('remove', m.method)}
+                  >
+                    {t('twoStep.remove', { method: name(m.method) })}
+                  </Button>
+                </span>
+              </li>
+            ))}
+          </ul>
+          <Link
+            className="hr-button hr-button--secondary"
+            to={withReturnUrl('/account/setup-twofactor', '/account/')}
+          >
+            {t('twoStep.add')}
+          </Link>
+        </Stack>
+      </section>
+    </Card>
+  );
+}
