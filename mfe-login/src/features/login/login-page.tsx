@@ -25,7 +25,8 @@ function ProviderButton({
   returnUrl: string;
 }) {
   const [vendorLogin, { isLoading, error }] = useVendorLoginMutation();
-  const errors = useFormErrors(error);
+  // SPEC.md §7: vendor and one-time-token login ignore empty failures (no raw "Internal Server Error").
+  const errors = useFormErrors(error, { ignoreEmpty: true });
   return (
     <li>
       <Stack>

@@ -98,7 +98,8 @@ export function SignInForm({
   const [rememberMe, setRememberMe] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const [login, { isLoading, error, reset }] = useLoginMutation();
-  const errors = useFormErrors(error);
+  // SPEC.md §7: Login ignores empty failures (an empty 500; the timed-out 400, which the warning above explains).
+  const errors = useFormErrors(error, { ignoreEmpty: true });
   // A failed attempt puts focus on the first invalid field, or, after a wrong password, on the emptied password
   // field (the form's message, a fresh alert, is read out), or else on the form's message.
   const formRef = useFocusOnFailure<HTMLFormElement>(
