@@ -179,7 +179,6 @@ describe('RegisterDevicePage', () => {
       expect(screen.getByRole('status').textContent).toBe('Passkey registered');
     } finally {
       window.removeEventListener(TOAST_EVENT, listen);
-      registerLocationAssigner(undefined);
     }
   });
 });
