@@ -206,7 +206,7 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
   });
 
   it('400 without errors: sets the timed-out flag and goes to the login page keeping its returnUrl', async () => {
-    // The sign-in page had used its session (LoginView answered) before Login found it lapsed.
+    // A sign-in had moved on in this tab (or User had said signed in) before the session lapsed.
     sessionStorage.setItem(SESSION_USED_STORAGE_KEY, '1');
     const { result, store } = await run(
       { ...antiforgery, 'POST /api/Account/Login': { status: 400 } },
@@ -266,7 +266,21 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
     expect(selectTimedOut(store.getState())).toBe(false);
   });
 
-  it('400 without errors after a sign-in step change or an answered call: "timed out", said once', async () => {
+  it('400 without errors after User said signed in: "timed out"', async () => {
+    window.history.replaceState({}, '', '/account/');
+    const { store } = await run(
+      {
+        ...antiforgery,
+        'POST /api/Account/User': { status: 200, body: { isAuthenticated: true, userName: 'emma' } },
+        'POST /api/Account/Sessions': { status: 400 },
+      },
+      { url: 'User' },
+    );
+    await store.dispatch(probeApi.endpoints.probe.initiate({ url: 'Sessions' }));
+    expect(selectTimedOut(store.getState())).toBe(true);
+  });
+
+  it('400 without errors after a sign-in step change: "timed out", said once; not after signing out', async () => {
     window.history.replaceState({}, '', '/account/setup-twofactor');
     const routes = {
       ...antiforgery,

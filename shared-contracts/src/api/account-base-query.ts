@@ -108,14 +108,22 @@ export function unauthorizedHomePath(path: string = currentPath()): string {
 }
 
 /**
- * sessionStorage key: this tab has used a session since it last heard of a timeout — a sign-in step changed (209),
- * or a call other than the start-up ones answered. Only then is an empty 400 a session that "had timed out"; a
- * sign-in step's page opened cold (`/account/setup-twofactor` typed in a new tab) had nothing to time out.
+ * sessionStorage key: this tab has had a sign-in or a signed-in session since it last heard of a timeout — a sign-in
+ * step changed (a 209), or User said signed in. Only then is an empty 400 a session that "had timed out"; a sign-in
+ * step's page opened cold (`/account/setup-twofactor` typed in a new tab) had nothing to time out. (The sign-in
+ * page's own Login meeting a lapsed session is its own case: the form says so from Login's answer.)
  */
 export const SESSION_USED_STORAGE_KEY = 'hr-identity.session-used';
 
-/** The calls every page makes at start-up, which answer anyone: they show no session in use. */
-const START_UP_CALLS = new Set(['antiforgery', 'user', 'getpartnermetadata', 'systemstatus']);
+/** True when a call's answer is User saying the visitor is signed in. */
+function signedInUser(call: AccountCall, body: unknown): boolean {
+  return (
+    call.url.toLowerCase() === 'user' &&
+    typeof body === 'object' &&
+    body !== null &&
+    (body as { isAuthenticated?: unknown }).isAuthenticated === true
+  );
+}
 
 function markSessionUsed(used: boolean): void {
   try {
@@ -234,7 +242,7 @@ export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
 
   switch (outcome.kind) {
     case 'success':
-      if (!START_UP_CALLS.has(call.url.toLowerCase())) markSessionUsed(true);
+      if (signedInUser(call, body)) markSessionUsed(true);
       return { data: body };
     case 'redirect': {
       // A step change uses the session; signing out ends it (nothing of it can time out afterwards).

@@ -174,8 +174,7 @@ describe('SignInForm', () => {
 
   it('SPEC.md §7: Login\'s own empty 400 shows the timed-out message only, no "Bad Request" under it', async () => {
     loginReply = () => new Response('', { status: 400, statusText: 'Bad Request' });
-    // The page had used its session (LoginView answered) before it lapsed.
-    sessionStorage.setItem('hr-identity.session-used', '1');
+    // Nothing else in this tab had a sign-in: the form says so from Login's own answer.
     await renderForm();
     fireEvent.change(screen.getByLabelText('Username or email'), { target: { value: 'employee' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });

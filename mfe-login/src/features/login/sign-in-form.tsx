@@ -154,7 +154,11 @@ export function SignInForm({
     reset();
   };
 
-  const showTimedOut = timedOut && user?.isAuthenticated !== true;
+  // Login's own empty 400 (SPEC.md §4): the session this page was using lapsed while it stood open. The shared flag
+  // is set only after a sign-in or a signed-in session in this tab (not for a step page opened cold), so the form
+  // also reads its own answer.
+  const ownLapse = isApiError(error) && error.status === 400 && Object.keys(error.errors).length === 0;
+  const showTimedOut = (timedOut || ownLapse) && user?.isAuthenticated !== true;
 
   return (
     // method="post": before the app takes over (first HTML) or without scripts, a submit must never put the
