@@ -152,9 +152,9 @@ async function signedInAs(page: Page, username: string) {
 async function setUpSms(page: Page, user: DemoUser, phone: string, checkA11y = false) {
   await passwordSignIn(page, user);
   await expect(page).toHaveURL(/\/account\/setup-twofactor/);
-  await page.getByRole('radio', { name: 'SMS code' }).check();
+  await page.getByRole('radio', { name: 'Text message (SMS)' }).check();
   await twoFactorPages(page).wizard.next.click();
-  await expect(page.getByRole('heading', { name: 'Set up SMS codes' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Set up codes by text message (SMS)' })).toBeVisible();
   const field = page.getByRole('textbox', { name: 'Mobile number' });
   await field.fill('07700 900123');
   await page.getByRole('button', { name: 'Text me a code' }).click();
@@ -167,7 +167,7 @@ async function setUpSms(page: Page, user: DemoUser, phone: string, checkA11y = f
   await expect(page.getByText(`We sent a code to •••• ${phone.slice(-4)}.`)).toBeVisible();
   if (checkA11y) await expectNoAxeViolations(page, 'wizard: SMS');
   const setupCode = await textAfter(count, phone.replace(/\s/g, ''));
-  await page.getByLabel('6-digit code from the text message').fill(setupCode);
+  await page.getByLabel('6-digit code from the text message (SMS)').fill(setupCode);
   await page.getByRole('button', { name: 'Confirm' }).click();
   await finishWizard(page);
 }
@@ -207,7 +207,7 @@ test('SMS: the phone is verified in the wizard; the 2FA page texts nothing until
   await expect.poll(() => toPhone().length).toBe(2);
   const code = await textAfter(count + 1, '+447700900123');
   expect(code).not.toBe(first);
-  await page.getByLabel('Code from the text message').fill(code.replace(/(\d{3})/, '$1 '));
+  await page.getByLabel('Code from the text message (SMS)').fill(code.replace(/(\d{3})/, '$1 '));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/account\/$/);
   await signedInAs(page, user.username);
@@ -271,7 +271,7 @@ test('remember this browser: offered where the partner allows it, and the next s
   await expect(remember).toBeVisible();
   await expectNoAxeViolations(page, '2FA sign-in: remember this browser');
   await remember.check();
-  await page.getByLabel('Code from the text message').fill(await textAfter(count, '+447700900777'));
+  await page.getByLabel('Code from the text message (SMS)').fill(await textAfter(count, '+447700900777'));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/account\/$/);
 

@@ -28,6 +28,9 @@ export const externalProviderSchema = z.object({
 /** An external sign-in provider offered on the sign-in page. */
 export type ExternalProvider = z.infer<typeof externalProviderSchema>;
 
+/** The longest application name the sign-in page shows (LoginView cuts a longer registered name with "…"). */
+export const CLIENT_NAME_MAX = 60;
+
 /** Answer of `LoginView` (query returnUrl): what the sign-in page needs. */
 export const loginViewSchema = z.object({
   /** The username remembered for this session (SPEC.md §3 "kept for the session"). */
@@ -43,6 +46,12 @@ export const loginViewSchema = z.object({
   captchaRequired: z.optional(z.boolean()),
   /** The partner's captcha provider (absent when off): which widget shows, and whether the reCAPTCHA notice does. */
   captcha: z.optional(captchaProviderSchema),
+  /**
+   * The registered name of the application whose sign-in this is (the returnUrl is its live OIDC interaction):
+   * the page says "to continue to <name>". Absent for a sign-in to this site itself. Plain text, at most
+   * {@link CLIENT_NAME_MAX} characters.
+   */
+  clientName: z.optional(z.string().check(z.maxLength(CLIENT_NAME_MAX))),
 });
 /** Answer of `LoginView`. */
 export type LoginView = z.infer<typeof loginViewSchema>;

@@ -245,7 +245,7 @@ for (const backend of BACKENDS) {
         const lines = mails.map((m) => /: ([^:]+)\.\n/.exec(m.text ?? '')?.[1]);
         expect(lines).toEqual([
           'an authenticator app for two-step verification',
-          'text message codes for two-step verification',
+          'text message (SMS) codes for two-step verification',
           'a PIN by email for two-step verification',
           'a new set of recovery codes',
         ]);

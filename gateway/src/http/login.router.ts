@@ -5,7 +5,7 @@ import {
   returnUrlQuerySchema,
   silentLoginRequestSchema,
 } from 'shared-contracts';
-import type { LoginViewService } from '../identity/login-view.service.js';
+import { INTERACTION, type LoginViewService } from '../identity/login-view.service.js';
 import type { ReturnUrls } from '../identity/return-urls.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
@@ -28,9 +28,6 @@ export interface LoginRouterDeps {
   /** The OIDC side's view of an application's sign-in (SilentLogin); absent, SilentLogin always answers false. */
   describeInteraction?: ((uid: string) => Promise<{ freshSignIn: boolean } | undefined>) | undefined;
 }
-
-/** An application's sign-in: the OIDC interaction the sign-in resumes (the only target SilentLogin serves). */
-const INTERACTION = /^\/interaction\/([A-Za-z0-9_-]{1,64})$/;
 
 /**
  * `LoginView`'s answer for the request's session (the router's route and the light-call dispatcher,

@@ -150,7 +150,13 @@ export function createIdentity(deps: IdentityDeps) {
     twoFactor,
     secondFactorDevices: deps.secondFactorDevices,
     captcha,
-    loginView: createLoginViewService(partners, returnUrls, captcha, external),
+    loginView: createLoginViewService(
+      partners,
+      returnUrls,
+      captcha,
+      external,
+      deps.oidc?.describeInteraction?.bind(deps.oidc),
+    ),
     recovery: createRecoveryService({
       store,
       kv: deps.kv,

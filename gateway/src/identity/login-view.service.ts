@@ -1,9 +1,34 @@
-import type { LoginView } from 'shared-contracts';
+import { CLIENT_NAME_MAX, type LoginView } from 'shared-contracts';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { ExternalIdentityService } from './external/external-identity.service.js';
 import type { CaptchaContext, CaptchaService } from './captcha.service.js';
 import type { PartnerService } from './partner.service.js';
 import type { ReturnUrls } from './return-urls.service.js';
+
+/** An application's sign-in: the OIDC interaction the sign-in resumes (SilentLogin's only target, LoginView's name). */
+export const INTERACTION = /^\/interaction\/([A-Za-z0-9_-]{1,64})$/;
+
+/** The OIDC side's view of an application's pending sign-in (oidc-provider.ts `describeInteraction`). */
+export type DescribeInteraction = (uid: string) => Promise<{ clientName?: string } | undefined>;
+
+/**
+ * The name of the application a sign-in was started by, when the checked target is its live interaction: the page
+ * says "to continue to Payroll portal" (as Google and Auth0 do). Only the registered name, never a value of the
+ * request; cut to {@link CLIENT_NAME_MAX} characters so a long registration cannot push the form off the page.
+ */
+async function clientNameOf(
+  target: string,
+  describeInteraction: DescribeInteraction | undefined,
+): Promise<string | undefined> {
+  const uid = INTERACTION.exec(target)?.[1];
+  if (!uid || !describeInteraction) return undefined;
+  const name = (await describeInteraction(uid))?.clientName?.trim();
+  if (!name) return undefined;
+  if (name.length <= CLIENT_NAME_MAX) return name;
+  // Cut in UTF-16 units, as the schema counts, but never between the two halves of a surrogate pair.
+  const cut = name.slice(0, CLIENT_NAME_MAX - 1).replace(/[\uD800-\uDBFF]$/, '');
+  return `${cut}…`;
+}
 
 /** What the sign-in page needs (`LoginView`): the remembered username, the partner's options, the checked target. */
 export function createLoginViewService(
@@ -11,6 +36,7 @@ export function createLoginViewService(
   returnUrls: ReturnUrls,
   captcha?: CaptchaService,
   external?: Pick<ExternalIdentityService, 'loginProviders'>,
+  describeInteraction?: DescribeInteraction,
 ) {
   return async (
     session: Session | undefined,
@@ -30,6 +56,7 @@ export function createLoginViewService(
         ? (await captcha.assess({ ...request, host, sessionId: session?.id ?? '' }, 'login', username))
             .required
         : false;
+    const clientName = await clientNameOf(target, describeInteraction);
     return {
       ...(username ? { username } : {}),
       allowLocal: true,
@@ -38,6 +65,7 @@ export function createLoginViewService(
       returnUrl: target,
       captchaRequired,
       ...(provider ? { captcha: provider } : {}),
+      ...(clientName ? { clientName } : {}),
     };
   };
 }

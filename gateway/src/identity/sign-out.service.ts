@@ -19,9 +19,10 @@ export interface OidcLogoutHooks {
   endSession?(logoutId: string | undefined, browser: Browser): Promise<EndedSignOut | undefined>;
   /**
    * For `SilentLogin` (ADR 0020): whether the application's sign-in `/interaction/<uid>` is alive and whether it
-   * demands a fresh sign-in (`prompt=login`, `max_age`); undefined when unknown or expired.
+   * demands a fresh sign-in (`prompt=login`, `max_age`); undefined when unknown or expired. For LoginView also the
+   * registered name of the application that started it.
    */
-  describeInteraction?(uid: string): Promise<{ freshSignIn: boolean } | undefined>;
+  describeInteraction?(uid: string): Promise<{ freshSignIn: boolean; clientName?: string } | undefined>;
 }
 
 /** What the OIDC side reports after ending its session. */

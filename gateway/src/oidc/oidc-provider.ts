@@ -104,6 +104,14 @@ export interface OidcProviderOptions extends OidcConfigurationOptions {
   interactionLimit?: InteractionLimit | false | undefined;
 }
 
+/** What the sign-in side may know of an application's pending sign-in (`/interaction/<uid>`). */
+export interface InteractionDescription {
+  /** The authorization demands a fresh sign-in (`prompt=login`, `max_age`): SilentLogin never answers it. */
+  freshSignIn: boolean;
+  /** The registered name of the client that started it, when it has one. */
+  clientName?: string;
+}
+
 /** The provider as the gateway uses it. */
 export interface OidcService extends LogoutHooks {
   /** The live oidc-provider instance (replaced by `reload`). */
@@ -116,9 +124,10 @@ export interface OidcService extends LogoutHooks {
   close(): void;
   /**
    * What SilentLogin must know of an application's sign-in `/interaction/<uid>` (ADR 0020): whether it is alive
-   * and whether it demands a fresh sign-in (`prompt=login`, `max_age`), which a remembered session never answers.
+   * and whether it demands a fresh sign-in (`prompt=login`, `max_age`), which a remembered session never answers;
+   * and, for LoginView, the registered name of the application that started it ("to continue to Payroll portal").
    */
-  describeInteraction(uid: string): Promise<{ freshSignIn: boolean } | undefined>;
+  describeInteraction(uid: string): Promise<InteractionDescription | undefined>;
   /**
    * Ends the account's OIDC sessions made from the selected site sessions, as Logout ends one (back-channel logout,
    * grants with their refresh tokens revoked, offline ones too): the security centre's sign-out of other sessions.
@@ -308,7 +317,10 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
       if (!interaction) return undefined;
       const { prompt } = interaction;
       const freshSignIn = prompt.reasons.some((r) => r === 'login_prompt' || r === 'max_age');
-      return { freshSignIn };
+      const clientId = interaction.params.client_id;
+      // The name an administrator registered (never a value of the request): the sign-in page names it.
+      const client = typeof clientId === 'string' ? await options.findClient(clientId) : undefined;
+      return { freshSignIn, ...(client?.name ? { clientName: client.name } : {}) };
     },
     endOidcSession: (logoutId, req, res) => logout.endOidcSession(logoutId, req, res),
     endOidcSessionsOf: (accountId, which) => endOidcSessionsOfAccount(artefacts, accountId, which),

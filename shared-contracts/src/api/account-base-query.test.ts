@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiError } from '../protocol.js';
 import type { AccountCall } from './account-base-query.js';
-import { timedOutLoginPath } from './account-base-query.js';
+import { SESSION_USED_STORAGE_KEY, timedOutLoginPath, unauthorizedHomePath } from './account-base-query.js';
 import { readAntiforgeryToken } from './antiforgery.js';
 import { baseApi } from './base-api.js';
 import { configureApiClient } from './client-config.js';
@@ -63,6 +63,7 @@ let fullLoads: string[];
 
 beforeEach(() => {
   clearCookies();
+  sessionStorage.clear();
   window.history.replaceState({}, '', '/account/login?returnUrl=%2Fconnect%2Fauth%3Fx%3D1');
   navigations = [];
   fullLoads = [];
@@ -205,6 +206,8 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
   });
 
   it('400 without errors: sets the timed-out flag and goes to the login page keeping its returnUrl', async () => {
+    // A sign-in had moved on in this tab (or User had said signed in) before the session lapsed.
+    sessionStorage.setItem(SESSION_USED_STORAGE_KEY, '1');
     const { result, store } = await run(
       { ...antiforgery, 'POST /api/Account/Login': { status: 400 } },
       { url: 'Login' },
@@ -248,6 +251,59 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
     expect(selectTimedOut(store.getState())).toBe(false);
   });
 
+  it('400 without errors on a page opened cold: the login page, but no "timed out" (nothing was in use)', async () => {
+    window.history.replaceState({}, '', '/account/setup-twofactor');
+    const { store } = await run(
+      {
+        ...antiforgery,
+        'POST /api/Account/User': { status: 200, body: { isAuthenticated: false } },
+        'POST /api/Account/Setup2FAView': { status: 400 },
+      },
+      { url: 'User' },
+    );
+    await store.dispatch(probeApi.endpoints.probe.initiate({ url: 'Setup2FAView' }));
+    expect(navigations).toEqual(['/account/login?returnUrl=%2Faccount%2Fsetup-twofactor']);
+    expect(selectTimedOut(store.getState())).toBe(false);
+  });
+
+  it('400 without errors after User said signed in: "timed out"', async () => {
+    window.history.replaceState({}, '', '/account/');
+    const { store } = await run(
+      {
+        ...antiforgery,
+        'POST /api/Account/User': { status: 200, body: { isAuthenticated: true, userName: 'emma' } },
+        'POST /api/Account/Sessions': { status: 400 },
+      },
+      { url: 'User' },
+    );
+    await store.dispatch(probeApi.endpoints.probe.initiate({ url: 'Sessions' }));
+    expect(selectTimedOut(store.getState())).toBe(true);
+  });
+
+  it('400 without errors after a sign-in step change: "timed out", said once; not after signing out', async () => {
+    window.history.replaceState({}, '', '/account/setup-twofactor');
+    const routes = {
+      ...antiforgery,
+      'POST /api/Account/Login': { status: 209, body: { redirect: '/account/setup-twofactor', state: 's' } },
+      'POST /api/Account/Setup2FAView': { status: 400 },
+      'POST /api/Account/Logout': {
+        status: 209,
+        body: { redirect: '/account/loggedout?logoutId=1', state: 's' },
+      },
+    };
+    // Login moved the sign-in on to a step: when that step's session lapses, the login page says so.
+    const { store } = await run(routes, { url: 'Login', body: {} });
+    await store.dispatch(probeApi.endpoints.probe.initiate({ url: 'Setup2FAView' }));
+    expect(selectTimedOut(store.getState())).toBe(true);
+    // Said once: the same page opened again without a new use of the session says nothing.
+    const again = (await run(routes, { url: 'Setup2FAView' })).store;
+    expect(selectTimedOut(again.getState())).toBe(false);
+    // Signing out ends the session: nothing of it can time out afterwards.
+    const out = (await run(routes, { url: 'Logout', body: {} })).store;
+    await out.dispatch(probeApi.endpoints.probe.initiate({ url: 'Setup2FAView' }));
+    expect(selectTimedOut(out.getState())).toBe(false);
+  });
+
   it('401: goes home with the current page as returnUrl', async () => {
     window.history.replaceState({}, '', '/account/select?cid=4');
     await run(
@@ -255,6 +311,25 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
       { url: 'SelectCustomer' },
     );
     expect(navigations).toEqual(['/?returnUrl=%2Faccount%2Fselect%3Fcid%3D4']);
+  });
+
+  it('two 401s at once go home once, never nesting the returnUrl', async () => {
+    window.history.replaceState({}, '', '/account/');
+    // The navigator moves the browser as the router would, so the second 401 sees the home page the first went to.
+    registerNavigator((path) => {
+      navigations.push(path);
+      window.history.pushState({}, '', path);
+    });
+    const { store } = await run(
+      {
+        ...antiforgery,
+        'POST /api/Account/Sessions': { status: 401 },
+        'POST /api/Account/Devices': { status: 401 },
+      },
+      { url: 'Sessions' },
+    );
+    await store.dispatch(probeApi.endpoints.probe.initiate({ url: 'Devices' }));
+    expect(navigations).toEqual(['/?returnUrl=%2Faccount%2F', '/?returnUrl=%2Faccount%2F']);
   });
 
   it('401 and 403 are normal responses where the call accepts them', async () => {
@@ -320,5 +395,21 @@ describe('timedOutLoginPath', () => {
     ['/account/change-expired-password?ReturnUrl=%2Fx', '/account/login?returnUrl=%2Fx'],
   ])('%s → %s', (from, to) => {
     expect(timedOutLoginPath(from)).toBe(to);
+  });
+});
+
+describe('unauthorizedHomePath', () => {
+  it.each([
+    ['/account/select?cid=4', '/?returnUrl=%2Faccount%2Fselect%3Fcid%3D4'],
+    ['/account/', '/?returnUrl=%2Faccount%2F'],
+    // Already home with a target (a second 401 of the same moment): the target is passed on, not wrapped.
+    ['/?returnUrl=%2Faccount%2F', '/?returnUrl=%2Faccount%2F'],
+    ['/?ReturnUrl=%2Faccount%2F', '/?returnUrl=%2Faccount%2F'],
+    // The sign-in page and the steps of a sign-in carry the whole sign-in's target.
+    ['/account/login?returnUrl=%2Finteraction%2Fabc', '/?returnUrl=%2Finteraction%2Fabc'],
+    ['/account/login', '/'],
+    ['/', '/'],
+  ])('%s → %s', (from, to) => {
+    expect(unauthorizedHomePath(from)).toBe(to);
   });
 });

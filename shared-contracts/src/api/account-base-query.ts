@@ -5,6 +5,9 @@ import { ERROR_MESSAGES } from '../error-codes.js';
 import { returnUrlOf, withReturnUrl } from '../return-url.js';
 import { classifyResponse, resolveRedirectTarget, statusMessage, type ApiError } from '../protocol.js';
 import { isKnownPage, LOCAL_LOGIN_PATH, LOGIN_PATH, HOME_PATH } from '../routes.js';
+
+/** The signed-out page a sign-out's 209 goes to. */
+const LOGGED_OUT_PATH = '/account/loggedout';
 import { ensureAntiforgeryToken } from './antiforgery.js';
 import { accountCallHeaders, apiClientConfig } from './client-config.js';
 import { navigateFull, navigateInApp } from './navigation.js';
@@ -74,19 +77,69 @@ function currentPath(): string {
   return `${location.pathname}${location.search}${location.hash}`;
 }
 
+/** The returnUrl a page carries for its whole journey, or the page itself when it carries none. */
+function journeyTarget(url: URL, path: string): string {
+  // Sign-in pages and the steps of a pending sign-in carry the target of the whole sign-in: keep it.
+  const carriesTarget =
+    url.pathname.toLowerCase().startsWith(LOGIN_PATH) ||
+    url.searchParams.has('returnUrl') ||
+    url.searchParams.has('ReturnUrl');
+  return carriesTarget ? returnUrlOf(url.searchParams) : path;
+}
+
 /**
  * Where a timed-out session sends the browser (SPEC.md §4): the login page with a returnUrl. On a sign-in page
  * itself the returnUrl it already carries is kept, so the visitor still ends up where they were going.
  */
 export function timedOutLoginPath(path: string = currentPath()): string {
   const url = new URL(path, 'http://local.invalid');
-  // Sign-in pages and the steps of a pending sign-in carry the target of the whole sign-in: keep it.
-  const carriesTarget =
-    url.pathname.toLowerCase().startsWith(LOGIN_PATH) ||
-    url.searchParams.has('returnUrl') ||
-    url.searchParams.has('ReturnUrl');
-  const returnUrl = carriesTarget ? returnUrlOf(url.searchParams) : path;
-  return withReturnUrl(LOGIN_PATH, returnUrl);
+  return withReturnUrl(LOGIN_PATH, journeyTarget(url, path));
+}
+
+/**
+ * Where a 401 sends the browser (SPEC.md §4): home with the current page as returnUrl. A page that already carries a
+ * returnUrl passes that one on instead of wrapping it: two calls answered 401 at once (the second one sees the home
+ * page the first went to) and a 401 on the home or sign-in page must not nest `/?returnUrl=/?returnUrl=/account/`.
+ */
+export function unauthorizedHomePath(path: string = currentPath()): string {
+  const url = new URL(path, 'http://local.invalid');
+  const target = url.pathname === HOME_PATH && !url.search ? HOME_PATH : journeyTarget(url, path);
+  return target === HOME_PATH ? HOME_PATH : withReturnUrl(HOME_PATH, target);
+}
+
+/**
+ * sessionStorage key: this tab has had a sign-in or a signed-in session since it last heard of a timeout — a sign-in
+ * step changed (a 209), or User said signed in. Only then is an empty 400 a session that "had timed out"; a sign-in
+ * step's page opened cold (`/account/setup-twofactor` typed in a new tab) had nothing to time out. (The sign-in
+ * page's own Login meeting a lapsed session is its own case: the form says so from Login's answer.)
+ */
+export const SESSION_USED_STORAGE_KEY = 'hr-identity.session-used';
+
+/** True when a call's answer is User saying the visitor is signed in. */
+function signedInUser(call: AccountCall, body: unknown): boolean {
+  return (
+    call.url.toLowerCase() === 'user' &&
+    typeof body === 'object' &&
+    body !== null &&
+    (body as { isAuthenticated?: unknown }).isAuthenticated === true
+  );
+}
+
+function markSessionUsed(used: boolean): void {
+  try {
+    if (used) globalThis.sessionStorage?.setItem(SESSION_USED_STORAGE_KEY, '1');
+    else globalThis.sessionStorage?.removeItem(SESSION_USED_STORAGE_KEY);
+  } catch {
+    // Storage can throw (privacy modes): then no timed-out greeting rather than a wrong one.
+  }
+}
+
+function sessionWasUsed(): boolean {
+  try {
+    return globalThis.sessionStorage?.getItem(SESSION_USED_STORAGE_KEY) === '1';
+  } catch {
+    return false;
+  }
 }
 
 function apiError(
@@ -146,8 +199,9 @@ async function followRedirect(redirect: string, state: string): Promise<void> {
  * - every call: Accept, X-Requested-With, x-supported-locales, x-default-locale (and Accept-Language);
  * - non-GET: the anti-forgery header, fetching a token first when the cookie is absent;
  * - 200–208 → `{data}`; 209 → Exchange, then navigate, `{data: RedirectFollowed}`;
- * - 400 without errors → timed-out flag, login page with returnUrl; 400 with errors → `{error}` with field errors;
- * - 401 → home with returnUrl (unless accepted); any other status → `{error}` with the status catalogue message.
+ * - 400 without errors → timed-out flag (when a session was in use), login page with returnUrl; 400 with errors →
+ *   `{error}` with field errors;
+ * - 401 → home with returnUrl, never nested (unless accepted); any other status → `{error}` with the status catalogue message.
  */
 export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
   const call: AccountCall = typeof args === 'string' ? { url: args } : args;
@@ -188,18 +242,23 @@ export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
 
   switch (outcome.kind) {
     case 'success':
+      if (signedInUser(call, body)) markSessionUsed(true);
       return { data: body };
     case 'redirect': {
+      // A step change uses the session; signing out ends it (nothing of it can time out afterwards).
+      markSessionUsed(!outcome.redirect.toLowerCase().startsWith(LOGGED_OUT_PATH));
       await followRedirect(outcome.redirect, outcome.state);
       const data: RedirectFollowed = { redirected: true, redirect: outcome.redirect };
       return { data };
     }
     case 'timeout':
-      api.dispatch(setTimedOut(true));
+      // Said once, and only when a session in use lapsed (not on a step page opened cold).
+      if (sessionWasUsed()) api.dispatch(setTimedOut(true));
+      markSessionUsed(false);
       await navigateInApp(timedOutLoginPath());
       return { error: apiError(url, response, body, ERROR_MESSAGES.sessionTimedOut) };
     case 'unauthorized':
-      await navigateInApp(withReturnUrl(HOME_PATH, currentPath()));
+      await navigateInApp(unauthorizedHomePath());
       return { error: apiError(url, response, body, statusMessage(401)) };
     case 'validation':
       return { error: apiError(url, response, body, ERROR_MESSAGES.validationFailed, outcome.errors) };

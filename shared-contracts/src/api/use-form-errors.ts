@@ -36,12 +36,27 @@ export interface FormErrors {
   any: boolean;
 }
 
+/** How an action's failure becomes its error set. */
+export interface FormErrorOptions {
+  /**
+   * SPEC.md §7: "Login, one-time-token login and vendor login ignore empty failures". An answer without an errors
+   * map (an empty 500, the empty 400 of a timed-out session, which the sign-in page explains itself) adds no
+   * message; an answer with one still shows it. Offline is not an answer, so "You are offline" still shows.
+   */
+  ignoreEmpty?: boolean;
+}
+
 /**
  * Builds the translated error set of an action from its RTK Query error. Field keys follow SPEC.md §4 (the
  * empty key is form-level); an error that is not a validation error becomes one form-level message from the
- * status catalogue (SPEC.md §8), so the page never handles statuses itself.
+ * status catalogue (SPEC.md §8), so the page never handles statuses itself, unless the action ignores empty
+ * failures ({@link FormErrorOptions}).
  */
-export function formErrorsOf(t: Translate, error: ApiError | SerializedError | undefined): FormErrors {
+export function formErrorsOf(
+  t: Translate,
+  error: ApiError | SerializedError | undefined,
+  options: FormErrorOptions = {},
+): FormErrors {
   if (!error) return { field: () => [], form: [], any: false };
   let fields: FieldErrors = {};
   let form: string[];
@@ -50,6 +65,7 @@ export function formErrorsOf(t: Translate, error: ApiError | SerializedError | u
     const hasFields = Object.keys(fields).length > 0;
     if (hasFields) form = (fields[''] ?? []).map((m) => translateErrorMessage(t, m));
     else if (error.status === 0) form = [t('errors:offline')];
+    else if (options.ignoreEmpty) form = [];
     else {
       const code = STATUS_CODES[error.status];
       form = [code && isErrorCode(code) ? t(`errors:${code}`) : t('errors:genericError')];
@@ -75,7 +91,10 @@ export function formErrorsOf(t: Translate, error: ApiError | SerializedError | u
  * <TextField errors={errors.field('username')} … />
  * ```
  */
-export function useFormErrors(error: ApiError | SerializedError | undefined): FormErrors {
+export function useFormErrors(
+  error: ApiError | SerializedError | undefined,
+  options?: FormErrorOptions,
+): FormErrors {
   const { t } = useTranslation();
-  return formErrorsOf(t, error);
+  return formErrorsOf(t, error, options);
 }

@@ -215,7 +215,7 @@ const METHOD_ADDED_EN_GB: MethodAddedText = {
   methods: {
     passkey: () => 'a passkey',
     authenticator: () => 'an authenticator app for two-step verification',
-    sms: () => 'text message codes for two-step verification',
+    sms: () => 'text message (SMS) codes for two-step verification',
     pin: () => 'a PIN by email for two-step verification',
     'recovery-codes': () => 'a new set of recovery codes',
     'linked-account': (provider) => `sign-in with ${provider}`,

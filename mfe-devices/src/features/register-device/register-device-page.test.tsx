@@ -141,4 +141,44 @@ describe('RegisterDevicePage', () => {
     await waitFor(() => expect(calls.some((c) => c.call === 'SkipFido')).toBe(true));
     expect(calls.find((c) => c.call === 'SkipFido')?.query.get('returnUrl')).toBe('/account/');
   });
+
+  it('offers a signed-in person Cancel back where they came from, not "Skip for now" nor "Back to sign in"', async () => {
+    await renderPage({
+      User: () => Response.json({ isAuthenticated: true, name: 'Emma' }),
+      Devices: () => Response.json({ devices: [] }),
+    });
+    const cancel = await screen.findByRole('link', { name: 'Cancel' });
+    expect(cancel.getAttribute('href')).toBe('/redirect?returnUrl=%2Faccount%2F');
+    expect(screen.queryByRole('button', { name: 'Skip for now' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Back to sign in' })).toBeNull();
+  });
+
+  it('says "Passkey registered" (SPEC.md §8) after the offer of a sign-in too, on the page and as a toast', async () => {
+    device.attestation = {
+      id: 'cred',
+      rawId: 'cred',
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: { attestationObject: 'AA', clientDataJSON: 'AA', transports: ['internal'] },
+    };
+    const assigned: string[] = [];
+    registerLocationAssigner((url) => assigned.push(url));
+    const toasts: ToastEventDetail[] = [];
+    const listen = (event: Event) => toasts.push((event as CustomEvent<ToastEventDetail>).detail);
+    window.addEventListener(TOAST_EVENT, listen);
+    try {
+      // A pending sign-in (not signed in yet) whose 209 goes back to the application: a full page load.
+      await renderPage({
+        User: () => Response.json({ isAuthenticated: false }),
+        RegisterCredential: () =>
+          Response.json({ redirect: '/interaction/abc', state: 's' }, { status: 209 }),
+      });
+      fireEvent.submit(screen.getByRole('button', { name: 'Add passkey' }).closest('form')!);
+      await waitFor(() => expect(toasts).toEqual([{ kind: 'success', message: 'Passkey registered' }]));
+      expect(assigned).toEqual([expect.stringContaining('/interaction/abc')]);
+      expect(screen.getByRole('status').textContent).toBe('Passkey registered');
+    } finally {
+      window.removeEventListener(TOAST_EVENT, listen);
+    }
+  });
 });

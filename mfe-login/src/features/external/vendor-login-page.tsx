@@ -19,7 +19,8 @@ export function VendorLoginPage() {
   const returnUrl = returnUrlOf(search);
   const { data: view, isLoading, isError } = useVendorLoginViewQuery({ vendorId }, { skip: !vendorId });
   const [vendorLogin, { isLoading: starting, error }] = useVendorLoginMutation();
-  const errors = useFormErrors(error);
+  // SPEC.md §7: vendor and one-time-token login ignore empty failures (no raw "Internal Server Error").
+  const errors = useFormErrors(error, { ignoreEmpty: true });
   const unknown = !vendorId || isError;
   return (
     <Page title={t('routes.loginVendor')} pageId="login-vendor">

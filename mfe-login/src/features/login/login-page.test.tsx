@@ -183,3 +183,65 @@ describe('LoginPage SilentLogin (ADR 0020)', () => {
     expect(asked.some((url) => url.includes('SilentLogin'))).toBe(false);
   });
 });
+
+describe('LoginPage names the application (issue 49)', () => {
+  /** LoginView naming `clientName` (or nothing) for the page's returnUrl. */
+  function namingGateway(clientName: string | undefined) {
+    return (input: RequestInfo | URL): Promise<Response> => {
+      const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+      if (url.startsWith('/api/Account/LoginView'))
+        return Promise.resolve(
+          Response.json({
+            allowLocal: true,
+            showLoginProviders: false,
+            providers: [],
+            returnUrl: '/interaction/abc',
+            ...(clientName ? { clientName } : {}),
+          }),
+        );
+      return gateway(input);
+    };
+  }
+
+  it.each([
+    [
+      LoginPage,
+      '/account/login?returnUrl=%2Finteraction%2Fabc',
+      'en-GB',
+      'to continue to Payroll <b>portal</b>',
+    ],
+    [
+      LocalLoginPage,
+      '/account/login/local?returnUrl=%2Finteraction%2Fabc',
+      'de',
+      'weiter zu Payroll <b>portal</b>',
+    ],
+  ])(
+    'says under the heading which application the sign-in continues to, as text (%#)',
+    async (Page, path, lng, text) => {
+      await renderWithProviders(<Page />, {
+        path,
+        lng,
+        fetch: namingGateway('Payroll <b>portal</b>'),
+        resources: { 'en-GB': { 'mfe-login': enGB }, de: { 'mfe-login': de } },
+      });
+      const line = await screen.findByTestId('login-client');
+      // Text, never markup: the name's angle brackets show as typed.
+      expect(line.textContent).toBe(text);
+      expect(line.querySelector('b')).toBeNull();
+      // Right under the page's heading, before the form's card.
+      expect(line.previousElementSibling?.tagName).toBe('H1');
+    },
+  );
+
+  it('names nothing when LoginView names no application', async () => {
+    await renderWithProviders(<LoginPage />, {
+      path: '/account/login?returnUrl=%2Faccount%2F',
+      fetch: namingGateway(undefined),
+      resources: { 'en-GB': { 'mfe-login': enGB } },
+    });
+    await screen.findByLabelText('Password');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('login-client')).toBeNull();
+  });
+});

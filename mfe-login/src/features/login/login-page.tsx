@@ -25,7 +25,8 @@ function ProviderButton({
   returnUrl: string;
 }) {
   const [vendorLogin, { isLoading, error }] = useVendorLoginMutation();
-  const errors = useFormErrors(error);
+  // SPEC.md §7: vendor and one-time-token login ignore empty failures (no raw "Internal Server Error").
+  const errors = useFormErrors(error, { ignoreEmpty: true });
   return (
     <li>
       <Stack>
@@ -169,11 +170,26 @@ function SignInBody({ local }: { local: boolean }) {
   );
 }
 
+/**
+ * Under the heading, the application this sign-in goes on to ("to continue to Payroll portal", as Google and Auth0
+ * say), when LoginView names one: a sign-in to this site itself names nothing. Plain text (React escapes it); the
+ * gateway sends only the registered name, cut to the schema's length.
+ */
+function ApplicationName() {
+  const { t } = useTranslation(NS);
+  const [search] = useSearchParams();
+  const { data: view } = useLoginViewQuery({ returnUrl: returnUrlOf(search) });
+  return view?.clientName ? (
+    <p data-testid="login-client">{t('login.continueTo', { client: view.clientName })}</p>
+  ) : null;
+}
+
 /** `/account/login`: the sign-in page (password form and, when the partner allows, external providers). */
 export function LoginPage() {
   const { t } = useTranslation(NS);
   return (
     <Page title={t('routes.login')} pageId="login">
+      <ApplicationName />
       <Card>
         <SignInBody local={false} />
       </Card>
@@ -186,6 +202,7 @@ export function LocalLoginPage() {
   const { t } = useTranslation(NS);
   return (
     <Page title={t('routes.loginLocal')} pageId="login-local">
+      <ApplicationName />
       <Card>
         <SignInBody local />
       </Card>

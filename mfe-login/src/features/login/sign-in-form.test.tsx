@@ -9,6 +9,8 @@ import { SignInForm } from './sign-in-form';
 const calls: { url: string; body?: unknown }[] = [];
 /** The errors map Login answers with (a missing password and the form's refusal, unless a test says otherwise). */
 let loginErrors: Record<string, string[]> = { Password: ['required'], '': ['invalidCredentials'] };
+/** Login's answer instead of the errors map, when a test sets one. */
+let loginReply: (() => Response) | undefined;
 function gateway(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
   const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
   calls.push({ url, body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined });
@@ -17,6 +19,7 @@ function gateway(input: RequestInfo | URL, init: RequestInit = {}): Promise<Resp
     return Promise.resolve(Response.json({ token: 't' }));
   }
   if (url.startsWith('/api/Account/Login')) {
+    if (loginReply) return Promise.resolve(loginReply());
     return Promise.resolve(
       Response.json(
         {
@@ -34,6 +37,7 @@ afterEach(() => {
   cleanup();
   calls.length = 0;
   loginErrors = { Password: ['required'], '': ['invalidCredentials'] };
+  loginReply = undefined;
   sessionStorage.clear();
 });
 
@@ -149,5 +153,37 @@ describe('SignInForm', () => {
     });
     // The username is kept for the session.
     expect(sessionStorage.getItem('hr-identity.username')).toBe('employee');
+  });
+
+  it.each([
+    ['an empty 500', () => new Response('', { status: 500, statusText: 'Internal Server Error' })],
+    ['a 500 without an errors map', () => Response.json({ title: 'Internal Server Error' }, { status: 500 })],
+  ])('SPEC.md §7: Login ignores %s (no raw status text)', async (_name, reply) => {
+    loginReply = reply;
+    await renderForm();
+    fireEvent.change(screen.getByLabelText('Username or email'), { target: { value: 'employee' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }).closest('form')!);
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/Account/Login')).toBe(true));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Sign in' }).hasAttribute('disabled')).toBe(false),
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/Internal Server Error|went wrong/i)).toBeNull();
+  });
+
+  it('SPEC.md §7: Login\'s own empty 400 shows the timed-out message only, no "Bad Request" under it', async () => {
+    loginReply = () => new Response('', { status: 400, statusText: 'Bad Request' });
+    // Nothing else in this tab had a sign-in: the form says so from Login's own answer.
+    await renderForm();
+    fireEvent.change(screen.getByLabelText('Username or email'), { target: { value: 'employee' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Sign in' }).closest('form')!);
+    expect(await screen.findByText('Your session had timed out. Please try again.')).toBeTruthy();
+    expect(screen.queryByText('Bad Request')).toBeNull();
+    // The warning is the only message on the form.
+    expect(screen.queryAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      'Your session had timed out. Please try again.',
+    ]);
   });
 });

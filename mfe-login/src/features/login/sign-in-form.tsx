@@ -98,7 +98,8 @@ export function SignInForm({
   const [rememberMe, setRememberMe] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const [login, { isLoading, error, reset }] = useLoginMutation();
-  const errors = useFormErrors(error);
+  // SPEC.md §7: Login ignores empty failures (an empty 500; the timed-out 400, which the warning above explains).
+  const errors = useFormErrors(error, { ignoreEmpty: true });
   // A failed attempt puts focus on the first invalid field, or, after a wrong password, on the emptied password
   // field (the form's message, a fresh alert, is read out), or else on the form's message.
   const formRef = useFocusOnFailure<HTMLFormElement>(
@@ -153,7 +154,11 @@ export function SignInForm({
     reset();
   };
 
-  const showTimedOut = timedOut && user?.isAuthenticated !== true;
+  // Login's own empty 400 (SPEC.md §4): the session this page was using lapsed while it stood open. The shared flag
+  // is set only after a sign-in or a signed-in session in this tab (not for a step page opened cold), so the form
+  // also reads its own answer.
+  const ownLapse = isApiError(error) && error.status === 400 && Object.keys(error.errors).length === 0;
+  const showTimedOut = (timedOut || ownLapse) && user?.isAuthenticated !== true;
 
   return (
     // method="post": before the app takes over (first HTML) or without scripts, a submit must never put the

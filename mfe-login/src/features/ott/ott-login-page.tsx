@@ -43,7 +43,8 @@ export function OttLoginPage() {
   const [sendCode, sending] = useSendSignInCodeMutation();
   const [loginWithOtt, signingIn] = useLoginWithOttMutation();
   const sendErrors = useFormErrors(sending.error);
-  const signInErrors = useFormErrors(signingIn.error);
+  // SPEC.md §7: vendor and one-time-token login ignore empty failures (no raw "Internal Server Error").
+  const signInErrors = useFormErrors(signingIn.error, { ignoreEmpty: true });
   const askRef = useFocusOnFailure<HTMLFormElement>(sending.error);
   const codeRef = useFocusOnFailure<HTMLFormElement>(signingIn.error);
 

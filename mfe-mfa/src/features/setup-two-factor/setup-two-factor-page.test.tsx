@@ -42,9 +42,9 @@ describe('SetupTwoFactorPage', () => {
       fetch: gateway.fetch,
       resources: { 'en-GB': { 'mfe-mfa': enGB } },
     });
-    fireEvent.click(await screen.findByRole('radio', { name: 'SMS code' }));
+    fireEvent.click(await screen.findByRole('radio', { name: 'Text message (SMS)' }));
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-    await screen.findByRole('heading', { name: 'Set up SMS codes' });
+    await screen.findByRole('heading', { name: 'Set up codes by text message (SMS)' });
     const phone = screen.getByLabelText('Mobile number');
     fireEvent.change(phone, { target: { value: '07700 900123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
@@ -54,7 +54,7 @@ describe('SetupTwoFactorPage', () => {
     fireEvent.change(phone, { target: { value: '+44 7700 900123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
     expect(await screen.findByText('We sent a code to •••• 0123.')).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('6-digit code from the text message'), {
+    fireEvent.change(screen.getByLabelText('6-digit code from the text message (SMS)'), {
       target: { value: '123456' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));

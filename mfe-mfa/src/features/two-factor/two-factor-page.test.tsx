@@ -75,7 +75,7 @@ describe('TwoFactorLoginPage', () => {
       code: '123 456',
     });
     const others = screen.getByRole('group', { name: 'Use another method' });
-    expect(within(others).getByRole('button', { name: 'Get a code by text message' })).toBeTruthy();
+    expect(within(others).getByRole('button', { name: 'Get a code by text message (SMS)' })).toBeTruthy();
     expect(
       within(others).getByRole('link', { name: 'Use a recovery code instead' }).getAttribute('href'),
     ).toBe('/account/login/recoverycode?returnUrl=%2Fportal');
@@ -95,11 +95,11 @@ describe('TwoFactorLoginPage', () => {
     await settle();
     expect(deliveries(gateway.calls)).toEqual([]);
     // No code to type yet, so no field and no Verify competing with the one action.
-    expect(screen.queryByLabelText('Code from the text message')).toBeNull();
+    expect(screen.queryByLabelText('Code from the text message (SMS)')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Verify' })).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
-    const field = await screen.findByLabelText('Code from the text message');
+    const field = await screen.findByLabelText('Code from the text message (SMS)');
     expect(screen.getByText('We sent a code to •••• 0123.')).toBeTruthy();
     expect(deliveries(gateway.calls).map((c) => c.call)).toEqual(['SendOTP']);
     expect(screen.queryByRole('button', { name: 'Send code' })).toBeNull();
@@ -127,9 +127,9 @@ describe('TwoFactorLoginPage', () => {
       '/account/login/twofactor',
     );
     await screen.findByLabelText('Code from your authenticator app');
-    fireEvent.click(screen.getByRole('button', { name: 'Get a code by text message' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Get a code by text message (SMS)' }));
     expect(await screen.findByRole('button', { name: 'Send code' })).toBeTruthy();
-    expect(screen.getByText('Method: SMS code')).toBeTruthy();
+    expect(screen.getByText('Method: Text message (SMS)')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Use your authenticator app' })).toBeTruthy();
     await settle();
     expect(deliveries(gateway.calls)).toEqual([]);
@@ -153,7 +153,7 @@ describe('TwoFactorLoginPage', () => {
     expect(
       await screen.findByText('We already sent a code to •••• 0123. Enter that code below.'),
     ).toBeTruthy();
-    expect(screen.getByLabelText('Code from the text message')).toBeTruthy();
+    expect(screen.getByLabelText('Code from the text message (SMS)')).toBeTruthy();
     expect(screen.getByText(/You can ask for a new code in \d+ s\./)).toBeTruthy();
   });
 
