@@ -40,12 +40,15 @@ function deviceTypeOf(userAgent: string): DeviceType {
   return 'desktop';
 }
 
-/** What a user agent names: its browser, its system and the kind of device. */
-export interface UserAgentDescription {
+/**
+ * What a user agent names: its browser, its system and the kind of device. A type, not an interface: the pages pass
+ * it straight to i18next as interpolation values, which need an object type with an implicit index signature.
+ */
+export type UserAgentDescription = {
   browser: string;
   os: string;
   deviceType: DeviceType;
-}
+};
 
 /** The browser, system and device type a user agent names; undefined when the browser or system is unknown. */
 export function describeUserAgent(userAgent: string | null): UserAgentDescription | undefined {

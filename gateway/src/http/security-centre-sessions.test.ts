@@ -92,7 +92,14 @@ for (const backend of BACKENDS) {
         expect(same.map((s) => describeUserAgent(s.userAgent)?.deviceType)).toEqual(['phone']);
         // No full address anywhere in what the page is sent.
         const body = JSON.stringify(sessions);
-        for (const full of ['203.0.113.57', '203.0.113.200', '2001:db8:1:2::99', '192.168.1.23', 'fe80::1', '127.0.0.1'])
+        for (const full of [
+          '203.0.113.57',
+          '203.0.113.200',
+          '2001:db8:1:2::99',
+          '192.168.1.23',
+          'fe80::1',
+          '127.0.0.1',
+        ])
           expect(body).not.toContain(full);
       });
 

@@ -261,7 +261,11 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
    */
   async function sessionsOf(actor: SecurityCentreActor): Promise<AccountSession[]> {
     const listed = await deps.sessionIndex.sessionsOf(actor.user.id, actor.user.securityStamp);
-    const read = listed.map((s) => ({ session: s, current: s.sessionKey === actor.sessionKey, ...sessionNetwork(s.ip) }));
+    const read = listed.map((s) => ({
+      session: s,
+      current: s.sessionKey === actor.sessionKey,
+      ...sessionNetwork(s.ip),
+    }));
     const currentKey = read.find((s) => s.current)?.key ?? null;
     read.sort((a, b) => Number(b.current) - Number(a.current) || b.session.lastSeenAt - a.session.lastSeenAt);
     return read.map(({ session, current, network, key }) => ({
