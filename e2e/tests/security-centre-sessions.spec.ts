@@ -17,6 +17,9 @@ const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gec
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
+// Three sign-ins and axe four times on a machine the CI shares.
+test.describe.configure({ timeout: 120_000 });
+
 const identity = harnessIdentityService();
 
 async function signedInAtTheCentre(page: Page, user: DemoUser) {
