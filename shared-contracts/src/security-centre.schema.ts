@@ -12,7 +12,24 @@ import { registeredDeviceSchema } from './webauthn.schema.js';
 /** Longest display name a person may give themselves. */
 export const DISPLAY_NAME_MAX = 100;
 
-/** A signed-in session of the account (a browser where it is signed in). */
+/**
+ * Where a session signed in from, coarsely (ADR 0049), read from the address the service saw behind its trusted
+ * proxies, with no third-party lookup: `thisDevice` for a loopback address (the browser runs on the service's own
+ * machine), `localNetwork` for a private, unique-local or link-local one, else `network` with the public network's
+ * prefix (`203.0.113.x`, `2001:db8:1::/48`). Never the full address of a device.
+ */
+export const sessionNetworkSchema = z.object({
+  kind: z.enum(['thisDevice', 'localNetwork', 'network']),
+  /** The public network's prefix, for `network` only. */
+  prefix: z.optional(z.string()),
+});
+/** Where a session signed in from, coarsely (ADR 0049). */
+export type SessionNetwork = z.infer<typeof sessionNetworkSchema>;
+
+/**
+ * A signed-in session of the account (a browser where it is signed in). The view lists this browser's first, then
+ * the others by last activity, newest first; ended and expired sessions are never listed (ADR 0049).
+ */
 export const accountSessionSchema = z.object({
   /** Random handle of the session: what `SignOutSession` takes. */
   id: z.string(),
@@ -22,9 +39,11 @@ export const accountSessionSchema = z.object({
   createdAt: z.number(),
   /** Epoch ms of the last request. */
   lastSeenAt: z.number(),
-  /** Source address at sign-in, when known. */
-  ip: z.nullable(z.string()),
-  /** The browser's user agent at sign-in, when known. */
+  /** The network it signed in from, coarsely; null when the address is unknown or unreadable. */
+  network: z.nullable(sessionNetworkSchema),
+  /** Another session from the same network as this browser's (the same /24 or /48); false for this browser's own. */
+  sameNetworkAsCurrent: z.boolean(),
+  /** The browser's user agent at sign-in, when known (the page reads browser, system and device type from it). */
   userAgent: z.nullable(z.string()),
 });
 /** A signed-in session of the account. */

@@ -397,10 +397,10 @@ for (const backend of BACKENDS) {
         const second = await signedIn(user);
         const third = await signedIn(user);
         const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
-        const sessions = view.body.sessions as { id: string; current: boolean; ip: string | null }[];
+        const sessions = view.body.sessions as { id: string; current: boolean; network: unknown }[];
         expect(sessions).toHaveLength(3);
-        // An IPv4 client of a dual-stack socket is listed as IPv4, never "::ffff:127.0.0.1".
-        expect(sessions.map((s) => s.ip)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
+        // An IPv4 client of a dual-stack socket ("::ffff:127.0.0.1") is read as the loopback it is (ADR 0049).
+        expect(sessions.map((s) => s.network)).toEqual(Array(3).fill({ kind: 'thisDevice' }));
         expect(sessions.filter((s) => s.current)).toHaveLength(1);
         // The page sees a handle, never the session's key or cookie.
         const secondView = await second.agent.get('/api/Account/SecurityCentreView').expect(200);

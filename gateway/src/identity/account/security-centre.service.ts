@@ -20,6 +20,7 @@ import { readableIp, type SessionIndex } from '../../infra/sessions/session-inde
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import { setAccountPassword } from '../account-password.js';
+import { sessionNetwork } from './session-network.js';
 import type { TwoFactorService } from '../mfa/two-factor.service.js';
 import type { PartnerService } from '../partner.service.js';
 import { verifyPassword } from '../passwords.service.js';
@@ -253,16 +254,28 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
     }));
   }
 
+  /**
+   * The account's live sessions as the page lists them (ADR 0049): this browser's first, then the others by last
+   * activity, newest first (a session's row is touched at most every 30 s, so "newest" is to that grain). Each with
+   * its network read coarsely, never the full address, and marked when it shares this browser's network.
+   */
   async function sessionsOf(actor: SecurityCentreActor): Promise<AccountSession[]> {
     const listed = await deps.sessionIndex.sessionsOf(actor.user.id, actor.user.securityStamp);
-    return listed.map((s) => ({
-      id: s.handle,
+    const read = listed.map((s) => ({
+      session: s,
       current: s.sessionKey === actor.sessionKey,
-      createdAt: s.createdAt,
-      lastSeenAt: s.lastSeenAt,
-      // Rows written before the index stored readable addresses still hold the IPv4-mapped form.
-      ip: readableIp(s.ip),
-      userAgent: s.userAgent,
+      ...sessionNetwork(s.ip),
+    }));
+    const currentKey = read.find((s) => s.current)?.key ?? null;
+    read.sort((a, b) => Number(b.current) - Number(a.current) || b.session.lastSeenAt - a.session.lastSeenAt);
+    return read.map(({ session, current, network, key }) => ({
+      id: session.handle,
+      current,
+      createdAt: session.createdAt,
+      lastSeenAt: session.lastSeenAt,
+      network,
+      sameNetworkAsCurrent: !current && currentKey !== null && key === currentKey,
+      userAgent: session.userAgent,
     }));
   }
 
