@@ -10,8 +10,8 @@ import { TwoStepSection } from './two-step';
 afterEach(cleanup);
 
 /** A view with only what the section reads filled in. */
-function viewWith(methods: SecurityCentreView['twoStep']['methods']): SecurityCentreView {
-  return { twoStep: { methods, required: false } } as unknown as SecurityCentreView;
+function viewWith(methods: SecurityCentreView['twoStep']['methods'], required = false): SecurityCentreView {
+  return { twoStep: { methods, required } } as unknown as SecurityCentreView;
 }
 
 const BOTH: SecurityCentreView['twoStep']['methods'] = [
@@ -64,6 +64,12 @@ describe('two-step verification in the security centre', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove Authenticator app' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Remove Authenticator app?' });
     expect(dialog.textContent).toContain('two-step verification will be turned off');
+  });
+
+  it('offers no removal of the only method where two-step verification is required, and says why', async () => {
+    await render(viewWith([{ method: 'authenticator', isDefault: true }], true));
+    expect(screen.queryByRole('button', { name: 'Remove Authenticator app' })).toBeNull();
+    expect(screen.getByText(/add another method before you remove this one/)).toBeTruthy();
   });
 
   it('makes a method the default at once (no confirmation: nothing is lost) and says what the default does', async () => {

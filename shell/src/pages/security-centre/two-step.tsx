@@ -24,6 +24,7 @@ export function TwoStepSection({ view }: { view: SecurityCentreView }) {
   const errors = useFormErrors(removing.error ?? settingDefault.error);
   const { methods, required } = view.twoStep;
   const name = (method: TwoFactorMethod) => t(`twoStep.methods.${method}`);
+  const lastRequired = required && methods.length === 1;
   // The method whose removal waits for the person's confirmation.
   const [pendingRemoval, setRemoving] = useState<TwoFactorMethod | undefined>(undefined);
   const act = async (kind: 'remove' | 'default', method: TwoFactorMethod) => {
@@ -41,6 +42,8 @@ export function TwoStepSection({ view }: { view: SecurityCentreView }) {
           <h2 id="two-step-heading">{t('twoStep.heading')}</h2>
           <p>{t('twoStep.intro')}</p>
           {required ? <p>{t('twoStep.required')}</p> : null}
+          {/* The gateway refuses to remove the last required method (lastTwoStepMethodRequired): no button for it. */}
+          {lastRequired ? <p>{t('twoStep.requiredLast')}</p> : null}
           {methods.length > 1 ? <p>{t('twoStep.defaultMeaning')}</p> : null}
           <FormErrors messages={errors.form} />
           {methods.length === 0 ? <p>{t('twoStep.none')}</p> : null}
@@ -64,14 +67,16 @@ export function TwoStepSection({ view }: { view: SecurityCentreView }) {
                       {t('twoStep.makeDefault', { method: name(m.method) })}
                     </Button>
                   ) : null}
-                  <Button
-                    variant="secondary"
-                    className="hr-button--danger-outline"
-                    loading={removing.isLoading && removing.originalArgs?.method === m.method}
-                    onClick={() => setRemoving(m.method)}
-                  >
-                    {t('twoStep.remove', { method: name(m.method) })}
-                  </Button>
+                  {!lastRequired ? (
+                    <Button
+                      variant="secondary"
+                      className="hr-button--danger-outline"
+                      loading={removing.isLoading && removing.originalArgs?.method === m.method}
+                      onClick={() => setRemoving(m.method)}
+                    >
+                      {t('twoStep.remove', { method: name(m.method) })}
+                    </Button>
+                  ) : null}
                 </span>
               </li>
             ))}
