@@ -76,8 +76,8 @@ test('the next sign-in asks for the authenticator code and accepts one computed 
   await expectPage(page, 'Two-step verification');
   const pages = twoFactorPages(page);
   await expect(pages.authenticatorCode).toBeVisible();
-  // An authenticator code is six digits: no "spaces and case" hint (issue 43).
-  await expect(page.getByText(/ignore spaces|and case/)).toHaveCount(0);
+  // SPEC.md §2: the code page says codes ignore spaces and case (issue 49), and the gateway normalises them.
+  await expect(page.getByText("Spaces and case don't matter.")).toBeVisible();
   await expectNoAxeViolations(page, '2FA sign-in');
   await pages.authenticatorCode.fill('000000');
   await pages.verify.click();

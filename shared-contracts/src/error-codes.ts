@@ -62,6 +62,8 @@ export const ERROR_MESSAGES = {
   emailUnchanged: 'This is already your email address.',
   emailNotAvailable: 'This email address cannot be used. Choose another one.',
   emailChangeLinkInvalid: 'This link is not valid or has expired. Ask for a new one from your account page.',
+  /** ADR 0050: confirming a method the account has already needs an explicit replace. */
+  twoStepMethodExists: 'This method is already set up. To use a new one instead, choose to replace it.',
   lastTwoStepMethodRequired:
     'Two-step verification is required for your account, so its last method cannot be removed. Add another method first.',
   /** A vendor account's local credential (ADR 0041): its password and two-step verification live at its provider. */

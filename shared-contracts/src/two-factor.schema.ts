@@ -207,23 +207,34 @@ function fixedDigitsSchema(n: number) {
 }
 
 /**
+ * `replace: true` asks to replace a method the account has already (a new authenticator app, another phone). Without
+ * it the gateway refuses to confirm a method that is set up (`twoStepMethodExists`): a method is added beside the
+ * others, and replacing one is its own, confirmed action (ADR 0050).
+ */
+const replaceSchema = z._default(z.optional(z.boolean('invalidValue')), false);
+
+/**
  * Body of `Validate2faSetupCode`: the code that confirms the method being set up — the new authenticator's code,
- * the code texted to the new phone, or the asked digits of the PIN mailed to the account's address.
+ * the code texted to the new phone, or the asked digits of the PIN mailed to the account's address — and whether it
+ * replaces the same method set up before.
  */
 export const validate2faSetupCodeRequestSchema = z.discriminatedUnion(
   'method',
   [
-    z.object({ method: z.literal('authenticator'), code: totpCodeSchema }),
-    z.object({ method: z.literal('sms'), code: fixedDigitsSchema(SMS_CODE_LENGTH) }),
-    z.object({ method: z.literal('pin'), code: fixedDigitsSchema(PIN_ASKED_DIGITS) }),
+    z.object({ method: z.literal('authenticator'), code: totpCodeSchema, replace: replaceSchema }),
+    z.object({ method: z.literal('sms'), code: fixedDigitsSchema(SMS_CODE_LENGTH), replace: replaceSchema }),
+    z.object({ method: z.literal('pin'), code: fixedDigitsSchema(PIN_ASKED_DIGITS), replace: replaceSchema }),
   ],
   'invalidValue',
 );
 /** Body of `Validate2faSetupCode` as sent. */
 export type Validate2faSetupCodeRequest = z.input<typeof validate2faSetupCodeRequestSchema>;
 
-/** Answer of `Validate2faSetupCode`: the factor is on; the new recovery codes wait under this one-time id. */
-export const validate2faSetupCodeResponseSchema = z.object({ recoveryCodesId: z.string() });
+/**
+ * Answer of `Validate2faSetupCode`: the factor is on. The account's first method brings its first recovery codes,
+ * waiting under this one-time id; a method added beside others keeps the codes the account has (null, ADR 0050).
+ */
+export const validate2faSetupCodeResponseSchema = z.object({ recoveryCodesId: z.nullable(z.string()) });
 /** Answer of `Validate2faSetupCode`. */
 export type Validate2faSetupCodeResponse = z.infer<typeof validate2faSetupCodeResponseSchema>;
 

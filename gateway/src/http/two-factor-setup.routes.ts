@@ -84,16 +84,18 @@ export function twoFactorSetupRoutes(
         const binding = setupBindingOf(actor.session);
         // What this session proved decides whether the new method is bound to the stamp (ADR 0042).
         const amr = sessionAmr(actor.session);
+        // A method set up already is replaced only when the body says so (ADR 0050).
         const result =
           body.method === 'authenticator'
-            ? await twoFactor.confirmAuthenticator(actor.user.id, body.code, amr)
+            ? await twoFactor.confirmAuthenticator(actor.user.id, body.code, amr, body.replace)
             : body.method === 'sms'
-              ? await twoFactor.confirmSms(actor.user.id, body.code, binding, amr)
-              : await twoFactor.confirmPin(actor.user.id, body.code, binding, amr);
+              ? await twoFactor.confirmSms(actor.user.id, body.code, binding, amr, body.replace)
+              : await twoFactor.confirmPin(actor.user.id, body.code, binding, amr, body.replace);
         if (result.kind === 'throttled') {
           res.set('Retry-After', '900');
           return sendFormError(res, 'tooManyAttempts');
         }
+        if (result.kind === 'exists') return sendFormError(res, 'twoStepMethodExists');
         if (result.kind !== 'ok') return sendFieldError(res, 'code');
         const account = actor.session.record.data.account;
         if (!actor.duringSignIn && account) {

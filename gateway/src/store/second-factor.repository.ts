@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /** A user's second-factor settings as the identity layer sees them (the TOTP secret still sealed). */
@@ -16,6 +16,13 @@ export interface SecondFactor {
   /** The e-mailed PIN is on. */
   pinEnabled: boolean;
 }
+
+/**
+ * The default method of a row that already has one stays (ADR 0050: adding a method never changes the default, only
+ * SetDefaultTwoStepMethod does); a row without one takes the method being added. One statement, so two set-ups
+ * racing cannot both become the default.
+ */
+const keptDefault = sql<string>`coalesce(second_factors.preferred_method, excluded.preferred_method)`;
 
 /** The `second_factors` table: one row per user who set up a second factor. */
 export class SecondFactorRepository {
@@ -44,8 +51,9 @@ export class SecondFactorRepository {
   }
 
   /**
-   * Enables the authenticator with a (sealed) secret, replacing any earlier one. `acceptedStep` is the step of the
-   * code that confirmed the set-up: that code cannot be used again to sign in (S17).
+   * Enables the authenticator with a (sealed) secret, replacing any earlier one (the service allows that only when
+   * asked, ADR 0050). `acceptedStep` is the step of the code that confirmed the set-up: that code cannot be used
+   * again to sign in (S17). The default method is left as it is; the first method set up becomes it.
    */
   async enableAuthenticator(
     userId: string,
@@ -58,25 +66,24 @@ export class SecondFactorRepository {
       totp_last_step: acceptedStep,
       totp_bound_stamp: boundStamp,
       enabled: 1,
-      preferred_method: 'authenticator',
       updated_at: this.now(),
     };
     await this.db
       .insertInto('second_factors')
-      .values({ user_id: userId, ...values })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+      .values({ user_id: userId, ...values, preferred_method: 'authenticator' })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...values, preferred_method: keptDefault }))
       .execute();
   }
 
   /**
-   * Turns the SMS method on with the phone number the user just proved, keeping the other methods; `boundStamp`:
-   * added without a proved second factor (ADR 0042).
+   * Turns the SMS method on with the phone number the user just proved, keeping the other methods and the default
+   * (ADR 0050); `boundStamp`: added without a proved second factor (ADR 0042).
    */
   async enableSms(userId: string, phone: string, boundStamp: string | null = null): Promise<void> {
     await this.upsert(userId, { sms_phone: phone, sms_bound_stamp: boundStamp, preferred_method: 'sms' });
   }
 
-  /** Turns the e-mailed PIN on, keeping the other methods; `boundStamp` as {@link enableSms}. */
+  /** Turns the e-mailed PIN on, keeping the other methods and the default; `boundStamp` as {@link enableSms}. */
   async enablePin(userId: string, boundStamp: string | null = null): Promise<void> {
     await this.upsert(userId, { pin_enabled: 1, pin_bound_stamp: boundStamp, preferred_method: 'pin' });
   }
@@ -95,7 +102,7 @@ export class SecondFactorRepository {
     await this.db
       .insertInto('second_factors')
       .values({ user_id: userId, totp_secret_enc: null, totp_last_step: null, ...set })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet(set))
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...set, preferred_method: keptDefault }))
       .execute();
   }
 

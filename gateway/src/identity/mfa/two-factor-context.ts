@@ -93,8 +93,13 @@ export const keys = {
   texts: (userId: string) => `mfa:texts:${userId}`,
 };
 
-/** What a set-up confirmation leads to. */
-export type SetupResult = { kind: 'ok'; recoveryCodesId: string } | { kind: 'invalid' | 'throttled' };
+/**
+ * What a set-up confirmation leads to: the method is on, with the id of new recovery codes when this was the
+ * account's first method (null: the codes it had are kept, ADR 0050); a wrong code; too many tries; or the method is
+ * set up already and the request did not ask to replace it.
+ */
+export type SetupResult =
+  { kind: 'ok'; recoveryCodesId: string | null } | { kind: 'invalid' | 'throttled' | 'exists' };
 
 /**
  * What every part of the second factor shares (issue 42 split the service along its jobs: the sign-in check, the

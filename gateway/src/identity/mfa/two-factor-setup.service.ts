@@ -14,8 +14,9 @@ import type { recoveryCodeSets } from './recovery-code-sets.service.js';
 
 /**
  * The set-up wizard (ADR 0008): the authenticator's new secret and QR code, and the confirmations that turn a
- * method on (the authenticator's first code, the texted code to the new phone, the mailed PIN's digits), each
- * ending with a new set of recovery codes.
+ * method on (the authenticator's first code, the texted code to the new phone, the mailed PIN's digits). A method is
+ * added beside the others (ADR 0050): the default stays, the recovery codes stay (the first method brings the first
+ * set), and a method the account has already is replaced only when the request asks for it.
  */
 export function twoFactorSetup(
   ctx: TwoFactorContext,
@@ -33,22 +34,44 @@ export function twoFactorSetup(
   }
 
   /**
-   * The end of every confirmed set-up: new recovery codes (bound as the method is), the counter reset, the audit
-   * record, and the mail to the account (ADR 0042).
+   * Whether confirming `method` may go on: a method the account has already is replaced only on an explicit
+   * `replace` (ADR 0050), so a client that omits it — or a wizard that preselected the wrong method — cannot turn
+   * the account's authenticator or phone into a new one. Returns the methods the account had before.
+   */
+  async function mayConfirm(
+    userId: string,
+    method: TwoFactorMethod,
+    replace: boolean,
+  ): Promise<{ before: TwoFactorMethod[] } | undefined> {
+    const before = await methodsOf(userId);
+    return before.includes(method) && !replace ? undefined : { before };
+  }
+
+  /**
+   * The end of every confirmed set-up: the first method brings the account's first recovery codes (bound as the
+   * method is); a method added beside others keeps the codes the account has, which only an explicit request
+   * replaces (`RedeemRecoveryCode` without an id, ADR 0050). Then the counter reset, the audit record, and the mail
+   * to the account (ADR 0042).
    */
   async function setupDone(
     userId: string,
     method: TwoFactorMethod,
     boundStamp: string | null,
+    before: readonly TwoFactorMethod[],
   ): Promise<SetupResult> {
-    const recoveryCodesId = await newRecoveryCodeSet(userId, boundStamp);
+    const recoveryCodesId = before.length === 0 ? await newRecoveryCodeSet(userId, boundStamp) : null;
     await kv.delete(keys.setupAttempts(userId));
     await store.audit.record({
       at: clock.now(),
       kind: 'two-factor.enabled',
       userId,
       ip: null,
-      data: { method, bound: boundStamp !== null },
+      data: {
+        method,
+        bound: boundStamp !== null,
+        replaced: before.includes(method),
+        newRecoveryCodes: recoveryCodesId !== null,
+      },
     });
     const user = await store.users.findById(userId);
     if (user) await ctx.announceWayIn?.(user, method);
@@ -86,14 +109,17 @@ export function twoFactorSetup(
     },
 
     /**
-     * `Validate2faSetupCode`: the first code of the new secret turns the authenticator on (replacing any earlier
-     * one) and makes a new set of recovery codes, kept to be shown once under the returned id.
+     * `Validate2faSetupCode`: the first code of the new secret turns the authenticator on (replacing the earlier one
+     * only with `replace`); the first method's recovery codes are kept to be shown once under the returned id.
      */
     async confirmAuthenticator(
       userId: string,
       code: string,
       amr: readonly string[] = [],
+      replace = false,
     ): Promise<SetupResult> {
+      const allowed = await mayConfirm(userId, 'authenticator', replace);
+      if (!allowed) return { kind: 'exists' };
       if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
       const sealed = await kv.get(keys.setupSecret(userId));
       if (!sealed) return { kind: 'invalid' };
@@ -104,25 +130,28 @@ export function twoFactorSetup(
       if ((await kv.take(keys.setupSecret(userId))) === undefined) return { kind: 'invalid' };
       const bound = await bindingOf(userId, amr);
       await store.secondFactors.enableAuthenticator(userId, store.secrets.encrypt(secret), step, bound);
-      return setupDone(userId, 'authenticator', bound);
+      return setupDone(userId, 'authenticator', bound, allowed.before);
     },
 
     /**
      * `Validate2faSetupCode` for SMS: the code texted to the new phone (this set-up's, once) proves the phone; it
-     * becomes the verified number the SMS method uses.
+     * becomes the verified number the SMS method uses (a new number for one set up already only with `replace`).
      */
     async confirmSms(
       userId: string,
       code: string,
       binding: CodeBinding,
       amr: readonly string[] = [],
+      replace = false,
     ): Promise<SetupResult> {
+      const allowed = await mayConfirm(userId, 'sms', replace);
+      if (!allowed) return { kind: 'exists' };
       if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
       const used = await delivered.use(keys.phone(binding), userId, code, (r) => r.code);
       if (!used?.phone) return { kind: 'invalid' };
       const bound = await bindingOf(userId, amr);
       await store.secondFactors.enableSms(userId, used.phone, bound);
-      return setupDone(userId, 'sms', bound);
+      return setupDone(userId, 'sms', bound, allowed.before);
     },
 
     /**
@@ -134,7 +163,10 @@ export function twoFactorSetup(
       code: string,
       binding: CodeBinding,
       amr: readonly string[] = [],
+      replace = false,
     ): Promise<SetupResult> {
+      const allowed = await mayConfirm(userId, 'pin', replace);
+      if (!allowed) return { kind: 'exists' };
       if (!(await reserveAttempt(keys.setupAttempts(userId)))) return { kind: 'throttled' };
       const used = await delivered.use(keys.pin(binding), userId, code, (r) =>
         r.positions ? digitsAt(r.code, r.positions) : undefined,
@@ -142,7 +174,7 @@ export function twoFactorSetup(
       if (!used) return { kind: 'invalid' };
       const bound = await bindingOf(userId, amr);
       await store.secondFactors.enablePin(userId, bound);
-      return setupDone(userId, 'pin', bound);
+      return setupDone(userId, 'pin', bound, allowed.before);
     },
   };
 }

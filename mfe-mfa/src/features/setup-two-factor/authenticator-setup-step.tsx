@@ -7,12 +7,17 @@ import { CodeField } from '../shared/code-field';
 import { useValidate2faSetupCodeMutation } from './setup-two-factor.api';
 import type { MethodSetupStepProps } from './method-setup-step';
 
-/** Step 2, authenticator: the QR code and the key to type, then the first code to confirm. */
+/**
+ * Step 2, authenticator: the QR code and the key to type, then the first code to confirm. `replace`: the person
+ * confirmed replacing the app set up before; the server replaces it only when told so (ADR 0050).
+ */
 export function AuthenticatorSetup({
   view,
   onBack,
   onConfirmed,
-}: MethodSetupStepProps & { view: Setup2faView }) {
+  actions,
+  replace = false,
+}: MethodSetupStepProps & { view: Setup2faView; replace?: boolean }) {
   const { t } = useTranslation('mfe-mfa');
   const [code, setCode] = useState('');
   const [validate, { isLoading, error }] = useValidate2faSetupCodeMutation();
@@ -23,7 +28,7 @@ export function AuthenticatorSetup({
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = await validate({ method: 'authenticator', code });
+    const result = await validate({ method: 'authenticator', code, ...(replace ? { replace } : {}) });
     if ('data' in result && result.data) onConfirmed(result.data.recoveryCodesId);
   };
 
@@ -71,6 +76,7 @@ export function AuthenticatorSetup({
           <Button variant="secondary" onClick={onBack}>
             {t('setup.back')}
           </Button>
+          {actions}
         </div>
       </Stack>
     </form>

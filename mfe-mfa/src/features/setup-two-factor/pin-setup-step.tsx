@@ -9,7 +9,12 @@ import { useValidate2faSetupCodeMutation } from './setup-two-factor.api';
 import type { MethodSetupStepProps } from './method-setup-step';
 
 /** PIN by e-mail: a PIN mailed to the account's address; typing the asked digits proves the address is read. */
-export function PinSetup({ view, onBack, onConfirmed }: MethodSetupStepProps & { view: Setup2faView }) {
+export function PinSetup({
+  view,
+  onBack,
+  onConfirmed,
+  actions,
+}: MethodSetupStepProps & { view: Setup2faView }) {
   const { t } = useTranslation('mfe-mfa');
   const [started, setStarted] = useState(false);
   const pin = usePinChallenge(started);
@@ -50,9 +55,12 @@ export function PinSetup({ view, onBack, onConfirmed }: MethodSetupStepProps & {
             </Button>
           </>
         ) : null}
-        <Button variant="secondary" onClick={onBack}>
-          {t('setup.back')}
-        </Button>
+        <div style={{ display: 'flex', gap: '0.75rem', flexWrap: 'wrap' }}>
+          <Button variant="secondary" onClick={onBack}>
+            {t('setup.back')}
+          </Button>
+          {actions}
+        </div>
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerLocationAssigner, registerNavigator } from 'shared-contracts/api';
 import { fieldError, renderWithProviders, stubGateway } from 'shared-contracts/testing';
@@ -11,25 +11,27 @@ afterEach(() => {
 });
 
 const CODES = Array.from({ length: 10 }, (_, i) => `ABCD-EFGH-JK${String(i).padStart(2, '0')}`);
-const setupView = () =>
-  Response.json({
-    methods: ['authenticator', 'sms', 'pin'],
-    configured: [],
-    duringSignIn: true,
-    maskedEmail: 'u•••@example.test',
-    authenticator: {
-      secret: 'JBSW Y3DP EHPK 3PXP',
-      uri: 'otpauth://totp/Acme:tara?secret=JBSWY3DPEHPK3PXP',
-      qrSvg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
-      issuer: 'Acme',
-      accountName: 'tara',
-    },
-  });
+const setupView =
+  (configured: string[] = [], duringSignIn = configured.length === 0) =>
+  () =>
+    Response.json({
+      methods: ['authenticator', 'sms', 'pin'],
+      configured,
+      duringSignIn,
+      maskedEmail: 'u•••@example.test',
+      authenticator: {
+        secret: 'JBSW Y3DP EHPK 3PXP',
+        uri: 'otpauth://totp/Acme:tara?secret=JBSWY3DPEHPK3PXP',
+        qrSvg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+        issuer: 'Acme',
+        accountName: 'tara',
+      },
+    });
 
 describe('SetupTwoFactorPage', () => {
   it('sets up SMS: phone number, texted code, confirm, then the recovery codes', async () => {
     const gateway = stubGateway({
-      Setup2FAView: setupView,
+      Setup2FAView: setupView(),
       GeneratePhoneVerification: ({ body }) =>
         (body as { phone: string }).phone.startsWith('+')
           ? Response.json({ sent: true, maskedPhone: '•••• 0123', retryAfterSeconds: 30 })
@@ -68,7 +70,7 @@ describe('SetupTwoFactorPage', () => {
   it('walks choose → scan and confirm → recovery codes → done, and ends with EnableTwoFactor', async () => {
     let attempts = 0;
     const gateway = stubGateway({
-      Setup2FAView: setupView,
+      Setup2FAView: setupView(),
       Validate2faSetupCode: () =>
         (attempts += 1) === 1
           ? fieldError('code', 'invalidCode')
@@ -123,6 +125,108 @@ describe('SetupTwoFactorPage', () => {
     expect(enable?.query.get('returnUrl')).toBe('/portal');
     // The set is asked for once: showing it uses it up on the server.
     expect(gateway.calls.filter((c) => c.call === 'RedeemRecoveryCode')).toHaveLength(1);
+  });
+
+  it('adds a method beside the ones set up: none of them offered, the first new one suggested, no new recovery codes', async () => {
+    const gateway = stubGateway({
+      Setup2FAView: setupView(['authenticator']),
+      GeneratePhoneVerification: () =>
+        Response.json({ sent: true, maskedPhone: '•••• 0123', retryAfterSeconds: 30 }),
+      // A method added beside others keeps the account's codes: no set to show (ADR 0050).
+      Validate2faSetupCode: () => Response.json({ recoveryCodesId: null }),
+    });
+    await renderWithProviders(<SetupTwoFactorPage />, {
+      path: '/account/setup-twofactor?returnUrl=%2Faccount%2F',
+      fetch: gateway.fetch,
+      resources: { 'en-GB': { 'mfe-mfa': enGB } },
+    });
+    expect(await screen.findByText('Step 1 of 3')).toBeTruthy();
+    expect(screen.getByTestId('configured-methods').textContent).toBe('Authenticator app');
+    expect(screen.queryByRole('radio', { name: 'Authenticator app' })).toBeNull();
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'SMS code' }).checked).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'PIN by email' }).checked).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    fireEvent.change(await screen.findByLabelText('Mobile number'), { target: { value: '+447700900123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
+    fireEvent.change(await screen.findByLabelText('6-digit code from the text message'), {
+      target: { value: '123456' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Method added: SMS code')).toBeTruthy();
+    expect(screen.getByText('Step 3 of 3')).toBeTruthy();
+    expect(screen.getByText(/Your default method and your recovery codes are unchanged/)).toBeTruthy();
+    expect(gateway.calls.find((c) => c.call === 'Validate2faSetupCode')?.body).toEqual({
+      method: 'sms',
+      code: '123456',
+    });
+    expect(gateway.calls.filter((c) => c.call === 'RedeemRecoveryCode')).toEqual([]);
+  });
+
+  it('replaces the authenticator app only through its own confirmed action, which tells the server so', async () => {
+    const gateway = stubGateway({
+      Setup2FAView: setupView(['authenticator', 'sms', 'pin']),
+      Validate2faSetupCode: () => Response.json({ recoveryCodesId: null }),
+    });
+    await renderWithProviders(<SetupTwoFactorPage />, {
+      path: '/account/setup-twofactor?returnUrl=%2Faccount%2F',
+      fetch: gateway.fetch,
+      resources: { 'en-GB': { 'mfe-mfa': enGB } },
+    });
+    expect(await screen.findByText('Every method you can use here is set up.')).toBeTruthy();
+    expect(screen.queryByRole('radio')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Next' })).toBeNull();
+    const replace = screen.getByRole('button', { name: 'Replace authenticator app' });
+    fireEvent.click(replace);
+    let dialog = await screen.findByRole('alertdialog', { name: 'Replace your authenticator app?' });
+    // Cancel is focused first: Enter on the confirmation does not replace anything.
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Cancel'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(screen.getByRole('heading', { name: 'Choose a method' })).toBeTruthy();
+
+    fireEvent.click(replace);
+    dialog = await screen.findByRole('alertdialog', { name: 'Replace your authenticator app?' });
+    const confirm = within(dialog).getByRole('button', { name: 'Replace authenticator app' });
+    expect(confirm.className).toContain('hr-button--danger');
+    fireEvent.click(confirm);
+    await screen.findByRole('heading', { name: 'Set up your authenticator app' });
+    fireEvent.change(screen.getByLabelText('6-digit code from the app'), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Your authenticator app has been replaced')).toBeTruthy();
+    expect(gateway.calls.find((c) => c.call === 'Validate2faSetupCode')?.body).toEqual({
+      method: 'authenticator',
+      code: '123456',
+      replace: true,
+    });
+  });
+
+  it('has Cancel from the account, back to the returnUrl with nothing confirmed; none during a sign-in', async () => {
+    const visited: string[] = [];
+    registerNavigator((path) => {
+      visited.push(path);
+    });
+    const gateway = stubGateway({ Setup2FAView: setupView(['authenticator']) });
+    await renderWithProviders(<SetupTwoFactorPage />, {
+      path: '/account/setup-twofactor?returnUrl=%2Faccount%2F',
+      fetch: gateway.fetch,
+      resources: { 'en-GB': { 'mfe-mfa': enGB } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    await screen.findByRole('heading', { name: 'Set up SMS codes' });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(visited).toEqual(['/account/']));
+    // Nothing was sent that changes the account: only the view was read.
+    expect(gateway.calls.map((c) => c.call).filter((c) => c !== 'Antiforgery')).toEqual(['Setup2FAView']);
+    cleanup();
+
+    const signIn = stubGateway({ Setup2FAView: setupView() });
+    await renderWithProviders(<SetupTwoFactorPage />, {
+      path: '/account/setup-twofactor',
+      fetch: signIn.fetch,
+      resources: { 'en-GB': { 'mfe-mfa': enGB } },
+    });
+    await screen.findByRole('button', { name: 'Next' });
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 
   it.each([

@@ -1,25 +1,31 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { returnUrlOf, type TwoFactorMethod, withReturnUrl } from 'shared-contracts';
-import { navigateFull, useFormErrors } from 'shared-contracts/api';
-import { Alert, Card, needsRecentSignIn, Page, SignInAgain, Stack } from 'shared-contracts/ui';
+import { isSafeLocalPath, returnUrlOf, type TwoFactorMethod, withReturnUrl } from 'shared-contracts';
+import { navigateFull, navigateInApp, useFormErrors } from 'shared-contracts/api';
+import { Alert, Button, Card, needsRecentSignIn, Page, SignInAgain, Stack } from 'shared-contracts/ui';
 import { AuthenticatorSetup } from './authenticator-setup-step';
-import { ChooseMethod } from './choose-method-step';
+import { addableMethods, ChooseMethod } from './choose-method-step';
 import { CodesStep } from './codes-step';
 import { DoneStep } from './done-step';
 import { PinSetup } from './pin-setup-step';
 import { useSetup2faViewQuery, useSetupSignInAgainMutation } from './setup-two-factor.api';
 import { SmsSetup } from './sms-setup-step';
 
-/** The wizard's steps, in order (ADR 0008): choose, set up and confirm, recovery codes, done. */
-const STEPS = ['choose', 'setup', 'codes', 'done'] as const;
-type WizardStep = (typeof STEPS)[number];
+/**
+ * The wizard's steps, in order (ADR 0008): choose, set up and confirm, recovery codes, done. The codes step belongs
+ * to the first method only: a method added beside others keeps the account's codes (ADR 0050).
+ */
+const FIRST_METHOD_STEPS = ['choose', 'setup', 'codes', 'done'] as const;
+type WizardStep = (typeof FIRST_METHOD_STEPS)[number];
+const ADDED_METHOD_STEPS: readonly WizardStep[] = ['choose', 'setup', 'done'];
 
 /**
  * `/account/setup-twofactor`: the set-up wizard, as a sign-in step when 2FA is required and from a signed-in
- * account (S21: a recent full sign-in). Each step's heading takes the focus, so keyboard and screen-reader users
- * start at the new content.
+ * account (S21: a recent full sign-in). From the account it adds a method beside the ones set up (none of those is
+ * preselected; the authenticator app is replaced only through its own confirmed action) and has Cancel, which goes
+ * back to the returnUrl with nothing changed: nothing is stored before a method's code is confirmed. Each step's
+ * heading takes the focus, so keyboard and screen-reader users start at the new content.
  */
 export function SetupTwoFactorPage() {
   const { t } = useTranslation('mfe-mfa');
@@ -27,7 +33,10 @@ export function SetupTwoFactorPage() {
   const returnUrl = returnUrlOf(search);
   const view = useSetup2faViewQuery();
   const [step, setStep] = useState<WizardStep>('choose');
-  const [method, setMethod] = useState<TwoFactorMethod>('authenticator');
+  const [chosen, setMethod] = useState<TwoFactorMethod | undefined>(undefined);
+  // The first method not set up yet is the suggestion; one the account has is never preselected.
+  const method = chosen ?? (view.data ? addableMethods(view.data)[0] : undefined);
+  const [replace, setReplace] = useState(false);
   const [recoveryCodesId, setRecoveryCodesId] = useState<string | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useRef(true);
@@ -45,21 +54,37 @@ export function SetupTwoFactorPage() {
     const result = await signInAgain({ returnUrl: withReturnUrl('/account/setup-twofactor', returnUrl) });
     if ('data' in result && result.data) navigateFull(result.data.redirect);
   };
-  const confirmed = (id: string) => {
-    setRecoveryCodesId(id);
-    setStep('codes');
+  const adding = (view.data?.configured.length ?? 0) > 0;
+  const steps = adding ? ADDED_METHOD_STEPS : FIRST_METHOD_STEPS;
+  const confirmed = (id: string | null) => {
+    setRecoveryCodesId(id ?? undefined);
+    setStep(id === null ? 'done' : 'codes');
   };
-  const index = STEPS.indexOf(step);
+  const back = () => {
+    setReplace(false);
+    setStep('choose');
+  };
+  const index = steps.indexOf(step);
+  // From the account only: a sign-in's required set-up has nowhere to go back to but the sign-in itself.
+  const cancel =
+    view.data && !view.data.duringSignIn ? (
+      <Button
+        variant="secondary"
+        onClick={() => void navigateInApp(isSafeLocalPath(returnUrl) ? returnUrl : '/account/')}
+      >
+        {t('setup.cancel')}
+      </Button>
+    ) : null;
 
   return (
     <Page title={t('routes.setupTwoFactor')} pageId="setup-twofactor">
       <Card>
         <Stack>
           <p className="hr-fine-print" aria-live="polite">
-            {t('setup.stepOf', { n: index + 1, total: STEPS.length })}
+            {t('setup.stepOf', { n: index + 1, total: steps.length })}
           </p>
           <h2 ref={heading} tabIndex={-1} style={{ margin: 0, fontSize: '1.25rem' }}>
-            {step === 'setup' ? t(`setup.${method}.title`) : t(`setup.${step}.title`)}
+            {step === 'setup' && method ? t(`setup.${method}.title`) : t(`setup.${step}.title`)}
           </h2>
           {needsRecentSignIn(view.error) ? (
             <SignInAgain
@@ -83,16 +108,28 @@ export function SetupTwoFactorPage() {
               method={method}
               onChange={setMethod}
               onNext={() => setStep('setup')}
+              onReplaceAuthenticator={() => {
+                setMethod('authenticator');
+                setReplace(true);
+                setStep('setup');
+              }}
+              actions={cancel}
             />
           ) : null}
           {view.data && step === 'setup' && method === 'authenticator' ? (
-            <AuthenticatorSetup view={view.data} onBack={() => setStep('choose')} onConfirmed={confirmed} />
+            <AuthenticatorSetup
+              view={view.data}
+              replace={replace}
+              onBack={back}
+              onConfirmed={confirmed}
+              actions={cancel}
+            />
           ) : null}
           {view.data && step === 'setup' && method === 'sms' ? (
-            <SmsSetup onBack={() => setStep('choose')} onConfirmed={confirmed} />
+            <SmsSetup onBack={back} onConfirmed={confirmed} actions={cancel} />
           ) : null}
           {view.data && step === 'setup' && method === 'pin' ? (
-            <PinSetup view={view.data} onBack={() => setStep('choose')} onConfirmed={confirmed} />
+            <PinSetup view={view.data} onBack={back} onConfirmed={confirmed} actions={cancel} />
           ) : null}
           {step === 'codes' ? (
             <CodesStep
@@ -101,7 +138,13 @@ export function SetupTwoFactorPage() {
               onNext={() => setStep('done')}
             />
           ) : null}
-          {step === 'done' ? <DoneStep returnUrl={returnUrl} method={method} /> : null}
+          {step === 'done' && method ? (
+            <DoneStep
+              returnUrl={returnUrl}
+              method={method}
+              outcome={replace ? 'replaced' : adding ? 'added' : 'first'}
+            />
+          ) : null}
         </Stack>
       </Card>
     </Page>

@@ -13,7 +13,7 @@ import {
 import type { MethodSetupStepProps } from './method-setup-step';
 
 /** SMS: the phone number (international), a texted code to prove it, then the code typed back. */
-export function SmsSetup({ onBack, onConfirmed }: MethodSetupStepProps) {
+export function SmsSetup({ onBack, onConfirmed, actions }: MethodSetupStepProps) {
   const { t } = useTranslation('mfe-mfa');
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
@@ -86,9 +86,12 @@ export function SmsSetup({ onBack, onConfirmed }: MethodSetupStepProps) {
           </Stack>
         </form>
       ) : null}
-      <Button variant="secondary" onClick={onBack}>
-        {t('setup.back')}
-      </Button>
+      <div style={{ display: 'flex', gap: '0.75rem', flexWrap: 'wrap' }}>
+        <Button variant="secondary" onClick={onBack}>
+          {t('setup.back')}
+        </Button>
+        {actions}
+      </div>
     </Stack>
   );
 }

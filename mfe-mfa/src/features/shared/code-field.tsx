@@ -7,14 +7,17 @@ export interface CodeFieldProps {
   onChange: (value: string) => void;
   errors: readonly string[];
   autoFocus?: boolean;
+  /** Guidance under the label (the sign-in's "spaces and case don't matter", SPEC.md §2). */
+  hint?: string;
 }
 
 /**
  * The one field every digit-only second-factor code is typed into (authenticator, SMS, PIN digits; sign-in and
- * set-up): digits keyboard and the browser's one-time-code autofill. No "spaces and case" hint: these codes have no
- * letters, so case means nothing to them (issue 43); the recovery-code page, whose codes have letters, gives its own.
+ * set-up): digits keyboard and the browser's one-time-code autofill. The sign-in's two-step page passes SPEC.md §2's
+ * hint "codes ignore spaces and case" (issue 49): the gateway reads every code through `normaliseCode`, which drops
+ * spaces and dashes and reads letters in any case.
  */
-export function CodeField({ label, value, onChange, errors, autoFocus }: CodeFieldProps) {
+export function CodeField({ label, value, onChange, errors, autoFocus, hint }: CodeFieldProps) {
   return (
     <TextField
       label={label}
@@ -26,6 +29,7 @@ export function CodeField({ label, value, onChange, errors, autoFocus }: CodeFie
       errors={errors}
       required
       autoFocus={autoFocus}
+      hint={hint}
     />
   );
 }

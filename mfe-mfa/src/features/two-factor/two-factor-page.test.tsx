@@ -35,33 +35,39 @@ const deliveries = (calls: { call: string }[]) =>
 /** Lets every pending answer and effect run, so a call the page would make on its own has been made. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
-/** The digits-only codes have no letters: the "spaces and case" hint would be noise there (issue 43). */
-const expectNoCaseHint = () => expect(screen.queryByText(/ignore spaces|case/i)).toBeNull();
+/**
+ * SPEC.md §2 puts the hint "codes ignore spaces and case" on the two-step code page (issue 49), tied to the field
+ * (its description), wherever a code is typed.
+ */
+const expectCaseHint = (field: HTMLElement) =>
+  expect(field.getAttribute('aria-describedby') ?? '').toContain(
+    screen.getByText("Spaces and case don't matter.").id,
+  );
 
 describe('defaultMethod', () => {
-  it('is the authenticator app when the account has one, else the default the server lists first', () => {
-    expect(defaultMethod(['sms', 'authenticator'])).toBe('authenticator');
-    expect(defaultMethod(['pin', 'authenticator', 'sms'])).toBe('authenticator');
-    expect(defaultMethod(['pin', 'sms'])).toBe('pin');
+  it('is the default the account chose, which the server lists first', () => {
+    expect(defaultMethod(['sms', 'authenticator'])).toBe('sms');
+    expect(defaultMethod(['pin', 'authenticator', 'sms'])).toBe('pin');
+    expect(defaultMethod(['authenticator', 'sms'])).toBe('authenticator');
     expect(defaultMethod(['sms'])).toBe('sms');
     expect(defaultMethod([])).toBe('authenticator');
   });
 });
 
 describe('TwoFactorLoginPage', () => {
-  it('opens on the authenticator app, sends nothing, has no case hint, and sends the method and the code', async () => {
+  it('opens on the default method, sends nothing, gives the hint, and sends the method and the code', async () => {
     const { gateway } = await render(
       <TwoFactorLoginPage />,
       {
-        // The account's chosen default (listed first) is SMS; the authenticator app still comes first on the page.
-        LoginWith2FAView: view(['sms', 'authenticator']),
+        // The account's chosen default is listed first.
+        LoginWith2FAView: view(['authenticator', 'sms']),
         LoginWith2FA: () => fieldError('code', 'invalidCode'),
       },
       '/account/login/twofactor?returnUrl=%2Fportal',
     );
     const field = await screen.findByLabelText('Code from your authenticator app');
     expect(screen.getByText('Method: Authenticator app')).toBeTruthy();
-    expectNoCaseHint();
+    expectCaseHint(field);
     await settle();
     expect(deliveries(gateway.calls)).toEqual([]);
     fireEvent.change(field, { target: { value: '123 456' } });
@@ -103,7 +109,7 @@ describe('TwoFactorLoginPage', () => {
     expect(screen.getByText('We sent a code to •••• 0123.')).toBeTruthy();
     expect(deliveries(gateway.calls).map((c) => c.call)).toEqual(['SendOTP']);
     expect(screen.queryByRole('button', { name: 'Send code' })).toBeNull();
-    expectNoCaseHint();
+    expectCaseHint(field);
 
     // "Send a new code" is a link-style button under the field, not a second full-width button.
     const resend = screen.getByRole<HTMLButtonElement>('button', { name: 'Send a new code' });
@@ -115,6 +121,20 @@ describe('TwoFactorLoginPage', () => {
     expect(await screen.findByText(/You can ask for a new code in \d+ s\./)).toBeTruthy();
     expect(resend.disabled).toBe(true);
     expect(deliveries(gateway.calls).map((c) => c.call)).toEqual(['SendOTP', 'SendOTP']);
+  });
+
+  it('opens on SMS when it is the chosen default, though the account has an authenticator app too', async () => {
+    const { gateway } = await render(
+      <TwoFactorLoginPage />,
+      { LoginWith2FAView: view(['sms', 'authenticator']) },
+      '/account/login/twofactor',
+    );
+    expect(await screen.findByRole('button', { name: 'Send code' })).toBeTruthy();
+    expect(screen.getByText('Method: SMS code')).toBeTruthy();
+    expect(screen.queryByLabelText('Code from your authenticator app')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Use your authenticator app' })).toBeTruthy();
+    await settle();
+    expect(deliveries(gateway.calls)).toEqual([]);
   });
 
   it('offers the other methods; choosing SMS texts nothing until "Send code"', async () => {
@@ -179,9 +199,8 @@ describe('TwoFactorLoginPage', () => {
     await settle();
     expect(deliveries(gateway.calls)).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Send PIN' }));
-    expect(await screen.findByLabelText('Enter digits 1, 2, 4, 5, 6 and 7 of your PIN')).toBeTruthy();
+    expectCaseHint(await screen.findByLabelText('Enter digits 1, 2, 4, 5, 6 and 7 of your PIN'));
     expect(screen.getByText('We emailed a PIN to j•••@example.test.')).toBeTruthy();
-    expectNoCaseHint();
     fireEvent.click(screen.getByRole('button', { name: 'Ask for other digits' }));
     const field = await screen.findByLabelText('Enter digits 1, 3, 4, 5, 7 and 8 of your PIN');
     fireEvent.change(field, { target: { value: '418205' } });

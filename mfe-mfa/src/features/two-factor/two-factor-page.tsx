@@ -10,11 +10,11 @@ import { ResendCode, SmsSentStatus } from '../shared/sms-status';
 import { useLoginWith2faMutation, useLoginWith2faViewQuery } from './two-factor.api';
 
 /**
- * The method the page opens with: the authenticator app when the account has one (it costs nothing and sends
- * nothing), else the account's chosen default, which the server lists first (LoginWith2FAView).
+ * The method the page opens with: the account's default, chosen in the security centre, which the server lists
+ * first (LoginWith2FAView; issue 49). Opening on it sends nothing: a text or a PIN goes out only on "Send".
  */
 export function defaultMethod(methods: readonly TwoFactorMethod[]): TwoFactorMethod {
-  return methods.includes('authenticator') ? 'authenticator' : (methods[0] ?? 'authenticator');
+  return methods[0] ?? 'authenticator';
 }
 
 /**
@@ -122,6 +122,7 @@ export function TwoFactorLoginPage() {
                   value={code}
                   onChange={setCode}
                   errors={errors.field('code')}
+                  hint={t('login2fa.codeHint')}
                   autoFocus
                 />
                 {method === 'sms' ? (

@@ -51,6 +51,8 @@ export const errorsDe = {
   emailNotAvailable: 'Diese E-Mail-Adresse kann nicht verwendet werden. Wählen Sie eine andere.',
   emailChangeLinkInvalid:
     'Dieser Link ist ungültig oder abgelaufen. Fordern Sie auf Ihrer Kontoseite einen neuen an.',
+  twoStepMethodExists:
+    'Diese Methode ist bereits eingerichtet. Um eine neue zu verwenden, wählen Sie „Ersetzen“.',
   lastTwoStepMethodRequired:
     'Für Ihr Konto ist die Bestätigung in zwei Schritten vorgeschrieben; die letzte Methode kann daher nicht entfernt werden. Fügen Sie zuerst eine andere Methode hinzu.',
   vendorCredentialsOnly:

@@ -49,6 +49,8 @@ export const errorsEs = {
   emailNotAvailable: 'Esta dirección de correo electrónico no se puede usar. Elija otra.',
   emailChangeLinkInvalid:
     'Este enlace no es válido o ha caducado. Pida uno nuevo desde la página de su cuenta.',
+  twoStepMethodExists:
+    'Este método ya está configurado. Para usar uno nuevo en su lugar, elija reemplazarlo.',
   lastTwoStepMethodRequired:
     'Su cuenta requiere la verificación en dos pasos, por lo que no se puede quitar su último método. Añada otro método primero.',
   vendorCredentialsOnly:

@@ -50,6 +50,8 @@ export const errorsFrCA = {
   emailNotAvailable: 'Cette adresse courriel ne peut pas être utilisée. Choisissez-en une autre.',
   emailChangeLinkInvalid:
     'Ce lien n’est pas valide ou a expiré. Demandez-en un nouveau à partir de la page de votre compte.',
+  twoStepMethodExists:
+    'Cette méthode est déjà configurée. Pour en utiliser une nouvelle à la place, choisissez de la remplacer.',
   lastTwoStepMethodRequired:
     'La vérification en deux étapes est obligatoire pour votre compte : sa dernière méthode ne peut donc pas être retirée. Ajoutez d’abord une autre méthode.',
   vendorCredentialsOnly:

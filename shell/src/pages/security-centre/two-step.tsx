@@ -1,6 +1,9 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { withReturnUrl, type SecurityCentreView, type TwoFactorMethod } from 'shared-contracts';
+import { ConfirmDialog } from 'shared-contracts/account-ui';
+import 'shared-contracts/account-ui/account-ui.css';
 import { useFormErrors } from 'shared-contracts/api';
 import { Button, Card, FormErrors, Stack } from 'shared-contracts/ui';
 import { requestToast } from '../../events';
@@ -8,7 +11,11 @@ import { useRecentSignIn } from './recent-sign-in';
 import { useRemoveTwoStepMethodMutation, useSetDefaultTwoStepMethodMutation } from './security-centre.api';
 import { SECURITY_CENTRE_NS } from './security-centre-strings';
 
-/** Two-step verification: the methods, the default, remove, and the way to the set-up page to add one. */
+/**
+ * Two-step verification: the methods, the default (chosen here only: the sign-in opens on it, and adding a method
+ * never changes it, ADR 0050), remove (confirmed first, naming the method), and the way to the set-up page to add
+ * one beside the others.
+ */
 export function TwoStepSection({ view }: { view: SecurityCentreView }) {
   const { t } = useTranslation(SECURITY_CENTRE_NS);
   const recent = useRecentSignIn();
@@ -17,6 +24,9 @@ export function TwoStepSection({ view }: { view: SecurityCentreView }) {
   const errors = useFormErrors(removing.error ?? settingDefault.error);
   const { methods, required } = view.twoStep;
   const name = (method: TwoFactorMethod) => t(`twoStep.methods.${method}`);
+  const lastRequired = required && methods.length === 1;
+  // The method whose removal waits for the person's confirmation.
+  const [pendingRemoval, setRemoving] = useState<TwoFactorMethod | undefined>(undefined);
   const act = async (kind: 'remove' | 'default', method: TwoFactorMethod) => {
     const result = kind === 'remove' ? await remove({ method }) : await setDefault({ method });
     if ('error' in result) return void recent.check(result.error);
@@ -32,6 +42,9 @@ export function TwoStepSection({ view }: { view: SecurityCentreView }) {
           <h2 id="two-step-heading">{t('twoStep.heading')}</h2>
           <p>{t('twoStep.intro')}</p>
           {required ? <p>{t('twoStep.required')}</p> : null}
+          {/* The gateway refuses to remove the last required method (lastTwoStepMethodRequired): no button for it. */}
+          {lastRequired ? <p>{t('twoStep.requiredLast')}</p> : null}
+          {methods.length > 1 ? <p>{t('twoStep.defaultMeaning')}</p> : null}
           <FormErrors messages={errors.form} />
           {methods.length === 0 ? <p>{t('twoStep.none')}</p> : null}
           <ul className="hr-stack hr-list-plain">
@@ -54,13 +67,16 @@ export function TwoStepSection({ view }: { view: SecurityCentreView }) {
                       {t('twoStep.makeDefault', { method: name(m.method) })}
                     </Button>
                   ) : null}
-                  <Button
-                    variant="secondary"
-                    loading={removing.isLoading && removing.originalArgs?.method === m.method}
-                    onClick={() => void act('remove', m.method)}
-                  >
-                    {t('twoStep.remove', { method: name(m.method) })}
-                  </Button>
+                  {!lastRequired ? (
+                    <Button
+                      variant="secondary"
+                      className="hr-button--danger-outline"
+                      loading={removing.isLoading && removing.originalArgs?.method === m.method}
+                      onClick={() => setRemoving(m.method)}
+                    >
+                      {t('twoStep.remove', { method: name(m.method) })}
+                    </Button>
+                  ) : null}
                 </span>
               </li>
             ))}
@@ -71,6 +87,26 @@ export function TwoStepSection({ view }: { view: SecurityCentreView }) {
           >
             {t('twoStep.add')}
           </Link>
+          <ConfirmDialog
+            open={pendingRemoval !== undefined}
+            title={pendingRemoval ? t('twoStep.confirmRemove.title', { method: name(pendingRemoval) }) : ''}
+            message={
+              <p style={{ margin: 0 }}>
+                {methods.length === 1
+                  ? t('twoStep.confirmRemove.messageLast')
+                  : t('twoStep.confirmRemove.message')}
+              </p>
+            }
+            confirmLabel={pendingRemoval ? t('twoStep.remove', { method: name(pendingRemoval) }) : ''}
+            cancelLabel={t('twoStep.cancel')}
+            danger
+            onConfirm={async () => {
+              if (pendingRemoval) await act('remove', pendingRemoval);
+              setRemoving(undefined);
+            }}
+            onCancel={() => setRemoving(undefined)}
+            testId="remove-two-step-dialog"
+          />
         </Stack>
       </section>
     </Card>
