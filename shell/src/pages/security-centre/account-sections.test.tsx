@@ -95,7 +95,7 @@ describe('results shown where the person acted', () => {
     fireEvent.change(card('profile').getByLabelText('Display name'), { target: { value: '   ' } });
     fireEvent.click(card('profile').getByRole('button', { name: 'Save' }));
     expect(await card('profile').findByText('This field is required.')).toBeTruthy();
-    expect((card('profile').getByLabelText('Display name') as HTMLInputElement).value).toBe('   ');
+    expect(card('profile').getByLabelText<HTMLInputElement>('Display name').value).toBe('   ');
     expect(card('profile').getByRole('status').textContent).toBe('');
   });
 
@@ -138,9 +138,9 @@ describe('results shown where the person acted', () => {
 
 describe('the password card', () => {
   const fields = () => ({
-    current: card('password').getByLabelText('Current password') as HTMLInputElement,
-    fresh: card('password').getByLabelText('New password') as HTMLInputElement,
-    confirm: card('password').getByLabelText('Confirm new password') as HTMLInputElement,
+    current: card('password').getByLabelText<HTMLInputElement>('Current password'),
+    fresh: card('password').getByLabelText<HTMLInputElement>('New password'),
+    confirm: card('password').getByLabelText<HTMLInputElement>('Confirm new password'),
   });
 
   it('has the expired-password page’s field: rules marked as one types, the meter, Show on current and new', async () => {
