@@ -53,8 +53,12 @@ test('the password card: live rule marks, meter and Show; the result in the card
   await confirm.fill('Lantern-Orchid-47!');
   await expect(current).toHaveAttribute('type', 'password');
   const [showCurrent, showNew] = [
-    card.locator('.hr-field', { has: current }).getByRole('button', { name: 'Show password' }),
-    card.locator('.hr-field', { has: fresh }).getByRole('button', { name: 'Show password' }),
+    card
+      .locator('.hr-field', { has: page.getByLabel('Current password', { exact: true }) })
+      .getByRole('button', { name: 'Show password' }),
+    card
+      .locator('.hr-field', { has: page.getByLabel('New password', { exact: true }) })
+      .getByRole('button', { name: 'Show password' }),
   ];
   await showCurrent.click();
   await expect(current).toHaveAttribute('type', 'text');
