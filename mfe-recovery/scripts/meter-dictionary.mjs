@@ -1,4 +1,4 @@
-// Writes src/features/shared/strength/meter-dictionary.json: what the strength meter ships to the browser, cut from
+// Writes shared-contracts/src/account-ui/strength/meter-dictionary.json (the meter is shared: issue 49): what the strength meter ships to the browser, cut from
 // the maintained @zxcvbn-ts/language-common (ADR 0010) — its keyboard graphs and the most frequent breached
 // passwords (the list is ranked), few enough for the page budget. The server keeps the whole list (S2).
 // Run `npm run meter-dictionary -w mfe-recovery` after updating @zxcvbn-ts/language-common; a test checks the file
@@ -11,9 +11,10 @@ import { meterDictionary } from './meter-dictionary-source.mjs';
 const target = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '..',
+  '..',
+  'shared-contracts',
   'src',
-  'features',
-  'shared',
+  'account-ui',
   'strength',
   'meter-dictionary.json',
 );

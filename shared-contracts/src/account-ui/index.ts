@@ -5,3 +5,9 @@
  */
 export * from './confirm-dialog.js';
 export * from './dialog.js';
+export * from './new-password-fields.js';
+export * from './password-field.js';
+export * from './password-rule-checks.js';
+export * from './password-rules-list.js';
+export * from './strength/password-strength.js';
+export * from './use-live-form.js';

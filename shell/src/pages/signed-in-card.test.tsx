@@ -47,3 +47,19 @@ describe('the signed-in card shows who is signed in', () => {
     expect(initialOf('…')).toBe('');
   });
 });
+
+describe('the signed-in card follows the User query', () => {
+  it('names the person by the current User answer (a name saved since this navigation), not only the loader’s', async () => {
+    await renderWithProviders(<SignedInCard user={USER} />, {
+      resources: { 'en-GB': { common: enGBCommon } },
+      defaultNS: 'common',
+      fetch: (input: RequestInfo | URL) =>
+        Promise.resolve(
+          (input instanceof Request ? input.url : input.toString()).includes('/User')
+            ? Response.json({ isAuthenticated: true, userName: 'edupont', displayName: 'Émilie Durand' })
+            : Response.json([]),
+        ),
+    });
+    expect(await screen.findByText('You are signed in as Émilie Durand.')).toBeTruthy();
+  });
+});

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, safeReturnUrl, type CurrentUser, withReturnUrl } from 'shared-contracts';
+import { useUserQuery } from 'shared-contracts/api';
 import { Card, Stack } from 'shared-contracts/ui';
 import { useApplicationsQuery } from './applications.api';
 import { ProfileAvatar } from './profile-avatar';
@@ -15,7 +16,11 @@ export function SignedInCard({ user }: { user: CurrentUser }) {
   const [search] = useSearchParams();
   const { data: applications = [] } = useApplicationsQuery();
   const returnUrl = safeReturnUrl(returnUrlOf(Object.fromEntries(search)));
-  const name = user.displayName ?? user.userName ?? '';
+  // `user` is this navigation's (the guard's); the User query follows what changed since, such as a display name
+  // saved in the security centre (UpdateProfile invalidates `User`: issue 49), without a reload.
+  const { data: live } = useUserQuery();
+  const current = live?.isAuthenticated ? live : user;
+  const name = current.displayName ?? current.userName ?? '';
   return (
     <Card className="shell__signed-in">
       <Stack>

@@ -8,10 +8,10 @@ import {
   withReturnUrl,
 } from 'shared-contracts';
 import { isApiError, isRedirectFollowed, useFormErrors } from 'shared-contracts/api';
-import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
+import { NewPasswordFields, PasswordField, useLiveForm } from 'shared-contracts/account-ui';
+import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
 import { rulesOf, usePasswordRulesQuery } from '../shared/password-rules.api';
-import { NewPasswordFields } from '../shared/new-password-fields';
-import { useLiveForm } from '../shared/use-live-form';
+import { useNewPasswordStrings } from '../shared/use-new-password-strings';
 import { useChangeExpiredPasswordMutation } from './change-expired-password.api';
 
 const FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
@@ -25,6 +25,7 @@ const FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
  */
 export function ChangeExpiredPasswordPage() {
   const { t } = useTranslation('mfe-recovery');
+  const passwordStrings = useNewPasswordStrings();
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
   const { data } = usePasswordRulesQuery({});
@@ -82,10 +83,10 @@ export function ChangeExpiredPasswordPage() {
               </Alert>
             ) : null}
             {askCurrent ? (
-              <TextField
+              <PasswordField
+                strings={passwordStrings}
                 label={t('password.currentLabel')}
                 name="currentPassword"
-                type="password"
                 autoComplete="current-password"
                 value={form.values.currentPassword}
                 onChange={form.onChange('currentPassword')}
@@ -93,7 +94,7 @@ export function ChangeExpiredPasswordPage() {
                 required
               />
             ) : null}
-            <NewPasswordFields form={form} rules={rules} autoFocus />
+            <NewPasswordFields form={form} rules={rules} strings={passwordStrings} autoFocus />
             <Button type="submit" loading={isLoading}>
               {t('change.submit')}
             </Button>

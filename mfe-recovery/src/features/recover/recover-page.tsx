@@ -5,7 +5,7 @@ import { recoverRequestSchema, returnUrlOf, withReturnUrl } from 'shared-contrac
 import { useDispatch } from 'react-redux';
 import { isApiError, isCaptchaRequired, requestCaptcha, useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
-import { useLiveForm } from '../shared/use-live-form';
+import { useLiveForm } from 'shared-contracts/account-ui';
 import { useRecoverMutation } from './recover.api';
 
 const FIELDS = ['username'] as const;

@@ -8,10 +8,10 @@ import {
   withReturnUrl,
 } from 'shared-contracts';
 import { isApiError, isRedirectFollowed, useFormErrors } from 'shared-contracts/api';
+import { NewPasswordFields, useLiveForm } from 'shared-contracts/account-ui';
 import { Alert, Button, Card, Page, Stack } from 'shared-contracts/ui';
 import { rulesOf, usePasswordRulesQuery } from '../shared/password-rules.api';
-import { NewPasswordFields } from '../shared/new-password-fields';
-import { useLiveForm } from '../shared/use-live-form';
+import { useNewPasswordStrings } from '../shared/use-new-password-strings';
 import { useResetPasswordMutation } from './reset-password.api';
 
 const FIELDS = ['newPassword', 'confirmPassword'] as const;
@@ -24,6 +24,7 @@ const FIELDS = ['newPassword', 'confirmPassword'] as const;
  */
 export function ResetPasswordPage() {
   const { t } = useTranslation('mfe-recovery');
+  const passwordStrings = useNewPasswordStrings();
   const [search] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -89,7 +90,7 @@ export function ResetPasswordPage() {
               ))}
             </Alert>
           ) : null}
-          <NewPasswordFields form={form} rules={rules} autoFocus />
+          <NewPasswordFields form={form} rules={rules} strings={passwordStrings} autoFocus />
           <Button type="submit" loading={isLoading}>
             {t('reset.submit')}
           </Button>

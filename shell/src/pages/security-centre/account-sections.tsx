@@ -1,10 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { withReturnUrl, type SecurityCentreView } from 'shared-contracts';
-import { requestToast } from '../../events';
-import { useFormErrors } from 'shared-contracts/api';
+import { changeExpiredPasswordRequestSchema, withReturnUrl, type SecurityCentreView } from 'shared-contracts';
+import {
+  NewPasswordFields,
+  PasswordField,
+  useLiveForm,
+  type NewPasswordStrings,
+} from 'shared-contracts/account-ui';
+import 'shared-contracts/account-ui/account-ui.css';
+import { isApiError, translateErrorMessage, useFormErrors } from 'shared-contracts/api';
 import { Button, Card, FormErrors, Stack, TextField } from 'shared-contracts/ui';
+import { requestToast } from '../../events';
 import { useRecentSignIn } from './recent-sign-in';
 import {
   useChangePasswordMutation,
@@ -14,17 +21,42 @@ import {
 } from './security-centre.api';
 import { SECURITY_CENTRE_NS } from './security-centre-strings';
 
-/** Profile: the display name ("Employee has been updated." on save, SPEC.md §8). */
+/**
+ * A change's result in its card, beside what was acted on (issue 49 "results shown where the person acted"): the
+ * toast (2 s, bottom right: SPEC.md) is easy to miss. A polite status region rendered from the start, empty until a
+ * change succeeds, so screen readers announce what appears in it; the tick is a shape, the words carry the meaning.
+ */
+function ResultStatus({ message, testId }: { message: string; testId: string }) {
+  return (
+    <p role="status" className="hr-result" data-testid={testId}>
+      {message ? (
+        <>
+          <span aria-hidden="true">✓ </span>
+          {message}
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+/**
+ * Profile: the display name ("Employee has been updated." on save, SPEC.md §8, and "Saved" beside the button until
+ * the name is edited again). The save invalidates `User`, so the signed-in card names the person anew at once.
+ */
 export function ProfileSection({ view }: { view: SecurityCentreView }) {
   const { t } = useTranslation(SECURITY_CENTRE_NS);
   const recent = useRecentSignIn();
   const [displayName, setDisplayName] = useState(view.profile.displayName);
+  const [saved, setSaved] = useState(false);
   const [update, updating] = useUpdateProfileMutation();
   const errors = useFormErrors(updating.error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setSaved(false);
+    // A failed call keeps what was typed (the field is only ever set by the person).
     const result = await update({ displayName });
     if ('error' in result) return void recent.check(result.error);
+    setSaved(true);
     requestToast({ kind: 'success', message: t('profile.saved') });
   };
   return (
@@ -42,11 +74,17 @@ export function ProfileSection({ view }: { view: SecurityCentreView }) {
               maxLength={100}
               required
               errors={errors.field('displayName')}
-              onChange={(event) => setDisplayName(event.target.value)}
+              onChange={(event) => {
+                setDisplayName(event.target.value);
+                setSaved(false);
+              }}
             />
-            <Button type="submit" loading={updating.isLoading}>
-              {t('profile.save')}
-            </Button>
+            <div className="hr-result-row">
+              <Button type="submit" loading={updating.isLoading}>
+                {t('profile.save')}
+              </Button>
+              <ResultStatus message={saved ? t('profile.savedShort') : ''} testId="profile-result" />
+            </div>
           </Stack>
         </form>
       </section>
@@ -62,13 +100,16 @@ export function EmailSection({ view }: { view: SecurityCentreView }) {
   const { t } = useTranslation(SECURITY_CENTRE_NS);
   const recent = useRecentSignIn();
   const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState('');
   const [request, requesting] = useRequestEmailChangeMutation();
   const errors = useFormErrors(requesting.error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setSentTo('');
     const result = await request({ email });
     if ('error' in result) return void recent.check(result.error);
     setEmail('');
+    setSentTo(email);
     requestToast({ kind: 'success', message: t('email.sent', { email }) });
   };
   return (
@@ -93,9 +134,15 @@ export function EmailSection({ view }: { view: SecurityCentreView }) {
               errors={errors.field('email')}
               onChange={(event) => setEmail(event.target.value)}
             />
-            <Button type="submit" loading={requesting.isLoading}>
-              {t('email.send')}
-            </Button>
+            <div className="hr-result-row">
+              <Button type="submit" loading={requesting.isLoading}>
+                {t('email.send')}
+              </Button>
+              <ResultStatus
+                message={sentTo ? t('email.sentShort', { email: sentTo }) : ''}
+                testId="email-result"
+              />
+            </div>
           </Stack>
         </form>
       </section>
@@ -105,38 +152,57 @@ export function EmailSection({ view }: { view: SecurityCentreView }) {
 
 /**
  * The mailed link (`/account/?confirmEmail=…`), opened while signed in as the account that asked: one button
- * confirms (a mail scanner that follows the link changes nothing), then the link leaves the address bar.
+ * confirms (a mail scanner that follows the link changes nothing), then the link leaves the address bar. The card
+ * stays with the new address in it (and the focus on its heading, the button being gone), an error stays in it.
  */
 export function ConfirmEmailChange() {
   const { t } = useTranslation(SECURITY_CENTRE_NS);
   const [search, setSearch] = useSearchParams();
   const token = search.get('confirmEmail');
+  const [confirmed, setConfirmed] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
   const [confirm, confirming] = useConfirmEmailChangeMutation();
   const errors = useFormErrors(confirming.error);
-  if (!token) return null;
+  if (!token && !confirmed) return null;
   const go = async () => {
+    if (!token) return;
     const result = await confirm({ token });
     if ('error' in result) return;
+    setConfirmed(result.data.email);
     setSearch({}, { replace: true });
+    heading.current?.focus();
     requestToast({ kind: 'success', message: t('email.changed', { email: result.data.email }) });
   };
   return (
     <Card>
       <section aria-labelledby="confirm-email-heading" data-testid="confirm-email">
         <Stack>
-          <h2 id="confirm-email-heading">{t('email.confirmHeading')}</h2>
-          <p>{t('email.confirmText')}</p>
-          <FormErrors messages={[...errors.form, ...errors.field('token'), ...errors.field('email')]} />
-          <Button loading={confirming.isLoading} onClick={() => void go()}>
-            {t('email.confirm')}
-          </Button>
+          <h2 id="confirm-email-heading" ref={heading} tabIndex={-1}>
+            {t('email.confirmHeading')}
+          </h2>
+          {confirmed ? null : <p>{t('email.confirmText')}</p>}
+          <ResultStatus
+            message={confirmed ? t('email.confirmed', { email: confirmed }) : ''}
+            testId="confirm-email-result"
+          />
+          {confirmed ? null : (
+            <>
+              <FormErrors messages={[...errors.form, ...errors.field('token'), ...errors.field('email')]} />
+              <Button loading={confirming.isLoading} onClick={() => void go()}>
+                {t('email.confirm')}
+              </Button>
+            </>
+          )}
         </Stack>
       </section>
     </Card>
   );
 }
 
-/** The customer chosen for this session, and the way to customer selection. */
+/**
+ * The customer chosen for this session, and the way to customer selection. Choosing one in mfe-tenant invalidates
+ * the shared `Account` tag, so coming back shows the new customer without a reload.
+ */
 export function CustomerSection({ view }: { view: SecurityCentreView }) {
   const { t } = useTranslation(SECURITY_CENTRE_NS);
   if (!view.customer && !view.canSwitchCustomer) return null;
@@ -160,31 +226,71 @@ export function CustomerSection({ view }: { view: SecurityCentreView }) {
   );
 }
 
-/** Password change: the partner's rules shown before typing, the current password required. */
+const PASSWORD_FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
+
+/** The words of the shared password fields, from the centre's namespace (loaded with the page). */
+function usePasswordStrings(): NewPasswordStrings {
+  const { t } = useTranslation(SECURITY_CENTRE_NS);
+  return {
+    newLabel: t('password.new'),
+    confirmLabel: t('password.confirm'),
+    show: t('password.show'),
+    hide: t('password.hide'),
+    showLabel: t('password.showLabel'),
+    hideLabel: t('password.hideLabel'),
+    rulesHeading: t('password.rules'),
+    met: t('password.met'),
+    notMet: t('password.notMet'),
+    allMet: t('password.allMet'),
+    someMet: (met, total) => t('password.someMet', { met, total }),
+    rule: (message) => translateErrorMessage(t, message),
+    strength: (score) => t('password.strength', { level: t(`password.strengthLevels.${score}`) }),
+  };
+}
+
+/**
+ * Password change with the same fields as the expired-password page (issue 49): the partner's rules listed before
+ * typing and marked as one types, the strength meter, Show on the current and the new password. Checked live with the
+ * schema the server uses; the server's errors land under their fields, the form's in the card. A failed call keeps
+ * what was typed; a done one empties the fields and says so in the card.
+ */
 export function PasswordSection({ view }: { view: SecurityCentreView }) {
   const { t } = useTranslation(SECURITY_CENTRE_NS);
+  const strings = usePasswordStrings();
   const recent = useRecentSignIn();
-  const [currentPassword, setCurrent] = useState('');
-  const [newPassword, setNew] = useState('');
-  const [confirmPassword, setConfirm] = useState('');
+  const [changed, setChanged] = useState(false);
   const [change, changing] = useChangePasswordMutation();
   const errors = useFormErrors(changing.error);
   const rules = view.passwordRules;
-  const ruleTexts = [
-    t('errors:passwordTooShort', { n: rules.minLength }),
-    t('errors:passwordTooLong', { n: rules.maxLength }),
-    ...(rules.requireCharacterClasses ? [t('errors:passwordCharacterClasses')] : []),
-    ...(rules.maxConsecutive > 0 ? [t('errors:passwordConsecutive', { n: rules.maxConsecutive })] : []),
-    ...(rules.invalidCharacters ? [t('errors:passwordInvalidCharacters')] : []),
-  ];
-  const submit = async (event: FormEvent) => {
+  const form = useLiveForm(
+    PASSWORD_FIELDS,
+    (values) => changeExpiredPasswordRequestSchema(rules, { currentPassword: 'required' }).safeParse(values),
+    errors,
+    changing.reset,
+    { guided: ['newPassword'] },
+  );
+  const known = [view.profile.userName, view.profile.displayName, view.profile.email ?? ''].filter(Boolean);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = await change({ currentPassword, newPassword, confirmPassword });
-    if ('error' in result) return void recent.check(result.error);
-    setCurrent('');
-    setNew('');
-    setConfirm('');
+    const element = event.currentTarget;
+    setChanged(false);
+    if (!form.check(element)) return;
+    const result = await change(form.values);
+    if ('error' in result) {
+      if (!recent.check(result.error) && isApiError(result.error))
+        form.focusServerErrors(element, result.error.errors);
+      return;
+    }
+    form.clear();
+    setChanged(true);
     requestToast({ kind: 'success', message: `${t('password.updated')}. ${t('password.othersSignedOut')}` });
+  };
+  const edit = (name: (typeof PASSWORD_FIELDS)[number]) => {
+    const onChange = form.onChange(name);
+    return (event: ChangeEvent<HTMLInputElement>) => {
+      setChanged(false);
+      onChange(event);
+    };
   };
   return (
     <Card>
@@ -193,42 +299,28 @@ export function PasswordSection({ view }: { view: SecurityCentreView }) {
           <Stack>
             <h2 id="password-heading">{t('password.heading')}</h2>
             <FormErrors messages={errors.form} />
-            <TextField
+            <PasswordField
+              strings={strings}
               label={t('password.current')}
-              type="password"
+              name="currentPassword"
               autoComplete="current-password"
-              value={currentPassword}
-              errors={errors.field('currentPassword')}
-              onChange={(event) => setCurrent(event.target.value)}
+              value={form.values.currentPassword}
+              errors={form.errorsOf('currentPassword')}
+              onChange={edit('currentPassword')}
+              required
             />
-            <div id="password-rules">
-              <p>{t('password.rules')}</p>
-              <ul>
-                {ruleTexts.map((text) => (
-                  <li key={text}>{text}</li>
-                ))}
-              </ul>
+            <NewPasswordFields
+              form={{ values: form.values, errorsOf: form.errorsOf, onChange: edit }}
+              rules={rules}
+              strings={strings}
+              userInputs={known}
+            />
+            <div className="hr-result-row">
+              <Button type="submit" loading={changing.isLoading}>
+                {t('password.save')}
+              </Button>
+              <ResultStatus message={changed ? t('password.changed') : ''} testId="password-result" />
             </div>
-            <TextField
-              label={t('password.new')}
-              type="password"
-              autoComplete="new-password"
-              aria-describedby="password-rules"
-              value={newPassword}
-              errors={errors.field('newPassword')}
-              onChange={(event) => setNew(event.target.value)}
-            />
-            <TextField
-              label={t('password.confirm')}
-              type="password"
-              autoComplete="new-password"
-              value={confirmPassword}
-              errors={errors.field('confirmPassword')}
-              onChange={(event) => setConfirm(event.target.value)}
-            />
-            <Button type="submit" loading={changing.isLoading}>
-              {t('password.save')}
-            </Button>
           </Stack>
         </form>
       </section>

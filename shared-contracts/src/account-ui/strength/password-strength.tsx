@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { loadStrengthEstimator, type StrengthEstimator } from './load-estimator';
+import { loadStrengthEstimator, type StrengthEstimator } from './load-estimator.js';
+
+/** The meter's words, already translated by the page that shows it. */
+export interface PasswordStrengthStrings {
+  /** The level in words from the score (0 too guessable … 4 very unguessable): "Password strength: weak". */
+  strength: (score: 0 | 1 | 2 | 3 | 4) => string;
+}
 
 const SEGMENTS = 5;
 
@@ -15,8 +20,16 @@ function colourOf(score: number): string {
  * and the level in words in a polite live region — the words carry the meaning, the colour only repeats it. The
  * estimator loads on the first character typed; until it is there, nothing is shown.
  */
-export function PasswordStrength({ password }: { password: string }) {
-  const { t } = useTranslation('mfe-recovery');
+export function PasswordStrength({
+  password,
+  strings,
+  userInputs = [],
+}: {
+  password: string;
+  strings: PasswordStrengthStrings;
+  /** Words the estimator counts as known (the person's name and user name, say). */
+  userInputs?: readonly string[];
+}) {
   const [estimate, setEstimate] = useState<StrengthEstimator>();
 
   useEffect(() => {
@@ -33,7 +46,7 @@ export function PasswordStrength({ password }: { password: string }) {
     };
   }, [password, estimate]);
 
-  const score = password !== '' && estimate ? estimate(password) : undefined;
+  const score = password !== '' && estimate ? estimate(password, userInputs) : undefined;
   return (
     <div className="hr-strength" data-score={score}>
       <div aria-hidden="true" style={{ display: 'flex', gap: 'var(--hr-space-1)' }}>
@@ -51,7 +64,7 @@ export function PasswordStrength({ password }: { password: string }) {
         ))}
       </div>
       <p aria-live="polite" aria-atomic="true" style={{ margin: 'var(--hr-space-1) 0 0' }}>
-        {score === undefined ? '' : t('strength.label', { level: t(`strength.levels.${score}`) })}
+        {score === undefined ? '' : strings.strength(score)}
       </p>
     </div>
   );

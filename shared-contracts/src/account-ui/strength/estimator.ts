@@ -1,5 +1,5 @@
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import meter from './meter-dictionary.json';
+import meter from './meter-dictionary.json' with { type: 'json' };
 
 /**
  * The strength estimate behind the meter (zxcvbn-ts: patterns, keyboard walks, dates, repeats and the most frequent

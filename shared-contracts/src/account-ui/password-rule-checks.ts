@@ -1,4 +1,5 @@
-import { formatErrorCode, parseErrorCode, validatePassword, type PasswordRules } from 'shared-contracts';
+import { formatErrorCode, parseErrorCode } from '../error-codes.js';
+import { validatePassword, type PasswordRules } from '../password-rules.js';
 
 /** The error codes of the password rules themselves (SPEC.md §5), as opposed to "required" or the list's refusal. */
 const RULE_CODES: ReadonlySet<string> = new Set([

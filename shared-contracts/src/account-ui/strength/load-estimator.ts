@@ -8,7 +8,7 @@ let loading: Promise<StrengthEstimator> | undefined;
  * types a new password — the page itself does not wait for it.
  */
 export function loadStrengthEstimator(): Promise<StrengthEstimator> {
-  loading ??= import('./estimator')
+  loading ??= import('./estimator.js')
     .then((m) => m.estimateStrength)
     .catch((error: unknown) => {
       // A failed chunk load (offline, a new release) may be retried on the next keystroke.

@@ -1,7 +1,21 @@
 import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { translateErrorMessage, type FormErrors } from 'shared-contracts/api';
-import { isPasswordRuleCode } from './password-rule-checks';
+import type { FormErrors } from '../api/index.js';
+import { parseErrorCode } from '../error-codes.js';
+import { isPasswordRuleCode } from './password-rule-checks.js';
+
+/**
+ * A message's text: its code's translation in the shared `errors` namespace (loaded on every page), or the text a
+ * server sent. `translateErrorMessage` of shared-contracts/api says the same; this module does not import the API
+ * client's entry, which would bundle a second copy of it into this shared module.
+ */
+function translateCode(
+  t: (key: string, values?: Record<string, unknown>) => string,
+  message: string,
+): string {
+  const parsed = parseErrorCode(message);
+  return 'text' in parsed ? parsed.text : t(`errors:${parsed.code}`, parsed.values);
+}
 
 /** A schema's safeParse answer, read structurally (zod issues: a path and an error code as message). */
 interface ParseResult {
@@ -54,12 +68,22 @@ export function useLiveForm<F extends string>(
   );
   const [touched, setTouched] = useState<Partial<Record<F, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
+
+  /**
+   * After a change was made: empties the fields and forgets they were edited (a failed call never does: what was
+   * typed stays for the next try).
+   */
+  const clear = () => {
+    setValues(Object.fromEntries(fields.map((f) => [f, ''])) as Record<F, string>);
+    setTouched({});
+    setSubmitted(false);
+  };
   const live = codesByField(validate(values));
 
   const errorsOf = (name: F): string[] => {
     const codes = submitted || touched[name] ? (live[name] ?? []) : [];
     const shown = options.guided?.includes(name) ? guidedCodes(codes, submitted) : codes;
-    const translated = shown.map((code) => translateErrorMessage(t, code));
+    const translated = shown.map((code) => translateCode(t, code));
     return [...new Set([...translated, ...server.field(name)])];
   };
 
@@ -94,5 +118,5 @@ export function useLiveForm<F extends string>(
     if (first) focus(form, first);
   };
 
-  return { values, onChange, errorsOf, check, focusServerErrors };
+  return { values, onChange, errorsOf, check, focusServerErrors, clear };
 }
