@@ -56,6 +56,10 @@ export function AccountMenu({ name }: { name: string }) {
         aria-controls={listId}
         onClick={() => setOpen((was) => !was)}
       >
+        <svg className="account-menu__icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <circle cx="12" cy="8" r="4" />
+          <path d="M4 21a8 8 0 0 1 16 0" />
+        </svg>
         <span className="account-menu__name">{name}</span>
         <svg className="account-menu__chevron" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
           <path d="m6 9 6 6 6-6" />
