@@ -45,21 +45,32 @@ async function anotherDevice(browser: Browser, service: IdentityService, user: D
   return context;
 }
 
-/** Every element of every card of the centre whose box leaves its card (inline axis), as readable lines. */
+/**
+ * Every element and every run of text of every card of the centre whose box leaves its card (inline axis), as
+ * readable lines. Text is measured by itself (a Range around each text node): a word too long for its line runs out
+ * of a heading whose own box stays the card's width.
+ */
 function boxesOutsideTheirCards(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
     for (const card of document.querySelectorAll<HTMLElement>('.security-centre .hr-card')) {
       const box = card.getBoundingClientRect();
+      const outside = (rect: DOMRect) =>
+        (rect.width > 0 || rect.height > 0) && (rect.left < box.left - 0.5 || rect.right > box.right + 0.5);
       for (const element of card.querySelectorAll<HTMLElement>('*')) {
         const rect = element.getBoundingClientRect();
-        if (rect.width === 0 && rect.height === 0) continue;
-        if (rect.left < box.left - 0.5 || rect.right > box.right + 0.5) {
-          const what = `${element.tagName.toLowerCase()}.${element.className}`;
+        if (outside(rect)) out.push(`<${element.tagName.toLowerCase()} class="${element.className}">`);
+      }
+      const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent?.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const rect = range.getBoundingClientRect();
+        if (outside(rect))
           out.push(
-            `${what} "${(element.textContent ?? '').slice(0, 40)}" ${rect.left}–${rect.right} in ${box.left}–${box.right}`,
+            `"${node.textContent.trim().slice(0, 40)}" ${rect.left}–${rect.right} in ${box.left}–${box.right}`,
           );
-        }
       }
     }
     return out;
