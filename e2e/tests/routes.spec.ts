@@ -20,6 +20,9 @@ const STEP_PAGES = new Set([
   '/account/setup-twofactor',
 ]);
 
+/** The account page (the security centre): a visitor goes to sign in and back to it (issue 49). */
+const ACCOUNT_PAGES = new Set(['/account', '/account/']);
+
 test.describe("every route renders its owner's page", () => {
   for (const route of pages) {
     test(`${route.path} → "${route.title}" (${route.owner})`, async ({ page }) => {
@@ -47,6 +50,12 @@ test.describe("every route renders its owner's page", () => {
         await expect(page.getByText('Your session had timed out. Please try again.')).toHaveCount(0);
         // The step's own remote answered first, then the sign-in page's.
         expect(remoteEntries).toEqual([route.owner, 'mfe-login']);
+        return;
+      }
+      if (ACCOUNT_PAGES.has(route.path)) {
+        await expect(page).toHaveURL(`/account/login?returnUrl=${encodeURIComponent('/account/')}`);
+        await expectPage(page, 'Sign in');
+        expect(remoteEntries).toEqual(['mfe-login']);
         return;
       }
       await expectPage(page, route.title);

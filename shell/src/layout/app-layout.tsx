@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigation } from 'react-router';
+import { Outlet, useLocation, useNavigation, useRouteLoaderData } from 'react-router';
 import { findRoute, ROUTES } from 'shared-contracts';
 import { ProgressBar, SiteFrame } from 'shared-contracts/ui';
 import { useIdleSignOut } from '../platform/idle-sign-out';
@@ -7,6 +7,7 @@ import { PageAfterFrame } from '../platform/page-after-frame';
 import { IdleWarning } from './idle-warning';
 import { PartnerFooter, PartnerHeader } from '../platform/partner-header';
 import { UntranslatedNotice } from '../platform/untranslated-notice';
+import type { GuardData } from '../router/guard';
 import { PageAnnouncer } from './page-announcer';
 import { ScrollManager } from './scroll-manager';
 
@@ -24,6 +25,9 @@ export function AppLayout() {
   const route = findRoute(location.pathname) ?? NOT_FOUND;
   // The partner's idle sign-out (ADR 0020): inside the router, so its 209 navigates in-app.
   const { signOutAt } = useIdleSignOut();
+  // The header's account menu (issue 49) is for a signed-in person; a pending sign-in is not one yet.
+  const user = useRouteLoaderData<GuardData>('root')?.user;
+  const signedInName = user?.isAuthenticated ? (user.displayName ?? user.userName ?? '') : undefined;
 
   return (
     <>
@@ -37,7 +41,7 @@ export function AppLayout() {
             <PageAnnouncer route={route} />
           </>
         }
-        header={<PartnerHeader />}
+        header={<PartnerHeader signedInName={signedInName} />}
         footer={<PartnerFooter />}
       >
         <PageAfterFrame>

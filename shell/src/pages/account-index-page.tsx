@@ -1,8 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useRouteLoaderData } from 'react-router';
-import { withReturnUrl } from 'shared-contracts';
-import { Card, Page, ProgressBar } from 'shared-contracts/ui';
+import { useRouteLoaderData } from 'react-router';
+import { Page, ProgressBar } from 'shared-contracts/ui';
 import type { GuardData } from '../router/guard';
 import { LinkedAccounts } from './linked-accounts';
 import { SignedInCard } from './signed-in-card';
@@ -14,38 +13,20 @@ const SecurityCentre = lazy(() =>
 );
 
 /**
- * `/account/` (and `/account`): a signed-in person sees who is signed in, the ways on and the security centre; a
- * visitor the account pages to start from.
+ * `/account/` (and `/account`): a signed-in person sees who is signed in, the ways on and the security centre. A
+ * visitor never sees it: the guard, which loads the user before every navigation, sends them to sign in and back
+ * here (issue 49, `accountSignInPath` in router/guard.ts).
  */
 export function AccountIndexPage() {
   const { t } = useTranslation('common');
   const user = useRouteLoaderData<GuardData>('root')?.user;
-  const location = useLocation();
-  // An e-mail change link (ADR 0036) opened while signed out: sign in, then come back to it.
-  const signIn = location.search.includes('confirmEmail=')
-    ? withReturnUrl('/account/login', `/account/${location.search}`)
-    : '/account/login';
+  if (!user?.isAuthenticated) return null;
   return (
     <Page title={t('routes.accountIndex')} pageId="account-index">
-      {user?.isAuthenticated ? (
-        <>
-          <SignedInCard user={user} />
-          <Suspense fallback={<ProgressBar active label="…" />}>
-            <SecurityCentre linkedAccounts={<LinkedAccounts />} />
-          </Suspense>
-        </>
-      ) : (
-        <Card>
-          <ul className="hr-stack">
-            <li>
-              <Link to={signIn}>{t('accountIndex.signIn')}</Link>
-            </li>
-            <li>
-              <Link to="/account/recover">{t('accountIndex.recover')}</Link>
-            </li>
-          </ul>
-        </Card>
-      )}
+      <SignedInCard user={user} securityCentreLink={false} />
+      <Suspense fallback={<ProgressBar active label="…" />}>
+        <SecurityCentre linkedAccounts={<LinkedAccounts />} />
+      </Suspense>
     </Page>
   );
 }

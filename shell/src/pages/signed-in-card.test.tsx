@@ -41,6 +41,23 @@ describe('the signed-in card shows who is signed in', () => {
     expect(initial.getAttribute('aria-hidden')).toBe('true');
   });
 
+  it('leads to the security centre, except on the centre itself (issue 49)', async () => {
+    await renderWithProviders(<SignedInCard user={USER} />, {
+      resources: { 'en-GB': { common: enGBCommon } },
+      defaultNS: 'common',
+      fetch: fetchStub(),
+    });
+    expect(screen.getByRole('link', { name: 'Security centre' }).getAttribute('href')).toBe('/account/');
+    cleanup();
+    await renderWithProviders(<SignedInCard user={USER} securityCentreLink={false} />, {
+      resources: { 'en-GB': { common: enGBCommon } },
+      defaultNS: 'common',
+      fetch: fetchStub(),
+    });
+    expect(screen.queryByRole('link', { name: 'Security centre' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Sign out' })).toBeTruthy();
+  });
+
   it('takes the first letter or digit of a name', () => {
     expect(initialOf('  ann smith')).toBe('A');
     expect(initialOf('(42) team')).toBe('4');

@@ -8,10 +8,17 @@ import { ProfileAvatar } from './profile-avatar';
 
 /**
  * Who is signed in (their picture, or their initial, beside their name), and the ways on: Continue to the page
- * that asked for the sign-in (a returnUrl) or to each application that starts its own sign-in, and Sign out. Shown
- * on `/` and `/account/` to a signed-in person.
+ * that asked for the sign-in (a returnUrl) or to each application that starts its own sign-in, the security centre
+ * (issue 49: it could only be reached by typing `/account/`), and Sign out. Shown on `/` and `/account/` to a
+ * signed-in person; `/account/` is the security centre itself, so it passes `securityCentreLink={false}`.
  */
-export function SignedInCard({ user }: { user: CurrentUser }) {
+export function SignedInCard({
+  user,
+  securityCentreLink = true,
+}: {
+  user: CurrentUser;
+  securityCentreLink?: boolean;
+}) {
   const { t } = useTranslation('common');
   const [search] = useSearchParams();
   const { data: applications = [] } = useApplicationsQuery();
@@ -45,6 +52,11 @@ export function SignedInCard({ user }: { user: CurrentUser }) {
               ))}
             </ul>
           </nav>
+        ) : null}
+        {securityCentreLink ? (
+          <Link className="hr-button hr-button--secondary" to="/account/" data-testid="security-centre-link">
+            {t('accountMenu.securityCentre')}
+          </Link>
         ) : null}
         <Link className="hr-button hr-button--secondary" to="/account/logout">
           {t('home.signOut')}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrandBand, SiteHeader } from 'shared-contracts/ui';
 import { partnerLogoFromDocument } from './branding.js';
@@ -6,6 +6,10 @@ import { LanguagePicker } from './language-picker.js';
 import { PrivacyPolicyLink } from './partner-branding.js';
 import { usePartner } from './partner-context.js';
 import { ThemeSwitch } from './theme-switch.js';
+
+// The account menu is for a signed-in person only: loaded when one is shown, so the sign-in page's bytes (budgeted,
+// bench/budget.json) carry none of its code or styles.
+const AccountMenu = lazy(() => import('../layout/account-menu.js').then((m) => ({ default: m.AccountMenu })));
 
 /**
  * The partner's logo when the gateway said it has one, else its name; a logo that fails to load falls back to
@@ -28,9 +32,10 @@ function PartnerBrand() {
 
 /**
  * The branded header: the partner's brand at the inline start (left in LTR, right in RTL), the language picker
- * (when the partner allows it) and the theme switch at the inline end.
+ * (when the partner allows it), the theme switch and, for a signed-in person (`signedInName`), the account menu at
+ * the inline end.
  */
-export function PartnerHeader() {
+export function PartnerHeader({ signedInName }: { signedInName?: string }) {
   const partner = usePartner();
   return (
     <SiteHeader
@@ -39,6 +44,11 @@ export function PartnerHeader() {
         <>
           <LanguagePicker partner={partner} />
           <ThemeSwitch />
+          {signedInName !== undefined ? (
+            <Suspense fallback={null}>
+              <AccountMenu name={signedInName} />
+            </Suspense>
+          ) : null}
         </>
       }
     />

@@ -60,6 +60,25 @@ describe('navigation guard (SPEC.md §2)', () => {
     },
   );
 
+  it.each([
+    ['/account/', '/account/'],
+    ['/account', '/account/'],
+    ['/Account/', '/account/'],
+    ['/account/?confirmEmail=abc', '/account/?confirmEmail=abc'],
+  ])(
+    'sends a signed-out visitor of the account page %s to sign in and back to %s (issue 49)',
+    async (path, back) => {
+      const { redirect } = await navigate(path, false);
+      expect(redirect).toBe(`/account/login?returnUrl=${encodeURIComponent(back)}`);
+    },
+  );
+
+  it.each(['/account/', '/account'])('lets a signed-in user open the account page %s', async (path) => {
+    const { data, redirect } = await navigate(path, true);
+    expect(redirect).toBeUndefined();
+    expect(data?.user.isAuthenticated).toBe(true);
+  });
+
   it.each(['/account/select', '/account/registerdevice'])('lets a signed-in user open %s', async (path) => {
     const { data } = await navigate(path, true);
     expect(data?.user.isAuthenticated).toBe(true);

@@ -26,13 +26,29 @@ export function mayOpen(route: RouteDefinition | undefined, user: CurrentUser): 
   return user.signInStep !== undefined && findRoute(user.signInStep) === route;
 }
 
+/** The account page (`/account` and `/account/`): the security centre. */
+function isAccountIndex(pathname: string): boolean {
+  const path = pathname.toLowerCase();
+  return path === '/account' || path === '/account/';
+}
+
+/**
+ * Where a visitor who opens the account page goes (issue 49): the sign-in page, coming back to `/account/` with the
+ * same query (an e-mail change link, ADR 0036, keeps its `confirmEmail`), instead of a bare page of two links.
+ */
+export function accountSignInPath(search: string): string {
+  return withReturnUrl(LOGIN_PATH, `/account/${search}`);
+}
+
 /**
  * The navigation guard (SPEC.md §2): before each navigation the current user is loaded with the target's
  * returnUrl (default "/"); a route that is not anonymous, reached without an authenticated user (and not the step
  * a pending sign-in waits at, see {@link mayOpen}), goes to /error/access-denied?returnUrl=<full path> — except a
  * visitor who is not signing in at all (a signed-out deep link to /account/select or /account/registerdevice),
  * who goes to the sign-in page with that returnUrl, as every anchor does (issue 43, ADR 0036). Access denied stays
- * for a sign-in pending at another step: signing in again would not help it.
+ * for a sign-in pending at another step: signing in again would not help it. The account page is anonymous in the
+ * route table (SPEC.md §2), yet shows nothing to a visitor but the security centre's sign-in: a visitor who opens it
+ * goes to sign in and comes back (issue 49, {@link accountSignInPath}).
  */
 export function createGuardLoader(store: AppStore) {
   return async ({ request }: LoaderFunctionArgs): Promise<GuardData> => {
@@ -48,6 +64,10 @@ export function createGuardLoader(store: AppStore) {
       const target = user.signInStep === undefined ? LOGIN_PATH : ACCESS_DENIED_PATH;
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Response is what the router expects
       throw redirect(withReturnUrl(target, fullPath));
+    }
+    if (!user.isAuthenticated && isAccountIndex(url.pathname)) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Response is what the router expects
+      throw redirect(accountSignInPath(url.search));
     }
     return { user };
   };

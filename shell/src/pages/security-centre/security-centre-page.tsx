@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import type { SecurityCentreView } from 'shared-contracts';
 import { ProgressBar, Stack } from 'shared-contracts/ui';
 import {
   ConfirmEmailChange,
@@ -7,9 +8,11 @@ import {
   PasswordSection,
   ProfileSection,
 } from './account-sections';
+import { ProtectionSummary } from './protection-summary';
 import { RecentSignInProvider } from './recent-sign-in';
 import { RememberedBrowsersSection } from './remembered-browsers';
 import { useSecurityCentreViewQuery } from './security-centre.api';
+import { SectionMenu, useCentreSections } from './section-menu';
 import { SessionsSection } from './sessions';
 import { SECURITY_CENTRE_NS, useSecurityCentreStrings } from './security-centre-strings';
 import { PasskeysSection } from './passkeys';
@@ -34,6 +37,9 @@ export function SecurityCentre({ linkedAccounts }: { linkedAccounts?: React.Reac
         <h2 id="security-centre-heading" className="security-centre__heading">
           {t('heading')}
         </h2>
+        {/* Issue 49: what protects the account, then a way to each section, before the long column of cards. */}
+        <ProtectionSummary view={view} />
+        <CentreMenu view={view} withLinkedAccounts={linkedAccounts !== undefined} />
         <ConfirmEmailChange />
         <RecentSignInProvider recent={view.recentSignInUntil > 0}>
           <Stack>
@@ -66,4 +72,9 @@ export function SecurityCentre({ linkedAccounts }: { linkedAccounts?: React.Reac
       </Stack>
     </section>
   );
+}
+
+/** The in-page menu for the sections this view shows. */
+function CentreMenu({ view, withLinkedAccounts }: { view: SecurityCentreView; withLinkedAccounts: boolean }) {
+  return <SectionMenu sections={useCentreSections(view, withLinkedAccounts)} />;
 }
