@@ -5,3 +5,6 @@
  */
 export * from './confirm-dialog.js';
 export * from './dialog.js';
+export * from './recovery-code-list.js';
+export * from './result-status.js';
+export * from './use-focus-after-removal.js';
