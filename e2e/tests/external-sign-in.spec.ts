@@ -177,7 +177,15 @@ test('first upstream sign-in → link with the local password → next time no p
   await page.goto(`${identity.url}/account/`);
   await expect(page.getByText('Social ID: linked. You can sign in with it.')).toBeVisible();
   await expectAccessible(page);
+  // Unlinking asks first, naming the provider (issue 49); Cancel keeps the link.
   await page.getByRole('button', { name: 'Unlink Social ID' }).click();
+  const unlinkDialog = page.getByRole('alertdialog', { name: 'Unlink your Social ID account?' });
+  await unlinkDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(unlinkDialog).toBeHidden();
+  await expect(page.getByText('Social ID: linked. You can sign in with it.')).toBeVisible();
+  await page.getByRole('button', { name: 'Unlink Social ID' }).click();
+  await unlinkDialog.getByRole('button', { name: 'Unlink', exact: true }).click();
+  await expect(page.getByTestId('linked-accounts-status')).toHaveText('Unlinked Social ID.');
   await expect(page.getByText('Social ID: not linked.')).toBeVisible();
   await page.getByRole('button', { name: 'Link Social ID' }).click();
   // The upstream still has its session: it sends the browser straight back to the account page.

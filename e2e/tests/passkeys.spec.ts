@@ -242,7 +242,15 @@ test('a signed-in user registers a USB security key from the account, then signs
   await page.getByRole('textbox', { name: 'New name for Blue USB key' }).fill('Spare key');
   await page.getByRole('button', { name: 'Save name' }).click();
   await expect(list.getByText('Spare key')).toBeVisible();
+  // Removal asks first, naming the key (issue 49); Cancel keeps it.
   await page.getByRole('button', { name: 'Remove Spare key' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Remove the passkey ‘Spare key’?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(list.getByText('Spare key')).toBeVisible();
+  await page.getByRole('button', { name: 'Remove Spare key' }).click();
+  await confirm.getByRole('button', { name: 'Remove passkey' }).click();
+  await expect(page.getByTestId('devices-status')).toHaveText('Removed the passkey ‘Spare key’.');
   await expect(page.getByText('No passkeys yet.')).toBeVisible();
 });
 

@@ -85,6 +85,7 @@ test('remembered at sign-in → listed as this browser → forgotten (mailed) �
 
   // Forget it: a toast, the empty list, and a mail.
   await section.getByRole('button', { name: 'Forget this browser' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Forget browser' }).click();
   await expect(page.getByText('The browser has been forgotten')).toBeVisible();
   await expect(rows).toHaveCount(0);
   await expect(section).toContainText('No browser is remembered for your account.');

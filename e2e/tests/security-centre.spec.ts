@@ -134,6 +134,7 @@ test('sign in → /account/ → passkey renamed and deleted → last method kept
   await expect(page.getByText('Passkey has been updated')).toBeVisible();
   await expect(passkeys.getByTestId('passkey')).toContainText('Work laptop');
   await passkeys.getByRole('button', { name: 'Delete Work laptop' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete passkey' }).click();
   await expect(page.getByText('Passkey has been deleted')).toBeVisible();
   await expect(passkeys.getByTestId('passkey')).toHaveCount(0);
   await expect(passkeys).toContainText('You have no passkeys.');
@@ -149,6 +150,7 @@ test('sign in → /account/ → passkey renamed and deleted → last method kept
 
   // New recovery codes, shown once.
   await page.getByRole('button', { name: 'Create new recovery codes' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Create new codes' }).click();
   await expect(page.getByTestId('new-recovery-codes').getByRole('listitem')).toHaveCount(10);
   await expect(page.getByText('Recovery codes have been created')).toBeVisible();
   await expect

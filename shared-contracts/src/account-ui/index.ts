@@ -11,3 +11,6 @@ export * from './password-rule-checks.js';
 export * from './password-rules-list.js';
 export * from './strength/password-strength.js';
 export * from './use-live-form.js';
+export * from './recovery-code-list.js';
+export * from './result-status.js';
+export * from './use-focus-after-removal.js';

@@ -38,6 +38,22 @@ describe('update toast (SPEC.md §1, §9)', () => {
   });
 });
 
+describe('passing toasts (SPEC.md §9: one at a time)', () => {
+  it('a new one replaces the one shown instead of stacking behind it, and the update toast stays beside them', async () => {
+    render(<PlatformToaster theme="light" dir="ltr" />);
+    act(() => {
+      showUpdateToast('A new version is available', 'Reload', () => undefined);
+      showToast({ kind: 'success', message: 'Passkey has been deleted' });
+    });
+    expect(await screen.findByText('Passkey has been deleted')).toBeTruthy();
+    act(() => showToast({ kind: 'error', message: 'Recovery codes have been created' }));
+    expect(await screen.findByText('Recovery codes have been created')).toBeTruthy();
+    expect(screen.queryByText('Passkey has been deleted')).toBeNull();
+    expect(document.querySelectorAll('[data-sonner-toast]')).toHaveLength(2);
+    expect(screen.getByText('A new version is available')).toBeTruthy();
+  });
+});
+
 describe('toast requests from remotes', () => {
   it('shows a requestToast message in the outlet', async () => {
     const { requestToast } = await import('../events');

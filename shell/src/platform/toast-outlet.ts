@@ -63,6 +63,9 @@ function isPhoneScreen(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia(PHONE_SCREEN).matches;
 }
 
+/** The sonner id every passing toast shares, so a new one replaces the one shown instead of stacking. */
+export const PASSING_TOAST_ID = 'hr-passing-toast';
+
 /**
  * Shows a toast (ADR 0031). On a wider screen it floats in sonner's outlet (SPEC.md §9: bottom right, bottom left in
  * RTL). On a phone the page has no free corner: a floating toast lay over the sign-in form's links, so there it is
@@ -74,8 +77,13 @@ export function showToast(shellToast: ShellToast): void {
     showInlineToast(shellToast);
     return;
   }
-  const { kind, message, id, action } = shellToast;
+  const { kind, message, action } = shellToast;
   const duration = shellToast.duration ?? TOAST_DURATION_MS;
+  // One passing toast at a time (SPEC.md §9, issue 49): each replaces the one shown, in place. Stacked, sonner fades
+  // the text of the toast behind to nothing and back when the front one leaves (400 ms): text caught half faded
+  // failed axe's contrast check "after waiting for the toast to go", and people saw a pile. A toast that waits for
+  // its action (the update toast) keeps its own id, so a passing one never takes its Reload away.
+  const id = shellToast.id ?? (Number.isFinite(duration) && !action ? PASSING_TOAST_ID : undefined);
   withToast((toast) => {
     // A toast that waits for its action cannot be swiped or closed away.
     const options = {

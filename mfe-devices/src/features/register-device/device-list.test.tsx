@@ -42,6 +42,7 @@ describe('DeviceList', () => {
         RemoveDevice: () => Response.json({ title: 'x', errors: { '': [code] } }, { status }),
       });
       fireEvent.click(await screen.findByRole('button', { name: 'Remove Work laptop' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Remove passkey' }));
       expect(
         await screen.findByText('For your security, sign in again before you change your passkeys.'),
       ).toBeTruthy();
@@ -50,9 +51,24 @@ describe('DeviceList', () => {
     },
   );
 
-  it('removes a device and says when none is left', async () => {
-    await renderList({ RemoveDevice: () => Response.json({ devices: [] }) });
+  it('removes a device only once the confirmation naming it is accepted, and says so in the card', async () => {
+    const calls = await renderList({ RemoveDevice: () => Response.json({ devices: [] }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Remove Work laptop' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Remove the passkey ‘Work laptop’?' });
+    expect(dialog.textContent).toContain('You will no longer be able to sign in with it.');
+    expect(calls.some((c) => c.call === 'RemoveDevice')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove passkey' }));
     expect(await screen.findByText('No passkeys yet.')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Removed the passkey ‘Work laptop’.');
+    expect(calls.filter((c) => c.call === 'RemoveDevice')).toHaveLength(1);
+  });
+
+  it('keeps the device when the confirmation is cancelled', async () => {
+    const calls = await renderList({ RemoveDevice: () => Response.json({ devices: [] }) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Work laptop' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(screen.getByText('Work laptop')).toBeTruthy();
+    expect(calls.some((c) => c.call === 'RemoveDevice')).toBe(false);
   });
 });

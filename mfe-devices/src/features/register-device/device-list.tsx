@@ -2,6 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_NAME_MAX, type RegisteredDevice } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
+import { ConfirmDialog, ResultStatus, useFocusAfterRemoval } from 'shared-contracts/account-ui';
+import 'shared-contracts/account-ui/account-ui.css';
 import { Button, Card, FormErrors, needsRecentSignIn, Stack, TextField } from 'shared-contracts/ui';
 import { useDevicesQuery, useRemoveDeviceMutation, useRenameDeviceMutation } from './register-device.api';
 import { SignInAgainHere } from './sign-in-again-here';
@@ -19,7 +21,10 @@ export function DeviceList() {
   const errors = useFormErrors(renaming.error ?? removing.error);
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const [name, setName] = useState('');
+  const [confirming, setConfirming] = useState<RegisteredDevice | undefined>(undefined);
+  const [status, setStatus] = useState<string | undefined>(undefined);
   const devices = changed ?? data?.devices;
+  const [heading, removed] = useFocusAfterRemoval<HTMLHeadingElement>(devices?.map((d) => d.id) ?? []);
   const date = (at: number) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(at);
 
   const onRename = async (event: FormEvent<HTMLFormElement>, id: string) => {
@@ -28,18 +33,26 @@ export function DeviceList() {
     if ('data' in result && result.data) {
       setChanged(result.data.devices);
       setEditing(undefined);
+      setStatus(t('devices.renamedStatus', { name: name.trim() }));
     }
   };
 
-  const onRemove = async (id: string) => {
-    const result = await remove({ id });
-    if ('data' in result && result.data) setChanged(result.data.devices);
+  const onRemove = async (device: RegisteredDevice) => {
+    const result = await remove({ id: device.id });
+    setConfirming(undefined);
+    if ('data' in result && result.data) {
+      setChanged(result.data.devices);
+      removed(device.id);
+      setStatus(t('devices.removedStatus', { name: device.name }));
+    }
   };
 
   return (
     <Card>
       <Stack>
-        <h2>{t('devices.heading')}</h2>
+        <h2 ref={heading} tabIndex={-1}>
+          {t('devices.heading')}
+        </h2>
         {needsRecentSignIn(renaming.error ?? removing.error) ? (
           <SignInAgainHere />
         ) : (
@@ -92,11 +105,13 @@ export function DeviceList() {
                     {t('devices.rename')}
                   </Button>
                 )}
+                {/* Destructive: outlined in the error colour, unlike Rename, and confirmed first. */}
                 <Button
                   variant="secondary"
+                  className="hr-button--danger-outline"
                   aria-label={t('devices.removeNamed', { name: device.name })}
                   loading={removing.isLoading && removing.originalArgs?.id === device.id}
-                  onClick={() => void onRemove(device.id)}
+                  onClick={() => setConfirming(device)}
                 >
                   {t('devices.remove')}
                 </Button>
@@ -104,6 +119,17 @@ export function DeviceList() {
             </li>
           ))}
         </ul>
+        <ResultStatus message={status} testId="devices-status" />
+        <ConfirmDialog
+          open={confirming !== undefined}
+          danger
+          title={t('devices.removeConfirmTitle', { name: confirming?.name ?? '' })}
+          message={t('devices.removeConfirmMessage')}
+          confirmLabel={t('devices.removeConfirm')}
+          cancelLabel={t('devices.cancel')}
+          onConfirm={() => (confirming ? onRemove(confirming) : undefined)}
+          onCancel={() => setConfirming(undefined)}
+        />
       </Stack>
     </Card>
   );

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { withReturnUrl, type SecurityCentreView } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
+import { ConfirmDialog, ResultStatus, useFocusAfterRemoval } from 'shared-contracts/account-ui';
 import { Button, Card, FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { requestToast } from '../../events';
 import { formatWhen } from './format';
@@ -10,11 +11,25 @@ import { useRecentSignIn } from './recent-sign-in';
 import { useDeletePasskeyMutation, useRenamePasskeyMutation } from './security-centre.api';
 import { SECURITY_CENTRE_NS } from './security-centre-strings';
 
-/** One passkey: its name, when it was added and last used; rename in place, delete. */
-function PasskeyItem({ passkey }: { passkey: SecurityCentreView['passkeys'][number] }) {
+type Passkey = SecurityCentreView['passkeys'][number];
+
+/**
+ * One passkey: its name, when it was added and last used; rename in place, delete after a confirmation naming it.
+ * `onDone` tells the section what happened, which it shows in the card (the item itself is gone after a delete).
+ */
+function PasskeyItem({
+  passkey,
+  onDone,
+  onRemoved,
+}: {
+  passkey: Passkey;
+  onDone: (message: string) => void;
+  onRemoved: (id: string) => void;
+}) {
   const { t, i18n } = useTranslation(SECURITY_CENTRE_NS);
   const recent = useRecentSignIn();
   const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const [name, setName] = useState(passkey.name);
   const [rename, renaming] = useRenamePasskeyMutation();
   const [remove, removing] = useDeletePasskeyMutation();
@@ -23,11 +38,15 @@ function PasskeyItem({ passkey }: { passkey: SecurityCentreView['passkeys'][numb
     const result = await rename({ id: passkey.id, name });
     if ('error' in result) return void recent.check(result.error);
     setEditing(false);
+    onDone(t('passkeys.renamedStatus', { name: name.trim() }));
     requestToast({ kind: 'success', message: t('passkeys.updated') });
   };
   const del = async () => {
     const result = await remove({ id: passkey.id });
+    setConfirming(false);
     if ('error' in result) return void recent.check(result.error);
+    onRemoved(passkey.id);
+    onDone(t('passkeys.deletedStatus', { name: passkey.name }));
     requestToast({ kind: 'success', message: t('passkeys.deleted') });
   };
   return (
@@ -72,11 +91,27 @@ function PasskeyItem({ passkey }: { passkey: SecurityCentreView['passkeys'][numb
           <Button variant="secondary" onClick={() => setEditing(true)}>
             {t('passkeys.rename', { name: passkey.name })}
           </Button>
-          <Button variant="secondary" loading={removing.isLoading} onClick={() => void del()}>
+          {/* Destructive: outlined in the error colour, unlike Rename beside it, and confirmed first. */}
+          <Button
+            variant="secondary"
+            className="hr-button--danger-outline"
+            loading={removing.isLoading}
+            onClick={() => setConfirming(true)}
+          >
             {t('passkeys.delete', { name: passkey.name })}
           </Button>
         </span>
       )}
+      <ConfirmDialog
+        open={confirming}
+        danger
+        title={t('passkeys.deleteConfirmTitle', { name: passkey.name })}
+        message={t('passkeys.deleteConfirmMessage')}
+        confirmLabel={t('passkeys.deleteConfirm')}
+        cancelLabel={t('passkeys.cancel')}
+        onConfirm={del}
+        onCancel={() => setConfirming(false)}
+      />
     </li>
   );
 }
@@ -84,18 +119,28 @@ function PasskeyItem({ passkey }: { passkey: SecurityCentreView['passkeys'][numb
 /** Passkeys: the list with last use, rename, delete, and the way to the device registration page. */
 export function PasskeysSection({ view }: { view: SecurityCentreView }) {
   const { t } = useTranslation(SECURITY_CENTRE_NS);
+  const [status, setStatus] = useState<string | undefined>(undefined);
+  const [heading, removed] = useFocusAfterRemoval<HTMLHeadingElement>(view.passkeys.map((p) => p.id));
   return (
     <Card>
       <section aria-labelledby="passkeys-heading" data-testid="passkeys">
         <Stack>
-          <h2 id="passkeys-heading">{t('passkeys.heading')}</h2>
+          <h2 id="passkeys-heading" ref={heading} tabIndex={-1}>
+            {t('passkeys.heading')}
+          </h2>
           <p>{t('passkeys.intro')}</p>
           {view.passkeys.length === 0 ? <p>{t('passkeys.none')}</p> : null}
           <ul className="hr-stack hr-list-plain">
             {view.passkeys.map((passkey) => (
-              <PasskeyItem key={`${passkey.id}:${passkey.name}`} passkey={passkey} />
+              <PasskeyItem
+                key={`${passkey.id}:${passkey.name}`}
+                passkey={passkey}
+                onDone={setStatus}
+                onRemoved={removed}
+              />
             ))}
           </ul>
+          <ResultStatus message={status} testId="passkeys-status" />
           <Link
             className="hr-button hr-button--secondary"
             to={withReturnUrl('/account/registerdevice', '/account/')}

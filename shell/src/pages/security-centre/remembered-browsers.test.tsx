@@ -73,9 +73,38 @@ describe('remembered browsers in the security centre', () => {
       stubGateway({ ForgetRememberedBrowser: () => Response.json({}) }),
     );
     fireEvent.click(screen.getByRole('button', { name: 'Forget Firefox on Windows' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Forget Firefox on Windows?' });
+    expect(dialog.textContent).toContain('It will ask for two-step verification at its next sign-in.');
+    expect(gateway.calls.some((c) => c.call === 'ForgetRememberedBrowser')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Forget browser' }));
     await waitFor(() => expect(toasts.map((t) => t.message)).toEqual(['The browser has been forgotten']));
     window.removeEventListener(TOAST_EVENT, listen);
     expect(gateway.calls.find((c) => c.call === 'ForgetRememberedBrowser')?.body).toEqual({ id: 'other' });
+    // The result is in the card too, not only in the 2-second toast.
+    expect(screen.getByTestId('remembered-browsers-status').textContent).toBe(
+      'The browser has been forgotten',
+    );
+  });
+
+  it('asks before forgetting all, naming how many, and Cancel forgets nothing', async () => {
+    const gateway = await render(
+      viewWith(BROWSERS),
+      stubGateway({ ForgetAllRememberedBrowsers: () => Response.json({ forgotten: 2 }) }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Forget all browsers' }));
+    expect(screen.getByRole('alertdialog', { name: 'Forget all 2 remembered browsers?' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(gateway.calls.some((c) => c.call.startsWith('Forget'))).toBe(false);
+    expect(screen.getByTestId('remembered-browsers-status').textContent).toBe('');
+    fireEvent.click(screen.getByRole('button', { name: 'Forget all browsers' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Forget all' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('remembered-browsers-status').textContent).toBe(
+        'All remembered browsers have been forgotten',
+      ),
+    );
+    expect(gateway.calls.filter((c) => c.call === 'ForgetAllRememberedBrowsers')).toHaveLength(1);
   });
 
   it('says when no browser is remembered, and offers nothing to forget', async () => {
