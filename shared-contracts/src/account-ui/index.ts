@@ -5,3 +5,5 @@
  */
 export * from './confirm-dialog.js';
 export * from './dialog.js';
+export * from './confirm-its-you.js';
+export * from './confirm-its-you-dialog.js';
