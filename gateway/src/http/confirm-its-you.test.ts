@@ -1,4 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
 import type { User } from '../store/user.repository.js';
@@ -6,6 +7,7 @@ import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import {
   BACKENDS,
   browser,
+  sessionCookieOf,
   startTestGateway,
   TEST_PASSWORD,
   type TestGateway,
@@ -84,7 +86,12 @@ for (const backend of BACKENDS) {
 
       it('S21 a lapsed window is renewed in place by the password: the refused change then goes through, same account, new session id (S24)', async () => {
         const user = await gw.addUser();
-        const b = await lapsed(user);
+        const b = await browser(gw.app);
+        const login = await b.signIn(user.username);
+        const exchanged = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
+        const oldSession = sessionCookieOf(login) ?? sessionCookieOf(exchanged);
+        gw.clock.advance(DEFAULT_RECENT_SIGN_IN_MS + 1000);
+        await expectRefused(b);
         const view = await b.agent.get('/api/Account/ConfirmItsYouView').expect(200);
         expect(view.body).toEqual({ password: true, passkey: false, secondFactor: [] });
 
@@ -97,7 +104,15 @@ for (const backend of BACKENDS) {
         const right = await confirm(b, 'ConfirmItsYou', { password: TEST_PASSWORD });
         expect(right.status).toBe(200);
         expect(right.body.confirmed).toBe(true);
-        expect(String(right.headers['set-cookie'])).toContain('idp.session=');
+        // A new session id (S24): the one the sign-in gave is dead now.
+        const newSession = sessionCookieOf(right);
+        expect(oldSession).toBeDefined();
+        expect(newSession).toBeDefined();
+        expect(newSession).not.toBe(oldSession);
+        await request(gw.app)
+          .get('/api/Account/SecurityCentreView')
+          .set('Cookie', `idp.session=${String(oldSession)}`)
+          .expect(401);
         await b.post('/api/Account/UpdateProfile', { displayName: 'Kept As Typed' }).expect(200);
         expect((await gw.store.users.findById(user.id))?.displayName).toBe('Kept As Typed');
         const after = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
