@@ -4,9 +4,8 @@
  * /account/, renames and deletes the passkey, is refused the removal of the last two-step method, creates new
  * recovery codes, signs out another browser's session (which really ends), and changes the password. Each change
  * arrives as mail at a real SMTP listener; the page has no axe violations, light and dark. Then: "Sign out everywhere
- * else" ending the sessions of two other browsers, an e-mail change confirmed by the mailed link, "Sign in again"
- * after the server refused a change because the sign-in was no longer recent (a gateway of its own with a short
- * RECENT_SIGN_IN_SECONDS), and in each of the five locales, on a phone and a desktop: every section, one change (its
+ * else" ending the sessions of two other browsers, an e-mail change confirmed by the mailed link (a change refused
+ * for a sign-in no longer recent is confirm-its-you.spec.ts's), and in each of the five locales, on a phone and a desktop: every section, one change (its
  * toast in that locale, its mail) and axe, light and dark.
  */
 import { readFileSync } from 'node:fs';
@@ -17,7 +16,7 @@ import { addUser } from '../helpers/admin.js';
 import type { DemoUser } from '../helpers/demo-users.js';
 import { linkIn, startMailCatcher, type MailCatcher } from '../helpers/mail.js';
 import { startIdentityService, type IdentityService } from '../helpers/portal.js';
-import { appTookOver, signInPage } from '../helpers/sign-in.js';
+import { appTookOver } from '../helpers/sign-in.js';
 import { REPO } from '../helpers/system.js';
 import { freshTotpCode, setUpAuthenticator, twoFactorPages } from '../helpers/two-factor.js';
 
@@ -265,65 +264,7 @@ test('email change confirmed by the link mailed to the new address', async ({ pa
   );
 });
 
-test('a change refused by the server once the sign-in is no longer recent offers "Sign in again", back to the centre where it succeeds', async ({
-  page,
-}) => {
-  // A gateway of its own whose recent-sign-in window (S21) is short enough to wait out; the other tests keep the
-  // default ten minutes.
-  const WINDOW_SECONDS = 10;
-  const short = await startIdentityService({ RECENT_SIGN_IN_SECONDS: String(WINDOW_SECONDS) });
-  try {
-    const user = addUser('recent', [], short.env);
-    await passwordSignIn(page, user, short);
-    await expect(page).toHaveURL(/\/account\/$/);
-    await expect(page.getByRole('heading', { name: 'Security centre' })).toBeVisible();
-    // Recent now: no "Sign in again" yet, and the window the server announces is the configured one.
-    const again = page.getByTestId('recent-sign-in');
-    await expect(again).toHaveCount(0);
-    const until = await page.evaluate(
-      async () =>
-        ((await (await fetch('/api/Account/SecurityCentreView')).json()) as { recentSignInUntil: number })
-          .recentSignInUntil,
-    );
-    expect(until - Date.now()).toBeGreaterThan(0);
-    expect(until - Date.now()).toBeLessThanOrEqual(WINDOW_SECONDS * 1000);
-    // Waiting out the window is the behaviour under test: the server's clock cannot be moved from here.
-    await page.waitForTimeout(until - Date.now() + 1_000);
-
-    // The page still thinks the sign-in is recent; the server refuses the change.
-    const profile = page.getByTestId('profile');
-    await profile.getByLabel('Display name').fill('Ada');
-    const refused = page.waitForResponse('**/api/Account/UpdateProfile');
-    await profile.getByRole('button', { name: 'Save' }).click();
-    expect((await refused).status()).toBe(403);
-    expect(await (await refused).json()).toMatchObject({ errors: { '': ['recentSignInRequired'] } });
-    await expect(again).toContainText('For your security, sign in again before you make changes here.');
-    await expect(page.getByText('Employee has been updated.')).toHaveCount(0);
-
-    await again.getByRole('button', { name: 'Sign in again' }).click();
-    await expect(page).toHaveURL(/\/account\/login\?returnUrl=%2Faccount%2F$/);
-    expect(await isSignedIn(page)).toBe(false);
-    await appTookOver(page);
-    const form = signInPage(page);
-    await form.username.fill(user.username);
-    await form.password.fill(user.password);
-    await form.submit.click();
-    await expect(page).toHaveURL(/\/account\/$/);
-    await expect(page.getByRole('heading', { name: 'Security centre' })).toBeVisible();
-    await expect(again).toHaveCount(0);
-
-    // Signed in again just now: the same change is accepted.
-    await profile.getByLabel('Display name').fill('Ada');
-    const accepted = page.waitForResponse('**/api/Account/UpdateProfile');
-    await profile.getByRole('button', { name: 'Save' }).click();
-    expect((await accepted).status()).toBe(200);
-    await expect(page.getByText('Employee has been updated.')).toBeVisible();
-    await page.reload();
-    await expect(profile.getByLabel('Display name')).toHaveValue('Ada');
-  } finally {
-    await short.stop();
-  }
-});
+// A change refused once the sign-in is no longer recent: "Confirm it's you" in place, tests/confirm-its-you.spec.ts.
 
 const LOCALES = ['en-GB', 'en', 'de', 'fr-CA', 'es'] as const;
 

@@ -19,6 +19,7 @@ import { FirstPaintPages, firstPaintPartner } from './http/first-paint.js';
 import { securityCentreRouter } from './http/security-centre.router.js';
 import { shellRouter } from './http/shell.router.js';
 import { upstreamCallbackRouter } from './http/upstream-callback.router.js';
+import { createConfirmItsYouService } from './identity/account/confirm-its-you.service.js';
 import {
   createSecurityCentreService,
   type EndOidcSessionsOf,
@@ -357,6 +358,17 @@ export function createApp(deps: AppDeps): Express {
       antiforgery,
       auth: identity.auth,
       rememberedBrowsers,
+      // "Confirm it's you" (ADR 0045): the sign-in's own throttle and second-factor check, its device cookies read.
+      confirmItsYou: createConfirmItsYouService({
+        store,
+        kv,
+        clock,
+        throttle: deps.throttle,
+        twoFactor: identity.twoFactor,
+        webauthn: identity.webauthn,
+      }),
+      knownDevices: new KnownDevices(config),
+      secondFactorDevices: new KnownDevices(config, 'second-factor'),
       securityCentre: createSecurityCentreService({
         store,
         kv,

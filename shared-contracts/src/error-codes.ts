@@ -59,6 +59,10 @@ export const ERROR_MESSAGES = {
   reauthenticationRequired:
     'For your security, sign in again before you change your two-step verification settings.',
   recentSignInRequired: 'For your security, sign in again to make this change.',
+  /** "Confirm it's you" (ADR 0045): the second factor was sent before the password in this session. */
+  confirmItsYouPasswordFirst: 'Enter your password first.',
+  /** "Confirm it's you" (ADR 0045): the dialog was closed, so the refused change was not sent again. */
+  confirmItsYouCancelled: 'The change was not made because you did not confirm it’s you.',
   emailUnchanged: 'This is already your email address.',
   emailNotAvailable: 'This email address cannot be used. Choose another one.',
   emailChangeLinkInvalid: 'This link is not valid or has expired. Ask for a new one from your account page.',
@@ -87,6 +91,8 @@ export const ERROR_MESSAGES = {
   badGateway: 'Bad Gateway',
   serviceUnavailable: 'Service Unavailable',
   genericError: 'Generic Error',
+  /** A failure with a status only (no code of ours): shown instead of the raw status text (issue 49). */
+  unexpectedError: 'Something went wrong. Please try again.',
   offline: 'You are offline. This needs a network connection.',
 } as const;
 

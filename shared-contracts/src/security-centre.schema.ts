@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { passwordRulesSchema } from './password-rules.js';
-import { twoFactorMethodSchema } from './two-factor.schema.js';
-import { registeredDeviceSchema } from './webauthn.schema.js';
+import { TWO_FACTOR_METHODS, twoFactorMethodSchema } from './two-factor.schema.js';
+import { registeredDeviceSchema, secureSignInPayloadSchema } from './webauthn.schema.js';
 
 /**
  * The security centre at `/account/` (issue 43, ADR 0036): what a signed-in person sees of their own account, and
@@ -183,3 +183,58 @@ export type ConfirmEmailChangeRequest = z.infer<typeof confirmEmailChangeRequest
 export const emailChangedAnswerSchema = z.object({ email: z.string() });
 /** Answer of `ConfirmEmailChange`. */
 export type EmailChangedAnswer = z.infer<typeof emailChangedAnswerSchema>;
+
+/**
+ * "Confirm it's you" (issue 49, ADR 0045): a change refused with 403 `recentSignInRequired` opens a dialog that
+ * proves a factor of the account in place — no session ends, no page changes — and then sends the refused change
+ * again. These are its calls' bodies and answers.
+ */
+
+/** The ways the dialog may ask for a second factor after the password: the account's methods and a recovery code. */
+export const CONFIRM_ITS_YOU_SECOND_FACTORS = [...TWO_FACTOR_METHODS, 'recoveryCode'] as const;
+/** A way the dialog asks for the second factor. */
+export const confirmItsYouSecondFactorSchema = z.enum(CONFIRM_ITS_YOU_SECOND_FACTORS);
+/** A way the dialog asks for the second factor. */
+export type ConfirmItsYouSecondFactor = z.infer<typeof confirmItsYouSecondFactorSchema>;
+
+/** Answer of `GET ConfirmItsYouView`: what the account can prove itself with. */
+export const confirmItsYouViewSchema = z.object({
+  /** The account has a password of its own (a vendor account has none: ADR 0041). */
+  password: z.boolean(),
+  /** The account has a passkey (which proves both factors at once, ADR 0016). */
+  passkey: z.boolean(),
+  /** What the password must be followed by (empty: the password alone is a full sign-in for this account). */
+  secondFactor: z.array(confirmItsYouSecondFactorSchema),
+});
+/** Answer of `ConfirmItsYouView`. */
+export type ConfirmItsYouView = z.infer<typeof confirmItsYouViewSchema>;
+
+/**
+ * Body of `ConfirmItsYou`: the account's password, or a passkey's assertion to the challenge of `AssertionOptions`
+ * (exactly one; neither is 400 `{password: ["required"]}`).
+ */
+export const confirmItsYouRequestSchema = z.object({
+  password: z.optional(z.string().check(z.minLength(1, 'required'), z.maxLength(1024, 'invalidValue'))),
+  passkey: z.optional(secureSignInPayloadSchema),
+});
+/** Body of `ConfirmItsYou`. */
+export type ConfirmItsYouRequest = z.infer<typeof confirmItsYouRequestSchema>;
+
+/** Body of `ConfirmItsYouSecondFactor`: the second factor after the password (a code, or a recovery code). */
+export const confirmItsYouSecondFactorRequestSchema = z.object({
+  method: confirmItsYouSecondFactorSchema,
+  code: z.string('required').check(z.trim(), z.minLength(1, 'required'), z.maxLength(64, 'invalidCode')),
+});
+/** Body of `ConfirmItsYouSecondFactor`. */
+export type ConfirmItsYouSecondFactorRequest = z.infer<typeof confirmItsYouSecondFactorRequestSchema>;
+
+/**
+ * Answer of `ConfirmItsYou` and `ConfirmItsYouSecondFactor`: `confirmed` once the sign-in time is renewed (the
+ * refused change may be sent again); else the password passed and `secondFactor` lists what may follow it.
+ */
+export const confirmItsYouAnswerSchema = z.object({
+  confirmed: z.boolean(),
+  secondFactor: z.optional(z.array(confirmItsYouSecondFactorSchema)),
+});
+/** Answer of `ConfirmItsYou` and `ConfirmItsYouSecondFactor`. */
+export type ConfirmItsYouAnswer = z.infer<typeof confirmItsYouAnswerSchema>;

@@ -2,6 +2,8 @@ import express, { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import {
   confirmEmailChangeRequestSchema,
+  confirmItsYouRequestSchema,
+  confirmItsYouSecondFactorRequestSchema,
   forgetRememberedBrowserRequestSchema,
   removeDeviceRequestSchema,
   requestEmailChangeRequestSchema,
@@ -16,10 +18,17 @@ import type {
   SecurityCentreActor,
   SecurityCentreService,
 } from '../identity/account/security-centre.service.js';
+import {
+  confirmItsYouBinding,
+  type ConfirmingActor,
+  type ConfirmItsYouService,
+  type ConfirmOutcome,
+} from '../identity/account/confirm-its-you.service.js';
 import type { RememberedBrowsers } from '../identity/mfa/remembered-browsers.js';
 import type { SessionAuthService } from '../identity/session-auth.service.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import type { Antiforgery } from './antiforgery.js';
 import { browserOf } from './browser.js';
 import { localeOf } from './locale.js';
@@ -33,6 +42,11 @@ export interface SecurityCentreRouterDeps {
   auth: Pick<SessionAuthService, 'signedInUser'>;
   securityCentre: SecurityCentreService;
   rememberedBrowsers?: Pick<RememberedBrowsers, 'signedEntryKeys'>;
+  /** "Confirm it's you" (issue 49, ADR 0045); without it the page can only `SignInAgain`. */
+  confirmItsYou?: ConfirmItsYouService | undefined;
+  /** The sign-in throttle's known devices (S7) and the 2FA counters' (issue 39), read from this browser's cookies. */
+  knownDevices?: Pick<KnownDevices, 'recognise'> | undefined;
+  secondFactorDevices?: Pick<KnownDevices, 'recognise'> | undefined;
 }
 
 /** One change call of the table in {@link securityCentreRouter}. */
@@ -239,6 +253,8 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
     );
   }
 
+  if (deps.confirmItsYou) confirmItsYouCalls(router, deps, deps.confirmItsYou, change, noStore, actorOf);
+
   /**
    * `SignInAgain`: the way to a recent sign-in. Ends this browser's session (as sign-out does, S27), keeps the
    * username for the sign-in form, and answers where to go: the sign-in page, back to the body's `returnUrl` (a page
@@ -259,4 +275,121 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
   );
 
   return router;
+}
+
+/**
+ * "Confirm it's you" (issue 49, ADR 0045): `ConfirmItsYouView` (GET), `ConfirmItsYou` ({password} or {passkey})
+ * and `ConfirmItsYouSecondFactor`. Signed-in callers only (401), anti-forgery header as every change (S30), bad
+ * input 400 with the errors map, guesses throttled by the sign-in's own counters (429). Only a proved factor renews
+ * the session's sign-in time (ADR 0005), under a new session id (S24) as a sign-in step would.
+ */
+function confirmItsYouCalls(
+  router: Router,
+  deps: SecurityCentreRouterDeps,
+  confirmItsYou: ConfirmItsYouService,
+  change: express.RequestHandler[],
+  noStore: express.RequestHandler,
+  actorOf: (req: Request, res: Response) => Promise<SecurityCentreActor | undefined>,
+): void {
+  const { sessions, antiforgery } = deps;
+
+  function confirmingActor(req: Request, res: Response, actor: SecurityCentreActor): ConfirmingActor {
+    const browser = browserOf(sessions, req, res);
+    return {
+      user: actor.user,
+      sessionKey: actor.sessionKey,
+      ip: req.ip ?? 'unknown',
+      device: deps.knownDevices?.recognise(browser, actor.user),
+      secondFactorDevice: deps.secondFactorDevices?.recognise(browser, actor.user),
+    };
+  }
+
+  /** Answers an outcome; a confirmation renews the sign-in time of this session under a new id. */
+  async function answer(req: Request, res: Response, outcome: ConfirmOutcome): Promise<void> {
+    switch (outcome.kind) {
+      case 'confirmed': {
+        const session = await sessions.current(req);
+        const account = session?.record.data.account;
+        if (!session || !account) return sendFormError(res, 'notAuthenticated', 401);
+        const next = await sessions.regenerate(req, res, session, {
+          ...session.record.data,
+          account: {
+            ...account,
+            authTime: Math.max(account.authTime, outcome.authTime),
+            amr: [...new Set([...account.amr, ...outcome.amr])],
+          },
+        });
+        // The anti-forgery token is bound to the session id: the new one goes out as the cookie the client reads
+        // (and in the answer, as ChangePassword's does).
+        res.json({ confirmed: true, token: antiforgery.issue(res, next.id) });
+        return;
+      }
+      case 'secondFactor':
+        res.json({ confirmed: false, secondFactor: outcome.methods });
+        return;
+      case 'invalid':
+        return sendValidationProblem(res, outcome.errors);
+      case 'throttled':
+        if (outcome.retryAfterSeconds) res.set('Retry-After', String(outcome.retryAfterSeconds));
+        return sendFormError(res, 'tooManyAttempts', 429);
+      case 'unavailable':
+        return sendFormError(res, 'serviceUnavailable', 503);
+    }
+  }
+
+  router.get(
+    '/ConfirmItsYouView',
+    noStore,
+    handle(async (req, res) => {
+      const actor = await actorOf(req, res);
+      if (!actor) return;
+      res.json(await confirmItsYou.view(actor.user));
+    }),
+  );
+
+  router.post(
+    '/ConfirmItsYou',
+    ...change,
+    handle(async (req, res) => {
+      const actor = await actorOf(req, res);
+      if (!actor) return;
+      const body = parse(confirmItsYouRequestSchema, req.body, res);
+      if (!body) return;
+      const confirming = confirmingActor(req, res, actor);
+      if (body.passkey && body.password === undefined) {
+        const session = await sessions.current(req);
+        if (!session) return sendFormError(res, 'notAuthenticated', 401);
+        const outcome = await confirmItsYou.confirmPasskey(confirming, body.passkey, session.id);
+        if (outcome.reason) req.log.info({ reason: outcome.reason }, 'confirm it is you: passkey refused');
+        return answer(req, res, outcome);
+      }
+      // Exactly one of the two: neither (or both) asks for the password, the dialog's first field.
+      if (body.password === undefined || body.passkey)
+        return sendValidationProblem(res, { password: ['required'] });
+      await answer(req, res, await confirmItsYou.confirmPassword(confirming, body.password));
+    }),
+  );
+
+  router.post(
+    '/ConfirmItsYouSecondFactor',
+    ...change,
+    handle(async (req, res) => {
+      const actor = await actorOf(req, res);
+      if (!actor) return;
+      const body = parse(confirmItsYouSecondFactorRequestSchema, req.body, res);
+      if (!body) return;
+      const session = await sessions.current(req);
+      if (!session) return sendFormError(res, 'notAuthenticated', 401);
+      await answer(
+        req,
+        res,
+        await confirmItsYou.confirmSecondFactor(
+          confirmingActor(req, res, actor),
+          body.method,
+          body.code,
+          confirmItsYouBinding(session.id),
+        ),
+      );
+    }),
+  );
 }

@@ -14,3 +14,5 @@ export * from './use-live-form.js';
 export * from './recovery-code-list.js';
 export * from './result-status.js';
 export * from './use-focus-after-removal.js';
+export * from './confirm-its-you.js';
+export * from './confirm-its-you-dialog.js';

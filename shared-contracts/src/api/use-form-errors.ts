@@ -1,7 +1,12 @@
 import type { SerializedError } from '@reduxjs/toolkit';
 import { useTranslation } from 'react-i18next';
-import { isErrorCode, parseErrorCode } from '../error-codes.js';
-import { STATUS_CODES, type ApiError, type FieldErrors } from '../protocol.js';
+import { parseErrorCode } from '../error-codes.js';
+import {
+  normaliseFieldErrors,
+  validationProblemSchema,
+  type ApiError,
+  type FieldErrors,
+} from '../protocol.js';
 
 /** Translates a function of the `errors` namespace: `t('errors:required')`. */
 type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -46,11 +51,18 @@ export interface FormErrorOptions {
   ignoreEmpty?: boolean;
 }
 
+/** The errors map a refusal other than a 400 carries in its body (403, 404, 429 and 503 of the gateway), if any. */
+function bodyErrorsOf(body: unknown): FieldErrors | undefined {
+  const parsed = validationProblemSchema.safeParse(body);
+  return parsed.success ? normaliseFieldErrors(parsed.data.errors) : undefined;
+}
+
 /**
  * Builds the translated error set of an action from its RTK Query error. Field keys follow SPEC.md §4 (the
- * empty key is form-level); an error that is not a validation error becomes one form-level message from the
- * status catalogue (SPEC.md §8), so the page never handles statuses itself, unless the action ignores empty
- * failures ({@link FormErrorOptions}).
+ * empty key is form-level). A refusal of another status says why with the codes of its body's errors map (403
+ * `recentSignInRequired`, 429 `tooManyAttempts`), so the page never handles statuses itself; a failure with a status
+ * only (an empty 500, a proxy's 502) reads "Something went wrong" — never the raw status text ("Forbidden",
+ * "Internal Server Error": issue 49), unless the action ignores empty failures ({@link FormErrorOptions}).
  */
 export function formErrorsOf(
   t: Translate,
@@ -61,17 +73,14 @@ export function formErrorsOf(
   let fields: FieldErrors = {};
   let form: string[];
   if (isApiError(error)) {
-    fields = error.errors;
+    fields = Object.keys(error.errors).length > 0 ? error.errors : (bodyErrorsOf(error.body) ?? {});
     const hasFields = Object.keys(fields).length > 0;
     if (hasFields) form = (fields[''] ?? []).map((m) => translateErrorMessage(t, m));
     else if (error.status === 0) form = [t('errors:offline')];
     else if (options.ignoreEmpty) form = [];
-    else {
-      const code = STATUS_CODES[error.status];
-      form = [code && isErrorCode(code) ? t(`errors:${code}`) : t('errors:genericError')];
-    }
+    else form = [t('errors:unexpectedError')];
   } else {
-    form = [t('errors:genericError')];
+    form = [t('errors:unexpectedError')];
   }
   return {
     field: (name) => (name === '' ? [] : (fields[name] ?? []).map((m) => translateErrorMessage(t, m))),

@@ -47,6 +47,9 @@ export const errorsDe = {
   reauthenticationRequired:
     'Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Einstellungen der Bestätigung in zwei Schritten ändern.',
   recentSignInRequired: 'Melden Sie sich zu Ihrer Sicherheit erneut an, um diese Änderung vorzunehmen.',
+  confirmItsYouPasswordFirst: 'Geben Sie zuerst Ihr Passwort ein.',
+  confirmItsYouCancelled:
+    'Die Änderung wurde nicht vorgenommen, weil Sie nicht bestätigt haben, dass Sie es sind.',
   emailUnchanged: 'Das ist bereits Ihre E-Mail-Adresse.',
   emailNotAvailable: 'Diese E-Mail-Adresse kann nicht verwendet werden. Wählen Sie eine andere.',
   emailChangeLinkInvalid:
@@ -73,5 +76,6 @@ export const errorsDe = {
   badGateway: 'Fehlerhaftes Gateway',
   serviceUnavailable: 'Dienst nicht verfügbar',
   genericError: 'Allgemeiner Fehler',
+  unexpectedError: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   offline: 'Sie sind offline. Dafür ist eine Netzwerkverbindung nötig.',
 } as const satisfies ErrorTranslation;

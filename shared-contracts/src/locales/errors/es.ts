@@ -45,6 +45,8 @@ export const errorsEs = {
   reauthenticationRequired:
     'Por su seguridad, vuelva a iniciar sesión antes de cambiar la configuración de la verificación en dos pasos.',
   recentSignInRequired: 'Por su seguridad, vuelva a iniciar sesión para hacer este cambio.',
+  confirmItsYouPasswordFirst: 'Primero introduzca su contraseña.',
+  confirmItsYouCancelled: 'El cambio no se hizo porque no confirmó su identidad.',
   emailUnchanged: 'Esta ya es su dirección de correo electrónico.',
   emailNotAvailable: 'Esta dirección de correo electrónico no se puede usar. Elija otra.',
   emailChangeLinkInvalid:
@@ -72,5 +74,6 @@ export const errorsEs = {
   badGateway: 'Puerta de enlace incorrecta',
   serviceUnavailable: 'Servicio no disponible',
   genericError: 'Error genérico',
+  unexpectedError: 'Algo salió mal. Vuelva a intentarlo.',
   offline: 'No tiene conexión. Esto necesita una conexión de red.',
 } as const satisfies ErrorTranslation;

@@ -46,6 +46,8 @@ export const errorsFrCA = {
   reauthenticationRequired:
     'Pour votre sécurité, reconnectez-vous avant de modifier vos paramètres de vérification en deux étapes.',
   recentSignInRequired: 'Pour votre sécurité, reconnectez-vous pour effectuer cette modification.',
+  confirmItsYouPasswordFirst: 'Entrez d’abord votre mot de passe.',
+  confirmItsYouCancelled: 'La modification n’a pas été faite, car vous n’avez pas confirmé votre identité.',
   emailUnchanged: 'C’est déjà votre adresse courriel.',
   emailNotAvailable: 'Cette adresse courriel ne peut pas être utilisée. Choisissez-en une autre.',
   emailChangeLinkInvalid:
@@ -72,5 +74,6 @@ export const errorsFrCA = {
   badGateway: 'Passerelle incorrecte',
   serviceUnavailable: 'Service indisponible',
   genericError: 'Erreur générique',
+  unexpectedError: 'Une erreur s’est produite. Veuillez réessayer.',
   offline: 'Vous êtes hors ligne. Une connexion réseau est nécessaire.',
 } as const satisfies ErrorTranslation;

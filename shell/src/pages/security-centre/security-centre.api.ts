@@ -1,5 +1,11 @@
 import {
+  confirmItsYouAnswerSchema,
+  confirmItsYouViewSchema,
   emailChangedAnswerSchema,
+  type ConfirmItsYouAnswer,
+  type ConfirmItsYouRequest,
+  type ConfirmItsYouSecondFactorRequest,
+  type ConfirmItsYouView,
   rememberedBrowsersForgottenAnswerSchema,
   type ForgetRememberedBrowserRequest,
   type RememberedBrowsersForgottenAnswer,
@@ -17,11 +23,18 @@ import {
   type TwoStepMethodRequest,
   type UpdateProfileRequest,
 } from 'shared-contracts';
-import { baseApi } from 'shared-contracts/api';
+import { confirmedChange } from 'shared-contracts/account-ui';
+import { baseApi, type AccountCall } from 'shared-contracts/api';
+
+/** A change's call: sent again after "Confirm it's you" when refused for a sign-in that is not recent (ADR 0045). */
+const post =
+  (url: string) =>
+  (body?: unknown): AccountCall => ({ url, method: 'POST', body: body ?? {} });
 
 /**
  * The security centre's calls (issue 43, ADR 0036). Every change answers 403 `recentSignInRequired` without a recent
- * sign-in; the page then offers `SignInAgain`. A change invalidates the shared `Account` tag, which refetches the view
+ * sign-in; each change's `queryFn` ({@link confirmedChange}) then opens "Confirm it's you" and, once confirmed, sends
+ * the same call again, so the change completes with what the person typed (issue 49, ADR 0045). A change invalidates the shared `Account` tag, which refetches the view
  * (also when the change was made by another remote); a change of the profile or the customer also `User`.
  */
 export const securityCentreApi = baseApi.injectEndpoints({
@@ -32,59 +45,76 @@ export const securityCentreApi = baseApi.injectEndpoints({
       providesTags: ['Account'],
     }),
     removeTwoStepMethod: build.mutation<unknown, TwoStepMethodRequest>({
-      query: (body) => ({ url: 'RemoveTwoStepMethod', method: 'POST', body }),
+      queryFn: confirmedChange(post('RemoveTwoStepMethod')),
       invalidatesTags: ['Account'],
     }),
     setDefaultTwoStepMethod: build.mutation<unknown, TwoStepMethodRequest>({
-      query: (body) => ({ url: 'SetDefaultTwoStepMethod', method: 'POST', body }),
+      queryFn: confirmedChange(post('SetDefaultTwoStepMethod')),
       invalidatesTags: ['Account'],
     }),
     renamePasskey: build.mutation<unknown, RenameDeviceRequest>({
-      query: (body) => ({ url: 'RenamePasskey', method: 'POST', body }),
+      queryFn: confirmedChange(post('RenamePasskey')),
       invalidatesTags: ['Account'],
     }),
     deletePasskey: build.mutation<unknown, RemoveDeviceRequest>({
-      query: (body) => ({ url: 'DeletePasskey', method: 'POST', body }),
+      queryFn: confirmedChange(post('DeletePasskey')),
       invalidatesTags: ['Account'],
     }),
     regenerateRecoveryCodes: build.mutation<RecoveryCodesAnswer, void>({
-      query: () => ({ url: 'RegenerateRecoveryCodes', method: 'POST', body: {} }),
-      transformResponse: (body: unknown) => recoveryCodesAnswerSchema.parse(body),
+      queryFn: confirmedChange(post('RegenerateRecoveryCodes'), (body) =>
+        recoveryCodesAnswerSchema.parse(body),
+      ),
       invalidatesTags: ['Account'],
     }),
     changePassword: build.mutation<unknown, Omit<ChangeExpiredPasswordRequest, 'returnUrl'>>({
-      query: (body) => ({ url: 'ChangePassword', method: 'POST', body }),
+      queryFn: confirmedChange(post('ChangePassword')),
       invalidatesTags: ['Account'],
     }),
     signOutSession: build.mutation<unknown, SignOutSessionRequest>({
-      query: (body) => ({ url: 'SignOutSession', method: 'POST', body }),
+      queryFn: confirmedChange(post('SignOutSession')),
       invalidatesTags: ['Account'],
     }),
     signOutOtherSessions: build.mutation<unknown, void>({
-      query: () => ({ url: 'SignOutOtherSessions', method: 'POST', body: {} }),
+      queryFn: confirmedChange(post('SignOutOtherSessions')),
       invalidatesTags: ['Account'],
     }),
     forgetRememberedBrowser: build.mutation<unknown, ForgetRememberedBrowserRequest>({
-      query: (body) => ({ url: 'ForgetRememberedBrowser', method: 'POST', body }),
+      queryFn: confirmedChange(post('ForgetRememberedBrowser')),
       invalidatesTags: ['Account'],
     }),
     forgetAllRememberedBrowsers: build.mutation<RememberedBrowsersForgottenAnswer, void>({
-      query: () => ({ url: 'ForgetAllRememberedBrowsers', method: 'POST', body: {} }),
-      transformResponse: (body: unknown) => rememberedBrowsersForgottenAnswerSchema.parse(body),
+      queryFn: confirmedChange(post('ForgetAllRememberedBrowsers'), (body) =>
+        rememberedBrowsersForgottenAnswerSchema.parse(body),
+      ),
       invalidatesTags: ['Account'],
     }),
     updateProfile: build.mutation<unknown, UpdateProfileRequest>({
-      query: (body) => ({ url: 'UpdateProfile', method: 'POST', body }),
+      queryFn: confirmedChange(post('UpdateProfile')),
       invalidatesTags: ['Account', 'User'],
     }),
     requestEmailChange: build.mutation<unknown, RequestEmailChangeRequest>({
-      query: (body) => ({ url: 'RequestEmailChange', method: 'POST', body }),
+      queryFn: confirmedChange(post('RequestEmailChange')),
       invalidatesTags: ['Account'],
     }),
     confirmEmailChange: build.mutation<EmailChangedAnswer, ConfirmEmailChangeRequest>({
       query: (body) => ({ url: 'ConfirmEmailChange', method: 'POST', body }),
       transformResponse: (body: unknown) => emailChangedAnswerSchema.parse(body),
       invalidatesTags: ['Account', 'User'],
+    }),
+    /** `ConfirmItsYouView`: what the dialog may ask this account for (asked afresh each time it opens). */
+    confirmItsYouView: build.mutation<ConfirmItsYouView, void>({
+      query: () => ({ url: 'ConfirmItsYouView', method: 'GET' }),
+      transformResponse: (body: unknown) => confirmItsYouViewSchema.parse(body),
+    }),
+    /** `ConfirmItsYou`: the password or a passkey's assertion; confirmed, or the second factor next. */
+    confirmItsYou: build.mutation<ConfirmItsYouAnswer, ConfirmItsYouRequest>({
+      query: (body) => ({ url: 'ConfirmItsYou', method: 'POST', body }),
+      transformResponse: (body: unknown) => confirmItsYouAnswerSchema.parse(body),
+    }),
+    /** `ConfirmItsYouSecondFactor`: the code after the password. */
+    confirmItsYouSecondFactor: build.mutation<ConfirmItsYouAnswer, ConfirmItsYouSecondFactorRequest>({
+      query: (body) => ({ url: 'ConfirmItsYouSecondFactor', method: 'POST', body }),
+      transformResponse: (body: unknown) => confirmItsYouAnswerSchema.parse(body),
     }),
     /** `SignInAgain`: ends this session; answers the sign-in page that comes back to `returnUrl`. */
     signInAgain: build.mutation<{ redirect: string }, { returnUrl: string }>({
@@ -109,4 +139,7 @@ export const {
   useSignInAgainMutation,
   useRequestEmailChangeMutation,
   useConfirmEmailChangeMutation,
+  useConfirmItsYouViewMutation,
+  useConfirmItsYouMutation,
+  useConfirmItsYouSecondFactorMutation,
 } = securityCentreApi;
