@@ -89,10 +89,11 @@ export function remoteRouteFiles(dist, route, { exposed = './remote', locale = '
 
 /**
  * Components a page loads only when the person meets them, never on a first load (the captcha challenge shows after
- * failed sign-ins, docs/adr/0014-captcha.md; the /devops page is for the platform team). Their loaders — `()=>…import()…then(m=>({default:m.<Name>}))` in the
+ * failed sign-ins, docs/adr/0014-captcha.md; the /devops page is for the platform team; the security centre only for a
+ * signed-in person on /account/, never on /account/login, ADR 0036 and 0046). Their loaders — `()=>…import()…then(m=>({default:m.<Name>}))` in the
  * minified shell — are cut like route pages. The toaster is not listed: it is counted on purpose (budget.json note).
  */
-const ON_DEMAND_COMPONENTS = ['CaptchaDialog', 'DevopsPage'];
+const ON_DEMAND_COMPONENTS = ['CaptchaDialog', 'DevopsPage', 'SecurityCentre'];
 const ON_DEMAND_LOADERS = new RegExp(
   `\\(\\)\\s*=>(?:(?!\\(\\)\\s*=>)[^])*?default:\\s*[\\w$]+\\.(?:${ON_DEMAND_COMPONENTS.join('|')})\\b`,
   'g',
