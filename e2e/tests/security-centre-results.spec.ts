@@ -93,7 +93,7 @@ test('a saved display name says "Saved" in its card and the signed-in name chang
   const name = `Ada ${user.username}`;
   await card.getByLabel('Display name').fill(name);
   await card.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(card.getByRole('status')).toHaveText('✓ Saved');
+  await expect(card.getByRole('status')).toHaveText('Saved');
   // The person's name outside the card (the signed-in card above the centre) follows at once.
   await expect(page.getByText(`You are signed in as ${name}.`)).toBeVisible();
   expect(await sameDocument(page)).toBe(true);

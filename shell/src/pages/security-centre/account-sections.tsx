@@ -1,10 +1,11 @@
-import { useRef, useState, type ChangeEvent, type CSSProperties, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { changeExpiredPasswordRequestSchema, withReturnUrl, type SecurityCentreView } from 'shared-contracts';
 import {
   NewPasswordFields,
   PasswordField,
+  ResultStatus,
   useLiveForm,
   type NewPasswordStrings,
 } from 'shared-contracts/account-ui';
@@ -19,41 +20,6 @@ import {
   useUpdateProfileMutation,
 } from './security-centre.api';
 import { SECURITY_CENTRE_NS } from './security-centre-strings';
-
-/**
- * Inline (set through the CSSOM, which the CSP allows), not a stylesheet: the sign-in route's CSS budget counts every
- * stylesheet reachable by import(), the security centre's included (bench/budget.test.mjs).
- */
-const RESULT_ROW_STYLE: CSSProperties = {
-  display: 'flex',
-  flexWrap: 'wrap',
-  alignItems: 'center',
-  gap: '0.5rem 1rem',
-};
-const RESULT_STYLE: CSSProperties = {
-  margin: 0,
-  color: 'var(--hr-color-success)',
-  fontWeight: 600,
-  overflowWrap: 'anywhere',
-};
-
-/**
- * A change's result in its card, beside what was acted on (issue 49 "results shown where the person acted"): the
- * toast (2 s, bottom right: SPEC.md) is easy to miss. A polite status region rendered from the start, empty until a
- * change succeeds, so screen readers announce what appears in it; the tick is a shape, the words carry the meaning.
- */
-function ResultStatus({ message, testId }: { message: string; testId: string }) {
-  return (
-    <p role="status" style={RESULT_STYLE} data-testid={testId}>
-      {message ? (
-        <>
-          <span aria-hidden="true">✓ </span>
-          {message}
-        </>
-      ) : null}
-    </p>
-  );
-}
 
 /**
  * Profile: the display name ("Employee has been updated." on save, SPEC.md §8, and "Saved" beside the button until
@@ -95,7 +61,7 @@ export function ProfileSection({ view }: { view: SecurityCentreView }) {
                 setSaved(false);
               }}
             />
-            <div style={RESULT_ROW_STYLE}>
+            <div className="hr-result-row">
               <Button type="submit" loading={updating.isLoading}>
                 {t('profile.save')}
               </Button>
@@ -150,7 +116,7 @@ export function EmailSection({ view }: { view: SecurityCentreView }) {
               errors={errors.field('email')}
               onChange={(event) => setEmail(event.target.value)}
             />
-            <div style={RESULT_ROW_STYLE}>
+            <div className="hr-result-row">
               <Button type="submit" loading={requesting.isLoading}>
                 {t('email.send')}
               </Button>
@@ -331,7 +297,7 @@ export function PasswordSection({ view }: { view: SecurityCentreView }) {
               strings={strings}
               userInputs={known}
             />
-            <div style={RESULT_ROW_STYLE}>
+            <div className="hr-result-row">
               <Button type="submit" loading={changing.isLoading}>
                 {t('password.save')}
               </Button>
