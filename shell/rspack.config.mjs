@@ -29,11 +29,16 @@ const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
 // The shell is the page's only host and always provides them: built into its entry (eager), they arrive in one
 // request with the shell's start instead of one request per shared module and dependency.
 // react-dom/client (createRoot) is the shell's alone: provided too, so it comes in the same request.
+// Except the signed-in pages' kit (shared-contracts/account-ui: dialogs, the password field and its strength meter,
+// the recovery code list): no first page needs it, so it is provided lazily, one chunk fetched by the first page
+// that imports it (the security centre, the set-up wizard, the password pages), never with the sign-in page
+// (e2e/tests/federation.spec.ts checks it; bench/lib/route-bytes.mjs leaves it out of the sign-in bill).
+const LAZY_SHARED = new Set(['shared-contracts/account-ui']);
 const shared = Object.fromEntries(
   Object.entries({
     ...federationShared(pkg),
     'react-dom/client': { ...federationShared(pkg)['react-dom'] },
-  }).map(([key, config]) => [key, { ...config, eager: true }]),
+  }).map(([key, config]) => [key, { ...config, eager: !LAZY_SHARED.has(key) }]),
 );
 
 export default async (_env, argv = {}) => {

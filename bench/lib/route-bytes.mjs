@@ -101,6 +101,16 @@ const ON_DEMAND_LOADERS = new RegExp(
 );
 
 /**
+ * The loaders of the shared modules the shell provides lazily (`eager: false`, shell/rspack.config.mjs
+ * `LAZY_SHARED`: the signed-in pages' kit, shared-contracts/account-ui): `factory:()=>x.e("id").then(` in the share
+ * scope's data and `fallback:()=>x.e("id").then(` in the consume data. An eager module's factory loads no chunk
+ * (it is in the entry), so every such loader belongs to a lazily provided module, fetched only when a page imports
+ * it. e2e/tests/federation.spec.ts checks in Chromium that the sign-in page never fetches it.
+ */
+const LAZY_SHARED_LOADERS =
+  /\b(factory|fallback):\s*\(\)\s*=>\s*(?:Promise\.all\(\[[^\]]*\]\)|[\w$]+\.e\(\s*"?[\w-]+"?\s*\))\.then\(/g;
+
+/**
  * The shell's files for a first load: the scripts and stylesheets index.html references, and every chunk their
  * code loads eagerly (the async bootstrap and the shared libraries it consumes). Route pages (`lazy:` in route
  * objects) are not eager and are skipped, which is why the walk cuts every `lazy:` segment out first.
@@ -134,7 +144,8 @@ export function shellInitialFiles(dist) {
     const file = queue.shift();
     const code = readFileSync(path.join(dist, file), 'utf8')
       .replace(/lazy:\s*(?:async\s*)?\(\)\s*=>[^]*?\.then\(/g, 'lazy:(')
-      .replace(ON_DEMAND_LOADERS, '()=>null');
+      .replace(ON_DEMAND_LOADERS, '()=>null')
+      .replace(LAZY_SHARED_LOADERS, '$1:()=>null.then(');
     for (const id of chunkIdsIn(code)) {
       for (const f of filesOf(id)) {
         if (seen.has(f)) continue;

@@ -20,6 +20,8 @@ import { appTookOver } from '../helpers/sign-in.js';
 // Markers of code that must exist once per page: React's element symbol and the federation runtime core.
 const REACT_MARKER = 'react.transitional.element';
 const RUNTIME_MARKER = 'beforeRegisterRemote';
+// A class name only shared-contracts/account-ui's ResultStatus uses.
+const ACCOUNT_UI_MARKER = 'hr-result-status';
 
 /** The singletons every page shares (ARCHITECTURE.md "The remote contract"). */
 const SINGLETONS = [
@@ -101,6 +103,13 @@ test('React 19 renders, and React and the federation runtime are fetched once on
   await expectPage(page, 'Recover your account');
 
   const bodies = await Promise.all(scripts.map(async (s) => ({ url: s.url, body: await s.body })));
+  // The signed-in pages' kit (shared-contracts/account-ui, provided lazily by the shell) is fetched by neither the
+  // sign-in page nor the recover page: the byte walk of bench/lib/route-bytes.mjs leaves it out on that ground.
+  for (const script of bodies)
+    expect(
+      script.body.includes(ACCOUNT_UI_MARKER),
+      `${script.url} must not carry shared-contracts/account-ui`,
+    ).toBe(false);
   const remoteScripts = bodies.filter((s) => s.url.includes('/remotes/'));
   expect(remoteScripts.some((s) => s.url.includes('/remotes/mfe-login/'))).toBe(true);
   expect(remoteScripts.some((s) => s.url.includes('/remotes/mfe-recovery/'))).toBe(true);

@@ -5,7 +5,9 @@ import { recoverRequestSchema, returnUrlOf, withReturnUrl } from 'shared-contrac
 import { useDispatch } from 'react-redux';
 import { isApiError, isCaptchaRequired, requestCaptcha, useFormErrors } from 'shared-contracts/api';
 import { Alert, Button, Card, Page, Stack, TextField } from 'shared-contracts/ui';
-import { useLiveForm } from 'shared-contracts/account-ui';
+// The hook alone, bundled with this page (not a shared module): the recover page is one in-app step from the sign-in
+// page, and the signed-in kit (shared-contracts/account-ui, dialogs and the password meter) is none of its business.
+import { useLiveForm } from 'shared-contracts/account-ui/use-live-form';
 import { useRecoverMutation } from './recover.api';
 
 const FIELDS = ['username'] as const;
