@@ -11,14 +11,17 @@ function failure(status: number, errors: ApiError['errors'] = {}, statusText = '
 
 describe('formErrorsOf', () => {
   it.each([
-    ['an empty 500', failure(500, {}, 'Internal Server Error'), ['errors:internalServerError']],
-    ['the timed-out empty 400', failure(400, {}, 'Bad Request'), ['errors:badRequest']],
-    ['a 418 outside the catalogue', failure(418), ['errors:genericError']],
-  ])('shows the status catalogue text for %s by default', (_name, error, form) => {
-    const errors = formErrorsOf(t, error);
-    expect(errors.form).toEqual(form);
-    expect(errors.any).toBe(true);
-  });
+    ['an empty 500', failure(500, {}, 'Internal Server Error')],
+    ['the timed-out empty 400', failure(400, {}, 'Bad Request')],
+    ['a 418 outside the catalogue', failure(418)],
+  ])(
+    'shows "Something went wrong", never the raw status text, for %s by default (issue 49)',
+    (_name, error) => {
+      const errors = formErrorsOf(t, error);
+      expect(errors.form).toEqual(['errors:unexpectedError']);
+      expect(errors.any).toBe(true);
+    },
+  );
 
   it.each([
     ['an empty 500', failure(500, {}, 'Internal Server Error')],
