@@ -143,16 +143,16 @@ describe('SetupTwoFactorPage', () => {
     expect(await screen.findByText('Step 1 of 3')).toBeTruthy();
     expect(screen.getByTestId('configured-methods').textContent).toBe('Authenticator app');
     expect(screen.queryByRole('radio', { name: 'Authenticator app' })).toBeNull();
-    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'SMS code' }).checked).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Text message (SMS)' }).checked).toBe(true);
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'PIN by email' }).checked).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     fireEvent.change(await screen.findByLabelText('Mobile number'), { target: { value: '+447700900123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
-    fireEvent.change(await screen.findByLabelText('6-digit code from the text message'), {
+    fireEvent.change(await screen.findByLabelText('6-digit code from the text message (SMS)'), {
       target: { value: '123456' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByText('Method added: SMS code')).toBeTruthy();
+    expect(await screen.findByText('Method added: Text message (SMS)')).toBeTruthy();
     expect(screen.getByText('Step 3 of 3')).toBeTruthy();
     expect(screen.getByText(/Your default method and your recovery codes are unchanged/)).toBeTruthy();
     expect(gateway.calls.find((c) => c.call === 'Validate2faSetupCode')?.body).toEqual({
@@ -212,7 +212,7 @@ describe('SetupTwoFactorPage', () => {
       resources: { 'en-GB': { 'mfe-mfa': enGB } },
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Next' }));
-    await screen.findByRole('heading', { name: 'Set up SMS codes' });
+    await screen.findByRole('heading', { name: 'Set up codes by text message (SMS)' });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(visited).toEqual(['/account/']));
     // Nothing was sent that changes the account: only the view was read.

@@ -130,7 +130,7 @@ describe('TwoFactorLoginPage', () => {
       '/account/login/twofactor',
     );
     expect(await screen.findByRole('button', { name: 'Send code' })).toBeTruthy();
-    expect(screen.getByText('Method: SMS code')).toBeTruthy();
+    expect(screen.getByText('Method: Text message (SMS)')).toBeTruthy();
     expect(screen.queryByLabelText('Code from your authenticator app')).toBeNull();
     expect(screen.getByRole('button', { name: 'Use your authenticator app' })).toBeTruthy();
     await settle();
