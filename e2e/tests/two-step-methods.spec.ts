@@ -111,7 +111,7 @@ test('the wizard from the centre preselects nothing set up, shows what exists, a
   await expect(dialog).toBeHidden();
 
   await page.getByRole('button', { name: 'Next' }).click();
-  await expect(page.getByRole('heading', { name: 'Set up SMS codes' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Set up codes by text message (SMS)' })).toBeVisible();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(/\/account\/$/);
   await expect(methodRows(page)).toHaveCount(1);
