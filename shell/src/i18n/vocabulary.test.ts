@@ -3,7 +3,8 @@ import { ERROR_MESSAGES, SUPPORTED_LOCALES } from 'shared-contracts';
 import { ERROR_TRANSLATIONS } from 'shared-contracts/locales';
 
 // ADR 0038: one word per thing in each locale. Every text a person reads — the shell's namespaces, the security
-// centre's strings, every remote and the shared error texts — is checked against the terms the ADR rules out.
+// centre's strings, every remote, the shared error texts and the gateway's mails and SMS (ADR 0054) — is checked
+// against the terms the ADR rules out.
 const shellFiles = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', {
   eager: true,
   import: 'default',
@@ -16,6 +17,13 @@ const remoteFiles = import.meta.glob<Record<string, unknown>>('../../../mfe-*/sr
   eager: true,
   import: 'default',
 });
+const mailFiles = import.meta.glob<Record<string, unknown>>(
+  '../../../gateway/src/infra/mail/locales/*.json',
+  {
+    eager: true,
+    import: 'default',
+  },
+);
 
 type Locale = (typeof SUPPORTED_LOCALES)[number];
 
@@ -57,7 +65,12 @@ function texts(value: unknown, prefix = ''): [string, string][] {
 /** `{ "<file or bundle>": { locale, json } }` for every source of shown text. */
 function sources(): { name: string; locale: string; json: unknown }[] {
   const list: { name: string; locale: string; json: unknown }[] = [];
-  for (const [file, json] of Object.entries({ ...shellFiles, ...centreFiles, ...remoteFiles })) {
+  for (const [file, json] of Object.entries({
+    ...shellFiles,
+    ...centreFiles,
+    ...remoteFiles,
+    ...mailFiles,
+  })) {
     const locale = /\/locales\/(?:([^/]+)\/[^/]+|([^/]+))\.json$/.exec(file);
     list.push({ name: file.replace(/^(\.\.\/)+/, ''), locale: (locale?.[1] ?? locale?.[2])!, json });
   }
@@ -70,9 +83,16 @@ function sources(): { name: string; locale: string; json: unknown }[] {
 describe('one vocabulary (ADR 0038)', () => {
   const all = sources();
 
-  it('reads the shell, the security centre, every remote and the error texts', () => {
+  it('reads the shell, the security centre, every remote, the error texts and the mails', () => {
     const names = all.map((s) => s.name).join('\n');
-    for (const part of ['locales/en-GB/', 'security-centre/locales/', 'mfe-login/', 'mfe-mfa/', 'errors']) {
+    for (const part of [
+      'locales/en-GB/',
+      'security-centre/locales/',
+      'mfe-login/',
+      'mfe-mfa/',
+      'errors',
+      'gateway/src/infra/mail/locales/en-GB.json',
+    ]) {
       expect(names).toContain(part);
     }
   });

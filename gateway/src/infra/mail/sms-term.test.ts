@@ -13,12 +13,13 @@ import { renderMail } from './templates.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
-/** Every locale file a person meets the method in, per locale. */
+/** Every locale file a person meets the method in, per locale (the mails' and SMS texts included, ADR 0054). */
 function localeFiles(locale: SupportedLocale): string[] {
   return [
     `mfe-mfa/src/locales/${locale}.json`,
     `shell/src/pages/security-centre/locales/${locale}.json`,
     `shell/src/locales/${locale}/common.json`,
+    `gateway/src/infra/mail/locales/${locale}.json`,
   ];
 }
 

@@ -130,6 +130,30 @@ describe('renderMail', () => {
     expect(mail.text).toContain('Hello <img src=x onerror=alert(1)>,');
   });
 
+  it.each(cases)('$kind in $locale escapes a <script> in the names it fills in', ({ kind, locale }) => {
+    const script = '<script>alert(1)</script>';
+    const mail = renderMail(kind, locale, {
+      ...PARAMS[kind],
+      partnerName: `Acme ${script}`,
+      displayName: `Ann ${script}`,
+      // The one mail that names a third party: the provider an administrator named.
+      ...(kind === 'sign-in-method-added' ? { method: 'linked-account', provider: `Goo ${script}` } : {}),
+    });
+    expect(mail.html).not.toContain('<script');
+    expect(mail.html).toContain('Ann &lt;script&gt;alert(1)&lt;/script&gt;');
+    if (kind === 'sign-in-method-added')
+      expect(mail.html).toContain('Goo &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(mail.html).toContain(`<title>${mail.subject.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</title>`);
+    // The text part is plain text: the names as given.
+    expect(mail.text).toContain(`Ann ${script}`);
+    expect(mail.text).toContain(`Acme ${script}`);
+  });
+
+  it('fills a name holding a placeholder as written, never as another value', () => {
+    const mail = renderMail('recovery', 'en-GB', { ...PARAMS.recovery, partnerName: 'Acme {{link}}' });
+    expect(mail.subject).toBe('Reset your Acme {{link}} password');
+  });
+
   it('greets neutrally without a display name and keeps a partner name on one line', () => {
     const mail = renderMail('pin', 'de', {
       partnerName: 'Acme\r\nBcc: x@evil.test',
