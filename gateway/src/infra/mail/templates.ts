@@ -1,3 +1,8 @@
+/**
+ * The catalogue of mails the gateway sends: each kind's parameters and their checks, and which blocks (a paragraph,
+ * a code, a link button) it has in which order. The words are in `./locales/<lng>.json` (ADR 0054); `./layout.ts`
+ * writes the blocks out as the text and the HTML part.
+ */
 import { describeUserAgent, partnerDisplayName, type SupportedLocale } from 'shared-contracts';
 import { layOut, type Block } from './layout.js';
 import {
