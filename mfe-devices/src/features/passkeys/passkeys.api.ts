@@ -1,5 +1,6 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
-import { baseApi, type RedirectFollowed } from 'shared-contracts/api';
+import { confirmedChange } from 'shared-contracts/account-ui';
+import { baseApi, type AccountCall, type RedirectFollowed } from 'shared-contracts/api';
 import {
   devicesViewSchema,
   type DeviceRegistrationPayload,
@@ -9,20 +10,35 @@ import {
   type SkipFidoRequest,
 } from 'shared-contracts';
 
+/** A change's call: sent again after "Confirm it's you" when refused for a sign-in that is not recent (ADR 0045). */
+const post =
+  (url: string) =>
+  (body: unknown): AccountCall => ({ url, method: 'POST', body });
+
 /**
- * Calls of device registration and management, injected into the one shared API (SPEC.md §7 "Secure sign-in").
- * The passkey sign-in calls are shared with the sign-in page's autofill: `shared-contracts/api`.
+ * Calls of passkey registration and management, injected into the one shared API (SPEC.md §7 "Secure sign-in"; the
+ * call names are SPEC.md's, which say "device"). The passkey sign-in calls are shared with the sign-in page's
+ * autofill: `shared-contracts/api`. A signed-in person's change needs a recent sign-in (S21): refused with 403
+ * `recentSignInRequired`, each change's `queryFn` ({@link confirmedChange}) opens "Confirm it's you" (the page mounts
+ * its host) and, once confirmed, sends the same call again, so the name typed is kept (issue 49, ADR 0045).
  */
-export const registerDeviceApi = baseApi.injectEndpoints({
+export const passkeysApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    /** `CredentialOptions` (query displayName): creation options for the signed-in or signing-in account. */
+    /**
+     * `CredentialOptions` (query displayName): creation options for the signed-in or signing-in account. Confirmed
+     * first when a signed-in person's sign-in is not recent; the challenge is bound to the session id a confirmation
+     * renews, so it is asked for after the confirmation, never before.
+     */
     credentialOptions: build.mutation<PublicKeyCredentialCreationOptionsJSON, { displayName: string }>({
-      query: ({ displayName }) => ({
-        url: 'CredentialOptions',
-        method: 'POST',
-        params: { displayName },
-        body: {},
-      }),
+      queryFn: confirmedChange(
+        ({ displayName }: { displayName: string }): AccountCall => ({
+          url: 'CredentialOptions',
+          method: 'POST',
+          params: { displayName },
+          body: {},
+        }),
+        (body) => body as PublicKeyCredentialCreationOptionsJSON,
+      ),
     }),
     /** `RegisterCredential` (body): 209 onwards, or 400 `deviceRegistrationError`. */
     registerCredential: build.mutation<
@@ -48,29 +64,20 @@ export const registerDeviceApi = baseApi.injectEndpoints({
       transformResponse: (body: unknown) => devicesViewSchema.parse(body),
       providesTags: ['Account'],
     }),
-    /** `RenameDevice` (body): the list after the change; 403 `recentSignInRequired` without a recent sign-in. */
+    /** `RenameDevice` (body): the list after the change; confirmed first without a recent sign-in. */
     renameDevice: build.mutation<DevicesView, RenameDeviceRequest>({
-      query: (body) => ({ url: 'RenameDevice', method: 'POST', body }),
-      transformResponse: (body: unknown) => devicesViewSchema.parse(body),
+      queryFn: confirmedChange(post('RenameDevice'), (body) => devicesViewSchema.parse(body)),
       invalidatesTags: ['Account'],
     }),
-    /** `RemoveDevice` (body): the list after the change; 403 `recentSignInRequired` without a recent sign-in. */
+    /** `RemoveDevice` (body): the list after the change; confirmed first without a recent sign-in. */
     removeDevice: build.mutation<DevicesView, RemoveDeviceRequest>({
-      query: (body) => ({ url: 'RemoveDevice', method: 'POST', body }),
-      transformResponse: (body: unknown) => devicesViewSchema.parse(body),
+      queryFn: confirmedChange(post('RemoveDevice'), (body) => devicesViewSchema.parse(body)),
       invalidatesTags: ['Account'],
-    }),
-    /**
-     * `SignInAgain` (body returnUrl): ends this session for a new full sign-in (S21, ADR 0036); answers the sign-in
-     * page that comes back to `returnUrl`.
-     */
-    devicesSignInAgain: build.mutation<{ redirect: string }, { returnUrl: string }>({
-      query: (body) => ({ url: 'SignInAgain', method: 'POST', body }),
     }),
   }),
 });
 
-/** Hooks of the registration page's calls. */
+/** Hooks of the passkey page's calls. */
 export const {
   useCredentialOptionsMutation,
   useRegisterCredentialMutation,
@@ -78,5 +85,4 @@ export const {
   useDevicesQuery,
   useRenameDeviceMutation,
   useRemoveDeviceMutation,
-  useDevicesSignInAgainMutation,
-} = registerDeviceApi;
+} = passkeysApi;
