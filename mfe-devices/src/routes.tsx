@@ -5,7 +5,7 @@ export const routes: readonly RemoteRoute[] = [
   {
     path: '/account/registerdevice',
     lazy: () =>
-      import('./features/register-device/register-device-page').then((m) => ({
+      import('./features/passkeys/register-device-page').then((m) => ({
         Component: m.RegisterDevicePage,
       })),
   },

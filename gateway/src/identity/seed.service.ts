@@ -1,5 +1,6 @@
 import type { RoleName } from '../store/roles.js';
 import type { Store } from '../store/store.js';
+import { recoveryCodeHash } from './mfa/recovery-codes.js';
 import { totpUri } from './mfa/totp.service.js';
 import { hashPassword, verifyPassword } from './passwords.service.js';
 
@@ -32,6 +33,16 @@ export const DEMO_USERS: readonly {
  */
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const DEMO_PARTNER_NAME = 'Acme Payroll';
+
+/**
+ * The recovery codes of the demo user `authenticator` (ten, as a real set: `RECOVERY_CODE_COUNT`), so "Use a
+ * recovery code" and the security centre's recovery-code card can be tried on the demo. Grouped as shown; public on
+ * purpose, like {@link DEMO_TOTP_SECRET}. Each works once (S19), until the seed runs again on an empty store.
+ */
+export const DEMO_RECOVERY_CODES: readonly string[] = Array.from(
+  { length: 10 },
+  (_, i) => `RECV-2026-${String(i + 1).padStart(4, '0')}`,
+);
 
 /** Where the demo portal runs (examples/payroll-portal). */
 export const DEMO_PORTAL_URL = 'http://localhost:4000';
@@ -95,8 +106,14 @@ export async function seedDemoData(store: Store, now: () => number = Date.now): 
       disabled: demo.disabled ?? false,
     });
     await store.customers.addMembership({ userId: user.id, customerId: 'acme-retail', roles: demo.roles });
-    if (demo.authenticator)
+    if (demo.authenticator) {
       await store.secondFactors.enableAuthenticator(user.id, store.secrets.encrypt(DEMO_TOTP_SECRET), 0);
+      // Kept as any set is (S19: hashed with the user id, normalised without separators).
+      await store.recoveryCodes.replace(
+        user.id,
+        DEMO_RECOVERY_CODES.map((code) => recoveryCodeHash(user.id, code.replaceAll('-', ''))),
+      );
+    }
     if (demo.username === 'manager' || demo.username === 'hradmin') {
       await store.customers.addMembership({
         userId: user.id,
@@ -129,5 +146,6 @@ export function demoSignInHelp(publicUrl: string): string[] {
     `E-mail works as username too, e.g. employee@demo.test`,
     `User "authenticator" signs in with an authenticator app: add the secret ${DEMO_TOTP_SECRET} (TOTP, SHA-1, 6 digits, 30 s) or this URI to the app:`,
     `  ${totpUri(DEMO_TOTP_SECRET, DEMO_PARTNER_NAME, 'authenticator')}`,
+    `User "authenticator" has recovery codes too, each good once: ${DEMO_RECOVERY_CODES.join(', ')}`,
   ];
 }

@@ -7,6 +7,7 @@ export * from './antiforgery.js';
 export * from './captcha.js';
 export * from './base-api.js';
 export * from './client-config.js';
+export * from './confirm-its-you.api.js';
 export * from './navigation.js';
 export * from './partner.api.js';
 export * from './secure-sign-in.api.js';

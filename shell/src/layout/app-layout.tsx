@@ -9,6 +9,7 @@ import { PartnerFooter, PartnerHeader } from '../platform/partner-header';
 import { UntranslatedNotice } from '../platform/untranslated-notice';
 import type { GuardData } from '../router/guard';
 import { PageAnnouncer } from './page-announcer';
+import { useSignedInName } from './signed-in-name';
 import { ScrollManager } from './scroll-manager';
 
 const NOT_FOUND = ROUTES.find((r) => r.path === '*')!;
@@ -26,8 +27,7 @@ export function AppLayout() {
   // The partner's idle sign-out (ADR 0020): inside the router, so its 209 navigates in-app.
   const { signOutAt } = useIdleSignOut();
   // The header's account menu (issue 49) is for a signed-in person; a pending sign-in is not one yet.
-  const user = useRouteLoaderData<GuardData>('root')?.user;
-  const signedInName = user?.isAuthenticated ? (user.displayName ?? user.userName ?? '') : undefined;
+  const signedInName = useSignedInName(useRouteLoaderData<GuardData>('root')?.user);
 
   return (
     <>

@@ -10,14 +10,14 @@ import {
   type ConfirmItsYouResult,
   type ConfirmItsYouStrings,
 } from 'shared-contracts/account-ui';
-import { useAssertionOptionsMutation } from 'shared-contracts/api';
-import { needsRecentSignIn } from 'shared-contracts/ui';
 import {
+  useAssertionOptionsMutation,
   useConfirmItsYouMutation,
   useConfirmItsYouSecondFactorMutation,
   useConfirmItsYouViewMutation,
   useSignInAgainMutation,
-} from './security-centre.api';
+} from 'shared-contracts/api';
+import { needsRecentSignIn } from 'shared-contracts/ui';
 import { SECURITY_CENTRE_NS } from './security-centre-strings';
 
 interface RecentSignIn {

@@ -1,11 +1,5 @@
 import {
-  confirmItsYouAnswerSchema,
-  confirmItsYouViewSchema,
   emailChangedAnswerSchema,
-  type ConfirmItsYouAnswer,
-  type ConfirmItsYouRequest,
-  type ConfirmItsYouSecondFactorRequest,
-  type ConfirmItsYouView,
   rememberedBrowsersForgottenAnswerSchema,
   type ForgetRememberedBrowserRequest,
   type RememberedBrowsersForgottenAnswer,
@@ -101,25 +95,6 @@ export const securityCentreApi = baseApi.injectEndpoints({
       transformResponse: (body: unknown) => emailChangedAnswerSchema.parse(body),
       invalidatesTags: ['Account', 'User'],
     }),
-    /** `ConfirmItsYouView`: what the dialog may ask this account for (asked afresh each time it opens). */
-    confirmItsYouView: build.mutation<ConfirmItsYouView, void>({
-      query: () => ({ url: 'ConfirmItsYouView', method: 'GET' }),
-      transformResponse: (body: unknown) => confirmItsYouViewSchema.parse(body),
-    }),
-    /** `ConfirmItsYou`: the password or a passkey's assertion; confirmed, or the second factor next. */
-    confirmItsYou: build.mutation<ConfirmItsYouAnswer, ConfirmItsYouRequest>({
-      query: (body) => ({ url: 'ConfirmItsYou', method: 'POST', body }),
-      transformResponse: (body: unknown) => confirmItsYouAnswerSchema.parse(body),
-    }),
-    /** `ConfirmItsYouSecondFactor`: the code after the password. */
-    confirmItsYouSecondFactor: build.mutation<ConfirmItsYouAnswer, ConfirmItsYouSecondFactorRequest>({
-      query: (body) => ({ url: 'ConfirmItsYouSecondFactor', method: 'POST', body }),
-      transformResponse: (body: unknown) => confirmItsYouAnswerSchema.parse(body),
-    }),
-    /** `SignInAgain`: ends this session; answers the sign-in page that comes back to `returnUrl`. */
-    signInAgain: build.mutation<{ redirect: string }, { returnUrl: string }>({
-      query: (body) => ({ url: 'SignInAgain', method: 'POST', body }),
-    }),
   }),
 });
 
@@ -136,10 +111,6 @@ export const {
   useUpdateProfileMutation,
   useForgetRememberedBrowserMutation,
   useForgetAllRememberedBrowsersMutation,
-  useSignInAgainMutation,
   useRequestEmailChangeMutation,
   useConfirmEmailChangeMutation,
-  useConfirmItsYouViewMutation,
-  useConfirmItsYouMutation,
-  useConfirmItsYouSecondFactorMutation,
 } = securityCentreApi;

@@ -4,15 +4,16 @@ import { DEVICE_NAME_MAX, type RegisteredDevice } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { ConfirmDialog, ResultStatus, useFocusAfterRemoval } from 'shared-contracts/account-ui';
 import 'shared-contracts/account-ui/account-ui.css';
-import { Button, Card, FormErrors, needsRecentSignIn, Stack, TextField } from 'shared-contracts/ui';
-import { useDevicesQuery, useRemoveDeviceMutation, useRenameDeviceMutation } from './register-device.api';
-import { SignInAgainHere } from './sign-in-again-here';
+import { Button, Card, FormErrors, Stack, TextField } from 'shared-contracts/ui';
+import { useDevicesQuery, useRemoveDeviceMutation, useRenameDeviceMutation } from './passkeys.api';
 
 /**
- * Manage devices (issue 14): the signed-in account's passkeys and security keys with their name, when each was added
- * and last used; rename or remove one. The server asks for a recent full sign-in first (S21) and says so.
+ * Manage passkeys (issue 14): the signed-in account's passkeys and security keys with their name, when each was
+ * added and last used; rename or remove one. Without a recent full sign-in (S21) the call itself asks "Confirm it's
+ * you" (the page's `ConfirmItsYouHere`) and is sent again once confirmed; a cancelled confirmation is said in
+ * this card, in words.
  */
-export function DeviceList() {
+export function PasskeyList() {
   const { t, i18n } = useTranslation('mfe-devices');
   const { data } = useDevicesQuery();
   const [changed, setChanged] = useState<RegisteredDevice[] | undefined>(undefined);
@@ -53,13 +54,9 @@ export function DeviceList() {
         <h2 ref={heading} tabIndex={-1}>
           {t('devices.heading')}
         </h2>
-        {needsRecentSignIn(renaming.error ?? removing.error) ? (
-          <SignInAgainHere />
-        ) : (
-          <FormErrors messages={errors.form} />
-        )}
+        <FormErrors messages={errors.form} />
         {devices && devices.length === 0 ? <p>{t('devices.none')}</p> : null}
-        <ul className="hr-device-list" aria-label={t('devices.heading')}>
+        <ul className="hr-passkey-list" aria-label={t('devices.heading')}>
           {devices?.map((device) => (
             <li key={device.id}>
               <Stack>

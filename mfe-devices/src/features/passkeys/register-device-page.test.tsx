@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerLocationAssigner } from 'shared-contracts/api';
 import { renderWithProviders, stubGateway } from 'shared-contracts/testing';
@@ -84,22 +84,100 @@ describe('RegisterDevicePage', () => {
     ).toBeTruthy();
   });
 
-  it('offers "Sign in again" back to this page when the sign-in is not recent (S21), not the registration error', async () => {
-    const assigned: string[] = [];
-    registerLocationAssigner((url) => assigned.push(url));
-    const calls = await renderPage({
-      CredentialOptions: () =>
-        Response.json({ title: 'x', errors: { '': ['recentSignInRequired'] } }, { status: 403 }),
-      SignInAgain: () => Response.json({ redirect: '/account/login?returnUrl=x' }),
+  describe('a signed-in person without a recent sign-in (S21): "Confirm it\'s you" in place (ADR 0045)', () => {
+    const refused = () =>
+      Response.json({ title: 'x', errors: { '': ['recentSignInRequired'] } }, { status: 403 });
+    const signedIn = {
+      User: () => Response.json({ isAuthenticated: true, name: 'Emma' }),
+      Devices: () => Response.json({ devices: [] }),
+      ConfirmItsYouView: () => Response.json({ password: true, passkey: false, secondFactor: [] }),
+    };
+    const options = () =>
+      Response.json({
+        challenge: 'AAAAAAAAAAAAAAAAAAAAAA',
+        rp: { id: 'localhost', name: 'Identity' },
+        user: { id: 'dXNlcg', name: 'employee', displayName: 'Emma' },
+        pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+      });
+    const attestation = {
+      id: 'cred',
+      rawId: 'cred',
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: { attestationObject: 'AA', clientDataJSON: 'AA', transports: ['internal'] },
+    };
+
+    async function addWorkLaptop() {
+      await screen.findByRole('list', { name: 'Your passkeys' });
+      fireEvent.change(screen.getByLabelText('Passkey name'), { target: { value: 'Work laptop' } });
+      fireEvent.submit(screen.getByRole('button', { name: 'Add passkey' }).closest('form')!);
+      const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+      expect(dialog.textContent).toContain(
+        'For your security, confirm it’s you before you change your passkeys.',
+      );
+      return dialog;
+    }
+
+    async function confirmWithPassword(dialog: HTMLElement) {
+      fireEvent.change(await within(dialog).findByLabelText('Password'), { target: { value: 'pw' } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    }
+
+    it('asks for the password, then asks for the options again with the name typed and adds the passkey', async () => {
+      device.attestation = attestation;
+      let confirmed = false;
+      const calls = await renderPage({
+        ...signedIn,
+        CredentialOptions: () => (confirmed ? options() : refused()),
+        ConfirmItsYou: () => {
+          confirmed = true;
+          return Response.json({ confirmed: true });
+        },
+        RegisterCredential: () => Response.json({ redirect: '/account/', state: 's' }, { status: 209 }),
+      });
+      const dialog = await addWorkLaptop();
+      expect(calls.some((c) => c.call === 'RegisterCredential')).toBe(false);
+      await confirmWithPassword(dialog);
+      expect(await screen.findByText('Passkey registered')).toBeTruthy();
+      expect(
+        calls.filter((c) => c.call === 'CredentialOptions').map((c) => c.query.get('displayName')),
+      ).toEqual(['Work laptop', 'Work laptop']);
+      expect(calls.filter((c) => c.call === 'RegisterCredential')).toHaveLength(1);
+      expect(calls.some((c) => c.call === 'SignInAgain')).toBe(false);
+      expect(screen.queryByRole('button', { name: 'Sign in again' })).toBeNull();
     });
-    fireEvent.submit(screen.getByRole('button', { name: 'Add passkey' }).closest('form')!);
-    fireEvent.click(await screen.findByRole('button', { name: 'Sign in again' }));
-    expect(
-      screen.queryByText('There was a problem registering your passkey. Please try again later.'),
-    ).toBeNull();
-    await waitFor(() => expect(assigned).toEqual(['/account/login?returnUrl=x']));
-    expect(calls.find((c) => c.call === 'SignInAgain')?.body).toEqual({
-      returnUrl: '/account/registerdevice?returnUrl=%2Faccount%2F',
+
+    it('starts the ceremony again once confirmed when the window lapsed during it (its challenge is the old session’s)', async () => {
+      device.attestation = attestation;
+      let confirmed = false;
+      const calls = await renderPage({
+        ...signedIn,
+        CredentialOptions: options,
+        ConfirmItsYou: () => {
+          confirmed = true;
+          return Response.json({ confirmed: true });
+        },
+        RegisterCredential: () =>
+          confirmed ? Response.json({ redirect: '/account/', state: 's' }, { status: 209 }) : refused(),
+      });
+      await confirmWithPassword(await addWorkLaptop());
+      expect(await screen.findByText('Passkey registered')).toBeTruthy();
+      expect(calls.filter((c) => c.call === 'CredentialOptions')).toHaveLength(2);
+      expect(calls.filter((c) => c.call === 'RegisterCredential')).toHaveLength(2);
+    });
+
+    it('cancelled: says the passkey was not added because it was not confirmed, not the registration error', async () => {
+      const calls = await renderPage({ ...signedIn, CredentialOptions: refused });
+      const dialog = await addWorkLaptop();
+      fireEvent.click(await within(dialog).findByRole('button', { name: 'Cancel' }));
+      expect(
+        await screen.findByText('The change was not made because you did not confirm it’s you.'),
+      ).toBeTruthy();
+      expect(
+        screen.queryByText('There was a problem registering your passkey. Please try again later.'),
+      ).toBeNull();
+      expect(screen.getByLabelText<HTMLInputElement>('Passkey name').value).toBe('Work laptop');
+      expect(calls.filter((c) => c.call === 'CredentialOptions')).toHaveLength(1);
     });
   });
 

@@ -7,26 +7,30 @@ import {
   returnUrlOf,
   toDeviceRegistrationPayload,
   withReturnUrl,
+  type ApiError,
 } from 'shared-contracts';
-import { isRedirectFollowed, useUserQuery } from 'shared-contracts/api';
 import {
-  Alert,
-  Button,
-  Card,
-  needsRecentSignIn,
-  Page,
-  requestToast,
-  Stack,
-  TextField,
-} from 'shared-contracts/ui';
+  confirmItsYouCancelled,
+  isRecentSignInRefusal,
+  requestConfirmItsYou,
+} from 'shared-contracts/account-ui';
+import { isRedirectFollowed, useFormErrors, useUserQuery } from 'shared-contracts/api';
+import { Alert, Button, Card, FormErrors, Page, requestToast, Stack, TextField } from 'shared-contracts/ui';
 import {
   useCredentialOptionsMutation,
   useRegisterCredentialMutation,
   useSkipFidoMutation,
-} from './register-device.api';
-import { currentBrowser, describeBrowser } from './device-name';
-import { DeviceList } from './device-list';
-import { SignInAgainHere } from './sign-in-again-here';
+} from './passkeys.api';
+import { ConfirmItsYouHere } from './confirm-its-you-here';
+import { currentBrowser, describeBrowser } from './passkey-name';
+import { PasskeyList } from './passkey-list';
+
+/** Whether a failed registration is a change the person chose not to confirm ("Confirm it's you" cancelled). */
+function wasNotConfirmed(error: unknown): boolean {
+  const errors = (error as { errors?: Record<string, unknown> } | undefined)?.errors;
+  const form = errors?.[''];
+  return Array.isArray(form) && form.includes('confirmItsYouCancelled');
+}
 
 /** The name the field starts with: "Chrome on Windows" in the visitor's language, or a plain "My device". */
 function useSuggestedName(): string {
@@ -51,7 +55,8 @@ export function RegisterDevicePage() {
   const displayName = name ?? suggested;
   const [nameErrors, setNameErrors] = useState<string[]>([]);
   const [failed, setFailed] = useState(false);
-  const [stale, setStale] = useState(false);
+  const [notConfirmed, setNotConfirmed] = useState<ApiError | undefined>(undefined);
+  const notConfirmedErrors = useFormErrors(notConfirmed);
   const [busy, setBusy] = useState(false);
   const [registered, setRegistered] = useState(false);
   const [credentialOptions] = useCredentialOptionsMutation();
@@ -61,10 +66,19 @@ export function RegisterDevicePage() {
   const { data: user } = useUserQuery({ returnUrl });
   const signedIn = user?.isAuthenticated === true;
 
+  /** Options (confirmed first when the sign-in is not recent), the device's credential, then RegisterCredential. */
+  const ceremony = async (passkeyName: string) => {
+    const optionsJSON = await credentialOptions({ displayName: passkeyName }).unwrap();
+    // Loaded with the page's own chunk, never on the sign-in page.
+    const { startRegistration } = await import('@simplewebauthn/browser');
+    const attestation = await startRegistration({ optionsJSON });
+    return registerCredential({ payload: toDeviceRegistrationPayload(attestation), returnUrl }).unwrap();
+  };
+
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setFailed(false);
-    setStale(false);
+    setNotConfirmed(undefined);
     setRegistered(false);
     const checked = credentialOptionsQuerySchema.safeParse({ displayName });
     if (!checked.success) {
@@ -77,14 +91,17 @@ export function RegisterDevicePage() {
     setNameErrors([]);
     setBusy(true);
     try {
-      const optionsJSON = await credentialOptions({ displayName: checked.data.displayName }).unwrap();
-      // Loaded with the page's own chunk, never on the sign-in page.
-      const { startRegistration } = await import('@simplewebauthn/browser');
-      const attestation = await startRegistration({ optionsJSON });
-      const result = await registerCredential({
-        payload: toDeviceRegistrationPayload(attestation),
-        returnUrl,
-      }).unwrap();
+      let result;
+      try {
+        result = await ceremony(checked.data.displayName);
+      } catch (error) {
+        // The window lapsed during the device's ceremony (S21): its challenge is bound to the session id that a
+        // confirmation renews, so once confirmed the ceremony starts again, with the same name.
+        if (!isRecentSignInRefusal(error)) throw error;
+        if (!(await requestConfirmItsYou()))
+          return setNotConfirmed(confirmItsYouCancelled(error as ApiError));
+        result = await ceremony(checked.data.displayName);
+      }
       // SPEC.md §8's "device registered", also after the offer of a sign-in: the 209 onwards has already moved an
       // in-app target on, where the shell's toast shows it; a full page load (back to an application) leaves this
       // page up until the next one draws, so the page says it too.
@@ -92,8 +109,8 @@ export function RegisterDevicePage() {
       requestToast({ kind: 'success', message: t('register.registered') });
       if (!isRedirectFollowed(result)) window.location.assign(withReturnUrl('/redirect', returnUrl));
     } catch (error) {
-      // S21: a signed-in person whose sign-in is not recent is offered "Sign in again", which comes back here.
-      if (needsRecentSignIn(error)) setStale(true);
+      // S21: a signed-in person who closed "Confirm it's you" is told the passkey was not added, in words.
+      if (wasNotConfirmed(error)) setNotConfirmed(error as ApiError);
       // SPEC.md §4: whatever else failed (device, browser, server), one error against the whole form.
       else setFailed(true);
     } finally {
@@ -115,7 +132,7 @@ export function RegisterDevicePage() {
             <p>{t('pages.registerDevice')}</p>
             {registered ? <Alert kind="success">{t('register.registered')}</Alert> : null}
             {failed ? <Alert kind="error">{t('errors:deviceRegistrationError')}</Alert> : null}
-            {stale ? <SignInAgainHere /> : null}
+            <FormErrors messages={notConfirmedErrors.form} />
             <TextField
               label={t('register.nameLabel')}
               name="displayName"
@@ -146,7 +163,13 @@ export function RegisterDevicePage() {
           </Stack>
         </form>
       </Card>
-      {signedIn ? <DeviceList /> : null}
+      {signedIn ? (
+        <>
+          <PasskeyList />
+          {/* A signed-in person's changes need a recent sign-in (S21): asked here, in place (ADR 0045). */}
+          <ConfirmItsYouHere />
+        </>
+      ) : null}
     </Page>
   );
 }

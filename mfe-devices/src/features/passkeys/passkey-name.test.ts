@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeBrowser } from './device-name';
+import { describeBrowser } from './passkey-name';
 
 describe('describeBrowser', () => {
   it.each([
