@@ -173,6 +173,35 @@ const IDENTITY_NO_HTTP_SYNTAX = [
   },
 ];
 
+/**
+ * Routers translate HTTP; they do not write session state (issue 50): a change of the session goes through a
+ * service over the `Browser` port or the `SessionWriter` (identity/account/session-changes.ts, the sign-in
+ * service). Only the port's adapter (http/browser.ts) calls the request sessions' writes.
+ */
+const HTTP_NO_SESSION_WRITES = [
+  {
+    selector: "MemberExpression[object.name='req'][property.name='session']",
+    message: "Routers do not touch req.session: the session is identity's, through the Browser port.",
+  },
+  {
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(save|regenerate|end)$/][callee.object.name=/^(sessions|sessionStore|manager)$/]",
+    message:
+      'Routers do not write sessions: a service changes session state through the Browser port (issue 50).',
+  },
+  {
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(save|regenerate|end)$/][callee.object.property.name=/^(sessions|sessionStore)$/]",
+    message:
+      'Routers do not write sessions: a service changes session state through the Browser port (issue 50).',
+  },
+  {
+    selector:
+      'AssignmentExpression > MemberExpression.left MemberExpression[property.name=/^(record|data|pending|account)$/]',
+    message: 'Routers do not change session records: a service does, through the Browser port (issue 50).',
+  },
+];
+
 function gatewayZone({ folder, may, why }) {
   const others = GATEWAY_FOLDERS.filter((f) => f !== folder && !may.includes(f));
   return {
@@ -350,6 +379,11 @@ export default tseslint.config(
     },
   },
   ...GATEWAY_ZONES.map(gatewayZone),
+  {
+    files: ['gateway/src/http/**/*.ts'],
+    ignores: [...GATEWAY_TEST_FILES, 'gateway/src/http/browser.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...HTTP_NO_SESSION_WRITES] },
+  },
   {
     // supertest types every response body as `any`, and the tests assert on those bodies directly.
     files: ['gateway/src/**/*.test.ts'],

@@ -16,7 +16,6 @@ import { securityHeaders } from './http/security-headers.js';
 import { compressBigAnswers } from './http/compression.js';
 import { cookieNames } from './http/cookies.js';
 import { FirstPaintPages, firstPaintPartner } from './http/first-paint.js';
-import { securityCentreRouter } from './http/security-centre.router.js';
 import { shellRouter } from './http/shell.router.js';
 import { upstreamCallbackRouter } from './http/upstream-callback.router.js';
 import { createConfirmItsYouService } from './identity/account/confirm-its-you.service.js';
@@ -350,44 +349,53 @@ export function createApp(deps: AppDeps): Express {
       now,
     }),
   );
-  // The security centre's calls (issue 43, ADR 0036), ahead of the account API's catch-all 404.
+  // The security centre's service and readers (issue 43, ADR 0036): its router is one of the account API's.
+  const securityCentre = {
+    rememberedBrowsers,
+    // "Confirm it's you" (ADR 0045): the sign-in's own throttle and second-factor check, its device cookies read.
+    confirmItsYou: createConfirmItsYouService({
+      store,
+      kv,
+      clock,
+      throttle: deps.throttle,
+      twoFactor: identity.twoFactor,
+      webauthn: identity.webauthn,
+    }),
+    knownDevices: new KnownDevices(config),
+    secondFactorDevices: new KnownDevices(config, 'second-factor'),
+    securityCentre: createSecurityCentreService({
+      store,
+      kv,
+      clock,
+      mailer: deps.mailer ?? new OutboxMailer(store.outbox),
+      partners: identity.partners,
+      twoFactor: identity.twoFactor,
+      webauthn: identity.webauthn,
+      sessionIndex,
+      publicUrl: config.publicUrl,
+      revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
+      onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
+      endOidcSessions: deps.oidc?.endOidcSessionsOf?.bind(deps.oidc),
+    }),
+  };
   app.use(
     '/api/Account',
-    securityCentreRouter({
+    accountApi({
+      config,
       sessions,
       antiforgery,
-      auth: identity.auth,
-      rememberedBrowsers,
-      // "Confirm it's you" (ADR 0045): the sign-in's own throttle and second-factor check, its device cookies read.
-      confirmItsYou: createConfirmItsYouService({
-        store,
-        kv,
-        clock,
-        throttle: deps.throttle,
-        twoFactor: identity.twoFactor,
-        webauthn: identity.webauthn,
-      }),
-      knownDevices: new KnownDevices(config),
-      secondFactorDevices: new KnownDevices(config, 'second-factor'),
-      securityCentre: createSecurityCentreService({
-        store,
-        kv,
-        clock,
-        mailer: deps.mailer ?? new OutboxMailer(store.outbox),
-        partners: identity.partners,
-        twoFactor: identity.twoFactor,
-        webauthn: identity.webauthn,
-        sessionIndex,
-        publicUrl: config.publicUrl,
-        revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
-        onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
-        endOidcSessions: deps.oidc?.endOidcSessionsOf?.bind(deps.oidc),
-      }),
+      identity,
+      status: { systemStatus, errorRecords },
+      securityCentre,
+      // The `ownerOf` policies: a passkey of the account; another live session of it (this one is not listed).
+      owners: {
+        passkey: async (user, id) => (await identity.webauthn.devicesOf(user.id)).some((d) => d.id === id),
+        session: async (user, id, session) =>
+          (await sessionIndex.sessionsOf(user.id, user.securityStamp)).some(
+            (s) => s.handle === id && s.sessionKey !== sha256(session.id),
+          ),
+      },
     }),
-  );
-  app.use(
-    '/api/Account',
-    accountApi({ config, sessions, antiforgery, identity, status: { systemStatus, errorRecords } }),
   );
   app.use('/remotes', remotesRouter(config, releases));
   // External identity providers' redirect back (ADR 0018); their discovery runs in the background from now on.

@@ -9,9 +9,7 @@ import {
   secureSignInPayloadSchema,
   skipFidoRequestSchema,
 } from 'shared-contracts';
-import type { TwoFactorService } from '../identity/mfa/two-factor.service.js';
 import type { ReturnUrls } from '../identity/return-urls.service.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import { deviceOfferStep } from '../identity/webauthn/device-offer.step.js';
 import type { WebauthnService } from '../identity/webauthn/webauthn.service.js';
@@ -21,7 +19,7 @@ import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
-import { stepOrRecentAccount, type StepOrAccountActor } from './step-or-account.js';
+import { callerOf, type AccountCaller, type PendingCaller } from './account-access.js';
 import { stepRouter } from './step-router.js';
 import { browserOf } from './browser.js';
 
@@ -29,8 +27,6 @@ import { browserOf } from './browser.js';
 export interface SecureSignInRouterDeps {
   sessions: RequestSessions;
   signIn: SignInService;
-  auth: SessionAuthService;
-  twoFactor: Pick<TwoFactorService, 'recentFullSignIn' | 'user'>;
   webauthn: WebauthnService;
   /** Per-source cap on AssertionOptions: each stores a challenge for whoever asks. */
   assertionLimit: SourceLimit;
@@ -39,7 +35,7 @@ export interface SecureSignInRouterDeps {
 }
 
 /** Who registers a device: the device-offer step of a pending sign-in, or a recently signed-in account (S21). */
-type Registrant = StepOrAccountActor;
+type Registrant = PendingCaller | AccountCaller;
 
 /**
  * Secure sign-in (SPEC.md §7, §4, ADR 0016): AssertionOptions and SecureLogin for anyone (a passkey sign-in starts
@@ -48,7 +44,7 @@ type Registrant = StepOrAccountActor;
  * no reason); the reason goes to the log.
  */
 export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
-  const { sessions, signIn, auth, webauthn, responses } = deps;
+  const { sessions, signIn, webauthn, responses } = deps;
   const router = Router();
 
   router.post(
@@ -93,12 +89,9 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
     }),
   );
 
-  /** The registering account: the offer step of a pending sign-in, or a recently signed-in account (S21). */
-  const registrant = stepOrRecentAccount({ ...deps, responses }, deviceOfferStep.id);
-
   /** Where a registrant goes next: the rest of the sign-in, or the returnUrl of a signed-in account. */
   async function carryOn(req: Request, res: Response, actor: Registrant): Promise<void> {
-    if (actor.duringSignIn) {
+    if (actor.kind === 'pending') {
       return responses.sendOutcome(
         res,
         await signIn.completeStep(browserOf(sessions, req, res), actor.session, deviceOfferStep.id),
@@ -109,13 +102,10 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
 
   // The device-offer step's calls: its router is built from the step's declaration.
   router.use(
-    stepRouter(responses, [deviceOfferStep], {
+    stepRouter([deviceOfferStep], {
       CredentialOptions: {
         method: 'post',
-        caller: 'open',
-        async serve(req, res) {
-          const actor = await registrant(req, res);
-          if (!actor) return;
+        async serve(req, res, actor) {
           const query = parse(credentialOptionsQuerySchema, displayNameQuery(req), res);
           if (!query) return;
           const options = await webauthn.registrationOptions(actor.user, query.displayName, actor.session.id);
@@ -124,10 +114,7 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
       },
       RegisterCredential: {
         method: 'post',
-        caller: 'open',
-        async serve(req, res) {
-          const actor = await registrant(req, res);
-          if (!actor) return;
+        async serve(req, res, actor) {
           const body = parse(deviceRegistrationPayloadSchema, req.body, res);
           if (!body) return;
           const outcome = await webauthn.register(
@@ -146,10 +133,7 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
       },
       SkipFido: {
         method: 'post',
-        caller: 'open',
-        async serve(req, res) {
-          const actor = await registrant(req, res);
-          if (!actor) return;
+        async serve(req, res, actor) {
           const body = parse(skipFidoRequestSchema, req.body, res);
           if (!body) return;
           if (body.remember) await webauthn.skipOffer(actor.user.id);
@@ -159,35 +143,16 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
     }),
   );
 
-  /**
-   * The signed-in account for the manage-devices calls; with `recent`, its full sign-in must be recent (S21: changing
-   * how one signs in). Answers for itself (and returns undefined) otherwise.
-   */
-  async function owner(req: Request, res: Response, recent: boolean) {
-    const signedIn = await auth.signedInUser(browserOf(sessions, req, res));
-    if (!signedIn) {
-      sendFormError(res, 'notAuthenticated', 401);
-      return undefined;
-    }
-    const { info } = signedIn;
-    if (recent && !(await deps.twoFactor.recentFullSignIn(signedIn.user.id, info.authTime, info.amr))) {
-      sendFormError(res, 'recentSignInRequired', 403);
-      return undefined;
-    }
-    return signedIn.user;
-  }
-
+  // Managing passkeys: who may is the calls' rows in ACCOUNT_CALL_ACCESS (the owner, recently for changes).
   view(router, '/Devices', async (req, res) => {
-    const user = await owner(req, res, false);
-    if (!user) return;
+    const { user } = callerOf(res, 'Devices');
     res.set('Cache-Control', 'no-store').json({ devices: await webauthn.devicesOf(user.id) });
   });
 
   router.post(
     '/RenameDevice',
     handle(async (req, res) => {
-      const user = await owner(req, res, true);
-      if (!user) return;
+      const { user } = callerOf(res, 'RenameDevice');
       const body = parse(renameDeviceRequestSchema, req.body, res);
       if (!body) return;
       if (!(await webauthn.renameDevice(user.id, body.id, body.name)))
@@ -199,8 +164,7 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
   router.post(
     '/RemoveDevice',
     handle(async (req, res) => {
-      const user = await owner(req, res, true);
-      if (!user) return;
+      const { user } = callerOf(res, 'RemoveDevice');
       const body = parse(removeDeviceRequestSchema, req.body, res);
       if (!body) return;
       if (!(await webauthn.removeDevice(user.id, body.id))) return sendFormError(res, 'notFound', 404);

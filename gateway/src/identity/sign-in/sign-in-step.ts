@@ -76,7 +76,7 @@ export type CallOf<S> = S extends SignInStep<infer Call> ? Call : never;
  * Calls that are not part of any step and stay usable while a sign-in is pending: the session plumbing, the page
  * chrome (partner, language, status, error references), starting over (LoginView, Login) and signing out.
  */
-export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
+export const CALLS_OUTSIDE_SIGN_IN = [
   'Antiforgery',
   'Exchange',
   'User',
@@ -104,4 +104,7 @@ export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
   // An upstream sign-in starts over too (ADR 0018); its callback forgets any pending sign-in.
   'VendorLoginView',
   'VendorLogin',
-];
+] as const;
+
+/** The name of a call outside any step (its access is declared in `http/account-access.ts`). */
+export type CallOutsideSignIn = (typeof CALLS_OUTSIDE_SIGN_IN)[number];
