@@ -33,9 +33,17 @@ function expectedAnswers(policy: Policy) {
         stale: policy.as.kind === 'signedInRecently' ? NOT_RECENT : undefined,
       };
     case 'stepOrSignedIn':
-      return { anonymous: RESTART, pendingElsewhere: RESTART, stale: policy.recently ? NOT_RECENT : undefined };
+      return {
+        anonymous: RESTART,
+        pendingElsewhere: RESTART,
+        stale: policy.recently ? NOT_RECENT : undefined,
+      };
     case 'consolePermission':
-      return { anonymous: { status: 403, errors: { '': ['notAuthenticated'] } }, pendingElsewhere: RESTART, stale: undefined };
+      return {
+        anonymous: { status: 403, errors: { '': ['notAuthenticated'] } },
+        pendingElsewhere: RESTART,
+        stale: undefined,
+      };
   }
 }
 
@@ -60,8 +68,16 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
   /** Two customers for a user: its sign-in then waits at the customer selection. */
   async function twoCustomers(userId: string) {
     for (const name of ['East', 'West']) {
-      await gw.store.customers.create({ id: `${name}-${userId}`, name: `${name} ${userId}`, partnerId: null });
-      await gw.store.customers.addMembership({ userId, customerId: `${name}-${userId}`, roles: ['EMPLOYEE'] });
+      await gw.store.customers.create({
+        id: `${name}-${userId}`,
+        name: `${name} ${userId}`,
+        partnerId: null,
+      });
+      await gw.store.customers.addMembership({
+        userId,
+        customerId: `${name}-${userId}`,
+        roles: ['EMPLOYEE'],
+      });
     }
   }
 
@@ -116,6 +132,26 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
     expect(rows.filter(([, policy]) => policy.kind !== 'anyone').length).toBeGreaterThan(40);
   });
 
+  /** A policy as one line of the listing. */
+  function describePolicy(policy: Policy): string {
+    switch (policy.kind) {
+      case 'pendingSignInAt':
+        return `pendingSignInAt(${policy.steps.join(', ')})`;
+      case 'ownerOf':
+        return `ownerOf(${policy.object}, ${policy.as.kind})`;
+      case 'stepOrSignedIn':
+        return `stepOrSignedIn([${policy.steps.join(', ')}], ${policy.recently ? 'recently' : 'any sign-in'}${policy.vendors ? ', vendors too' : ''})`;
+      case 'consolePermission':
+        return `consolePermission(${policy.permission}, ${policy.scope})`;
+      default:
+        return policy.kind;
+    }
+  }
+
+  it('lists every call with its policy (a changed policy changes this listing: review it, then update it)', () => {
+    expect(rows.map(([call, policy]) => `${call}: ${describePolicy(policy)}`).join('\n')).toMatchSnapshot();
+  });
+
   for (const [call, policy] of rows) {
     const expected = expectedAnswers(policy);
     if (!expected) continue;
@@ -131,6 +167,8 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
       });
       if (expected.stale)
         it('refuses a signed-in account whose sign-in is not recent', async () => {
+          // A refusal that restarted a sign-in issued a new anti-forgery token: the page reads it, so do we.
+          stale.token = (await stale.agent.get('/api/Account/Antiforgery').expect(200)).body.token;
           expect(answerOf(await stale.post(url, { id: 'any', name: 'Any' }))).toEqual(expected.stale);
         });
       if (policy.kind === 'ownerOf')
