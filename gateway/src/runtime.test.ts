@@ -13,12 +13,12 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
-import { hashPassword } from './identity/passwords.service.js';
+import { hashPassword } from './identity/passwords/passwords.service.js';
 import { onPostgres } from './testing/backends.js';
 import { RedisKeyValueStore } from './infra/kv/redis-key-value.store.js';
 import { SqlKeyValueStore } from './infra/kv/sql-key-value.store.js';
 import { OutboxMailer, SmtpMailer } from './infra/mail/mailer.js';
-import { startSmtpListener } from './infra/mail/testing/smtp-listener.js';
+import { startSmtpListener } from './testing/smtp-listener.js';
 import { OutboxSmsSender, WebhookSmsSender } from './infra/sms/sms-sender.js';
 import { openRuntime, type Runtime } from './runtime.js';
 

@@ -24,8 +24,8 @@ import {
   type ConfirmItsYouService,
   type ConfirmOutcome,
 } from '../identity/account/confirm-its-you.service.js';
-import type { RememberedBrowsers } from '../identity/mfa/remembered-browsers.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { RememberedBrowsers } from '../identity/two-factor/remembered-browsers.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { KnownDevices } from '../infra/throttle/known-devices.js';

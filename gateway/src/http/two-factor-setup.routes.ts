@@ -6,9 +6,9 @@ import {
   returnUrlOf,
   validate2faSetupCodeRequestSchema,
 } from 'shared-contracts';
-import type { CodeBinding } from '../identity/mfa/two-factor.service.js';
-import { twoFactorSetupStep } from '../identity/mfa/two-factor-setup.step.js';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import type { CodeBinding } from '../identity/two-factor/two-factor.service.js';
+import { twoFactorSetupStep } from '../identity/two-factor/two-factor-setup.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import { sessionAmr } from '../identity/account/ways-in.js';
 import type { Request, Response } from 'express';
 import { localeOf } from './locale.js';

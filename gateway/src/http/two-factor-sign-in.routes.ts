@@ -5,8 +5,8 @@ import {
   RECOVERY_CODE_LENGTH,
   sendOtpRequestSchema,
 } from 'shared-contracts';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
-import type { CodeOutcome } from '../identity/mfa/two-factor.service.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
+import type { CodeOutcome } from '../identity/two-factor/two-factor.service.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';

@@ -1,9 +1,9 @@
 import type { Router } from 'express';
-import { twoFactorSetupStep } from '../identity/mfa/two-factor-setup.step.js';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
-import type { TwoFactorService } from '../identity/mfa/two-factor.service.js';
-import type { ReturnUrls } from '../identity/return-urls.service.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import { twoFactorSetupStep } from '../identity/two-factor/two-factor-setup.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
+import type { TwoFactorService } from '../identity/two-factor/two-factor.service.js';
+import type { ReturnUrls } from '../identity/applications/return-urls.service.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { KnownDevices } from '../infra/throttle/known-devices.js';
@@ -27,7 +27,7 @@ export interface TwoFactorRouterDeps {
 
 /**
  * Two-factor and codes (SPEC.md §7): the router of the 2FA step and the set-up step, built from their declarations
- * (`identity/mfa/two-factor.step.ts`, `two-factor-setup.step.ts`). The sign-in calls answer only while a pending
+ * (`identity/two-factor/two-factor.step.ts`, `two-factor-setup.step.ts`). The sign-in calls answer only while a pending
  * sign-in waits at the 2FA step; the wizard's calls answer that step's pending sign-in or a signed-in account whose
  * full sign-in is recent (S21). The SMS resend (`SendOTP`) is served by the one-time-token router's one route.
  */

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { BACKENDS, openTestBackends, type TestBackends } from '../../testing/backends.js';
 import { OutboxMailer, SmtpMailer } from './mailer.js';
 import { renderMail } from './templates.js';
-import { startSmtpListener, type ReceivedMail, type SmtpListener } from './testing/smtp-listener.js';
+import { startSmtpListener, type ReceivedMail, type SmtpListener } from '../../testing/smtp-listener.js';
 
 // Written out per locale: what a reader of each language sees in the inbox.
 const PIN_SUBJECTS = {

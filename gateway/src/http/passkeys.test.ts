@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
-import { CHALLENGE_TTL_MS } from '../identity/webauthn/webauthn.service.js';
-import { DEVICE_OFFER_QUIET_MS } from '../identity/webauthn/device-offer.step.js';
+import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/two-factor/two-factor.service.js';
+import { CHALLENGE_TTL_MS } from '../identity/passkeys/webauthn.service.js';
+import { DEVICE_OFFER_QUIET_MS } from '../identity/passkeys/device-offer.step.js';
 import { DEFAULT_INTERACTION_LIMIT } from '../oidc/interaction-limit.js';
 import type { User } from '../store/user.repository.js';
 import { SoftwareAuthenticator, type SoftwareCredential } from '../testing/software-authenticator.js';

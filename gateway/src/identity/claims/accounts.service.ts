@@ -1,6 +1,6 @@
 import type { CustomerClaim } from 'shared-contracts';
-import type { MemberCustomer } from '../store/customer.repository.js';
-import type { Store } from '../store/store.js';
+import type { MemberCustomer } from '../../store/customer.repository.js';
+import type { Store } from '../../store/store.js';
 
 /** The claims of an account for ID tokens and userinfo. */
 export interface AccountClaims {

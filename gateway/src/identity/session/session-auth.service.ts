@@ -1,9 +1,9 @@
 import { ANONYMOUS_USER, type CurrentUser } from 'shared-contracts';
-import { sha256 } from '../infra/crypto/tokens.js';
-import type { Session } from '../infra/sessions/session-manager.js';
-import type { Store } from '../store/store.js';
-import type { User } from '../store/user.repository.js';
-import type { Browser, SessionReader } from './browser.js';
+import { sha256 } from '../../infra/crypto/tokens.js';
+import type { Session } from '../../infra/sessions/session-manager.js';
+import type { Store } from '../../store/store.js';
+import type { User } from '../../store/user.repository.js';
+import type { Browser, SessionReader } from '../browser.js';
 
 /** The signed-in account of a request, as the OIDC provider needs it. */
 export interface SignedInAccountInfo {

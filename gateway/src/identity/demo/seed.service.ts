@@ -1,7 +1,7 @@
-import type { RoleName } from '../store/roles.js';
-import type { Store } from '../store/store.js';
-import { totpUri } from './mfa/totp.service.js';
-import { hashPassword, verifyPassword } from './passwords.service.js';
+import type { RoleName } from '../../store/roles.js';
+import type { Store } from '../../store/store.js';
+import { totpUri } from '../two-factor/totp.service.js';
+import { hashPassword, verifyPassword } from '../passwords/passwords.service.js';
 
 /** The password of every demo user. */
 export const DEMO_PASSWORD = 'Demo-Password-1!';

@@ -8,8 +8,8 @@ import {
   type PartnerLanguage,
   type PartnerMetadataWire,
 } from 'shared-contracts';
-import type { Partner, PartnerRepository } from '../store/partner.repository.js';
-import { cachedValue, type CachedValue, type CacheOptions } from './ttl-cache.js';
+import type { Partner, PartnerRepository } from '../../store/partner.repository.js';
+import { cachedValue, type CachedValue, type CacheOptions } from '../config-cache/ttl-cache.js';
 
 /** A plain language tag (`de`, `fr-CA`); anything else never reaches a cookie or a response. */
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Partner } from '../store/partner.repository.js';
+import type { Partner } from '../../store/partner.repository.js';
 import { PartnerService, partnerMetadataOf } from './partner.service.js';
 
 const base: Partner = {

@@ -4,10 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Store } from '../../store/store.js';
-import { openTestBackends } from '../../testing/backends.js';
-import { runAdminCommand } from '../admin.js';
-import { UsageError } from '../cli-support.js';
+import type { Store } from '../store/store.js';
+import { openTestBackends } from './backends.js';
+import { runAdminCommand } from '../cli/admin.js';
+import { UsageError } from '../cli/cli-support.js';
 
 /** A temporary store with the admin CLI pointed at it. */
 export interface AdminHarness {

@@ -1,9 +1,9 @@
 import type { LogoutView } from 'shared-contracts';
-import { randomToken, safeEqual } from '../infra/crypto/tokens.js';
-import type { Session } from '../infra/sessions/session-manager.js';
-import type { Store } from '../store/store.js';
-import type { Browser, SessionWriter } from './browser.js';
-import type { SessionAuthService } from './session-auth.service.js';
+import { randomToken, safeEqual } from '../../infra/crypto/tokens.js';
+import type { Session } from '../../infra/sessions/session-manager.js';
+import type { Store } from '../../store/store.js';
+import type { Browser, SessionWriter } from '../browser.js';
+import type { SessionAuthService } from '../session/session-auth.service.js';
 
 /** What the OIDC side offers the sign-out calls (see gateway/src/oidc/README.md "OIDC mount interface"). */
 export interface OidcLogoutHooks {

@@ -1,4 +1,4 @@
-import type { User, UserRepository } from '../store/user.repository.js';
+import type { User, UserRepository } from '../../store/user.repository.js';
 
 const lookups = new WeakMap<object, { login: string; user: Promise<User | undefined> }>();
 

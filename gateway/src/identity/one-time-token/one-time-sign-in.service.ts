@@ -1,20 +1,20 @@
 import { OTT_CODE_LENGTH, OTT_LOGIN_PATH, OTT_TTL_MINUTES, partnerDisplayName } from 'shared-contracts';
-import type { Clock } from '../infra/clock.js';
-import { hmac, randomToken, safeEqual, sha256 } from '../infra/crypto/tokens.js';
-import type { KeyValueStore } from '../infra/kv/key-value-store.js';
-import type { Mailer } from '../infra/mail/mailer.js';
-import { renderMail } from '../infra/mail/templates.js';
-import type { Session } from '../infra/sessions/session-manager.js';
-import type { Browser } from './browser.js';
-import type { KnownDevices } from '../infra/throttle/known-devices.js';
-import { ThrottleUnavailableError, type LoginThrottle } from '../infra/throttle/login-throttle.js';
-import type { OneTimeSignInRecord } from '../store/one-time-token.repository.js';
-import type { Store } from '../store/store.js';
-import type { User } from '../store/user.repository.js';
-import { randomDigits } from './mfa/delivered-codes.js';
-import type { PartnerService } from './partner.service.js';
-import type { ReturnUrls } from './return-urls.service.js';
-import type { SignInOutcome, SignInService } from './sign-in/sign-in.service.js';
+import type { Clock } from '../../infra/clock.js';
+import { hmac, randomToken, safeEqual, sha256 } from '../../infra/crypto/tokens.js';
+import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
+import type { Mailer } from '../../infra/mail/mailer.js';
+import { renderMail } from '../../infra/mail/templates.js';
+import type { Session } from '../../infra/sessions/session-manager.js';
+import type { Browser } from '../browser.js';
+import type { KnownDevices } from '../../infra/throttle/known-devices.js';
+import { ThrottleUnavailableError, type LoginThrottle } from '../../infra/throttle/login-throttle.js';
+import type { OneTimeSignInRecord } from '../../store/one-time-token.repository.js';
+import type { Store } from '../../store/store.js';
+import type { User } from '../../store/user.repository.js';
+import { randomDigits } from '../two-factor/delivered-codes.js';
+import type { PartnerService } from '../partners/partner.service.js';
+import type { ReturnUrls } from '../applications/return-urls.service.js';
+import type { SignInOutcome, SignInService } from '../sign-in/sign-in.service.js';
 
 /** A one-time sign-in token (code and link) lives this long (issue 15: ≤ 10 min). */
 export const OTT_TTL_MS = OTT_TTL_MINUTES * 60_000;

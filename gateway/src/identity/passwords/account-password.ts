@@ -1,5 +1,5 @@
-import type { Store } from '../store/store.js';
-import type { User } from '../store/user.repository.js';
+import type { Store } from '../../store/store.js';
+import type { User } from '../../store/user.repository.js';
 import { hashPassword } from './passwords.service.js';
 
 /** What {@link setAccountPassword} needs: the store, the time, and the OIDC side's revocation. */

@@ -9,12 +9,12 @@ import {
   secureSignInPayloadSchema,
   skipFidoRequestSchema,
 } from 'shared-contracts';
-import type { TwoFactorService } from '../identity/mfa/two-factor.service.js';
-import type { ReturnUrls } from '../identity/return-urls.service.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { TwoFactorService } from '../identity/two-factor/two-factor.service.js';
+import type { ReturnUrls } from '../identity/applications/return-urls.service.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
-import { deviceOfferStep } from '../identity/webauthn/device-offer.step.js';
-import type { WebauthnService } from '../identity/webauthn/webauthn.service.js';
+import { deviceOfferStep } from '../identity/passkeys/device-offer.step.js';
+import type { WebauthnService } from '../identity/passkeys/webauthn.service.js';
 import { sessionAmr } from '../identity/account/ways-in.js';
 import type { SourceLimit } from '../infra/throttle/source-limit.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';

@@ -3,15 +3,15 @@ import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { IdentityServices, OidcMount } from './app.js';
-import type { GatewayConfig } from './config.js';
-import { findAccount } from './identity/accounts.service.js';
-import { expiredInteractionRecorder, oidcErrorRecorder } from './oidc/error-pages.js';
-import { createOidcProvider } from './oidc/oidc-provider.js';
-import type { OidcDatabase } from './oidc/types.js';
-import type { Store } from './store/store.js';
-import { exchangeOf } from './http/browser.js';
-import type { Browser } from './identity/browser.js';
+import type { IdentityServices, OidcMount } from '../app.js';
+import type { GatewayConfig } from '../config.js';
+import { findAccount } from '../identity/claims/accounts.service.js';
+import { expiredInteractionRecorder, oidcErrorRecorder } from './error-pages.js';
+import { createOidcProvider } from './oidc-provider.js';
+import type { OidcDatabase } from './types.js';
+import type { Store } from '../store/store.js';
+import { exchangeOf } from '../http/browser.js';
+import type { Browser } from '../identity/browser.js';
 
 /**
  * The sign-out calls' request and response as Express's: the account API (an Express router) made the browser port

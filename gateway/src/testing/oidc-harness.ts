@@ -7,20 +7,20 @@
 import { createHash, createPublicKey, randomBytes, verify as verifySignature } from 'node:crypto';
 import express, { type Request } from 'express';
 import type { Kysely } from 'kysely';
-import type { Store } from '../../store/store.js';
-import type { NewOidcClient } from '../../store/client.repository.js';
-import { openTestBackends } from '../../testing/backends.js';
-import { TestBrowser } from '../../testing/browser.js';
-import { listenOnLoopback } from '../../testing/loopback-server.js';
+import type { Store } from '../store/store.js';
+import type { NewOidcClient } from '../store/client.repository.js';
+import { openTestBackends } from './backends.js';
+import { TestBrowser } from './browser.js';
+import { listenOnLoopback } from './loopback-server.js';
 import {
   createOidcProvider,
   type InteractionLimit,
   type OidcLifetimes,
   type OidcService,
-} from '../oidc-provider.js';
-import type { OidcAccountClaims, OidcDatabase } from '../types.js';
+} from '../oidc/oidc-provider.js';
+import type { OidcAccountClaims, OidcDatabase } from '../oidc/types.js';
 
-export { rawGet, TestBrowser } from '../../testing/browser.js';
+export { rawGet, TestBrowser } from './browser.js';
 
 /** Which storage the suite runs on. */
 export type OidcVariant = 'sqlite' | 'postgres' | 'redis';

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store } from '../../store/store.js';
 
 /**
  * Ends everything an account is signed in with, at once (ADR 0006): a new security stamp ends every site session on

@@ -1,10 +1,10 @@
 import type { ReactElement } from 'react';
 import { renderWithProviders } from 'shared-contracts/testing';
-import deCommon from '../../locales/de/common.json';
-import enGBCommon from '../../locales/en-GB/common.json';
-import enCommon from '../../locales/en/common.json';
-import esCommon from '../../locales/es/common.json';
-import frCACommon from '../../locales/fr-CA/common.json';
+import deCommon from '../locales/de/common.json';
+import enGBCommon from '../locales/en-GB/common.json';
+import enCommon from '../locales/en/common.json';
+import esCommon from '../locales/es/common.json';
+import frCACommon from '../locales/fr-CA/common.json';
 
 /** The shell's real `common` namespace in every locale (the platform's strings live under its `platform` key). */
 const COMMON_RESOURCES = {

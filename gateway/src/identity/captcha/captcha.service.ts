@@ -1,20 +1,20 @@
 import { hkdfSync } from 'node:crypto';
 import type { Challenge } from 'altcha-lib';
 import type { CaptchaAction, CaptchaProvider, CaptchaVersion, VerifyCaptchaRequest } from 'shared-contracts';
-import { AltchaChallenges, type AltchaDifficulty } from '../infra/captcha/altcha-challenges.js';
-import { verifyRecaptcha } from '../infra/captcha/recaptcha-verifier.js';
-import type { Clock } from '../infra/clock.js';
-import { sha256 } from '../infra/crypto/tokens.js';
-import type { Browser } from './browser.js';
-import type { KeyValueStore } from '../infra/kv/key-value-store.js';
-import type { KnownDevices } from '../infra/throttle/known-devices.js';
-import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
-import type { CaptchaSettings, CaptchaSettingsRepository } from '../store/captcha-settings.repository.js';
-import { defaultCaptchaSettings } from '../store/captcha-settings.repository.js';
-import { normaliseLogin, type UserRepository } from '../store/user.repository.js';
-import type { PartnerService } from './partner.service.js';
-import { cachedValue, type CachedValue } from './ttl-cache.js';
-import { findLoginOnce } from './login-lookup.js';
+import { AltchaChallenges, type AltchaDifficulty } from '../../infra/captcha/altcha-challenges.js';
+import { verifyRecaptcha } from '../../infra/captcha/recaptcha-verifier.js';
+import type { Clock } from '../../infra/clock.js';
+import { sha256 } from '../../infra/crypto/tokens.js';
+import type { Browser } from '../browser.js';
+import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
+import type { KnownDevices } from '../../infra/throttle/known-devices.js';
+import type { LoginThrottle } from '../../infra/throttle/login-throttle.js';
+import type { CaptchaSettings, CaptchaSettingsRepository } from '../../store/captcha-settings.repository.js';
+import { defaultCaptchaSettings } from '../../store/captcha-settings.repository.js';
+import { normaliseLogin, type UserRepository } from '../../store/user.repository.js';
+import type { PartnerService } from '../partners/partner.service.js';
+import { cachedValue, type CachedValue } from '../config-cache/ttl-cache.js';
+import { findLoginOnce } from '../sign-in/login-lookup.js';
 
 /** A solved challenge lets one call of its action through within this time. */
 export const CAPTCHA_PASS_TTL_MS = 2 * 60_000;

@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { browser, startTestGateway, type TestGateway } from '../../testing/test-gateway.js';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRET, demoSignInHelp, seedDemoData } from './seed.service.js';
 
 describe('demo seed', () => {

@@ -1,6 +1,6 @@
 import { safeReturnUrl } from 'shared-contracts';
-import type { Store } from '../store/store.js';
-import { cachedValue, type CacheOptions } from './ttl-cache.js';
+import type { Store } from '../../store/store.js';
+import { cachedValue, type CacheOptions } from '../config-cache/ttl-cache.js';
 
 /** Checks returnUrls against the rules of S31 and the registered clients' addresses. */
 export interface ReturnUrls {

@@ -1,6 +1,6 @@
 import type { Application } from 'shared-contracts';
-import type { Store } from '../store/store.js';
-import { cachedValue, type CacheOptions } from './ttl-cache.js';
+import type { Store } from '../../store/store.js';
+import { cachedValue, type CacheOptions } from '../config-cache/ttl-cache.js';
 
 /** The applications a signed-in person can go on to from the signed-in home. */
 export interface Applications {

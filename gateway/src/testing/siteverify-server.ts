@@ -1,5 +1,5 @@
-import { listenOnLoopback, type LoopbackServer } from '../../../testing/loopback-server.js';
-import type { SiteverifyAnswer } from '../recaptcha-verifier.js';
+import { listenOnLoopback, type LoopbackServer } from './loopback-server.js';
+import type { SiteverifyAnswer } from '../infra/captcha/recaptcha-verifier.js';
 
 /** A local stand-in for Google's siteverify and the tokens it knows. */
 export interface SiteverifyServer extends LoopbackServer {

@@ -1,9 +1,9 @@
 import { CLIENT_NAME_MAX, type LoginView } from 'shared-contracts';
-import type { Session } from '../infra/sessions/session-manager.js';
-import type { ExternalIdentityService } from './external/external-identity.service.js';
-import type { CaptchaContext, CaptchaService } from './captcha.service.js';
-import type { PartnerService } from './partner.service.js';
-import type { ReturnUrls } from './return-urls.service.js';
+import type { Session } from '../../infra/sessions/session-manager.js';
+import type { ExternalIdentityService } from '../external/external-identity.service.js';
+import type { CaptchaContext, CaptchaService } from '../captcha/captcha.service.js';
+import type { PartnerService } from '../partners/partner.service.js';
+import type { ReturnUrls } from '../applications/return-urls.service.js';
 
 /** An application's sign-in: the OIDC interaction the sign-in resumes (SilentLogin's only target, LoginView's name). */
 export const INTERACTION = /^\/interaction\/([A-Za-z0-9_-]{1,64})$/;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../infra/clock.js';
-import { openTestBackends, type TestBackends } from '../testing/backends.js';
-import { PartnerService } from './partner.service.js';
-import { createReturnUrls } from './return-urls.service.js';
+import { ManualClock } from '../../infra/clock.js';
+import { openTestBackends, type TestBackends } from '../../testing/backends.js';
+import { PartnerService } from '../partners/partner.service.js';
+import { createReturnUrls } from '../applications/return-urls.service.js';
 import { cachedValue, CONFIG_CACHE_TTL_MS } from './ttl-cache.js';
 
 describe('in-process cache of partners and registered return URLs', () => {
