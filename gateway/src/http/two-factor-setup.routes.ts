@@ -24,7 +24,7 @@ import {
   sendFieldError,
   setupBindingOf,
 } from './two-factor-codes.js';
-import type { TwoFactorRouterDeps } from './two-factor.router.js';
+import type { TwoFactorRouterDeps } from './two-factor-router-deps.js';
 import { browserOf } from './browser.js';
 
 /** The wizard's caller: the set-up step of a pending sign-in, or a recently signed-in account (S21). */

@@ -13,7 +13,7 @@ import { handle, parse } from './plumbing.js';
 import { sendFormError } from './problem.js';
 import type { StepRoutes } from './step-router.js';
 import { bindingOf, secondFactorDeviceOf, sendCodeOutcome, sendFieldError } from './two-factor-codes.js';
-import type { TwoFactorRouterDeps } from './two-factor.router.js';
+import type { TwoFactorRouterDeps } from './two-factor-router-deps.js';
 import { browserOf } from './browser.js';
 
 /** The calls of the 2FA page and its recovery-code page (the PIN calls are shared with the wizard). */
