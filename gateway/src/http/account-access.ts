@@ -1,11 +1,11 @@
 import type { Response } from 'express';
 import { customerSelectionStep } from '../identity/customers/customer-selection.step.js';
-import { twoFactorSetupStep } from '../identity/mfa/two-factor-setup.step.js';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import { twoFactorSetupStep } from '../identity/two-factor/two-factor-setup.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import { expiredPasswordStep } from '../identity/recovery/expired-password.step.js';
-import type { SessionAuthService, SignedInAccountInfo } from '../identity/session-auth.service.js';
+import type { SessionAuthService, SignedInAccountInfo } from '../identity/session/session-auth.service.js';
 import type { CallOf, CallOutsideSignIn, StepId } from '../identity/sign-in/sign-in-step.js';
-import { deviceOfferStep } from '../identity/webauthn/device-offer.step.js';
+import { deviceOfferStep } from '../identity/passkeys/device-offer.step.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 
 /**

@@ -24,7 +24,7 @@ import {
   type ConfirmItsYouService,
   type ConfirmOutcome,
 } from '../identity/account/confirm-its-you.service.js';
-import type { RememberedBrowsers } from '../identity/mfa/remembered-browsers.js';
+import type { RememberedBrowsers } from '../identity/two-factor/remembered-browsers.js';
 import type { SessionChanges } from '../identity/account/session-changes.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';

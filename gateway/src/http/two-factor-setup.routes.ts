@@ -6,8 +6,8 @@ import {
   returnUrlOf,
   validate2faSetupCodeRequestSchema,
 } from 'shared-contracts';
-import { twoFactorSetupStep } from '../identity/mfa/two-factor-setup.step.js';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import { twoFactorSetupStep } from '../identity/two-factor/two-factor-setup.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import { sessionAmr } from '../identity/account/ways-in.js';
 import { localeOf } from './locale.js';
 import { parse } from './plumbing.js';
@@ -22,7 +22,7 @@ import {
   sendFieldError,
   setupBindingOf,
 } from './two-factor-codes.js';
-import type { TwoFactorRouterDeps } from './two-factor.router.js';
+import type { TwoFactorRouterDeps } from './two-factor-router-deps.js';
 import { browserOf } from './browser.js';
 
 /** The wizard's caller: the set-up step of a pending sign-in, or a recently signed-in account (S21). */
