@@ -16,7 +16,6 @@ import { securityHeaders } from './http/security-headers.js';
 import { compressBigAnswers } from './http/compression.js';
 import { cookieNames } from './http/cookies.js';
 import { FirstPaintPages, firstPaintPartner } from './http/first-paint.js';
-import { securityCentreRouter } from './http/security-centre.router.js';
 import { shellRouter } from './http/shell.router.js';
 import { upstreamCallbackRouter } from './http/upstream-callback.router.js';
 import { createConfirmItsYouService } from './identity/account/confirm-its-you.service.js';
@@ -24,13 +23,13 @@ import {
   createSecurityCentreService,
   type EndOidcSessionsOf,
 } from './identity/account/security-centre.service.js';
-import type { CaptchaServiceDeps } from './identity/captcha.service.js';
+import type { CaptchaServiceDeps } from './identity/captcha/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
 import { Upstreams } from './identity/external/upstreams.js';
 import { createErrorRecords, type ErrorRecords } from './identity/ops/error-records.service.js';
 import { SystemStatusService, type SystemStatusDeps } from './identity/ops/system-status.service.js';
-import type { SignedInAccountInfo } from './identity/session-auth.service.js';
-import type { OidcLogoutHooks } from './identity/sign-out.service.js';
+import type { SignedInAccountInfo } from './identity/session/session-auth.service.js';
+import type { OidcLogoutHooks } from './identity/sign-out/sign-out.service.js';
 import { defaultSignInSteps, type SignInStepRegistry } from './identity/sign-in/step-registry.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import type { KeyValueStore } from './infra/kv/key-value-store.js';
@@ -46,7 +45,7 @@ import { RequestSessions } from './infra/sessions/request-sessions.js';
 import { SessionIndex } from './infra/sessions/session-index.js';
 import { SessionManager } from './infra/sessions/session-manager.js';
 import type { SessionStore } from './infra/sessions/session-store.js';
-import { RememberedBrowsers } from './identity/mfa/remembered-browsers.js';
+import { RememberedBrowsers } from './identity/two-factor/remembered-browsers.js';
 import { KnownDevices } from './infra/throttle/known-devices.js';
 import type { LoginThrottle } from './infra/throttle/login-throttle.js';
 import { followReleases, type ReleaseRegistry } from './releases/release-registry.js';
@@ -350,44 +349,53 @@ export function createApp(deps: AppDeps): Express {
       now,
     }),
   );
-  // The security centre's calls (issue 43, ADR 0036), ahead of the account API's catch-all 404.
+  // The security centre's service and readers (issue 43, ADR 0036): its router is one of the account API's.
+  const securityCentre = {
+    rememberedBrowsers,
+    // "Confirm it's you" (ADR 0045): the sign-in's own throttle and second-factor check, its device cookies read.
+    confirmItsYou: createConfirmItsYouService({
+      store,
+      kv,
+      clock,
+      throttle: deps.throttle,
+      twoFactor: identity.twoFactor,
+      webauthn: identity.webauthn,
+    }),
+    knownDevices: new KnownDevices(config),
+    secondFactorDevices: new KnownDevices(config, 'second-factor'),
+    securityCentre: createSecurityCentreService({
+      store,
+      kv,
+      clock,
+      mailer: deps.mailer ?? new OutboxMailer(store.outbox),
+      partners: identity.partners,
+      twoFactor: identity.twoFactor,
+      webauthn: identity.webauthn,
+      sessionIndex,
+      publicUrl: config.publicUrl,
+      revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
+      onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
+      endOidcSessions: deps.oidc?.endOidcSessionsOf?.bind(deps.oidc),
+    }),
+  };
   app.use(
     '/api/Account',
-    securityCentreRouter({
+    accountApi({
+      config,
       sessions,
       antiforgery,
-      auth: identity.auth,
-      rememberedBrowsers,
-      // "Confirm it's you" (ADR 0045): the sign-in's own throttle and second-factor check, its device cookies read.
-      confirmItsYou: createConfirmItsYouService({
-        store,
-        kv,
-        clock,
-        throttle: deps.throttle,
-        twoFactor: identity.twoFactor,
-        webauthn: identity.webauthn,
-      }),
-      knownDevices: new KnownDevices(config),
-      secondFactorDevices: new KnownDevices(config, 'second-factor'),
-      securityCentre: createSecurityCentreService({
-        store,
-        kv,
-        clock,
-        mailer: deps.mailer ?? new OutboxMailer(store.outbox),
-        partners: identity.partners,
-        twoFactor: identity.twoFactor,
-        webauthn: identity.webauthn,
-        sessionIndex,
-        publicUrl: config.publicUrl,
-        revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
-        onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
-        endOidcSessions: deps.oidc?.endOidcSessionsOf?.bind(deps.oidc),
-      }),
+      identity,
+      status: { systemStatus, errorRecords },
+      securityCentre,
+      // The `ownerOf` policies: a passkey of the account; another live session of it (this one is not listed).
+      owners: {
+        passkey: async (user, id) => (await identity.webauthn.devicesOf(user.id)).some((d) => d.id === id),
+        session: async (user, id, session) =>
+          (await sessionIndex.sessionsOf(user.id, user.securityStamp)).some(
+            (s) => s.handle === id && s.sessionKey !== sha256(session.id),
+          ),
+      },
     }),
-  );
-  app.use(
-    '/api/Account',
-    accountApi({ config, sessions, antiforgery, identity, status: { systemStatus, errorRecords } }),
   );
   app.use('/remotes', remotesRouter(config, releases));
   // External identity providers' redirect back (ADR 0018); their discovery runs in the background from now on.

@@ -1,8 +1,10 @@
 import express, { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import { createSessionChanges } from '../identity/account/session-changes.js';
+import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
 import { customersRouter } from './customers.router.js';
@@ -12,7 +14,8 @@ import { oneTimeTokenRouter } from './one-time-token.router.js';
 import { partnerRouter } from './partner.router.js';
 import { sendFormError } from './problem.js';
 import { recoveryRouter } from './recovery.router.js';
-import { secureSignInRouter } from './secure-sign-in.router.js';
+import { secureSignInRouter } from './passkeys.router.js';
+import { securityCentreRouter, type SecurityCentreRouterDeps } from './security-centre.router.js';
 import { sessionRouter } from './session.router.js';
 import { statusRouter, type StatusRouterDeps } from './status.router.js';
 import { createSignInResponses } from './sign-in-responses.js';
@@ -28,16 +31,22 @@ export interface AccountApiDeps {
   identity: Identity;
   /** SystemStatus and Error (SPEC.md §7 "Other"); absent, both calls answer the API's 404. */
   status?: StatusRouterDeps;
+  /** Whose passkey or session an id names: the `ownerOf` policies of `ACCOUNT_CALL_ACCESS`. */
+  owners: ObjectOwners;
+  /** The security centre's service and readers (composed in app.ts); its router is one of this API's. */
+  securityCentre: Omit<SecurityCentreRouterDeps, 'sessions' | 'antiforgery' | 'sessionChanges'>;
 }
 
 /**
  * The account API of SPEC.md §7 under `/api/Account` (case-insensitive): JSON bodies, the anti-forgery check on
- * every non-GET call (S30), the sign-in gate (deny by default while a sign-in is pending), then one thin router per
- * area, and the API's 404 for anything else.
+ * every non-GET call (S30), the sign-in gate (deny by default while a sign-in is pending), the access guard (who
+ * may call each call: `ACCOUNT_CALL_ACCESS`, http/account-access.ts), then one thin router per area (the security
+ * centre's among them), and the API's 404 for anything else.
  */
 export function accountApi(deps: AccountApiDeps): Router {
   const { sessions, antiforgery, identity } = deps;
   const responses = createSignInResponses({ sessions, antiforgery, signIn: identity.signIn });
+  const sessionChanges = createSessionChanges(sessions);
   const router = Router();
   router.use(
     // Account API answers carry or consume secrets (tokens, codes, who is signed in): no cache keeps them unless
@@ -52,6 +61,7 @@ export function accountApi(deps: AccountApiDeps): Router {
       (req) => req.method === 'POST' && req.path.toLowerCase().replace(/\/$/, '') === '/exchange',
     ),
     responses.gate,
+    accessGuard({ ...identity, sessions, responses, owners: deps.owners }),
     sessionRouter({ ...identity, sessions, antiforgery, responses, config: deps.config }),
     partnerRouter({ partners: identity.partners }),
     captchaRouter({ ...identity, sessions, responses }),
@@ -70,9 +80,12 @@ export function accountApi(deps: AccountApiDeps): Router {
       sessions,
       responses,
       sendGuard: captchaGuard({ ...identity, sessions, responses }, 'sendOtp'),
-      smsResend: smsResend({ ...identity, sessions, responses }, responses.requireStep([twoFactorStep.id])),
+      smsResend: smsResend(
+        { ...identity, sessions, responses, sessionChanges },
+        responses.requireStep([twoFactorStep.id]),
+      ),
     }),
-    twoFactorRouter({ ...identity, sessions, responses }),
+    twoFactorRouter({ ...identity, sessions, responses, sessionChanges }),
     recoveryRouter({
       ...identity,
       sessions,
@@ -86,6 +99,7 @@ export function accountApi(deps: AccountApiDeps): Router {
       responses,
       linkGuard: captchaGuard({ ...identity, sessions, responses }, 'link'),
     }),
+    securityCentreRouter({ ...deps.securityCentre, sessions, antiforgery, sessionChanges }),
   );
   if (deps.status) router.use(statusRouter(deps.status));
   router.use((_req, res) => {

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import {
   customersQuerySchema,
   returnUrlOf,
@@ -8,22 +8,19 @@ import {
 import { customerSelectionStep } from '../identity/customers/customer-selection.step.js';
 import type { CustomerSelection } from '../identity/customers/customer-selection.service.js';
 import type { CustomersService } from '../identity/customers/customers.service.js';
-import type { ReturnUrls } from '../identity/return-urls.service.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
-import type { SignInService } from '../identity/sign-in/sign-in.service.js';
+import type { ReturnUrls } from '../identity/applications/return-urls.service.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { parse } from './plumbing.js';
 import { sendValidationProblem } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
 import { stepRouter } from './step-router.js';
-import { browserOf, sessionReaderOf } from './browser.js';
+import { browserOf } from './browser.js';
+import type { AccountCaller, PendingCaller } from './account-access.js';
 
 /** Dependencies of {@link customersRouter}. */
 export interface CustomersRouterDeps {
   sessions: RequestSessions;
-  signIn: SignInService;
-  auth: SessionAuthService;
   customers: CustomersService;
   customerSelection: CustomerSelection;
   returnUrls: ReturnUrls;
@@ -39,28 +36,26 @@ interface Chooser {
   current: string | undefined;
 }
 
+/** The chooser of a call, from the caller its policy let through (`chooseCustomer` in account-access.ts). */
+function chooserOf(caller: PendingCaller | AccountCaller): Chooser {
+  return caller.kind === 'pending'
+    ? { session: caller.session, userId: caller.user.id, duringSignIn: true, current: undefined }
+    : {
+        session: caller.session,
+        userId: caller.user.id,
+        duringSignIn: false,
+        current: caller.info.customerId,
+      };
+}
+
 /**
  * Customers (SPEC.md §7 "Customers"; ADR 0009): SelectCustomerView, Customers, SelectCustomer. They answer a sign-in
  * waiting at the customer-selection step, and a signed-in account that switches customer (an application's
- * `prompt=select_account`); anyone else starts again at the sign-in page. Only the user's own customers are ever
+ * `prompt=select_account`); anyone else starts again at the sign-in page (their policy, `ACCOUNT_CALL_ACCESS`). Only the user's own customers are ever
  * listed or accepted (S37).
  */
 export function customersRouter(deps: CustomersRouterDeps): Router {
-  const { sessions, signIn, auth, customers, customerSelection, responses } = deps;
-  /** The chooser of this request, or undefined after answering the protocol's restart. */
-  async function chooser(req: Request, res: Response): Promise<Chooser | undefined> {
-    const session = await sessions.current(req);
-    const pendingUser = session?.record.data.pending?.userId;
-    if (session && pendingUser && signIn.isAtStep(session, customerSelectionStep.id))
-      return { session, userId: pendingUser, duringSignIn: true, current: undefined };
-    const signedIn = session ? await auth.signedInUser(sessionReaderOf(sessions, req)) : undefined;
-    if (!session || !signedIn) {
-      await responses.restart(req, res);
-      return undefined;
-    }
-    return { session, userId: signedIn.user.id, duringSignIn: false, current: signedIn.info.customerId };
-  }
-
+  const { sessions, customers, customerSelection, responses } = deps;
   /** Where the choice leads: the pending sign-in's own returnUrl, else the checked one of the request. */
   async function returnUrlFor(who: Chooser, asked: unknown): Promise<string> {
     return who.duringSignIn
@@ -68,15 +63,13 @@ export function customersRouter(deps: CustomersRouterDeps): Router {
       : deps.returnUrls.safe(asked);
   }
 
-  return stepRouter(responses, [customerSelectionStep], {
+  return stepRouter([customerSelectionStep], {
     SelectCustomerView: {
       method: 'view',
-      caller: 'open',
-      async serve(req, res) {
+      async serve(req, res, caller) {
         const query = parse(selectCustomerViewQuerySchema, caseless(req.query), res);
         if (!query) return;
-        const who = await chooser(req, res);
-        if (!who) return;
+        const who = chooserOf(caller);
         const answer = await customers.view(who.userId, query.cid, who.current);
         const returnUrl = await returnUrlFor(who, returnUrlOf(req.query));
         res.set('Cache-Control', 'no-store').json({ ...answer, returnUrl });
@@ -84,23 +77,19 @@ export function customersRouter(deps: CustomersRouterDeps): Router {
     },
     Customers: {
       method: 'view',
-      caller: 'open',
-      async serve(req, res) {
+      async serve(req, res, caller) {
         const query = parse(customersQuerySchema, caseless(req.query), res);
         if (!query) return;
-        const who = await chooser(req, res);
-        if (!who) return;
+        const who = chooserOf(caller);
         res.set('Cache-Control', 'no-store').json(await customers.search(who.userId, query));
       },
     },
     SelectCustomer: {
       method: 'post',
-      caller: 'open',
-      async serve(req, res) {
+      async serve(req, res, caller) {
         const body = parse(selectCustomerRequestSchema, req.body, res);
         if (!body) return;
-        const who = await chooser(req, res);
-        if (!who) return;
+        const who = chooserOf(caller);
         const selected = await customerSelection.select(browserOf(sessions, req, res), who, body.customerId);
         if (selected.kind === 'refused') return sendValidationProblem(res, { customerId: ['invalidValue'] });
         if (selected.kind === 'signIn') return responses.sendOutcome(res, selected.outcome);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { ACCOUNT_CALL_ACCESS } from './account-access.js';
 
 /** An Express router or route as its stack shows it (Express 5 keeps no public types for these). */
 interface Layer {
@@ -49,7 +50,17 @@ describe('the account API', () => {
       '/generatepin',
       '/changeexpiredpassword',
       '/selectcustomer',
+      // The security centre is one of the account API's routers (issue 50), under its gate and guard.
+      '/securitycentreview',
+      '/signinagain',
+      '/confirmitsyou',
     ])
       expect(owners.has(call)).toBe(true);
+    // Every routed call declares who may call it, and every declared call is routed (ADR 0052).
+    const declared = Object.keys(ACCOUNT_CALL_ACCESS).map((call) => `/${call.toLowerCase()}`);
+    expect([...owners.keys()].filter((path) => !declared.includes(path))).toEqual([]);
+    // partner.router.ts answers its two calls from one middleware (by call name), not from route layers.
+    const servedByMiddleware = ['/getpartnermetadata', '/getpartnerlogo'];
+    expect(declared.filter((path) => !owners.has(path) && !servedByMiddleware.includes(path))).toEqual([]);
   });
 });

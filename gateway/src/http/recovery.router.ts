@@ -85,10 +85,9 @@ export function recoveryRouter(deps: RecoveryRouterDeps): Router {
 
   // The expired-password step's calls (PasswordRules serves the reset page too): built from the step.
   router.use(
-    stepRouter(responses, [expiredPasswordStep], {
+    stepRouter([expiredPasswordStep], {
       PasswordRules: {
         method: 'view',
-        caller: 'open',
         async serve(req, res) {
           const body = parse(recovery.passwordRulesRequest, req.method === 'GET' ? {} : req.body, res);
           if (!body) return;
@@ -108,15 +107,11 @@ export function recoveryRouter(deps: RecoveryRouterDeps): Router {
       },
       ChangeExpiredPassword: {
         method: 'post',
-        caller: 'step',
-        async serve(req, res) {
-          const session = await sessions.current(req);
-          const pending = session?.record.data.pending;
-          if (!session || !pending) return responses.restart(req, res);
-          // The proof is this session's own pending sign-in, and only while it waits at this step (requireStep):
+        async serve(req, res, { session, user }) {
+          // The proof is this session's own pending sign-in, and only while it waits at this step (its policy):
           // another browser, another sign-in or another way in brings none, and the current password is asked.
-          const outcome = await recovery.changeExpiredPassword(pending.userId, req.body, context(req, res), {
-            passwordVerifiedAt: pending.passwordVerifiedAt,
+          const outcome = await recovery.changeExpiredPassword(user.id, req.body, context(req, res), {
+            passwordVerifiedAt: session.record.data.pending?.passwordVerifiedAt,
           });
           if (outcome.kind === 'invalid') return sendValidationProblem(res, outcome.errors);
           if (outcome.kind === 'throttled') {

@@ -1,4 +1,4 @@
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import {
   confirmEmailChangeRequestSchema,
@@ -24,12 +24,13 @@ import {
   type ConfirmItsYouService,
   type ConfirmOutcome,
 } from '../identity/account/confirm-its-you.service.js';
-import type { RememberedBrowsers } from '../identity/mfa/remembered-browsers.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { RememberedBrowsers } from '../identity/two-factor/remembered-browsers.js';
+import type { SessionChanges } from '../identity/account/session-changes.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { KnownDevices } from '../infra/throttle/known-devices.js';
 import type { Antiforgery } from './antiforgery.js';
+import { callerOf, type AccountCallName } from './account-access.js';
 import { browserOf } from './browser.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
@@ -39,7 +40,8 @@ import { sendFormError, sendValidationProblem } from './problem.js';
 export interface SecurityCentreRouterDeps {
   sessions: RequestSessions;
   antiforgery: Antiforgery;
-  auth: Pick<SessionAuthService, 'signedInUser'>;
+  /** The session changes of ChangePassword, SignInAgain and a confirmation. */
+  sessionChanges: SessionChanges;
   securityCentre: SecurityCentreService;
   rememberedBrowsers?: Pick<RememberedBrowsers, 'signedEntryKeys'>;
   /** "Confirm it's you" (issue 49, ADR 0045); without it the page can only `SignInAgain`. */
@@ -51,7 +53,7 @@ export interface SecurityCentreRouterDeps {
 
 /** One change call of the table in {@link securityCentreRouter}. */
 interface Call {
-  path: string;
+  name: AccountCallName;
   body: z.core.$ZodType | undefined;
   run: (actor: SecurityCentreActor, body: unknown, req: Request) => Promise<ChangeOutcome<unknown>>;
   answer: ((value: unknown, req: Request, res: Response) => unknown) | undefined;
@@ -59,13 +61,13 @@ interface Call {
 
 /** A row of the table, typed by its body's schema and its outcome's value. */
 function call<B, T = undefined>(
-  path: string,
+  name: AccountCallName,
   body: z.core.$ZodType<B> | undefined,
   run: (actor: SecurityCentreActor, body: B, req: Request) => Promise<ChangeOutcome<T>>,
   answer?: (value: T, req: Request, res: Response) => unknown,
 ): Call {
   return {
-    path,
+    name,
     body,
     run: run as Call['run'],
     answer: answer as Call['answer'],
@@ -87,32 +89,24 @@ export function signInAgainUrl(returnUrl: unknown): string {
 
 /**
  * The security centre's calls under `/api/Account` (issue 43, ADR 0036): `SecurityCentreView` (GET) and the
- * changes (POST, JSON, anti-forgery header as every account call: S30). Thin: it reads who asks from the session
- * and hands plain values to the service. A change without a recent sign-in answers 403 `recentSignInRequired`; the
- * page then offers `SignInAgain`.
+ * changes (POST, JSON, anti-forgery header as every account call: S30). Mounted inside the account API (its gate,
+ * its anti-forgery check, its access guard): who may call each is its row in `ACCOUNT_CALL_ACCESS` — signed in
+ * (401), recently for a change (403 `recentSignInRequired`; the page then offers `SignInAgain`), the owner of the
+ * named passkey, session or remembered browser (404). Thin: it reads the caller the guard resolved and hands plain
+ * values to the service.
  */
 export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
-  const { sessions, antiforgery, auth, securityCentre } = deps;
+  const { sessions, antiforgery, securityCentre } = deps;
   const router = Router();
-  const noStore = (_req: Request, res: Response, next: () => void) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  };
-  const change = [noStore, express.json({ limit: '16kb' }), antiforgery.middleware(() => false)];
 
-  /** The signed-in asker, or undefined after answering 401 (a pending sign-in is not signed in: S20). */
-  async function actorOf(req: Request, res: Response): Promise<SecurityCentreActor | undefined> {
-    const signedIn = await auth.signedInUser(browserOf(sessions, req, res));
-    const session = await sessions.current(req);
-    if (!signedIn || !session) {
-      sendFormError(res, 'notAuthenticated', 401);
-      return undefined;
-    }
+  /** The signed-in asker the access guard let through, as the service reads it. */
+  function actorOf(req: Request, res: Response, name: AccountCallName): SecurityCentreActor {
+    const caller = callerOf(res, name as 'SecurityCentreView');
     return {
-      user: signedIn.user,
-      authTime: signedIn.info.authTime,
-      amr: signedIn.info.amr,
-      sessionKey: sha256(session.id),
+      user: caller.user,
+      authTime: caller.info.authTime,
+      amr: caller.info.amr,
+      sessionKey: sha256(caller.session.id),
       host: req.hostname,
       locale: localeOf(res),
       ip: req.ip ?? null,
@@ -142,18 +136,16 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
 
   router.get(
     '/SecurityCentreView',
-    noStore,
     handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const session = await sessions.current(req);
+      const actor = actorOf(req, res, 'SecurityCentreView');
+      const { session } = callerOf(res, 'SecurityCentreView');
       // Which listed remembered browser is this one (reading the cookie only: looking is not a use of it).
       const rememberedEntryKeys =
         deps.rememberedBrowsers?.signedEntryKeys(browserOf(sessions, req, res), actor.user) ?? [];
       res.json(
         await securityCentre.view(actor, {
           rememberedEntryKeys,
-          customerId: session?.record.data.account?.customerId,
+          customerId: session.record.data.account?.customerId,
         }),
       );
     }),
@@ -161,86 +153,81 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
 
   /**
    * The changes, one row each: the call, its body's schema (none: the body is not read), the service's method, and
-   * what a done change answers (200 `{}` unless said). Every row needs a signed-in asker (401), a body that parses
-   * (400 errors map) and what the service says (403 `recentSignInRequired`, 404, 429, 400).
+   * what a done change answers (200 `{}` unless said). Every row needs the caller its policy asks for (the access
+   * guard), a body that parses (400 errors map) and what the service says (403 `recentSignInRequired`, 404, 429, 400).
    */
   const calls: Call[] = [
-    call('/RemoveTwoStepMethod', twoStepMethodRequestSchema, (actor, body) =>
+    call('RemoveTwoStepMethod', twoStepMethodRequestSchema, (actor, body) =>
       securityCentre.removeTwoStepMethod(actor, body.method),
     ),
-    call('/SetDefaultTwoStepMethod', twoStepMethodRequestSchema, (actor, body) =>
+    call('SetDefaultTwoStepMethod', twoStepMethodRequestSchema, (actor, body) =>
       securityCentre.setDefaultTwoStepMethod(actor, body.method),
     ),
-    call('/RenamePasskey', renameDeviceRequestSchema, (actor, body) =>
+    call('RenamePasskey', renameDeviceRequestSchema, (actor, body) =>
       securityCentre.renamePasskey(actor, body.id, body.name),
     ),
-    call('/DeletePasskey', removeDeviceRequestSchema, (actor, body) =>
+    call('DeletePasskey', removeDeviceRequestSchema, (actor, body) =>
       securityCentre.deletePasskey(actor, body.id),
     ),
     call(
-      '/RegenerateRecoveryCodes',
+      'RegenerateRecoveryCodes',
       undefined,
       (actor) => securityCentre.regenerateRecoveryCodes(actor),
       (codes) => ({ codes }),
     ),
     // The service parses the password change itself: its schema depends on the partner's rules.
     call(
-      '/ChangePassword',
+      'ChangePassword',
       undefined,
       (actor, _body, req) => securityCentre.changePassword(actor, req.body),
       async (changed, req, res) => {
         // The new password came with a new security stamp, which ended every session of the account (S15) — this
         // one too. This browser proved the current password: it goes on under a new id (S24) with the new stamp.
-        const session = await sessions.current(req);
-        const account = session?.record.data.account;
-        if (!session || !account) return {};
-        const next = await sessions.regenerate(req, res, session, {
-          ...session.record.data,
-          account: { ...account, securityStamp: changed.securityStamp },
-        });
-        return { token: antiforgery.issue(res, next.id) };
+        const next = await deps.sessionChanges.continueWithStamp(
+          browserOf(sessions, req, res),
+          changed.securityStamp,
+        );
+        return next ? { token: antiforgery.issue(res, next.id) } : {};
       },
     ),
-    call('/SignOutSession', signOutSessionRequestSchema, (actor, body) =>
+    call('SignOutSession', signOutSessionRequestSchema, (actor, body) =>
       securityCentre.signOutSession(actor, body.id),
     ),
     call(
-      '/SignOutOtherSessions',
+      'SignOutOtherSessions',
       undefined,
       (actor) => securityCentre.signOutOtherSessions(actor),
       (signedOut) => ({ signedOut }),
     ),
-    call('/ForgetRememberedBrowser', forgetRememberedBrowserRequestSchema, (actor, body) =>
+    call('ForgetRememberedBrowser', forgetRememberedBrowserRequestSchema, (actor, body) =>
       securityCentre.forgetRememberedBrowser(actor, body.id),
     ),
     call(
-      '/ForgetAllRememberedBrowsers',
+      'ForgetAllRememberedBrowsers',
       undefined,
       (actor) => securityCentre.forgetAllRememberedBrowsers(actor),
       (forgotten) => ({ forgotten }),
     ),
-    call('/UpdateProfile', updateProfileRequestSchema, (actor, body) =>
+    call('UpdateProfile', updateProfileRequestSchema, (actor, body) =>
       securityCentre.updateProfile(actor, body.displayName),
     ),
-    call('/RequestEmailChange', requestEmailChangeRequestSchema, (actor, body) =>
+    call('RequestEmailChange', requestEmailChangeRequestSchema, (actor, body) =>
       securityCentre.requestEmailChange(actor, body.email),
     ),
     // Opening the mailed link needs the signed-in account, not a recent sign-in: the request had one.
     call(
-      '/ConfirmEmailChange',
+      'ConfirmEmailChange',
       confirmEmailChangeRequestSchema,
       (actor, body) => securityCentre.confirmEmailChange(actor, body.token),
       (email) => ({ email }),
     ),
   ];
 
-  for (const { path, body: schema, run, answer } of calls) {
+  for (const { name, body: schema, run, answer } of calls) {
     router.post(
-      path,
-      ...change,
+      `/${name}`,
       handle(async (req, res) => {
-        const actor = await actorOf(req, res);
-        if (!actor) return;
+        const actor = actorOf(req, res, name);
         let body: unknown;
         if (schema) {
           body = parse(schema, req.body, res);
@@ -253,7 +240,7 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
     );
   }
 
-  if (deps.confirmItsYou) confirmItsYouCalls(router, deps, deps.confirmItsYou, change, noStore, actorOf);
+  if (deps.confirmItsYou) confirmItsYouCalls(router, deps, deps.confirmItsYou, actorOf);
 
   /**
    * `SignInAgain`: the way to a recent sign-in. Ends this browser's session (as sign-out does, S27), keeps the
@@ -262,13 +249,9 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
    */
   router.post(
     '/SignInAgain',
-    ...change,
     handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
-      const next = await sessions.end(req, res);
-      next.record.data.username = actor.user.username;
-      await sessions.save(next);
+      const { user } = callerOf(res, 'SignInAgain');
+      const next = await deps.sessionChanges.signInAgain(browserOf(sessions, req, res), user.username);
       const returnUrl = (req.body as { returnUrl?: unknown } | undefined)?.returnUrl;
       res.json({ redirect: signInAgainUrl(returnUrl), token: antiforgery.issue(res, next.id) });
     }),
@@ -287,9 +270,7 @@ function confirmItsYouCalls(
   router: Router,
   deps: SecurityCentreRouterDeps,
   confirmItsYou: ConfirmItsYouService,
-  change: express.RequestHandler[],
-  noStore: express.RequestHandler,
-  actorOf: (req: Request, res: Response) => Promise<SecurityCentreActor | undefined>,
+  actorOf: (req: Request, res: Response, name: AccountCallName) => SecurityCentreActor,
 ): void {
   const { sessions, antiforgery } = deps;
 
@@ -308,17 +289,8 @@ function confirmItsYouCalls(
   async function answer(req: Request, res: Response, outcome: ConfirmOutcome): Promise<void> {
     switch (outcome.kind) {
       case 'confirmed': {
-        const session = await sessions.current(req);
-        const account = session?.record.data.account;
-        if (!session || !account) return sendFormError(res, 'notAuthenticated', 401);
-        const next = await sessions.regenerate(req, res, session, {
-          ...session.record.data,
-          account: {
-            ...account,
-            authTime: Math.max(account.authTime, outcome.authTime),
-            amr: [...new Set([...account.amr, ...outcome.amr])],
-          },
-        });
+        const next = await deps.sessionChanges.renewSignIn(browserOf(sessions, req, res), outcome);
+        if (!next) return sendFormError(res, 'notAuthenticated', 401);
         // The anti-forgery token is bound to the session id: the new one goes out as the cookie the client reads
         // (and in the answer, as ChangePassword's does).
         res.json({ confirmed: true, token: antiforgery.issue(res, next.id) });
@@ -339,26 +311,21 @@ function confirmItsYouCalls(
 
   router.get(
     '/ConfirmItsYouView',
-    noStore,
     handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
+      const actor = actorOf(req, res, 'ConfirmItsYouView');
       res.json(await confirmItsYou.view(actor.user));
     }),
   );
 
   router.post(
     '/ConfirmItsYou',
-    ...change,
     handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
+      const actor = actorOf(req, res, 'ConfirmItsYou');
       const body = parse(confirmItsYouRequestSchema, req.body, res);
       if (!body) return;
       const confirming = confirmingActor(req, res, actor);
       if (body.passkey && body.password === undefined) {
-        const session = await sessions.current(req);
-        if (!session) return sendFormError(res, 'notAuthenticated', 401);
+        const { session } = callerOf(res, 'ConfirmItsYou');
         const outcome = await confirmItsYou.confirmPasskey(confirming, body.passkey, session.id);
         if (outcome.reason) req.log.info({ reason: outcome.reason }, 'confirm it is you: passkey refused');
         return answer(req, res, outcome);
@@ -372,14 +339,11 @@ function confirmItsYouCalls(
 
   router.post(
     '/ConfirmItsYouSecondFactor',
-    ...change,
     handle(async (req, res) => {
-      const actor = await actorOf(req, res);
-      if (!actor) return;
+      const actor = actorOf(req, res, 'ConfirmItsYouSecondFactor');
       const body = parse(confirmItsYouSecondFactorRequestSchema, req.body, res);
       if (!body) return;
-      const session = await sessions.current(req);
-      if (!session) return sendFormError(res, 'notAuthenticated', 401);
+      const { session } = callerOf(res, 'ConfirmItsYouSecondFactor');
       await answer(
         req,
         res,

@@ -1,17 +1,18 @@
 import { Router, type Request } from 'express';
 import { CULTURE_COOKIE, exchangeRequestSchema, returnUrlQuerySchema } from 'shared-contracts';
 import type { GatewayConfig } from '../config.js';
-import type { Applications } from '../identity/applications.service.js';
-import type { PartnerService } from '../identity/partner.service.js';
-import { profileImageSvg } from '../identity/profile-image.js';
-import type { ReturnUrls } from '../identity/return-urls.service.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { Applications } from '../identity/applications/applications.service.js';
+import type { PartnerService } from '../identity/partners/partner.service.js';
+import { profileImageSvg } from '../identity/account/profile-image.js';
+import type { ReturnUrls } from '../identity/applications/return-urls.service.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
 import { handle, parse, queryValue, view } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
 import { sessionReaderOf } from './browser.js';
+import { callerOf } from './account-access.js';
 
 /** The culture cookie lasts a year, like ASP.NET Core's. */
 const CULTURE_MAX_AGE_MS = 365 * 24 * 60 * 60 * 1000;
@@ -98,18 +99,14 @@ export function sessionRouter(deps: SessionRouterDeps): Router {
     res.json(/^\/(interaction\/|connect\/authorize)/i.test(target));
   });
 
-  router.get(
-    '/ProfileImage',
-    handle(async (req, res) => {
-      const signedIn = await auth.signedInUser(sessionReaderOf(sessions, req));
-      if (!signedIn) return sendFormError(res, 'notAuthenticated', 401);
-      res
-        .type('image/svg+xml')
-        .set('Cache-Control', 'private, no-cache')
-        .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-        .send(profileImageSvg(signedIn.user.displayName));
-    }),
-  );
+  router.get('/ProfileImage', (_req, res) => {
+    const signedIn = callerOf(res, 'ProfileImage');
+    res
+      .type('image/svg+xml')
+      .set('Cache-Control', 'private, no-cache')
+      .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .send(profileImageSvg(signedIn.user.displayName));
+  });
 
   router.post(
     '/SetLanguage',

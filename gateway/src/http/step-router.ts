@@ -1,42 +1,46 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { CallOf, SignInStep } from '../identity/sign-in/sign-in-step.js';
+import { callerOf, type AccountCallName, type CallerOfCall } from './account-access.js';
 import { handle } from './plumbing.js';
-import type { SignInResponses } from './sign-in-responses.js';
+import type { RequestHandler } from 'express';
 
-/** How one call of a sign-in step is served. */
-export interface StepRoute {
+/** How one call of a sign-in step is served. Who may call it is the call's row in `ACCOUNT_CALL_ACCESS`. */
+export interface StepRoute<Call extends AccountCallName = AccountCallName> {
   /**
    * `view`: a query call, answered for GET and POST (SPEC.md §7); `post`: a command, POST only (it sends, stores or
    * uses something up, so it needs the anti-forgery check a GET would skip).
    */
   method: 'view' | 'post';
-  /**
-   * `step`: answered only while a live pending sign-in waits at a step that lists the call; anything else forgets
-   * the pending sign-in and restarts the flow. `open`: the handler finds its caller itself — the step's pending
-   * sign-in, or a signed-in account changing its own settings (S21), or anyone (PasswordRules of the reset page).
-   * The sign-in gate still refuses the call while a sign-in waits at another step (S3, S20).
-   */
-  caller: 'step' | 'open';
   /** Runs before the call's own handler (a captcha guard). */
   before?: RequestHandler;
-  serve: (req: Request, res: Response) => Promise<void>;
+  /** The call's handler, with the caller the access guard resolved for it (typed by the call's policy). */
+  serve: (req: Request, res: Response, caller: CallerOfCall<Call>) => Promise<void>;
 }
 
 /** One route per call of the steps: every call they declare, and no other (checked when compiling). */
 export type StepRoutes<Steps extends readonly SignInStep[]> = {
-  [Call in CallOf<Steps[number]>]: StepRoute;
+  [Call in CallOf<Steps[number]> & AccountCallName]: StepRoute<Call>;
+};
+
+/**
+ * The routes object as written (`R`, inferred through this homomorphic mapping, spreads included): a key that is no
+ * call of the steps must be `never`, so an extra route fails the type check.
+ */
+type ExactlyTheCalls<Steps extends readonly SignInStep[], R> = {
+  [K in keyof R]: K extends CallOf<Steps[number]> & AccountCallName ? StepRoute<K> : never;
 };
 
 /**
  * The router of one flow's steps, built from their declarations (issue 42): it answers exactly the calls the
  * steps list — the same list the sign-in gate allows while a sign-in waits there — so the calls a step allows and
- * the routes that serve them are one declaration. A call two steps of the flow share (the PIN of the 2FA page and
- * of the set-up wizard) is served once.
+ * the routes that serve them are one declaration. `routes` is checked exactly: a route for a call the steps do not
+ * list (a spread included) fails the type check. A call two steps of the flow share (the PIN of the 2FA page and
+ * of the set-up wizard) is served once. Who may call each is not decided here: the account API's access guard
+ * enforces `ACCOUNT_CALL_ACCESS` before this router runs.
  */
-export function stepRouter<const Steps extends readonly SignInStep[]>(
-  responses: Pick<SignInResponses, 'requireStep'>,
+export function stepRouter<const Steps extends readonly SignInStep[], R>(
   steps: Steps,
-  routes: StepRoutes<Steps>,
+  routes: StepRoutes<Steps> & ExactlyTheCalls<Steps, R>,
 ): Router {
   const router = Router();
   const served = new Set<string>();
@@ -44,17 +48,17 @@ export function stepRouter<const Steps extends readonly SignInStep[]>(
     for (const call of step.calls) {
       if (served.has(call)) continue;
       served.add(call);
-      const route = (routes as Record<string, StepRoute | undefined>)[call];
+      const route = (routes as unknown as Record<string, StepRoute | undefined>)[call];
       if (!route) throw new Error(`sign-in step ${step.id}: no route serves ${call}`);
-      const owners = steps.filter((s) => s.calls.includes(call)).map((s) => s.id);
       const handlers: RequestHandler[] = [
-        ...(route.caller === 'step' ? [responses.requireStep(owners)] : []),
         ...(route.before ? [route.before] : []),
-        handle(route.serve),
+        handle((req, res) => route.serve(req, res, callerOf(res, call as AccountCallName))),
       ];
       if (route.method === 'view') router.get(`/${call}`, ...handlers);
       router.post(`/${call}`, ...handlers);
     }
   }
+  for (const extra of Object.keys(routes).filter((call) => !served.has(call)))
+    throw new Error(`no step of this router lists ${extra}`);
   return router;
 }

@@ -6,15 +6,13 @@ import {
   returnUrlOf,
   validate2faSetupCodeRequestSchema,
 } from 'shared-contracts';
-import type { CodeBinding } from '../identity/mfa/two-factor.service.js';
-import { twoFactorSetupStep } from '../identity/mfa/two-factor-setup.step.js';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import { twoFactorSetupStep } from '../identity/two-factor/two-factor-setup.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import { sessionAmr } from '../identity/account/ways-in.js';
-import type { Request, Response } from 'express';
 import { localeOf } from './locale.js';
 import { parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
-import type { StepOrAccountActor } from './step-or-account.js';
+import type { AccountCaller, PendingCaller } from './account-access.js';
 import type { StepRoutes } from './step-router.js';
 import {
   bindingOf,
@@ -24,11 +22,16 @@ import {
   sendFieldError,
   setupBindingOf,
 } from './two-factor-codes.js';
-import type { TwoFactorRouterDeps } from './two-factor.router.js';
+import type { TwoFactorRouterDeps } from './two-factor-router-deps.js';
 import { browserOf } from './browser.js';
 
 /** The wizard's caller: the set-up step of a pending sign-in, or a recently signed-in account (S21). */
-export type SetupActor = (req: Request, res: Response) => Promise<StepOrAccountActor | undefined>;
+type SetupCaller = PendingCaller | AccountCaller;
+
+/** The caller as the wizard's calls read it: who, in which session, and whether a sign-in is under way. */
+function actorOf(caller: SetupCaller) {
+  return { user: caller.user, session: caller.session, duringSignIn: caller.kind === 'pending' };
+}
 
 type WizardCalls =
   | 'Setup2FAView'
@@ -44,25 +47,20 @@ type WizardCalls =
  */
 export function twoFactorSetupRoutes(
   deps: TwoFactorRouterDeps,
-  setupActor: SetupActor,
 ): Pick<StepRoutes<[typeof twoFactorSetupStep]>, WizardCalls> {
   const { sessions, signIn, twoFactor, responses } = deps;
   return {
     Setup2FAView: {
       method: 'view',
-      caller: 'open',
-      async serve(req, res) {
-        const actor = await setupActor(req, res);
-        if (!actor) return;
+      async serve(req, res, caller) {
+        const actor = actorOf(caller);
         res.set('Cache-Control', 'no-store').json(await twoFactor.setupView(actor.user, actor.duringSignIn));
       },
     },
     GeneratePhoneVerification: {
       method: 'post',
-      caller: 'open',
-      async serve(req, res) {
-        const actor = await setupActor(req, res);
-        if (!actor) return;
+      async serve(req, res, caller) {
+        const actor = actorOf(caller);
         const body = parse(generatePhoneVerificationRequestSchema, req.body, res);
         if (!body) return;
         const binding = setupBindingOf(actor.session);
@@ -75,10 +73,8 @@ export function twoFactorSetupRoutes(
     },
     Validate2faSetupCode: {
       method: 'post',
-      caller: 'open',
-      async serve(req, res) {
-        const actor = await setupActor(req, res);
-        if (!actor) return;
+      async serve(req, res, caller) {
+        const actor = actorOf(caller);
         const body = parse(validate2faSetupCodeRequestSchema, req.body, res);
         if (!body) return;
         const binding = setupBindingOf(actor.session);
@@ -97,22 +93,16 @@ export function twoFactorSetupRoutes(
         }
         if (result.kind === 'exists') return sendFormError(res, 'twoStepMethodExists');
         if (result.kind !== 'ok') return sendFieldError(res, 'code');
-        const account = actor.session.record.data.account;
-        if (!actor.duringSignIn && account) {
-          // The code just proved the new factor: the rest of the wizard (codes, done) counts as a full sign-in.
-          account.amr = [...new Set([...account.amr, 'otp', 'mfa'])];
-          await sessions.save(actor.session);
-        }
+        // The code just proved the new factor: the rest of the wizard (codes, done) counts as a full sign-in.
+        if (!actor.duringSignIn) await deps.sessionChanges.addProvedFactors(actor.session, ['otp', 'mfa']);
         res.set('Cache-Control', 'no-store').json({ recoveryCodesId: result.recoveryCodesId });
       },
     },
     // POST only: showing the set uses it up, so it needs the anti-forgery check a GET would skip.
     RedeemRecoveryCode: {
       method: 'post',
-      caller: 'open',
-      async serve(req, res) {
-        const actor = await setupActor(req, res);
-        if (!actor) return;
+      async serve(req, res, caller) {
+        const actor = actorOf(caller);
         const query = parse(redeemRecoveryCodeQuerySchema, lowerKeys(req.query), res);
         if (!query) return;
         if (query.id === undefined) {
@@ -130,10 +120,8 @@ export function twoFactorSetupRoutes(
     },
     RedeemState: {
       method: 'view',
-      caller: 'open',
-      async serve(req, res) {
-        const actor = await setupActor(req, res);
-        if (!actor) return;
+      async serve(req, res, caller) {
+        const actor = actorOf(caller);
         const query = parse(redeemStateQuerySchema, lowerKeys(req.query), res);
         if (!query) return;
         const available = await twoFactor.recoveryCodesAvailable(actor.user.id, query.state);
@@ -142,10 +130,8 @@ export function twoFactorSetupRoutes(
     },
     EnableTwoFactor: {
       method: 'post',
-      caller: 'open',
-      async serve(req, res) {
-        const actor = await setupActor(req, res);
-        if (!actor) return;
+      async serve(req, res, caller) {
+        const actor = actorOf(caller);
         // The wizard ends here only once a factor is on (Validate2faSetupCode), never by skipping it.
         if ((await twoFactor.methodsOf(actor.user.id)).length === 0)
           return sendFormError(res, 'stepNotAllowed');
@@ -171,36 +157,26 @@ export function twoFactorSetupRoutes(
  */
 export function pinRoutes(
   deps: TwoFactorRouterDeps,
-  setupActor: SetupActor,
 ): Pick<StepRoutes<[typeof twoFactorStep, typeof twoFactorSetupStep]>, 'GeneratePin' | 'PinReference'> {
-  const { sessions, signIn, twoFactor, responses } = deps;
+  const { twoFactor } = deps;
 
-  /** Answers for itself and returns undefined when the caller is neither. */
-  async function pinActor(
-    req: Request,
-    res: Response,
-  ): Promise<{ user: StepOrAccountActor['user']; binding: CodeBinding } | undefined> {
-    const session = await sessions.current(req);
-    if (session && signIn.isAtStep(session, twoFactorStep.id)) {
-      const user = await twoFactor.user(session.record.data.pending!.userId);
-      if (user && !user.disabled) return { user, binding: bindingOf(session) };
-      await responses.restart(req, res);
-      return undefined;
-    }
-    const actor = await setupActor(req, res);
-    return actor ? { user: actor.user, binding: setupBindingOf(actor.session) } : undefined;
+  /** The 2FA page's code binds to its sign-in; the wizard's to this set-up. */
+  function pinActor(caller: SetupCaller) {
+    const atSignIn = caller.kind === 'pending' && caller.step === twoFactorStep.id;
+    return {
+      user: caller.user,
+      binding: atSignIn ? bindingOf(caller.session) : setupBindingOf(caller.session),
+    };
   }
 
   return {
     // POST only: it sends mail, so it needs the anti-forgery check a GET would skip.
     GeneratePin: {
       method: 'post',
-      caller: 'open',
-      async serve(req, res) {
+      async serve(req, res, caller) {
         const query = parse(generatePinQuerySchema, lowerKeys(req.query), res);
         if (!query) return;
-        const actor = await pinActor(req, res);
-        if (!actor) return;
+        const actor = pinActor(caller);
         const device = secondFactorDeviceOf(deps, req, res, actor.user);
         const sent = await twoFactor.generatePin(
           actor.user,
@@ -214,10 +190,8 @@ export function pinRoutes(
     },
     PinReference: {
       method: 'view',
-      caller: 'open',
-      async serve(req, res) {
-        const actor = await pinActor(req, res);
-        if (!actor) return;
+      async serve(_req, res, caller) {
+        const actor = pinActor(caller);
         res.set('Cache-Control', 'no-store').json(await twoFactor.pinReference(actor.user.id, actor.binding));
       },
     },

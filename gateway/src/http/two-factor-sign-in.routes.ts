@@ -5,22 +5,22 @@ import {
   RECOVERY_CODE_LENGTH,
   sendOtpRequestSchema,
 } from 'shared-contracts';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
-import type { CodeOutcome } from '../identity/mfa/two-factor.service.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
+import type { CodeOutcome } from '../identity/two-factor/two-factor.service.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError } from './problem.js';
 import type { StepRoutes } from './step-router.js';
 import { bindingOf, secondFactorDeviceOf, sendCodeOutcome, sendFieldError } from './two-factor-codes.js';
-import type { TwoFactorRouterDeps } from './two-factor.router.js';
+import type { TwoFactorRouterDeps } from './two-factor-router-deps.js';
 import { browserOf } from './browser.js';
 
 /** The calls of the 2FA page and its recovery-code page (the PIN calls are shared with the wizard). */
 type SignInCalls =
   'LoginWith2FAView' | 'LoginWith2FA' | 'LoginWithRecoveryCodeView' | 'LoginWithRecoveryCode';
 
-/** The user of the pending sign-in (the step router already checked it waits at the step). */
+/** The user of the pending sign-in (for the SMS resend, whose `atStep` checked it waits at the 2FA step). */
 async function pending(
   deps: TwoFactorRouterDeps,
   req: Request,
@@ -74,16 +74,12 @@ export function twoFactorSignInRoutes(
   return {
     LoginWith2FAView: {
       method: 'view',
-      caller: 'step',
-      async serve(req, res) {
-        const found = await pending(deps, req);
-        if (!found) return responses.restart(req, res);
-        res.set('Cache-Control', 'no-store').json(await twoFactor.loginView(found.userId));
+      async serve(_req, res, { user }) {
+        res.set('Cache-Control', 'no-store').json(await twoFactor.loginView(user.id));
       },
     },
     LoginWithRecoveryCodeView: {
       method: 'view',
-      caller: 'step',
       serve(_req, res) {
         res.set('Cache-Control', 'no-store').json({ codeLength: RECOVERY_CODE_LENGTH });
         return Promise.resolve();
@@ -91,39 +87,33 @@ export function twoFactorSignInRoutes(
     },
     LoginWith2FA: {
       method: 'post',
-      caller: 'step',
-      async serve(req, res) {
+      async serve(req, res, { session, user }) {
         const body = parse(loginWith2faRequestSchema, req.body, res);
         if (!body) return;
-        const found = await pending(deps, req);
-        if (!found) return responses.restart(req, res);
         const outcome = await twoFactor.verifySignInCode(
-          found.userId,
+          user.id,
           body.method,
           body.code,
-          bindingOf(found.session),
-          await knownDevice(req, res, found.userId),
+          bindingOf(session),
+          await knownDevice(req, res, user.id),
         );
         // "Remember this browser" is lasting state: it waits for the sign-in to complete (issue 39).
-        if (outcome === 'ok' && body.rememberBrowser && found.session.record.data.pending)
-          found.session.record.data.pending.rememberBrowser = true;
-        await finishStep(req, res, found.session, outcome, 'code', ['otp', 'mfa']);
+        if (outcome === 'ok' && body.rememberBrowser)
+          deps.sessionChanges.rememberBrowserOnCompletion(session);
+        await finishStep(req, res, session, outcome, 'code', ['otp', 'mfa']);
       },
     },
     LoginWithRecoveryCode: {
       method: 'post',
-      caller: 'step',
-      async serve(req, res) {
+      async serve(req, res, { session, user }) {
         const body = parse(loginWithRecoveryCodeRequestSchema, req.body, res);
         if (!body) return;
-        const found = await pending(deps, req);
-        if (!found) return responses.restart(req, res);
         const outcome = await twoFactor.redeemRecoveryCode(
-          found.userId,
+          user.id,
           body.recoveryCode,
-          await knownDevice(req, res, found.userId),
+          await knownDevice(req, res, user.id),
         );
-        await finishStep(req, res, found.session, outcome, 'recoveryCode', ['mfa']);
+        await finishStep(req, res, session, outcome, 'recoveryCode', ['mfa']);
       },
     },
   };

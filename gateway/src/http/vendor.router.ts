@@ -9,17 +9,17 @@ import {
   vendorLoginViewQuerySchema,
 } from 'shared-contracts';
 import type { ExternalIdentityService } from '../identity/external/external-identity.service.js';
-import type { TwoFactorService } from '../identity/mfa/two-factor.service.js';
-import type { ReturnUrls } from '../identity/return-urls.service.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { TwoFactorService } from '../identity/two-factor/two-factor.service.js';
+import type { ReturnUrls } from '../identity/applications/return-urls.service.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
-import type { SignOutService } from '../identity/sign-out.service.js';
+import type { SignOutService } from '../identity/sign-out/sign-out.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';
-import { stepOrRecentAccount } from './step-or-account.js';
+import { callerOf } from './account-access.js';
 import type { SignInResponses } from './sign-in-responses.js';
-import { browserOf, sessionReaderOf } from './browser.js';
+import { browserOf } from './browser.js';
 
 /** Dependencies of {@link vendorRouter}. */
 export interface VendorRouterDeps {
@@ -45,9 +45,6 @@ const ACCOUNT_HOME = '/account/';
 export function vendorRouter(deps: VendorRouterDeps): Router {
   const { sessions, external, responses } = deps;
   const router = Router();
-
-  /** The signed-in account whose full sign-in is recent (S21); answers for itself otherwise. */
-  const recentAccount = stepOrRecentAccount(deps, undefined);
 
   async function start(
     req: Request,
@@ -129,8 +126,7 @@ export function vendorRouter(deps: VendorRouterDeps): Router {
     handle(async (req, res) => {
       const body = parse(eexLinkRequestSchema, req.body, res);
       if (!body) return;
-      const actor = await recentAccount(req, res);
-      if (!actor) return;
+      const actor = callerOf(res, 'EexLink');
       const returnUrl = await deps.returnUrls.safe(body.returnUrl ?? ACCOUNT_HOME);
       await start(req, res, { vendorId: body.vendorId, returnUrl, purpose: 'link', userId: actor.user.id });
     }),
@@ -139,8 +135,7 @@ export function vendorRouter(deps: VendorRouterDeps): Router {
   router.get(
     '/ExternalLogins',
     handle(async (req, res) => {
-      const signedIn = await deps.auth.signedInUser(sessionReaderOf(sessions, req));
-      if (!signedIn) return sendFormError(res, 'unauthorized', 401);
+      const signedIn = callerOf(res, 'ExternalLogins');
       res
         .set('Cache-Control', 'no-store')
         .json(await external.linkedProviders(signedIn.user.id, req.hostname));
@@ -152,8 +147,7 @@ export function vendorRouter(deps: VendorRouterDeps): Router {
     handle(async (req, res) => {
       const body = parse(eexLinkRequestSchema, req.body, res);
       if (!body) return;
-      const actor = await recentAccount(req, res);
-      if (!actor) return;
+      const actor = callerOf(res, 'EexUnlink');
       const removed = await external.unlink(actor.user.id, body.vendorId, req.ip ?? 'unknown');
       if (removed === 0) return sendFormError(res, 'notFound', 404);
       res.json(true);

@@ -45,7 +45,7 @@ export interface StepContext {
 
 /**
  * One step of the sign-in state machine (ARCHITECTURE.md "Sign-in is a server-side state machine", ADR 0005),
- * declared in its flow's folder (`identity/mfa/two-factor.step.ts`, …). Steps are walked in registry order after
+ * declared in its flow's folder (`identity/two-factor/two-factor.step.ts`, …). Steps are walked in registry order after
  * the password; each that applies sends the browser to its page by 209, and its own calls complete it via
  * `SignInService.completeStep`. The router that serves the step is built from this declaration
  * (`http/step-router.ts`): it answers exactly `calls`, so what the step allows and what serves it cannot drift.
@@ -76,7 +76,7 @@ export type CallOf<S> = S extends SignInStep<infer Call> ? Call : never;
  * Calls that are not part of any step and stay usable while a sign-in is pending: the session plumbing, the page
  * chrome (partner, language, status, error references), starting over (LoginView, Login) and signing out.
  */
-export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
+export const CALLS_OUTSIDE_SIGN_IN = [
   'Antiforgery',
   'Exchange',
   'User',
@@ -104,4 +104,7 @@ export const CALLS_OUTSIDE_SIGN_IN: readonly string[] = [
   // An upstream sign-in starts over too (ADR 0018); its callback forgets any pending sign-in.
   'VendorLoginView',
   'VendorLogin',
-];
+] as const;
+
+/** The name of a call outside any step (its access is declared in `http/account-access.ts`). */
+export type CallOutsideSignIn = (typeof CALLS_OUTSIDE_SIGN_IN)[number];

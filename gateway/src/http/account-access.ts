@@ -1,0 +1,309 @@
+import type { Response } from 'express';
+import { customerSelectionStep } from '../identity/customers/customer-selection.step.js';
+import { twoFactorSetupStep } from '../identity/two-factor/two-factor-setup.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
+import { expiredPasswordStep } from '../identity/recovery/expired-password.step.js';
+import type { SessionAuthService, SignedInAccountInfo } from '../identity/session/session-auth.service.js';
+import type { CallOf, CallOutsideSignIn, StepId } from '../identity/sign-in/sign-in-step.js';
+import { deviceOfferStep } from '../identity/passkeys/device-offer.step.js';
+import type { Session } from '../infra/sessions/session-manager.js';
+
+/**
+ * Who may call what (issue 50, ADR 0052): every account API call of SPEC.md §7 declares its caller here, in one
+ * table, composed from a few policies in the manner of node-oidc-provider's checks and Logto's guards. One
+ * middleware enforces the table before any router runs (`http/access-guard.ts`) and hands the handler the
+ * resolved caller ({@link callerOf}); routers only translate HTTP. The request and answer schemas of the calls
+ * live in shared-contracts (`shared-contracts/src/api/*`), the step declarations in their flow folders.
+ */
+
+/** The kinds of object a call names by id (the body's `id`), each with its owner lookup (`ObjectOwners`). */
+export type ObjectKind = 'passkey' | 'session';
+
+/** Anyone: the call decides on its own terms (its throttle, its captcha, its token). */
+export interface Anyone {
+  readonly kind: 'anyone';
+}
+/** A live pending sign-in waiting at one of `steps`; anyone else starts again at the sign-in page (S3, S20). */
+export interface PendingSignInAt {
+  readonly kind: 'pendingSignInAt';
+  readonly steps: readonly StepId[];
+}
+/** A signed-in account (401 `notAuthenticated` otherwise; a pending sign-in is not signed in: S20). */
+export interface SignedIn {
+  readonly kind: 'signedIn';
+}
+/** A signed-in account whose full sign-in is recent (S21, ADR 0036): 403 `recentSignInRequired` otherwise. */
+export interface SignedInRecently {
+  readonly kind: 'signedInRecently';
+}
+/** As `as`, and the body's `id` names an object of `object`'s kind of the caller's own (404 `notFound`). */
+export interface OwnerOf {
+  readonly kind: 'ownerOf';
+  readonly object: ObjectKind;
+  readonly as: SignedIn | SignedInRecently;
+}
+/**
+ * A pending sign-in at one of `steps`, or the signed-in account changing its own settings (recently, when
+ * `recently`); anyone else starts again at the sign-in page. Without `vendors`, a vendor account is refused with
+ * 400 `vendorCredentialsOnly` (ADR 0041: it adds no way in of its own).
+ */
+export interface StepOrSignedIn {
+  readonly kind: 'stepOrSignedIn';
+  readonly steps: readonly StepId[];
+  readonly recently: boolean;
+  readonly vendors: boolean;
+}
+/** What an operator of the console may do (issue 51 names them). */
+export type ConsolePermissionName = `console.${string}`;
+/** Where a console permission applies. */
+export type ConsoleScope = 'all' | 'partner' | 'customer';
+/**
+ * The operators' console (issue 51): an operator holding `permission` over `scope`. A typed slot only: no call
+ * declares it yet, and the guard refuses it (403) until issue 51 implements the check.
+ */
+export interface ConsolePermission {
+  readonly kind: 'consolePermission';
+  readonly permission: ConsolePermissionName;
+  readonly scope: ConsoleScope;
+}
+
+/** Who may call a call. */
+export type Policy =
+  Anyone | PendingSignInAt | SignedIn | SignedInRecently | OwnerOf | StepOrSignedIn | ConsolePermission;
+
+export const anyone: Anyone = { kind: 'anyone' };
+export const signedIn: SignedIn = { kind: 'signedIn' };
+export const signedInRecently: SignedInRecently = { kind: 'signedInRecently' };
+export function pendingSignInAt(...steps: StepId[]): PendingSignInAt {
+  return { kind: 'pendingSignInAt', steps };
+}
+export function ownerOf(object: ObjectKind, as: SignedIn | SignedInRecently = signedInRecently): OwnerOf {
+  return { kind: 'ownerOf', object, as };
+}
+export function stepOrSignedIn(
+  steps: StepId[],
+  options: { recently: boolean; vendors?: boolean },
+): StepOrSignedIn {
+  return { kind: 'stepOrSignedIn', steps, recently: options.recently, vendors: options.vendors ?? false };
+}
+export function consolePermission(permission: ConsolePermissionName, scope: ConsoleScope): ConsolePermission {
+  return { kind: 'consolePermission', permission, scope };
+}
+
+/** The calls of the sign-in steps, as their declarations list them. */
+export type StepCallName =
+  | CallOf<typeof expiredPasswordStep>
+  | CallOf<typeof twoFactorStep>
+  | CallOf<typeof twoFactorSetupStep>
+  | CallOf<typeof deviceOfferStep>
+  | CallOf<typeof customerSelectionStep>;
+
+/** The calls that belong to no step and are refused while a sign-in is pending (the gate's deny by default). */
+export const SIGNED_IN_OR_ANONYMOUS_CALLS = [
+  'Applications',
+  'ProfileImage',
+  'SilentLogin',
+  'CaptchaChallenge',
+  'VerifyCaptcha',
+  'Recover',
+  'ResetPassword',
+  'ExternalUser',
+  'Link',
+  'Next',
+  'EexLink',
+  'ExternalLogins',
+  'EexUnlink',
+  'UpstreamLogout',
+  'Devices',
+  'RenameDevice',
+  'RemoveDevice',
+  'SecurityCentreView',
+  'RemoveTwoStepMethod',
+  'SetDefaultTwoStepMethod',
+  'RenamePasskey',
+  'DeletePasskey',
+  'RegenerateRecoveryCodes',
+  'ChangePassword',
+  'SignOutSession',
+  'SignOutOtherSessions',
+  'ForgetRememberedBrowser',
+  'ForgetAllRememberedBrowsers',
+  'UpdateProfile',
+  'RequestEmailChange',
+  'ConfirmEmailChange',
+  'ConfirmItsYouView',
+  'ConfirmItsYou',
+  'ConfirmItsYouSecondFactor',
+  'SignInAgain',
+] as const;
+
+/** Every call of the account API (SPEC.md §7). A name here without a row in the table fails the type check. */
+export type AccountCallName =
+  StepCallName | CallOutsideSignIn | (typeof SIGNED_IN_OR_ANONYMOUS_CALLS)[number];
+
+/** The set-up wizard's calls: the set-up step of a sign-in, or the account itself with a recent sign-in (S21). */
+const setUpTwoFactor = stepOrSignedIn([twoFactorSetupStep.id], { recently: true });
+/** Registering a passkey: the device offer of a sign-in, or the account itself with a recent sign-in (S21). */
+const registerPasskey = stepOrSignedIn([deviceOfferStep.id], { recently: true });
+/** Choosing a customer: the customer step of a sign-in, or the account switching customer (ADR 0009). */
+const chooseCustomer = stepOrSignedIn([customerSelectionStep.id], { recently: false, vendors: true });
+
+/**
+ * THE table: each call's policy. `satisfies` makes a missing call and an unknown one fail the type check; the
+ * generated access test (`http/access.test.ts`) tries every row with callers who must be refused.
+ */
+export const ACCOUNT_CALL_ACCESS = {
+  // Session plumbing and page chrome: the session itself is what they are about.
+  Antiforgery: anyone,
+  Exchange: anyone,
+  User: anyone,
+  Applications: anyone,
+  ProfileImage: signedIn,
+  LocalAllowed: anyone,
+  IsRemoteAuthentication: anyone,
+  SetLanguage: anyone,
+  GetPartnerMetaData: anyone,
+  GetPartnerLogo: anyone,
+  SystemStatus: anyone,
+  Error: anyone,
+  CaptchaChallenge: anyone,
+  VerifyCaptcha: anyone,
+  // Signing in and out: each starts over (or ends whatever the session holds).
+  LoginView: anyone,
+  Login: anyone,
+  SilentLogin: anyone,
+  LogoutView: anyone,
+  Logout: anyone,
+  SilentLogout: anyone,
+  AssertionOptions: anyone,
+  SecureLogin: anyone,
+  // SendOTP without a username is the 2FA step's SMS resend: that branch asks for the step itself (ADR 0019).
+  SendOTP: anyone,
+  LoginWithOTT: anyone,
+  VendorLoginView: anyone,
+  VendorLogin: anyone,
+  ExternalUser: anyone,
+  Link: anyone,
+  Next: anyone,
+  UpstreamLogout: anyone,
+  // Recovery: the mailed token is the proof (the reset page's PasswordRules too).
+  Recover: anyone,
+  ResetPassword: anyone,
+  PasswordRules: anyone,
+  ChangeExpiredPassword: pendingSignInAt(expiredPasswordStep.id),
+  // The second factor at sign-in.
+  LoginWith2FAView: pendingSignInAt(twoFactorStep.id),
+  LoginWith2FA: pendingSignInAt(twoFactorStep.id),
+  LoginWithRecoveryCodeView: pendingSignInAt(twoFactorStep.id),
+  LoginWithRecoveryCode: pendingSignInAt(twoFactorStep.id),
+  // The mailed PIN: the 2FA page's pending sign-in, or the wizard's caller.
+  GeneratePin: stepOrSignedIn([twoFactorStep.id, twoFactorSetupStep.id], { recently: true }),
+  PinReference: stepOrSignedIn([twoFactorStep.id, twoFactorSetupStep.id], { recently: true }),
+  Setup2FAView: setUpTwoFactor,
+  Validate2faSetupCode: setUpTwoFactor,
+  GeneratePhoneVerification: setUpTwoFactor,
+  EnableTwoFactor: setUpTwoFactor,
+  RedeemRecoveryCode: setUpTwoFactor,
+  RedeemState: setUpTwoFactor,
+  // Passkeys.
+  CredentialOptions: registerPasskey,
+  RegisterCredential: registerPasskey,
+  SkipFido: registerPasskey,
+  Devices: signedIn,
+  RenameDevice: ownerOf('passkey'),
+  RemoveDevice: ownerOf('passkey'),
+  // Customers.
+  SelectCustomerView: chooseCustomer,
+  Customers: chooseCustomer,
+  SelectCustomer: chooseCustomer,
+  // Linked upstream accounts (ADR 0018).
+  ExternalLogins: signedIn,
+  EexLink: stepOrSignedIn([], { recently: true }),
+  EexUnlink: stepOrSignedIn([], { recently: true }),
+  // The security centre (ADR 0036) and "Confirm it's you" (ADR 0045).
+  SecurityCentreView: signedIn,
+  RemoveTwoStepMethod: signedInRecently,
+  SetDefaultTwoStepMethod: signedInRecently,
+  RenamePasskey: ownerOf('passkey'),
+  DeletePasskey: ownerOf('passkey'),
+  RegenerateRecoveryCodes: signedInRecently,
+  ChangePassword: signedInRecently,
+  SignOutSession: ownerOf('session'),
+  SignOutOtherSessions: signedInRecently,
+  // A handle of another account's browser forgets nothing: the service's removal is scoped to the account (404).
+  ForgetRememberedBrowser: signedInRecently,
+  ForgetAllRememberedBrowsers: signedInRecently,
+  UpdateProfile: signedInRecently,
+  RequestEmailChange: signedInRecently,
+  // Opening the mailed link needs the signed-in account, not a recent sign-in: the request had one.
+  ConfirmEmailChange: signedIn,
+  ConfirmItsYouView: signedIn,
+  ConfirmItsYou: signedIn,
+  ConfirmItsYouSecondFactor: signedIn,
+  SignInAgain: signedIn,
+} as const satisfies Record<AccountCallName, Policy>;
+
+/** The table's policy of a call. */
+export type PolicyOf<C extends AccountCallName> = (typeof ACCOUNT_CALL_ACCESS)[C];
+
+/** An account as identity hands it out (the store's user). */
+export type User = NonNullable<Awaited<ReturnType<SessionAuthService['signedInUser']>>>['user'];
+
+/** Anyone: nothing was looked up for the call. */
+export interface AnyCaller {
+  kind: 'anyone';
+}
+/** The pending sign-in at `step`, with its (enabled) user. */
+export interface PendingCaller {
+  kind: 'pending';
+  session: Session;
+  user: User;
+  step: StepId;
+}
+/** The signed-in account of the session. */
+export interface AccountCaller {
+  kind: 'account';
+  session: Session;
+  user: User;
+  info: SignedInAccountInfo;
+}
+/** Whoever the guard let through. */
+export type Caller = AnyCaller | PendingCaller | AccountCaller;
+
+/** The caller a policy lets through. */
+export type CallerOf<P extends Policy> = P extends Anyone
+  ? AnyCaller
+  : P extends PendingSignInAt
+    ? PendingCaller
+    : P extends StepOrSignedIn
+      ? PendingCaller | AccountCaller
+      : AccountCaller;
+
+/** The caller of `call`, as the table types it. */
+export type CallerOfCall<C extends AccountCallName> = CallerOf<PolicyOf<C>>;
+
+const CALLER = 'accessCaller';
+
+/** Records the resolved caller for the handler (the guard only). */
+export function setCaller(res: Response, caller: Caller): void {
+  (res.locals as Record<string, unknown>)[CALLER] = caller;
+}
+
+/**
+ * The caller the guard resolved for `call` (typed by the table). Throws when the guard did not run for this
+ * request: a route outside the account API's guard has no caller to read.
+ */
+export function callerOf<C extends AccountCallName>(res: Response, call: C): CallerOfCall<C> {
+  const caller = (res.locals as Record<string, unknown>)[CALLER] as Caller | undefined;
+  if (!caller) throw new Error(`${call}: no caller resolved (is the access guard mounted?)`);
+  return caller as CallerOfCall<C>;
+}
+
+/** The policy of a call by its name as requested (case-insensitive), or undefined for a name of no call. */
+export function policyOfRequested(name: string): Policy | undefined {
+  return POLICIES.get(name.toLowerCase());
+}
+
+const POLICIES = new Map<string, Policy>(
+  Object.entries(ACCOUNT_CALL_ACCESS).map(([call, policy]) => [call.toLowerCase(), policy]),
+);
