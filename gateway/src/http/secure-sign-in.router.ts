@@ -190,7 +190,8 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
       if (!user) return;
       const body = parse(renameDeviceRequestSchema, req.body, res);
       if (!body) return;
-      if (!(await webauthn.renameDevice(user.id, body.id, body.name)))
+      // The security centre's RenamePasskey runs the same method: audited and mailed (issue 50).
+      if (!(await webauthn.renamePasskey(user, body.id, body.name)))
         return sendFormError(res, 'notFound', 404);
       res.set('Cache-Control', 'no-store').json({ devices: await webauthn.devicesOf(user.id) });
     }),
@@ -203,7 +204,7 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
       if (!user) return;
       const body = parse(removeDeviceRequestSchema, req.body, res);
       if (!body) return;
-      if (!(await webauthn.removeDevice(user.id, body.id))) return sendFormError(res, 'notFound', 404);
+      if (!(await webauthn.deletePasskey(user, body.id))) return sendFormError(res, 'notFound', 404);
       res.set('Cache-Control', 'no-store').json({ devices: await webauthn.devicesOf(user.id) });
     }),
   );

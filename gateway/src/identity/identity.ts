@@ -15,7 +15,7 @@ import { createCustomersService } from './customers/customers.service.js';
 import { createLoginViewService } from './login-view.service.js';
 import { createOneTimeSignInService } from './one-time-sign-in.service.js';
 import type { RememberedBrowsers } from './mfa/remembered-browsers.js';
-import { createWaysInAnnouncer } from './account/ways-in.js';
+import { createChangeAnnouncer, createWaysInAnnouncer } from './account/ways-in.js';
 import { createTwoFactorService } from './mfa/two-factor.service.js';
 import { PartnerService } from './partner.service.js';
 import { createRecoveryService } from './recovery/recovery.service.js';
@@ -74,13 +74,16 @@ export function createIdentity(deps: IdentityDeps) {
   const { store, sessions, clock } = deps;
   const partners = new PartnerService(store.partners);
   // Every new way in is mailed to the account at once (issue 48, ADR 0042).
-  const announceWayIn = createWaysInAnnouncer({
+  const announcer = {
     mailer: deps.mailer,
     partners,
     clock,
     publicUrl: deps.publicUrl,
     onBackgroundError: deps.onBackgroundError,
-  });
+  };
+  const announceWayIn = createWaysInAnnouncer(announcer);
+  // Every change to a passkey is mailed too, whichever page made it (issue 50: one path per action).
+  const announceChange = createChangeAnnouncer(announcer);
   const twoFactor = createTwoFactorService({
     store,
     kv: deps.kv,
@@ -182,7 +185,14 @@ export function createIdentity(deps: IdentityDeps) {
       secretKey: deps.captcha.secretKey,
       onBackgroundError: deps.onBackgroundError,
     }),
-    webauthn: createWebauthnService({ store, kv: deps.kv, clock, publicUrl: deps.publicUrl, announceWayIn }),
+    webauthn: createWebauthnService({
+      store,
+      kv: deps.kv,
+      clock,
+      publicUrl: deps.publicUrl,
+      announceWayIn,
+      announceChange,
+    }),
     // Every AssertionOptions stores a challenge for an anonymous caller (the sign-in page's autofill asks on each
     // visit): a source gets as many as it may start OIDC interactions.
     assertionLimit: new SourceLimit(deps.throttle.backend, {

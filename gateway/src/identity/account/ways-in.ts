@@ -1,7 +1,7 @@
 import { partnerDisplayName } from 'shared-contracts';
 import type { Clock } from '../../infra/clock.js';
 import type { Mailer } from '../../infra/mail/mailer.js';
-import { renderMail, type AddedSignInMethod } from '../../infra/mail/templates.js';
+import { renderMail, type AddedSignInMethod, type SecurityChange } from '../../infra/mail/templates.js';
 import { requestContext } from '../../infra/request-context.js';
 import type { Session } from '../../infra/sessions/session-manager.js';
 import { hasBoundAdditions } from '../../store/bound-additions.js';
@@ -77,6 +77,41 @@ export function createWaysInAnnouncer(deps: WaysInAnnouncerDeps): AnnounceWayIn 
         changedAt: deps.clock.now(),
         userAgent: context?.userAgent ?? null,
         link: securityCentre,
+      });
+      await deps.mailer.send({
+        to: user.email,
+        subject: rendered.subject,
+        text: rendered.text,
+        html: rendered.html,
+      });
+    } catch (error) {
+      deps.onBackgroundError?.(error);
+    }
+  };
+}
+
+/** Mails the account that something about how it signs in changed (a passkey renamed or deleted). */
+export type AnnounceChange = (
+  user: Pick<User, 'email' | 'displayName'>,
+  change: SecurityChange,
+) => Promise<void>;
+
+/**
+ * The mail of a change made from any page (the security centre or the device page: one path per action, issue 50),
+ * in the request's language, from the request's partner, as {@link createWaysInAnnouncer}'s. The change stands
+ * whatever the mail does (a fault is reported).
+ */
+export function createChangeAnnouncer(deps: WaysInAnnouncerDeps): AnnounceChange {
+  return async (user, change) => {
+    if (!user.email) return;
+    const context = requestContext.getStore();
+    try {
+      const partner = await deps.partners.forHost(context?.host ?? undefined);
+      const rendered = renderMail('security-change', context?.locale ?? partner?.defaultLanguage, {
+        partnerName: partnerDisplayName(partner?.name, 'Identity'),
+        displayName: user.displayName,
+        change,
+        changedAt: deps.clock.now(),
       });
       await deps.mailer.send({
         to: user.email,
