@@ -20,6 +20,7 @@ import type { SourceLimit } from '../infra/throttle/source-limit.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';
+import { sendTooManyAttempts } from './throttled.js';
 import type { SignInResponses } from './sign-in-responses.js';
 import { stepOrRecentAccount, type StepOrAccountActor } from './step-or-account.js';
 import { stepRouter } from './step-router.js';
@@ -57,8 +58,7 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
       const limit = await deps.assertionLimit.take(req.ip ?? 'unknown');
       if (!limit.allowed) {
         if ('unavailable' in limit) return sendFormError(res, 'serviceUnavailable', 503);
-        res.set('Retry-After', String(limit.retryAfterSeconds));
-        return sendFormError(res, 'tooManyAttempts');
+        return sendTooManyAttempts(res, { seconds: limit.retryAfterSeconds }, 400);
       }
       // The challenge is bound to the session id; an issued anonymous id is recognised by its MAC, so nothing is
       // stored for the browser until it signs in.

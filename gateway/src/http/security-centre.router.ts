@@ -34,6 +34,7 @@ import { browserOf } from './browser.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
+import { sendTooManyAttempts } from './throttled.js';
 
 /** Dependencies of {@link securityCentreRouter}. */
 export interface SecurityCentreRouterDeps {
@@ -47,6 +48,11 @@ export interface SecurityCentreRouterDeps {
   /** The sign-in throttle's known devices (S7) and the 2FA counters' (issue 39), read from this browser's cookies. */
   knownDevices?: Pick<KnownDevices, 'recognise'> | undefined;
   secondFactorDevices?: Pick<KnownDevices, 'recognise'> | undefined;
+}
+
+/** The wait of a throttled outcome, when the service knows it. */
+function waitOf(outcome: { retryAfterSeconds?: number }) {
+  return outcome.retryAfterSeconds === undefined ? undefined : { seconds: outcome.retryAfterSeconds };
 }
 
 /** One change call of the table in {@link securityCentreRouter}. */
@@ -131,8 +137,7 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
         sendFormError(res, 'notFound', 404);
         return true;
       case 'throttled':
-        if (outcome.retryAfterSeconds) res.set('Retry-After', String(outcome.retryAfterSeconds));
-        sendFormError(res, 'tooManyAttempts', 429);
+        sendTooManyAttempts(res, waitOf(outcome), 429);
         return true;
       case 'invalid':
         sendValidationProblem(res, outcome.errors);
@@ -330,8 +335,7 @@ function confirmItsYouCalls(
       case 'invalid':
         return sendValidationProblem(res, outcome.errors);
       case 'throttled':
-        if (outcome.retryAfterSeconds) res.set('Retry-After', String(outcome.retryAfterSeconds));
-        return sendFormError(res, 'tooManyAttempts', 429);
+        return sendTooManyAttempts(res, waitOf(outcome), 429);
       case 'unavailable':
         return sendFormError(res, 'serviceUnavailable', 503);
     }

@@ -9,11 +9,13 @@ import {
 import type { CodeBinding } from '../identity/mfa/two-factor.service.js';
 import { twoFactorSetupStep } from '../identity/mfa/two-factor-setup.step.js';
 import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import { MFA_ATTEMPT_WINDOW_MS } from '../identity/mfa/two-factor-context.js';
 import { sessionAmr } from '../identity/account/ways-in.js';
 import type { Request, Response } from 'express';
 import { localeOf } from './locale.js';
 import { parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
+import { sendTooManyAttempts } from './throttled.js';
 import type { StepOrAccountActor } from './step-or-account.js';
 import type { StepRoutes } from './step-router.js';
 import {
@@ -92,8 +94,7 @@ export function twoFactorSetupRoutes(
               ? await twoFactor.confirmSms(actor.user.id, body.code, binding, amr, body.replace)
               : await twoFactor.confirmPin(actor.user.id, body.code, binding, amr, body.replace);
         if (result.kind === 'throttled') {
-          res.set('Retry-After', '900');
-          return sendFormError(res, 'tooManyAttempts');
+          return sendTooManyAttempts(res, { ms: MFA_ATTEMPT_WINDOW_MS }, 400);
         }
         if (result.kind === 'exists') return sendFormError(res, 'twoStepMethodExists');
         if (result.kind !== 'ok') return sendFieldError(res, 'code');

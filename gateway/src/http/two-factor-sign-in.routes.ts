@@ -7,10 +7,11 @@ import {
 } from 'shared-contracts';
 import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
 import type { CodeOutcome } from '../identity/mfa/two-factor.service.js';
+import { MFA_OWN_WINDOW_MS } from '../identity/mfa/two-factor-context.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
-import { sendFormError } from './problem.js';
+import { sendTooManyAttempts } from './throttled.js';
 import type { StepRoutes } from './step-router.js';
 import { bindingOf, secondFactorDeviceOf, sendCodeOutcome, sendFieldError } from './two-factor-codes.js';
 import type { TwoFactorRouterDeps } from './two-factor.router.js';
@@ -56,8 +57,8 @@ export function twoFactorSignInRoutes(
     amr: string[],
   ): Promise<void> {
     if (outcome === 'throttled') {
-      res.set('Retry-After', '900');
-      sendFormError(res, 'tooManyAttempts');
+      // The owner's budget of code attempts counts over MFA_OWN_WINDOW_MS (a stranger's is longer, and not told).
+      sendTooManyAttempts(res, { ms: MFA_OWN_WINDOW_MS }, 400);
       return;
     }
     if (outcome === 'invalid') {

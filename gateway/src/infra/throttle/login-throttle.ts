@@ -7,6 +7,7 @@ import {
   type IRateLimiterOptions,
 } from 'rate-limiter-flexible';
 import { sha256 } from '../crypto/tokens.js';
+import { waitSeconds } from './wait.js';
 
 /** Limits of the sign-in throttle (SECURITY-CHECKLIST S4–S8). */
 export interface ThrottleLimits {
@@ -164,7 +165,7 @@ export class LoginThrottle {
         this.knownSources.get(keys.knownSource),
       ]);
       if (delayed && delayed.consumedPoints > 1 && delayed.msBeforeNext > 0) {
-        return { allowed: false, retryAfterSeconds: Math.ceil(delayed.msBeforeNext / 1000) };
+        return { allowed: false, retryAfterSeconds: waitSeconds({ ms: delayed.msBeforeNext }) };
       }
       const known = subject.device !== undefined || (knownSource?.consumedPoints ?? 0) > 0;
       const counters: [RateLimiterAbstract, string][] = known
@@ -185,7 +186,7 @@ export class LoginThrottle {
           if (!(error instanceof RateLimiterRes)) throw error;
           // Give back what this refused attempt reserved, so a refusal is not counted as a failure.
           await Promise.all(taken.map(([t, k]) => t.reward(k)));
-          const retryAfterSeconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+          const retryAfterSeconds = waitSeconds({ ms: error.msBeforeNext });
           return rl === this.own
             ? { allowed: false, retryAfterSeconds }
             : { allowed: false, retryAfterSeconds, challenge: 'captcha' };
