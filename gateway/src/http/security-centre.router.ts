@@ -12,6 +12,7 @@ import {
   twoStepMethodRequestSchema,
   updateProfileRequestSchema,
   safeReturnUrl,
+  withReturnUrl,
 } from 'shared-contracts';
 import type {
   ChangeOutcome,
@@ -28,7 +29,7 @@ import type { RememberedBrowsers } from '../identity/mfa/remembered-browsers.js'
 import type { SessionAuthService } from '../identity/session-auth.service.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
-import type { KnownDevices } from '../infra/throttle/known-devices.js';
+import type { KnownBrowsers } from '../infra/throttle/known-browsers.js';
 import type { Antiforgery } from './antiforgery.js';
 import { browserOf } from './browser.js';
 import { localeOf } from './locale.js';
@@ -45,9 +46,9 @@ export interface SecurityCentreRouterDeps {
   rememberedBrowsers?: Pick<RememberedBrowsers, 'signedEntryKeys'>;
   /** "Confirm it's you" (issue 49, ADR 0045); without it the page can only `SignInAgain`. */
   confirmItsYou?: ConfirmItsYouService | undefined;
-  /** The sign-in throttle's known devices (S7) and the 2FA counters' (issue 39), read from this browser's cookies. */
-  knownDevices?: Pick<KnownDevices, 'recognise'> | undefined;
-  secondFactorDevices?: Pick<KnownDevices, 'recognise'> | undefined;
+  /** The sign-in throttle's known browsers (S7) and the 2FA counters' (issue 39), read from this browser's cookies. */
+  knownBrowsers?: Pick<KnownBrowsers, 'recognise'> | undefined;
+  secondFactorBrowsers?: Pick<KnownBrowsers, 'recognise'> | undefined;
 }
 
 /** The wait of a throttled outcome, when the service knows it. */
@@ -88,7 +89,7 @@ export const SIGN_IN_AGAIN_URL = signInAgainUrl('/account/');
 export function signInAgainUrl(returnUrl: unknown): string {
   const safe = safeReturnUrl(returnUrl);
   const back = safe.startsWith('/account/') && !safe.startsWith('/account/login') ? safe : '/account/';
-  return `/account/login?returnUrl=${encodeURIComponent(back)}`;
+  return withReturnUrl('/account/login', back);
 }
 
 /**
@@ -304,8 +305,8 @@ function confirmItsYouCalls(
       user: actor.user,
       sessionKey: actor.sessionKey,
       ip: req.ip ?? 'unknown',
-      device: deps.knownDevices?.recognise(browser, actor.user),
-      secondFactorDevice: deps.secondFactorDevices?.recognise(browser, actor.user),
+      device: deps.knownBrowsers?.recognise(browser, actor.user),
+      secondFactorDevice: deps.secondFactorBrowsers?.recognise(browser, actor.user),
     };
   }
 

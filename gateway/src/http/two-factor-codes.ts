@@ -4,7 +4,7 @@ import { SEND_WINDOW_MS } from '../identity/mfa/two-factor-context.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Session } from '../infra/sessions/session-manager.js';
-import type { DeviceAccount, KnownDevices } from '../infra/throttle/known-devices.js';
+import type { KnownBrowserAccount, KnownBrowsers } from '../infra/throttle/known-browsers.js';
 import { browserOf } from './browser.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import { sendTooManyAttempts } from './throttled.js';
@@ -26,13 +26,13 @@ export function setupBindingOf(session: Session): CodeBinding {
  * This browser's id when `user` completed a sign-in with its second factor here before (the 2FA counters' cookie,
  * issue 39): its mails and texts come from a budget of its own (issue 48, ADR 0043).
  */
-export function secondFactorDeviceOf(
-  deps: { sessions: RequestSessions; secondFactorDevices?: KnownDevices | undefined },
+export function secondFactorBrowserOf(
+  deps: { sessions: RequestSessions; secondFactorBrowsers?: KnownBrowsers | undefined },
   req: Request,
   res: Response,
-  user: DeviceAccount,
+  user: KnownBrowserAccount,
 ): string | undefined {
-  return deps.secondFactorDevices?.recognise(browserOf(deps.sessions, req, res), user);
+  return deps.secondFactorBrowsers?.recognise(browserOf(deps.sessions, req, res), user);
 }
 
 /** Answers a text request: what went out (or the wait), too many (S6), or not deliverable. */

@@ -21,7 +21,7 @@ import type { StepRoutes } from './step-router.js';
 import {
   bindingOf,
   lowerKeys,
-  secondFactorDeviceOf,
+  secondFactorBrowserOf,
   sendCodeOutcome,
   sendFieldError,
   setupBindingOf,
@@ -68,7 +68,7 @@ export function twoFactorSetupRoutes(
         const body = parse(generatePhoneVerificationRequestSchema, req.body, res);
         if (!body) return;
         const binding = setupBindingOf(actor.session);
-        const device = secondFactorDeviceOf(deps, req, res, actor.user);
+        const device = secondFactorBrowserOf(deps, req, res, actor.user);
         sendCodeOutcome(
           res,
           await twoFactor.sendPhoneVerification(actor.user, binding, body.phone, localeOf(res), device),
@@ -202,7 +202,7 @@ export function pinRoutes(
         if (!query) return;
         const actor = await pinActor(req, res);
         if (!actor) return;
-        const device = secondFactorDeviceOf(deps, req, res, actor.user);
+        const device = secondFactorBrowserOf(deps, req, res, actor.user);
         const sent = await twoFactor.generatePin(
           actor.user,
           actor.binding,

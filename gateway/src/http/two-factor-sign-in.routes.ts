@@ -13,7 +13,7 @@ import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendTooManyAttempts } from './throttled.js';
 import type { StepRoutes } from './step-router.js';
-import { bindingOf, secondFactorDeviceOf, sendCodeOutcome, sendFieldError } from './two-factor-codes.js';
+import { bindingOf, secondFactorBrowserOf, sendCodeOutcome, sendFieldError } from './two-factor-codes.js';
 import type { TwoFactorRouterDeps } from './two-factor.router.js';
 import { browserOf } from './browser.js';
 
@@ -41,10 +41,10 @@ export function twoFactorSignInRoutes(
   const { signIn, twoFactor, responses } = deps;
 
   /** This browser's id when the account completed a sign-in with its second factor here before. */
-  async function knownDevice(req: Request, res: Response, userId: string): Promise<string | undefined> {
-    if (!deps.secondFactorDevices) return undefined;
+  async function knownBrowser(req: Request, res: Response, userId: string): Promise<string | undefined> {
+    if (!deps.secondFactorBrowsers) return undefined;
     const user = await twoFactor.user(userId);
-    return user ? deps.secondFactorDevices.recognise(browserOf(deps.sessions, req, res), user) : undefined;
+    return user ? deps.secondFactorBrowsers.recognise(browserOf(deps.sessions, req, res), user) : undefined;
   }
 
   /** Answers a checked code: the next step (209) on success, else the errors map on the field. */
@@ -103,7 +103,7 @@ export function twoFactorSignInRoutes(
           body.method,
           body.code,
           bindingOf(found.session),
-          await knownDevice(req, res, found.userId),
+          await knownBrowser(req, res, found.userId),
         );
         // "Remember this browser" is lasting state: it waits for the sign-in to complete (issue 39).
         if (outcome === 'ok' && body.rememberBrowser && found.session.record.data.pending)
@@ -122,7 +122,7 @@ export function twoFactorSignInRoutes(
         const outcome = await twoFactor.redeemRecoveryCode(
           found.userId,
           body.recoveryCode,
-          await knownDevice(req, res, found.userId),
+          await knownBrowser(req, res, found.userId),
         );
         await finishStep(req, res, found.session, outcome, 'recoveryCode', ['mfa']);
       },
@@ -143,7 +143,7 @@ export function smsResend(deps: TwoFactorRouterDeps, atStep: RequestHandler): Re
       const found = await pending(deps, req);
       const user = found ? await twoFactor.user(found.userId) : undefined;
       if (!found || !user || user.disabled) return responses.restart(req, res);
-      const device = secondFactorDeviceOf(deps, req, res, user);
+      const device = secondFactorBrowserOf(deps, req, res, user);
       sendCodeOutcome(
         res,
         await twoFactor.sendSignInSms(user, bindingOf(found.session), localeOf(res), device),

@@ -6,7 +6,7 @@ import type { ReturnUrls } from '../identity/return-urls.service.js';
 import type { SessionAuthService } from '../identity/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
-import type { KnownDevices } from '../infra/throttle/known-devices.js';
+import type { KnownBrowsers } from '../infra/throttle/known-browsers.js';
 import type { SignInResponses } from './sign-in-responses.js';
 import { stepOrRecentAccount } from './step-or-account.js';
 import { stepRouter } from './step-router.js';
@@ -22,7 +22,7 @@ export interface TwoFactorRouterDeps {
   returnUrls: ReturnUrls;
   responses: SignInResponses;
   /** Browsers where the account completed a sign-in with its second factor: their own counter (issue 39). */
-  secondFactorDevices?: KnownDevices | undefined;
+  secondFactorBrowsers?: KnownBrowsers | undefined;
 }
 
 /**

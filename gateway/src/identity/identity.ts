@@ -4,7 +4,7 @@ import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import type { Mailer } from '../infra/mail/mailer.js';
 import type { SessionWriter } from './browser.js';
 import type { SmsSender } from '../infra/sms/sms-sender.js';
-import type { KnownDevices } from '../infra/throttle/known-devices.js';
+import type { KnownBrowsers } from '../infra/throttle/known-browsers.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { Store } from '../store/store.js';
 import { createAccountsService } from './accounts.service.js';
@@ -40,7 +40,7 @@ export interface IdentityDeps {
   metrics?: SignInMetrics;
   oidc?: OidcLogoutHooks | undefined;
   /** Browsers an account signed in from before: the throttle judges them apart from strangers (S7). */
-  knownDevices?: KnownDevices;
+  knownBrowsers?: KnownBrowsers;
   /** Short-lived flow state shared by the replicas (second-factor set-up, recovery-code sets, attempt counts). */
   kv: KeyValueStore;
   /** Recovery links and "password changed" notices (SMTP or the dev outbox). */
@@ -50,7 +50,7 @@ export interface IdentityDeps {
   /** "Remember this browser" after a second factor (ADR 0008). */
   rememberedBrowsers?: RememberedBrowsers;
   /** Browsers where a sign-in with the second factor completed: the 2FA counters judge them apart (issue 39). */
-  secondFactorDevices?: KnownDevices;
+  secondFactorBrowsers?: KnownBrowsers;
   /** PUBLIC_URL: the origin of every mailed link (S13). */
   publicUrl: string;
   /** RECENT_SIGN_IN_SECONDS: how recent a full sign-in must be to change how one signs in (S21). */
@@ -102,9 +102,9 @@ export function createIdentity(deps: IdentityDeps) {
     clock,
     deps.metrics,
     undefined,
-    deps.knownDevices,
+    deps.knownBrowsers,
     deps.rememberedBrowsers,
-    deps.secondFactorDevices,
+    deps.secondFactorBrowsers,
     (browser, user) => twoFactor.rememberBrowser(browser, user.id),
     announceWayIn,
   );
@@ -121,7 +121,7 @@ export function createIdentity(deps: IdentityDeps) {
     kv: deps.kv,
     throttle: deps.throttle,
     clock,
-    knownDevices: deps.knownDevices,
+    knownBrowsers: deps.knownBrowsers,
     secretKey: deps.captcha.secretKey,
     recaptchaVerifyUrl: deps.captcha.recaptchaVerifyUrl ?? GOOGLE_SITEVERIFY_URL,
     fallback: deps.captcha.fallback,
@@ -151,7 +151,7 @@ export function createIdentity(deps: IdentityDeps) {
     returnUrls,
     applications: createApplications(store),
     twoFactor,
-    secondFactorDevices: deps.secondFactorDevices,
+    secondFactorBrowsers: deps.secondFactorBrowsers,
     captcha,
     loginView: createLoginViewService(
       partners,
@@ -179,7 +179,7 @@ export function createIdentity(deps: IdentityDeps) {
       returnUrls,
       signIn,
       throttle: deps.throttle,
-      knownDevices: deps.knownDevices,
+      knownBrowsers: deps.knownBrowsers,
       publicUrl: deps.publicUrl,
       // SECRET_KEY (the captcha derives its keys from it too): the code's and the binding's keyed hashes.
       secretKey: deps.captcha.secretKey,

@@ -1,5 +1,5 @@
 import type { Clock } from '../../infra/clock.js';
-import type { KnownDevices } from '../../infra/throttle/known-devices.js';
+import type { KnownBrowsers } from '../../infra/throttle/known-browsers.js';
 import type { LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
@@ -61,11 +61,11 @@ export class SignInService {
     metrics: SignInMetrics = { signIn: () => undefined },
     facts?: SignInFacts,
     /** Browsers where an account signed in before (S7); without it only known source addresses count. */
-    knownDevices?: KnownDevices,
+    knownBrowsers?: KnownBrowsers,
     /** Browsers remembered after a second factor (ADR 0008): their sign-ins skip the 2FA step. */
     rememberedBrowsers?: RememberedBrowsers,
     /** Browsers that completed a sign-in with a second factor: their own 2FA counter (issue 39). */
-    secondFactorDevices?: KnownDevices,
+    secondFactorBrowsers?: KnownBrowsers,
     /** "Remember this browser" once a sign-in that asked for it completes (the partner's rule applies there). */
     onRememberBrowser?: (browser: Browser, user: User) => Promise<void>,
     /** Mails the account a way in added during the sign-in (a `Link`, issue 48). */
@@ -79,9 +79,9 @@ export class SignInService {
       clock,
       metrics,
       facts: facts ?? storeSignInFacts(store),
-      knownDevices,
+      knownBrowsers,
       rememberedBrowsers,
-      secondFactorDevices,
+      secondFactorBrowsers,
       onRememberBrowser,
       announceWayIn,
     });

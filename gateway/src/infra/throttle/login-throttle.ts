@@ -11,9 +11,9 @@ import { waitSeconds } from './wait.js';
 
 /** Limits of the sign-in throttle (SECURITY-CHECKLIST S4–S8). */
 export interface ThrottleLimits {
-  /** Consecutive failures per account + source (or + known device) within the window before a soft lockout (S7). */
+  /** Consecutive failures per account + source (or + known browser) within the window before a soft lockout (S7). */
   perAccountSource: number;
-  /** Failures per account from strangers (unknown devices and sources), all sources, per window (S4: at most 100). */
+  /** Failures per account from strangers (unknown browsers and sources), all sources, per window (S4: at most 100). */
   perAccount: number;
   /** Failures per source from strangers over all accounts within the window (password spraying). */
   perSource: number;
@@ -65,7 +65,7 @@ export interface ThrottleSubject {
 /** A reserved attempt; hand it back to {@link LoginThrottle.failed} or {@link LoginThrottle.succeeded}. */
 export interface ThrottleAttempt {
   readonly failuresBefore: number;
-  /** True when judged as the account's known device or source: only its own counter was reserved. */
+  /** True when judged as the account's known browser or source: only its own counter was reserved. */
   readonly known: boolean;
   readonly keys: { own: string; account: string; source: string; knownSource: string };
 }
@@ -151,7 +151,7 @@ export class LoginThrottle {
       account,
       source: subject.source,
       knownSource: accountSource,
-      // A known device has a counter of its own, so strangers behind the same address cannot spend it.
+      // A known browser has a counter of its own, so strangers behind the same address cannot spend it.
       own: subject.device === undefined ? accountSource : `${account}:d:${sha256(subject.device)}`,
     };
   }
@@ -200,7 +200,7 @@ export class LoginThrottle {
 
   /**
    * Reads the counters of a subject without reserving anything: how many failures its own key, the account and
-   * the source hold in the window. A known device or source is judged by its own counter only (S7), so the
+   * the source hold in the window. A known browser or source is judged by its own counter only (S7), so the
    * shared counts read 0 for it. The captcha decides "on risk" from this (ADR 0014).
    */
   async peek(subject: ThrottleSubject): Promise<{ own: number; account: number; source: number }> {
