@@ -25,8 +25,8 @@ import {
   type ConfirmItsYouService,
   type ConfirmOutcome,
 } from '../identity/account/confirm-its-you.service.js';
-import type { RememberedBrowsers } from '../identity/mfa/remembered-browsers.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { RememberedBrowsers } from '../identity/two-factor/remembered-browsers.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { KnownBrowsers } from '../infra/throttle/known-browsers.js';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import type { CodeBinding, SendOutcome } from '../identity/mfa/two-factor.service.js';
-import { SEND_WINDOW_MS } from '../identity/mfa/two-factor-context.js';
+import type { CodeBinding, SendOutcome } from '../identity/two-factor/two-factor.service.js';
+import { SEND_WINDOW_MS } from '../identity/two-factor/two-factor-context.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Session } from '../infra/sessions/session-manager.js';

@@ -34,7 +34,7 @@ export interface SignedEntry {
  * `field….random.HMAC(SECRET_KEY, label, userId, securityStamp, field…, random)`, entries joined by `~`, newest first.
  * An entry names no account, cannot be forged or changed without the key, and dies with the account's security
  * stamp. Known browsers (`infra/throttle/known-browsers.ts`) and remembered browsers
- * (`identity/mfa/remembered-browsers.ts`) are two kinds of it: each signs, verifies and rotates here.
+ * (`identity/two-factor/remembered-browsers.ts`) are two kinds of it: each signs, verifies and rotates here.
  */
 export class SignedCookieEntries {
   readonly cookieName: string;

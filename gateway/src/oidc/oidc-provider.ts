@@ -5,7 +5,7 @@
  * `client.adapter.ts` (our clients table), `rp-initiated-logout.ts` (the sign-in site's logout hooks) and
  * `public-origin.ts` (every URL from PUBLIC_URL).
  *
- * `createOidcProvider` returns an {@link OidcService}; `oidc.mount.ts` wires it to the gateway (see README.md).
+ * `createOidcProvider` returns an {@link OidcService}; `oidc/mount.ts` wires it to the gateway (see README.md).
  */
 import { isDependencyUnavailable, RETRY_AFTER_SECONDS } from '../infra/dependency-health.js';
 import { setRetryAfter } from '../infra/throttle/wait.js';

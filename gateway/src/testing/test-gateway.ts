@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { createApp, type AppDeps } from '../app.js';
 import type { GatewayConfig } from '../config.js';
-import { hashPassword } from '../identity/passwords.service.js';
+import { hashPassword } from '../identity/passwords/passwords.service.js';
 import { ManualClock } from '../infra/clock.js';
 import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import { RedisKeyValueStore } from '../infra/kv/redis-key-value.store.js';
@@ -28,7 +28,7 @@ import {
   LoginThrottle,
   type ThrottleLimits,
 } from '../infra/throttle/login-throttle.js';
-import { createOidcMount } from '../oidc.mount.js';
+import { createOidcMount } from '../oidc/mount.js';
 import { ReleaseRegistry } from '../releases/release-registry.js';
 import type { Store } from '../store/store.js';
 import type { NewUser, User } from '../store/user.repository.js';

@@ -19,13 +19,13 @@ import { renderMail, type SecurityChange } from '../../infra/mail/templates.js';
 import { readableIp, type SessionIndex } from '../../infra/sessions/session-index.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
-import { setAccountPassword } from '../account-password.js';
+import { setAccountPassword } from '../passwords/account-password.js';
 import { sessionNetwork } from './session-network.js';
-import type { TwoFactorService } from '../mfa/two-factor.service.js';
-import type { PartnerService } from '../partner.service.js';
-import { verifyPassword } from '../passwords.service.js';
+import type { TwoFactorService } from '../two-factor/two-factor.service.js';
+import type { PartnerService } from '../partners/partner.service.js';
+import { verifyPassword } from '../passwords/passwords.service.js';
 import { isCommonPassword } from '../recovery/common-passwords.js';
-import type { createWebauthnService } from '../webauthn/webauthn.service.js';
+import type { createWebauthnService } from '../passkeys/webauthn.service.js';
 import { removeSecondFactorMethod, setPreferredSecondFactor } from '../../store/second-factor-methods.js';
 
 type WebauthnService = ReturnType<typeof createWebauthnService>;

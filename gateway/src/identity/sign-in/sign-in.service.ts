@@ -5,7 +5,7 @@ import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import type { AnnounceWayIn } from '../account/ways-in.js';
 import type { Browser, SessionWriter } from '../browser.js';
-import type { RememberedBrowsers } from '../mfa/remembered-browsers.js';
+import type { RememberedBrowsers } from '../two-factor/remembered-browsers.js';
 import { externalEntry } from './external-sign-in.js';
 import { oneTimeTokenEntry } from './one-time-token-sign-in.js';
 import { passkeyEntry } from './passkey-sign-in.js';
