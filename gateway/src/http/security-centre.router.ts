@@ -80,7 +80,6 @@ function call<B, T = undefined>(
 }
 
 /** Where "sign in again" leads by default: the sign-in page, back to the security centre afterwards. */
-export const SIGN_IN_AGAIN_URL = signInAgainUrl('/account/');
 
 /**
  * The sign-in page, coming back to `returnUrl` afterwards: a page of the signed-in account (`/account/…`, the

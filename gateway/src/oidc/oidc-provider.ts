@@ -53,15 +53,12 @@ import { DEFAULT_KEY_POLL_INTERVAL_MS, loadSigningKeys } from './signing-keys.js
 import { createSqlAdapterFactory, purgeExpiredOidcPayloads } from './sql.adapter.js';
 import type { FindOidcClient, OidcDatabase } from './types.js';
 
-export { toClientMetadata } from './client.adapter.js';
 export {
   buildOidcConfiguration,
   OIDC_ROUTES,
-  OIDC_SCOPES,
   type OidcConfigurationOptions,
   type OidcLifetimes,
 } from './provider-configuration.js';
-export type { EndedOidcSession, LogoutDescription } from './rp-initiated-logout.js';
 export { DEFAULT_INTERACTION_LIMIT, type InteractionLimit } from './interaction-limit.js';
 
 /** pino-compatible logger slice. */

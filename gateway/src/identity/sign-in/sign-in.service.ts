@@ -18,8 +18,6 @@ import { signInWalk } from './sign-in-walk.js';
 import type { SignInStepRegistry } from './step-registry.js';
 
 export * from './sign-in-context.js';
-export type { ExternalSignIn } from './external-sign-in.js';
-export type { PasswordSignIn } from './password-sign-in.js';
 
 /** The parts the service is made of, one file per job. */
 function signInParts(ctx: SignInContext) {

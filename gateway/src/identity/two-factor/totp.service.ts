@@ -39,11 +39,6 @@ export function matchTotpStep(secretBase32: string, code: string, nowMs: number)
   return delta === null ? undefined : totpStepAt(nowMs) + delta;
 }
 
-/** The code of a secret at a moment (tests, the demo help). */
-export function totpCodeAt(secretBase32: string, nowMs: number): string {
-  return totpFor(secretBase32).generate({ timestamp: nowMs });
-}
-
 /** The `otpauth://totp/Issuer:account?secret=…` URI the QR code holds (Key URI Format). */
 export function totpUri(secretBase32: string, issuer: string, accountName: string): string {
   return totpFor(secretBase32, issuer, accountName).toString();
