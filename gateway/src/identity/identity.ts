@@ -94,20 +94,19 @@ export function createIdentity(deps: IdentityDeps) {
     recentSignInMs: deps.recentSignInMs,
     announceWayIn,
   });
-  const signIn = new SignInService(
+  const signIn = new SignInService({
     store,
     sessions,
-    deps.throttle,
-    deps.steps,
+    throttle: deps.throttle,
+    steps: deps.steps,
     clock,
-    deps.metrics,
-    undefined,
-    deps.knownBrowsers,
-    deps.rememberedBrowsers,
-    deps.secondFactorBrowsers,
-    (browser, user) => twoFactor.rememberBrowser(browser, user.id),
+    metrics: deps.metrics,
+    knownBrowsers: deps.knownBrowsers,
+    rememberedBrowsers: deps.rememberedBrowsers,
+    secondFactorBrowsers: deps.secondFactorBrowsers,
+    onRememberBrowser: (browser, user) => twoFactor.rememberBrowser(browser, user.id),
     announceWayIn,
-  );
+  });
   const auth = createSessionAuthService(store, (session) => {
     const state = signIn.pendingState(session);
     return state.kind === 'at' ? state.step.path : undefined;
