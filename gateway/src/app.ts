@@ -46,7 +46,7 @@ import { SessionIndex } from './infra/sessions/session-index.js';
 import { SessionManager } from './infra/sessions/session-manager.js';
 import type { SessionStore } from './infra/sessions/session-store.js';
 import { RememberedBrowsers } from './identity/two-factor/remembered-browsers.js';
-import { KnownDevices } from './infra/throttle/known-devices.js';
+import { KnownBrowsers } from './infra/throttle/known-browsers.js';
 import type { LoginThrottle } from './infra/throttle/login-throttle.js';
 import { followReleases, type ReleaseRegistry } from './releases/release-registry.js';
 import { AccountSessionRepository } from './store/account-session.repository.js';
@@ -165,8 +165,8 @@ export function createApp(deps: AppDeps): Express {
     clock,
     metrics: { signIn: (result) => metrics.inc('sign_ins_total', { result }) },
     oidc: deps.oidc,
-    knownDevices: new KnownDevices(config),
-    secondFactorDevices: new KnownDevices(config, 'second-factor'),
+    knownBrowsers: new KnownBrowsers(config),
+    secondFactorBrowsers: new KnownBrowsers(config, 'second-factor'),
     rememberedBrowsers,
     kv,
     mailer: deps.mailer ?? new OutboxMailer(store.outbox),
@@ -361,8 +361,8 @@ export function createApp(deps: AppDeps): Express {
       twoFactor: identity.twoFactor,
       webauthn: identity.webauthn,
     }),
-    knownDevices: new KnownDevices(config),
-    secondFactorDevices: new KnownDevices(config, 'second-factor'),
+    knownBrowsers: new KnownBrowsers(config),
+    secondFactorBrowsers: new KnownBrowsers(config, 'second-factor'),
     securityCentre: createSecurityCentreService({
       store,
       kv,

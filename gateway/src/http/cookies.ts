@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { GatewayConfig } from '../config.js';
+import { cookieName, cookieOptions } from '../infra/cookie-attributes.js';
 
 export { readCookie } from '../infra/read-cookie.js';
 
@@ -12,32 +13,30 @@ export interface CookieNames {
 
 /** The agreed names: `idp.session`, `idp.x-csrf-token-value`, `idp.bucket` (prefixed `__Host-` over TLS). */
 export function cookieNames(config: Pick<GatewayConfig, 'secure'>): CookieNames {
-  const prefix = config.secure ? '__Host-' : '';
   return {
-    session: `${prefix}idp.session`,
-    antiforgery: `${prefix}idp.x-csrf-token-value`,
-    bucket: `${prefix}idp.bucket`,
+    session: cookieName(config, 'idp.session'),
+    antiforgery: cookieName(config, 'idp.x-csrf-token-value'),
+    bucket: cookieName(config, 'idp.bucket'),
   };
 }
 
-/** Sets a cookie with the attributes S26 asks for: Path=/, no Domain, SameSite, Secure behind TLS. */
+/**
+ * Sets a cookie with the attributes S26 asks for (`infra/cookie-attributes.ts`: Path=/, no Domain, SameSite,
+ * Secure behind TLS). `raw` writes the value as it is, not URL-encoded (the culture cookie's `c=…|uic=…`).
+ */
 export function setCookie(
   res: Response,
   config: Pick<GatewayConfig, 'secure'>,
   name: string,
   value: string,
-  options: { httpOnly: boolean; maxAgeMs?: number; sameSite?: 'lax' | 'strict' },
+  options: { httpOnly: boolean; maxAgeMs?: number; sameSite?: 'lax' | 'strict'; raw?: boolean },
 ): void {
   res.cookie(name, value, {
-    path: '/',
-    httpOnly: options.httpOnly,
-    secure: config.secure,
-    sameSite: options.sameSite ?? 'lax',
-    ...(options.maxAgeMs !== undefined ? { maxAge: options.maxAgeMs } : {}),
+    ...cookieOptions(config, {
+      httpOnly: options.httpOnly,
+      sameSite: options.sameSite,
+      maxAgeSeconds: options.maxAgeMs === undefined ? undefined : options.maxAgeMs / 1000,
+    }),
+    ...(options.raw ? { encode: String } : {}),
   });
-}
-
-/** Removes a cookie set by {@link setCookie}. */
-export function clearCookie(res: Response, config: Pick<GatewayConfig, 'secure'>, name: string): void {
-  res.clearCookie(name, { path: '/', secure: config.secure, sameSite: 'lax' });
 }

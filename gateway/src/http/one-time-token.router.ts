@@ -7,16 +7,17 @@ import {
   sendOttRequestSchema,
   type OttRequested,
 } from 'shared-contracts';
-import type { OneTimeSignInService } from '../identity/one-time-token/one-time-sign-in.service.js';
+import {
+  OTT_REQUEST_WINDOW_MS,
+  type OneTimeSignInService,
+} from '../identity/one-time-token/one-time-sign-in.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
+import { sendTooManyAttempts } from './throttled.js';
 import type { SignInResponses } from './sign-in-responses.js';
 import { browserOf } from './browser.js';
-
-/** Retry-After of a throttled `SendOTP`, in seconds (the counters' window is an hour; a minute is a hint). */
-const RETRY_AFTER_SECONDS = 60;
 
 /** Dependencies of {@link oneTimeTokenRouter}. */
 export interface OneTimeTokenRouterDeps {
@@ -71,8 +72,7 @@ export function oneTimeTokenRouter(deps: OneTimeTokenRouterDeps): Router {
       });
       if (outcome.kind === 'unavailable') return sendFormError(res, 'serviceUnavailable', 503);
       if (outcome.kind === 'throttled') {
-        res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-        return sendFormError(res, 'tooManyAttempts');
+        return sendTooManyAttempts(res, { ms: OTT_REQUEST_WINDOW_MS }, 400);
       }
       // The same body whoever was asked for (S10): the page says a code is on its way if the account exists.
       const answer: OttRequested = {

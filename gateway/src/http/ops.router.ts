@@ -5,6 +5,7 @@ import { ASSET_VERSION, clientErrorReportSchema } from 'shared-contracts';
 import type { Metrics } from '../infra/metrics.js';
 import { isRemoteId, type ReleaseRegistry } from '../releases/release-registry.js';
 import { readCookie } from './cookies.js';
+import { setRetryAfter } from '../infra/throttle/wait.js';
 
 /** Where a report's remote version comes from and where it is counted (`admin errors`). */
 export interface ClientErrorVersions {
@@ -81,10 +82,7 @@ export function opsRouter(
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       metrics.inc('client_error_reports_total', { kind: parsed.data.kind, outcome: 'dropped' });
-      res
-        .status(429)
-        .set('Retry-After', String(Math.ceil(error.msBeforeNext / 1000)))
-        .end();
+      setRetryAfter(res, { ms: error.msBeforeNext }).status(429).end();
       return;
     }
     metrics.inc('client_error_reports_total', { kind: parsed.data.kind, outcome: 'accepted' });

@@ -18,6 +18,7 @@ import type { SourceLimit } from '../infra/throttle/source-limit.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';
+import { sendTooManyAttempts } from './throttled.js';
 import type { SignInResponses } from './sign-in-responses.js';
 import { callerOf, type AccountCaller, type PendingCaller } from './account-access.js';
 import { stepRouter } from './step-router.js';
@@ -53,8 +54,7 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
       const limit = await deps.assertionLimit.take(req.ip ?? 'unknown');
       if (!limit.allowed) {
         if ('unavailable' in limit) return sendFormError(res, 'serviceUnavailable', 503);
-        res.set('Retry-After', String(limit.retryAfterSeconds));
-        return sendFormError(res, 'tooManyAttempts');
+        return sendTooManyAttempts(res, { seconds: limit.retryAfterSeconds }, 400);
       }
       // The challenge is bound to the session id; an issued anonymous id is recognised by its MAC, so nothing is
       // stored for the browser until it signs in.
@@ -155,7 +155,8 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
       const { user } = callerOf(res, 'RenameDevice');
       const body = parse(renameDeviceRequestSchema, req.body, res);
       if (!body) return;
-      if (!(await webauthn.renameDevice(user.id, body.id, body.name)))
+      // The security centre's RenamePasskey runs the same method: audited and mailed (issue 50).
+      if (!(await webauthn.renamePasskey(user, body.id, body.name)))
         return sendFormError(res, 'notFound', 404);
       res.set('Cache-Control', 'no-store').json({ devices: await webauthn.devicesOf(user.id) });
     }),
@@ -167,7 +168,7 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
       const { user } = callerOf(res, 'RemoveDevice');
       const body = parse(removeDeviceRequestSchema, req.body, res);
       if (!body) return;
-      if (!(await webauthn.removeDevice(user.id, body.id))) return sendFormError(res, 'notFound', 404);
+      if (!(await webauthn.deletePasskey(user, body.id))) return sendFormError(res, 'notFound', 404);
       res.set('Cache-Control', 'no-store').json({ devices: await webauthn.devicesOf(user.id) });
     }),
   );

@@ -379,6 +379,22 @@ for (const backend of BACKENDS) {
         expect((await anonymous.agent.get('/api/Account/Devices')).status).toBe(401);
       });
 
+      it('RenameDevice and RemoveDevice take the security centre’s path: each is audited and mailed', async () => {
+        const { user, b, id } = await signedInWithDevice();
+        const mails = async () => (await gw.store.outbox.list({ to: user.email! })).map((m) => m.text);
+        const kinds = async () => (await gw.store.audit.list({ userId: user.id })).map((e) => e.kind);
+        await b.post('/api/Account/RenameDevice', { id, name: 'Old laptop' }).expect(200);
+        expect(await kinds()).toContain('passkey.renamed');
+        expect((await mails()).some((text) => text.includes('A passkey on your account was renamed'))).toBe(
+          true,
+        );
+        await b.post('/api/Account/RemoveDevice', { id }).expect(200);
+        expect(await kinds()).toContain('passkey.deleted');
+        expect((await mails()).some((text) => text.includes('A passkey was deleted from your account'))).toBe(
+          true,
+        );
+      });
+
       it('S21 renames and removes a device right after a full sign-in, not later, and only the owner’s', async () => {
         const { user, b, id } = await signedInWithDevice();
         const renamed = await b.post('/api/Account/RenameDevice', { id, name: 'Old laptop' });

@@ -3,6 +3,7 @@ import { DEFAULT_LOCALE, fieldKey, formatErrorCode, type ErrorCode } from 'share
 import { translateErrorCode } from 'shared-contracts/locales';
 import type { core } from 'zod';
 import { RETRY_AFTER_SECONDS } from '../infra/dependency-health.js';
+import { setRetryAfter } from '../infra/throttle/wait.js';
 import { localeOf } from './locale.js';
 
 /**
@@ -28,7 +29,7 @@ export function sendValidationProblem(res: Response, errors: Record<string, stri
   ];
   // Every 503 is a dependency that does not answer (the store, Redis, a throttle's store): the client may try the
   // same call again shortly, and says so to a balancer or a retrying client.
-  if (status === 503 && !res.get('Retry-After')) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+  if (status === 503 && !res.get('Retry-After')) setRetryAfter(res, { seconds: RETRY_AFTER_SECONDS });
   res
     .status(status)
     .set('Content-Language', locale)

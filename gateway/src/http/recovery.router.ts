@@ -1,20 +1,21 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { recoverRequestSchema } from 'shared-contracts';
 import { expiredPasswordStep } from '../identity/recovery/expired-password.step.js';
-import type { RecoveryService } from '../identity/recovery/recovery.service.js';
+import { RECOVER_WINDOW_MS, type RecoveryService } from '../identity/recovery/recovery.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
+import { sendTooManyAttempts } from './throttled.js';
 import { stepRouter } from './step-router.js';
 import { browserOf } from './browser.js';
 
 /** Where a dead reset link leads (SPEC.md §2): the page offers to ask for a new one. */
 export const LINK_EXPIRED_PATH = '/error/link-expired';
-/** Retry-After of a throttled recovery call, in seconds (the counters' window is an hour; a minute is a hint). */
-const RETRY_AFTER_SECONDS = 60;
+/** How long a refused recovery call waits at most: every recovery counter counts over this window. */
+const RECOVERY_WAIT = { ms: RECOVER_WINDOW_MS };
 
 /** Dependencies of {@link recoveryRouter}. */
 export interface RecoveryRouterDeps {
@@ -56,8 +57,7 @@ export function recoveryRouter(deps: RecoveryRouterDeps): Router {
       const outcome = await recovery.recover({ login: body.username, ...context(req, res) });
       if (outcome.kind === 'unavailable') return sendFormError(res, 'serviceUnavailable', 503);
       if (outcome.kind === 'throttled') {
-        res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-        return sendFormError(res, 'tooManyAttempts');
+        return sendTooManyAttempts(res, RECOVERY_WAIT, 400);
       }
       // The same body whoever was asked for (S10): the page says a mail is on its way if the account exists.
       res.json({ accepted: true });
@@ -72,8 +72,7 @@ export function recoveryRouter(deps: RecoveryRouterDeps): Router {
         case 'invalid':
           return sendValidationProblem(res, outcome.errors);
         case 'throttled':
-          res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-          return sendFormError(res, 'tooManyAttempts');
+          return sendTooManyAttempts(res, RECOVERY_WAIT, 400);
         case 'linkExpired':
           return responses.redirect(res, LINK_EXPIRED_PATH, await sessions.ensure(req, res));
         case 'done':
@@ -95,8 +94,7 @@ export function recoveryRouter(deps: RecoveryRouterDeps): Router {
           const userId = session?.record.data.pending?.userId ?? session?.record.data.account?.userId;
           const outcome = await recovery.passwordRules({ token: body.token, userId, ...context(req, res) });
           if (outcome.kind === 'throttled') {
-            res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-            return sendFormError(res, 'tooManyAttempts');
+            return sendTooManyAttempts(res, RECOVERY_WAIT, 400);
           }
           if (outcome.kind === 'linkExpired') {
             const anonymous = await sessions.ensure(req, res);
@@ -115,8 +113,7 @@ export function recoveryRouter(deps: RecoveryRouterDeps): Router {
           });
           if (outcome.kind === 'invalid') return sendValidationProblem(res, outcome.errors);
           if (outcome.kind === 'throttled') {
-            res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-            return sendFormError(res, 'tooManyAttempts');
+            return sendTooManyAttempts(res, RECOVERY_WAIT, 400);
           }
           // The sign-in goes on with its next step (second factor, device offer, customer) and ends at its
           // returnUrl, which for an application is the OIDC interaction that asked.

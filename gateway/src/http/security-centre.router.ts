@@ -12,6 +12,7 @@ import {
   twoStepMethodRequestSchema,
   updateProfileRequestSchema,
   safeReturnUrl,
+  withReturnUrl,
 } from 'shared-contracts';
 import type {
   ChangeOutcome,
@@ -28,13 +29,14 @@ import type { RememberedBrowsers } from '../identity/two-factor/remembered-brows
 import type { SessionChanges } from '../identity/account/session-changes.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
-import type { KnownDevices } from '../infra/throttle/known-devices.js';
+import type { KnownBrowsers } from '../infra/throttle/known-browsers.js';
 import type { Antiforgery } from './antiforgery.js';
 import { callerOf, type AccountCallName } from './account-access.js';
 import { browserOf } from './browser.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
+import { sendTooManyAttempts } from './throttled.js';
 
 /** Dependencies of {@link securityCentreRouter}. */
 export interface SecurityCentreRouterDeps {
@@ -46,9 +48,14 @@ export interface SecurityCentreRouterDeps {
   rememberedBrowsers?: Pick<RememberedBrowsers, 'signedEntryKeys'>;
   /** "Confirm it's you" (issue 49, ADR 0045); without it the page can only `SignInAgain`. */
   confirmItsYou?: ConfirmItsYouService | undefined;
-  /** The sign-in throttle's known devices (S7) and the 2FA counters' (issue 39), read from this browser's cookies. */
-  knownDevices?: Pick<KnownDevices, 'recognise'> | undefined;
-  secondFactorDevices?: Pick<KnownDevices, 'recognise'> | undefined;
+  /** The sign-in throttle's known browsers (S7) and the 2FA counters' (issue 39), read from this browser's cookies. */
+  knownBrowsers?: Pick<KnownBrowsers, 'recognise'> | undefined;
+  secondFactorBrowsers?: Pick<KnownBrowsers, 'recognise'> | undefined;
+}
+
+/** The wait of a throttled outcome, when the service knows it. */
+function waitOf(outcome: { retryAfterSeconds?: number }) {
+  return outcome.retryAfterSeconds === undefined ? undefined : { seconds: outcome.retryAfterSeconds };
 }
 
 /** One change call of the table in {@link securityCentreRouter}. */
@@ -83,7 +90,7 @@ function call<B, T = undefined>(
 export function signInAgainUrl(returnUrl: unknown): string {
   const safe = safeReturnUrl(returnUrl);
   const back = safe.startsWith('/account/') && !safe.startsWith('/account/login') ? safe : '/account/';
-  return `/account/login?returnUrl=${encodeURIComponent(back)}`;
+  return withReturnUrl('/account/login', back);
 }
 
 /**
@@ -124,8 +131,7 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
         sendFormError(res, 'notFound', 404);
         return true;
       case 'throttled':
-        if (outcome.retryAfterSeconds) res.set('Retry-After', String(outcome.retryAfterSeconds));
-        sendFormError(res, 'tooManyAttempts', 429);
+        sendTooManyAttempts(res, waitOf(outcome), 429);
         return true;
       case 'invalid':
         sendValidationProblem(res, outcome.errors);
@@ -279,8 +285,8 @@ function confirmItsYouCalls(
       user: actor.user,
       sessionKey: actor.sessionKey,
       ip: req.ip ?? 'unknown',
-      device: deps.knownDevices?.recognise(browser, actor.user),
-      secondFactorDevice: deps.secondFactorDevices?.recognise(browser, actor.user),
+      device: deps.knownBrowsers?.recognise(browser, actor.user),
+      secondFactorDevice: deps.secondFactorBrowsers?.recognise(browser, actor.user),
     };
   }
 
@@ -301,8 +307,7 @@ function confirmItsYouCalls(
       case 'invalid':
         return sendValidationProblem(res, outcome.errors);
       case 'throttled':
-        if (outcome.retryAfterSeconds) res.set('Retry-After', String(outcome.retryAfterSeconds));
-        return sendFormError(res, 'tooManyAttempts', 429);
+        return sendTooManyAttempts(res, waitOf(outcome), 429);
       case 'unavailable':
         return sendFormError(res, 'serviceUnavailable', 503);
     }

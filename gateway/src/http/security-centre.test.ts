@@ -511,6 +511,12 @@ for (const backend of BACKENDS) {
         const bodies = (await mailsTo(user)).map((m) => m.text);
         expect(bodies[0]).toContain('A passkey was deleted from your account');
         expect(bodies[1]).toContain('A passkey on your account was renamed');
+        // The device page's RenameDevice/RemoveDevice run the same path (issue 50): one record per change.
+        const kinds = (await gw.store.audit.list({ userId: user.id })).map((e) => e.kind);
+        expect(kinds.filter((kind) => kind.startsWith('passkey.'))).toEqual(
+          expect.arrayContaining(['passkey.renamed', 'passkey.deleted']),
+        );
+        expect(kinds.filter((kind) => kind.startsWith('passkey.'))).toHaveLength(2);
       });
     },
   );

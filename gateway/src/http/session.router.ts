@@ -8,6 +8,7 @@ import type { ReturnUrls } from '../identity/applications/return-urls.service.js
 import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
+import { setCookie } from './cookies.js';
 import { handle, parse, queryValue, view } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import type { SignInResponses } from './sign-in-responses.js';
@@ -119,15 +120,12 @@ export function sessionRouter(deps: SessionRouterDeps): Router {
       }
       const language = await deps.partners.acceptedLanguage(req.hostname, requested);
       if (!language) return sendValidationProblem(res, { language: ['invalidValue'] });
-      // Written raw (`encode: String`) so the value is exactly `c=<l>|uic=<l>`, as the shell writes it; readable
+      // Written raw (not URL-encoded) so the value is exactly `c=<l>|uic=<l>`, as the shell writes it; readable
       // by the page (not HttpOnly) because the shell reads its `c=` part at start-up.
-      res.cookie(CULTURE_COOKIE, `c=${language}|uic=${language}`, {
-        path: '/',
+      setCookie(res, deps.config, CULTURE_COOKIE, `c=${language}|uic=${language}`, {
         httpOnly: false,
-        secure: deps.config.secure,
-        sameSite: 'lax',
-        maxAge: CULTURE_MAX_AGE_MS,
-        encode: String,
+        maxAgeMs: CULTURE_MAX_AGE_MS,
+        raw: true,
       });
       res.set('Cache-Control', 'no-store').status(200).json({ language });
     }),

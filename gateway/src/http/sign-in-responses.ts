@@ -7,6 +7,7 @@ import type { Session } from '../infra/sessions/session-manager.js';
 import type { Antiforgery } from './antiforgery.js';
 import { callName } from './plumbing.js';
 import { sendFormError, sendSessionTimedOut } from './problem.js';
+import { sendTooManyAttempts } from './throttled.js';
 
 /** Dependencies of {@link createSignInResponses}. */
 export interface SignInResponseDeps {
@@ -71,8 +72,7 @@ export function createSignInResponses({
         sendFormError(res, 'invalidCredentials');
         return;
       case 'throttled':
-        res.set('Retry-After', String(outcome.retryAfterSeconds));
-        sendFormError(res, 'tooManyAttempts');
+        sendTooManyAttempts(res, { seconds: outcome.retryAfterSeconds }, 400);
         return;
       case 'unavailable':
         // Fail closed (S8): no sign-in while the throttle's store is down.

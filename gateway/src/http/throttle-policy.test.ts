@@ -104,10 +104,10 @@ for (const backend of BACKENDS) {
         expect(results.every((r) => r.status === 400)).toBe(true);
       });
 
-      it('S7 strangers spending the account budget do not refuse the owner on a known device or source', async () => {
+      it('S7 strangers spending the account budget do not refuse the owner on a known browser or source', async () => {
         const g = await start({ perAccount: 5 });
         const { user } = await employee(g);
-        // The owner signed in before: this browser is a known device, 10.70.0.1 a known source.
+        // The owner signed in before: this browser is a known browser, 10.70.0.1 a known source.
         const laptop = await browser(g.app, '10.70.0.1');
         expect((await laptop.signIn(user.username)).status).toBe(209);
 
@@ -128,7 +128,7 @@ for (const backend of BACKENDS) {
         // A fresh browser from the address the owner signed in from before is let in too.
         const home = await browser(g.app, '10.70.0.1');
         expect((await home.signIn(user.username)).status).toBe(209);
-        // And a wrong password from the known device is still answered, not refused.
+        // And a wrong password from the known browser is still answered, not refused.
         expect(answer(await laptop.signIn(user.username, 'typo'))).toBe('invalidCredentials');
       });
 
@@ -143,13 +143,13 @@ for (const backend of BACKENDS) {
         expect(device).toMatch(/SameSite=Lax/);
         for (let i = 0; i < 3; i += 1)
           await (await browser(g.app, `10.74.0.${i}`)).signIn(user.username, 'x');
-        // Rotating the stamp (new password, disabling, revoking) forgets every known device of the user.
+        // Rotating the stamp (new password, disabling, revoking) forgets every known browser of the user.
         await g.store.users.update(user.id, { passwordHash: user.passwordHash! });
         laptop.agent.set('X-Forwarded-For', '10.73.0.2');
         expect(answer(await laptop.signIn(user.username))).toBe('tooManyAttempts');
       });
 
-      it('S7 a stranger guessing from the known device’s address does not refuse the known device', async () => {
+      it('S7 a stranger guessing from the known browser’s address does not refuse the known browser', async () => {
         const g = await start({ perAccountSource: 3 });
         const { user } = await employee(g);
         const laptop = await browser(g.app, '10.75.0.1');
@@ -175,7 +175,7 @@ for (const backend of BACKENDS) {
           await bad.signIn(login, 'guess');
         // The spraying bound still holds for strangers: carl never signed in here, so he waits like the bad client.
         expect(answer(await (await browser(g.app)).signIn(carl.username))).toBe('tooManyAttempts');
-        // Ann on her known device and bob from the address he signed in from are let in.
+        // Ann on her known browser and bob from the address he signed in from are let in.
         expect((await annLaptop.signIn(ann.username)).status).toBe(209);
         expect((await (await browser(g.app)).signIn(bob.username)).status).toBe(209);
       });

@@ -1,11 +1,13 @@
 import type { Request, Response } from 'express';
 import type { CodeBinding, SendOutcome } from '../identity/two-factor/two-factor.service.js';
+import { SEND_WINDOW_MS } from '../identity/two-factor/two-factor-context.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Session } from '../infra/sessions/session-manager.js';
-import type { DeviceAccount, KnownDevices } from '../infra/throttle/known-devices.js';
+import type { KnownBrowserAccount, KnownBrowsers } from '../infra/throttle/known-browsers.js';
 import { browserOf } from './browser.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
+import { sendTooManyAttempts } from './throttled.js';
 
 /**
  * The key a mailed or texted code of a pending sign-in is kept under: this session (whose id changed when the
@@ -24,20 +26,20 @@ export function setupBindingOf(session: Session): CodeBinding {
  * This browser's id when `user` completed a sign-in with its second factor here before (the 2FA counters' cookie,
  * issue 39): its mails and texts come from a budget of its own (issue 48, ADR 0043).
  */
-export function secondFactorDeviceOf(
-  deps: { sessions: RequestSessions; secondFactorDevices?: KnownDevices | undefined },
+export function secondFactorBrowserOf(
+  deps: { sessions: RequestSessions; secondFactorBrowsers?: KnownBrowsers | undefined },
   req: Request,
   res: Response,
-  user: DeviceAccount,
+  user: KnownBrowserAccount,
 ): string | undefined {
-  return deps.secondFactorDevices?.recognise(browserOf(deps.sessions, req, res), user);
+  return deps.secondFactorBrowsers?.recognise(browserOf(deps.sessions, req, res), user);
 }
 
 /** Answers a text request: what went out (or the wait), too many (S6), or not deliverable. */
 export function sendCodeOutcome(res: Response, outcome: SendOutcome): void {
   if (outcome === 'throttled') {
-    res.set('Retry-After', '3600');
-    return sendFormError(res, 'tooManyAttempts');
+    // The texts and mails a user may cause count over SEND_WINDOW_MS.
+    return sendTooManyAttempts(res, { ms: SEND_WINDOW_MS }, 400);
   }
   if (outcome === 'failed') return sendFormError(res, 'codeNotSent');
   res.set('Cache-Control', 'no-store').json(outcome);

@@ -4,7 +4,7 @@ import type { SessionAuthService } from '../identity/session/session-auth.servic
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { TwoFactorService } from '../identity/two-factor/two-factor.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
-import type { KnownDevices } from '../infra/throttle/known-devices.js';
+import type { KnownBrowsers } from '../infra/throttle/known-browsers.js';
 import type { SignInResponses } from './sign-in-responses.js';
 
 /**
@@ -21,5 +21,5 @@ export interface TwoFactorRouterDeps {
   /** Session changes of the 2FA calls (the proved factors, "remember this browser"). */
   sessionChanges: SessionChanges;
   /** Browsers where the account completed a sign-in with its second factor: their own counter (issue 39). */
-  secondFactorDevices?: KnownDevices | undefined;
+  secondFactorBrowsers?: KnownBrowsers | undefined;
 }

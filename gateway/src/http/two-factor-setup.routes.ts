@@ -8,16 +8,18 @@ import {
 } from 'shared-contracts';
 import { twoFactorSetupStep } from '../identity/two-factor/two-factor-setup.step.js';
 import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
+import { MFA_ATTEMPT_WINDOW_MS } from '../identity/two-factor/two-factor-context.js';
 import { sessionAmr } from '../identity/account/ways-in.js';
 import { localeOf } from './locale.js';
 import { parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 import type { AccountCaller, PendingCaller } from './account-access.js';
+import { sendTooManyAttempts } from './throttled.js';
 import type { StepRoutes } from './step-router.js';
 import {
   bindingOf,
   lowerKeys,
-  secondFactorDeviceOf,
+  secondFactorBrowserOf,
   sendCodeOutcome,
   sendFieldError,
   setupBindingOf,
@@ -64,7 +66,7 @@ export function twoFactorSetupRoutes(
         const body = parse(generatePhoneVerificationRequestSchema, req.body, res);
         if (!body) return;
         const binding = setupBindingOf(actor.session);
-        const device = secondFactorDeviceOf(deps, req, res, actor.user);
+        const device = secondFactorBrowserOf(deps, req, res, actor.user);
         sendCodeOutcome(
           res,
           await twoFactor.sendPhoneVerification(actor.user, binding, body.phone, localeOf(res), device),
@@ -88,8 +90,7 @@ export function twoFactorSetupRoutes(
               ? await twoFactor.confirmSms(actor.user.id, body.code, binding, amr, body.replace)
               : await twoFactor.confirmPin(actor.user.id, body.code, binding, amr, body.replace);
         if (result.kind === 'throttled') {
-          res.set('Retry-After', '900');
-          return sendFormError(res, 'tooManyAttempts');
+          return sendTooManyAttempts(res, { ms: MFA_ATTEMPT_WINDOW_MS }, 400);
         }
         if (result.kind === 'exists') return sendFormError(res, 'twoStepMethodExists');
         if (result.kind !== 'ok') return sendFieldError(res, 'code');
@@ -177,7 +178,7 @@ export function pinRoutes(
         const query = parse(generatePinQuerySchema, lowerKeys(req.query), res);
         if (!query) return;
         const actor = pinActor(caller);
-        const device = secondFactorDeviceOf(deps, req, res, actor.user);
+        const device = secondFactorBrowserOf(deps, req, res, actor.user);
         const sent = await twoFactor.generatePin(
           actor.user,
           actor.binding,

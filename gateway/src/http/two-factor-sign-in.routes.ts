@@ -7,12 +7,13 @@ import {
 } from 'shared-contracts';
 import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import type { CodeOutcome } from '../identity/two-factor/two-factor.service.js';
+import { MFA_OWN_WINDOW_MS } from '../identity/two-factor/two-factor-context.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
-import { sendFormError } from './problem.js';
+import { sendTooManyAttempts } from './throttled.js';
 import type { StepRoutes } from './step-router.js';
-import { bindingOf, secondFactorDeviceOf, sendCodeOutcome, sendFieldError } from './two-factor-codes.js';
+import { bindingOf, secondFactorBrowserOf, sendCodeOutcome, sendFieldError } from './two-factor-codes.js';
 import type { TwoFactorRouterDeps } from './two-factor-router-deps.js';
 import { browserOf } from './browser.js';
 
@@ -40,10 +41,10 @@ export function twoFactorSignInRoutes(
   const { signIn, twoFactor, responses } = deps;
 
   /** This browser's id when the account completed a sign-in with its second factor here before. */
-  async function knownDevice(req: Request, res: Response, userId: string): Promise<string | undefined> {
-    if (!deps.secondFactorDevices) return undefined;
+  async function knownBrowser(req: Request, res: Response, userId: string): Promise<string | undefined> {
+    if (!deps.secondFactorBrowsers) return undefined;
     const user = await twoFactor.user(userId);
-    return user ? deps.secondFactorDevices.recognise(browserOf(deps.sessions, req, res), user) : undefined;
+    return user ? deps.secondFactorBrowsers.recognise(browserOf(deps.sessions, req, res), user) : undefined;
   }
 
   /** Answers a checked code: the next step (209) on success, else the errors map on the field. */
@@ -56,8 +57,8 @@ export function twoFactorSignInRoutes(
     amr: string[],
   ): Promise<void> {
     if (outcome === 'throttled') {
-      res.set('Retry-After', '900');
-      sendFormError(res, 'tooManyAttempts');
+      // The owner's budget of code attempts counts over MFA_OWN_WINDOW_MS (a stranger's is longer, and not told).
+      sendTooManyAttempts(res, { ms: MFA_OWN_WINDOW_MS }, 400);
       return;
     }
     if (outcome === 'invalid') {
@@ -95,7 +96,7 @@ export function twoFactorSignInRoutes(
           body.method,
           body.code,
           bindingOf(session),
-          await knownDevice(req, res, user.id),
+          await knownBrowser(req, res, user.id),
         );
         // "Remember this browser" is lasting state: it waits for the sign-in to complete (issue 39).
         if (outcome === 'ok' && body.rememberBrowser)
@@ -111,7 +112,7 @@ export function twoFactorSignInRoutes(
         const outcome = await twoFactor.redeemRecoveryCode(
           user.id,
           body.recoveryCode,
-          await knownDevice(req, res, user.id),
+          await knownBrowser(req, res, user.id),
         );
         await finishStep(req, res, session, outcome, 'recoveryCode', ['mfa']);
       },
@@ -132,7 +133,7 @@ export function smsResend(deps: TwoFactorRouterDeps, atStep: RequestHandler): Re
       const found = await pending(deps, req);
       const user = found ? await twoFactor.user(found.userId) : undefined;
       if (!found || !user || user.disabled) return responses.restart(req, res);
-      const device = secondFactorDeviceOf(deps, req, res, user);
+      const device = secondFactorBrowserOf(deps, req, res, user);
       sendCodeOutcome(
         res,
         await twoFactor.sendSignInSms(user, bindingOf(found.session), localeOf(res), device),

@@ -4,7 +4,7 @@ import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import type { Mailer } from '../infra/mail/mailer.js';
 import type { SessionWriter } from './browser.js';
 import type { SmsSender } from '../infra/sms/sms-sender.js';
-import type { KnownDevices } from '../infra/throttle/known-devices.js';
+import type { KnownBrowsers } from '../infra/throttle/known-browsers.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { Store } from '../store/store.js';
 import { createAccountsService } from './claims/accounts.service.js';
@@ -15,7 +15,7 @@ import { createCustomersService } from './customers/customers.service.js';
 import { createLoginViewService } from './sign-in/login-view.service.js';
 import { createOneTimeSignInService } from './one-time-token/one-time-sign-in.service.js';
 import type { RememberedBrowsers } from './two-factor/remembered-browsers.js';
-import { createWaysInAnnouncer } from './account/ways-in.js';
+import { createChangeAnnouncer, createWaysInAnnouncer } from './account/ways-in.js';
 import { createTwoFactorService } from './two-factor/two-factor.service.js';
 import { PartnerService } from './partners/partner.service.js';
 import { createRecoveryService } from './recovery/recovery.service.js';
@@ -40,7 +40,7 @@ export interface IdentityDeps {
   metrics?: SignInMetrics;
   oidc?: OidcLogoutHooks | undefined;
   /** Browsers an account signed in from before: the throttle judges them apart from strangers (S7). */
-  knownDevices?: KnownDevices;
+  knownBrowsers?: KnownBrowsers;
   /** Short-lived flow state shared by the replicas (second-factor set-up, recovery-code sets, attempt counts). */
   kv: KeyValueStore;
   /** Recovery links and "password changed" notices (SMTP or the dev outbox). */
@@ -50,7 +50,7 @@ export interface IdentityDeps {
   /** "Remember this browser" after a second factor (ADR 0008). */
   rememberedBrowsers?: RememberedBrowsers;
   /** Browsers where a sign-in with the second factor completed: the 2FA counters judge them apart (issue 39). */
-  secondFactorDevices?: KnownDevices;
+  secondFactorBrowsers?: KnownBrowsers;
   /** PUBLIC_URL: the origin of every mailed link (S13). */
   publicUrl: string;
   /** RECENT_SIGN_IN_SECONDS: how recent a full sign-in must be to change how one signs in (S21). */
@@ -74,13 +74,16 @@ export function createIdentity(deps: IdentityDeps) {
   const { store, sessions, clock } = deps;
   const partners = new PartnerService(store.partners);
   // Every new way in is mailed to the account at once (issue 48, ADR 0042).
-  const announceWayIn = createWaysInAnnouncer({
+  const announcer = {
     mailer: deps.mailer,
     partners,
     clock,
     publicUrl: deps.publicUrl,
     onBackgroundError: deps.onBackgroundError,
-  });
+  };
+  const announceWayIn = createWaysInAnnouncer(announcer);
+  // Every change to a passkey is mailed too, whichever page made it (issue 50: one path per action).
+  const announceChange = createChangeAnnouncer(announcer);
   const twoFactor = createTwoFactorService({
     store,
     kv: deps.kv,
@@ -98,9 +101,9 @@ export function createIdentity(deps: IdentityDeps) {
     steps: deps.steps,
     clock,
     metrics: deps.metrics,
-    knownDevices: deps.knownDevices,
+    knownBrowsers: deps.knownBrowsers,
     rememberedBrowsers: deps.rememberedBrowsers,
-    secondFactorDevices: deps.secondFactorDevices,
+    secondFactorBrowsers: deps.secondFactorBrowsers,
     onRememberBrowser: (browser, user) => twoFactor.rememberBrowser(browser, user.id),
     announceWayIn,
   });
@@ -117,7 +120,7 @@ export function createIdentity(deps: IdentityDeps) {
     kv: deps.kv,
     throttle: deps.throttle,
     clock,
-    knownDevices: deps.knownDevices,
+    knownBrowsers: deps.knownBrowsers,
     secretKey: deps.captcha.secretKey,
     recaptchaVerifyUrl: deps.captcha.recaptchaVerifyUrl ?? GOOGLE_SITEVERIFY_URL,
     fallback: deps.captcha.fallback,
@@ -147,7 +150,7 @@ export function createIdentity(deps: IdentityDeps) {
     returnUrls,
     applications: createApplications(store),
     twoFactor,
-    secondFactorDevices: deps.secondFactorDevices,
+    secondFactorBrowsers: deps.secondFactorBrowsers,
     captcha,
     loginView: createLoginViewService(
       partners,
@@ -175,13 +178,20 @@ export function createIdentity(deps: IdentityDeps) {
       returnUrls,
       signIn,
       throttle: deps.throttle,
-      knownDevices: deps.knownDevices,
+      knownBrowsers: deps.knownBrowsers,
       publicUrl: deps.publicUrl,
       // SECRET_KEY (the captcha derives its keys from it too): the code's and the binding's keyed hashes.
       secretKey: deps.captcha.secretKey,
       onBackgroundError: deps.onBackgroundError,
     }),
-    webauthn: createWebauthnService({ store, kv: deps.kv, clock, publicUrl: deps.publicUrl, announceWayIn }),
+    webauthn: createWebauthnService({
+      store,
+      kv: deps.kv,
+      clock,
+      publicUrl: deps.publicUrl,
+      announceWayIn,
+      announceChange,
+    }),
     // Every AssertionOptions stores a challenge for an anonymous caller (the sign-in page's autofill asks on each
     // visit): a source gets as many as it may start OIDC interactions.
     assertionLimit: new SourceLimit(deps.throttle.backend, {

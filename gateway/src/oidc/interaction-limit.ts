@@ -8,6 +8,7 @@
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { SourceLimit, type InteractionLimit } from '../infra/throttle/source-limit.js';
+import { setRetryAfter, waitSeconds } from '../infra/throttle/wait.js';
 
 // The cap itself lives with SourceLimit, which the identity layer also uses (passkey challenges, issue 42).
 export { DEFAULT_INTERACTION_LIMIT, type InteractionLimit } from '../infra/throttle/source-limit.js';
@@ -35,10 +36,9 @@ export function interactionGate(
     if (decision.allowed) return true;
     res.setHeader('Cache-Control', 'no-store');
     if ('retryAfterSeconds' in decision) {
-      const seconds = decision.retryAfterSeconds;
-      res
+      const seconds = waitSeconds({ seconds: decision.retryAfterSeconds });
+      setRetryAfter(res, { seconds })
         .status(429)
-        .setHeader('Retry-After', String(seconds))
         .type('html')
         .send(
           page(

@@ -7,6 +7,7 @@
 import type { Request, Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import { withReturnUrl } from 'shared-contracts';
 import { setGrantCustomer } from './grant-customer.js';
 import type { FindOidcClient, GetSignedInAccount, SignedInAccount } from './types.js';
 
@@ -63,7 +64,7 @@ export async function handleInteraction(
 
   if (prompt.name === 'login') {
     if (!signedIn) {
-      res.redirect(303, `${deps.loginPath}?returnUrl=${encodeURIComponent(resume)}`);
+      res.redirect(303, withReturnUrl(deps.loginPath, resume));
       return;
     }
     // prompt=login / max_age demand a sign-in made for this interaction; an older one does not count, and we fail
@@ -98,7 +99,7 @@ export async function handleInteraction(
 
   if (prompt.name === 'select_account') {
     if (!signedIn) {
-      res.redirect(303, `${deps.loginPath}?returnUrl=${encodeURIComponent(resume)}`);
+      res.redirect(303, withReturnUrl(deps.loginPath, resume));
       return;
     }
     // Done once the user chose a customer after this authorization began: on the selection page it sent them to,
@@ -109,7 +110,7 @@ export async function handleInteraction(
     const chosen =
       chosenAt !== undefined && (chosenAt >= begun || (signedInForThis && chosenAt >= signedIn.authTime!));
     if (!chosen) {
-      res.redirect(303, `${deps.selectCustomerPath}?returnUrl=${encodeURIComponent(resume)}`);
+      res.redirect(303, withReturnUrl(deps.selectCustomerPath, resume));
       return;
     }
     await provider.interactionFinished(req, res, { select_account: {} }, { mergeWithLastSubmission: true });
@@ -131,7 +132,7 @@ export async function handleInteraction(
     }
     const accountId = details.session?.accountId;
     if (!accountId) {
-      res.redirect(303, `${deps.loginPath}?returnUrl=${encodeURIComponent(resume)}`);
+      res.redirect(303, withReturnUrl(deps.loginPath, resume));
       return;
     }
     const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;

@@ -8,6 +8,7 @@
  * `createOidcProvider` returns an {@link OidcService}; `oidc/mount.ts` wires it to the gateway (see README.md).
  */
 import { isDependencyUnavailable, RETRY_AFTER_SECONDS } from '../infra/dependency-health.js';
+import { setRetryAfter } from '../infra/throttle/wait.js';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
@@ -345,7 +346,7 @@ function answerOutagesWithRetry(provider: Provider): void {
     await next();
     if (ctx.status >= 500 && (ctx.state as Record<symbol, unknown>)[OUTAGE]) {
       ctx.status = 503;
-      ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      setRetryAfter(ctx.res, { seconds: RETRY_AFTER_SECONDS });
     }
   });
 }

@@ -10,7 +10,8 @@ import { customerOfToken, loadGrantForSiteCustomer, policyWithSelectAccount } fr
 import { rpInitiatedLogoutFeature } from './rp-initiated-logout.js';
 import { sessionTtl, siteSessionReader, type SiteSessionReader } from './site-session.js';
 import type { FindOidcAccount, GetSignedInAccount } from './types.js';
-import { escapeHtmlText } from 'shared-contracts';
+import { escapeHtmlText, withReturnUrl } from 'shared-contracts';
+import { cookieName, providerCookieOptions } from '../infra/cookie-attributes.js';
 
 /** Path of every OIDC endpoint; the discovery document lists them (issuer = PUBLIC_URL, no path). */
 export const OIDC_ROUTES = {
@@ -181,18 +182,17 @@ export function buildOidcConfiguration(
       async url(ctx, interaction) {
         const resume = `/interaction/${interaction.uid}`;
         // Switching customer: the selection page, which comes back here (handleInteraction decides when it is done).
-        if (interaction.prompt.name === 'select_account')
-          return `${selectPath}?returnUrl=${encodeURIComponent(resume)}`;
+        if (interaction.prompt.name === 'select_account') return withReturnUrl(selectPath, resume);
         const signedIn = await site.read(ctx.req);
         const forced = interaction.prompt.reasons.some((r) => r === 'login_prompt' || r === 'max_age');
         // A remembered (remember-me) sign-in can be up to 30 days old: its application sign-ins pass the sign-in
         // page, whose SilentLogin signs in without typing once the steps that may have lapsed since (a remembered
         // browser's second factor, an expired password) are checked again (ADR 0020).
         if (signedIn?.persistent === true && interaction.prompt.name === 'login')
-          return `${loginPath}?returnUrl=${encodeURIComponent(resume)}`;
+          return withReturnUrl(loginPath, resume);
         // Already signed in on the sign-in site and no fresh sign-in demanded: single sign-on, skip the form.
         if (signedIn && !forced) return resume;
-        return `${loginPath}?returnUrl=${encodeURIComponent(resume)}`;
+        return withReturnUrl(loginPath, resume);
       },
     },
     features: {
@@ -214,15 +214,15 @@ export function buildOidcConfiguration(
     cookies: {
       keys: deriveCookieKeys(options.secretKey),
       names: {
-        session: secure ? '__Host-idp.oidc.session' : 'idp.oidc.session',
+        session: cookieName({ secure }, 'idp.oidc.session'),
         interaction: 'idp.oidc.interaction',
         resume: 'idp.oidc.resume',
       },
       // No maxAge: oidc-provider adds an expiry only to a session signed in with remember-me (`remember` in the
       // interaction result); any other OIDC session cookie ends with the browser, like the site's own (ADR 0006).
-      long: { signed: true, httpOnly: true, sameSite: 'lax', path: '/' },
+      long: providerCookieOptions('/'),
       // The interaction cookie must reach /interaction/<uid>, not the sign-in page interactions.url points at.
-      short: { signed: true, httpOnly: true, sameSite: 'lax', path: '/interaction/' },
+      short: providerCookieOptions('/interaction/'),
     },
     fetch: (url, init) => {
       // Dropping oidc-provider's SSRF-checking dispatcher is the switch; see allowPrivateNetworkFetch.

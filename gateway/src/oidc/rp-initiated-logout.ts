@@ -9,6 +9,7 @@ import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC, Session } from 'oidc-provider';
 import type { SiteSessionReader } from './site-session.js';
 import type { FindOidcClient } from './types.js';
+import { providerCookieOptions } from '../infra/cookie-attributes.js';
 import { safeEqual } from '../infra/crypto/tokens.js';
 
 /** What LogoutView needs to know about a pending RP-initiated logout. */
@@ -216,13 +217,7 @@ export async function terminateOidcSession(
   ctx: KoaContextWithOIDC,
 ): Promise<string[]> {
   const backchannelClients = await endOidcSessionArtefacts(provider, session, { ctx });
-  ctx.cookies.set(provider.cookieName('session'), null, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    signed: true,
-    secure: ctx.secure,
-  });
+  ctx.cookies.set(provider.cookieName('session'), null, providerCookieOptions('/', ctx.secure));
   return backchannelClients;
 }
 

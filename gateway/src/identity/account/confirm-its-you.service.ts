@@ -31,7 +31,7 @@ export interface ConfirmingActor {
   sessionKey: string;
   /** Source address, for the throttle and the audit trail. */
   ip: string;
-  /** This browser's id when it is a known device of the account (the sign-in throttle's signed cookie, S7). */
+  /** This browser's id when it is a known browser of the account (the sign-in throttle's signed cookie, S7). */
   device: string | undefined;
   /** This browser's id when it completed a sign-in with the account's second factor before (issue 39). */
   secondFactorDevice: string | undefined;

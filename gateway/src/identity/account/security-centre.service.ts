@@ -61,7 +61,7 @@ export interface SecurityCentreDeps {
     TwoFactorService,
     'methodsOf' | 'recentFullSignIn' | 'recentSignInMs' | 'regenerateRecoveryCodes'
   >;
-  webauthn: Pick<WebauthnService, 'devicesOf' | 'renameDevice' | 'removeDevice'>;
+  webauthn: Pick<WebauthnService, 'devicesOf' | 'renamePasskey' | 'deletePasskey'>;
   sessionIndex: Pick<SessionIndex, 'sessionsOf' | 'end'>;
   /** The site's public address: the e-mail change link points at its `/account/` page. */
   publicUrl: string;
@@ -358,27 +358,18 @@ export function createSecurityCentreService(deps: SecurityCentreDeps) {
       );
     },
 
-    /** `RenamePasskey`. */
-    renamePasskey(actor: SecurityCentreActor, id: string, name: string): Promise<ChangeOutcome> {
-      return change(
-        actor,
-        async () =>
-          (await deps.webauthn.renameDevice(actor.user.id, id, name))
-            ? { kind: 'done' }
-            : { kind: 'notFound' },
-        // webauthn.renameDevice writes its own audit entry; this one says where the change came from.
-        { kind: 'security-centre.passkey-renamed', mail: 'passkey-renamed', data: { credentialId: id } },
-      );
+    /** `RenamePasskey`: the passkey service's one path (audited and mailed there), after the recent sign-in. */
+    async renamePasskey(actor: SecurityCentreActor, id: string, name: string): Promise<ChangeOutcome> {
+      if (!(await isRecent(actor))) return { kind: 'recentSignInRequired' };
+      return (await deps.webauthn.renamePasskey(actor.user, id, name))
+        ? { kind: 'done' }
+        : { kind: 'notFound' };
     },
 
-    /** `DeletePasskey`. */
-    deletePasskey(actor: SecurityCentreActor, id: string): Promise<ChangeOutcome> {
-      return change(
-        actor,
-        async () =>
-          (await deps.webauthn.removeDevice(actor.user.id, id)) ? { kind: 'done' } : { kind: 'notFound' },
-        { kind: 'security-centre.passkey-deleted', mail: 'passkey-deleted', data: { credentialId: id } },
-      );
+    /** `DeletePasskey`: as {@link renamePasskey}. */
+    async deletePasskey(actor: SecurityCentreActor, id: string): Promise<ChangeOutcome> {
+      if (!(await isRecent(actor))) return { kind: 'recentSignInRequired' };
+      return (await deps.webauthn.deletePasskey(actor.user, id)) ? { kind: 'done' } : { kind: 'notFound' };
     },
 
     /** `RegenerateRecoveryCodes`: a new set (the old one dies), answered once. */

@@ -1,8 +1,8 @@
 import { partnerDisplayName } from 'shared-contracts';
 import type { Clock } from '../../infra/clock.js';
 import type { Mailer } from '../../infra/mail/mailer.js';
-import { renderMail, type AddedSignInMethod } from '../../infra/mail/templates.js';
-import { requestContext } from '../../infra/request-context.js';
+import { renderMail, type AddedSignInMethod, type SecurityChange } from '../../infra/mail/templates.js';
+import { requestContext, type RequestContext } from '../../infra/request-context.js';
 import type { Session } from '../../infra/sessions/session-manager.js';
 import { hasBoundAdditions } from '../../store/bound-additions.js';
 import type { Store } from '../../store/store.js';
@@ -58,34 +58,63 @@ export type AnnounceWayIn = (
 ) => Promise<void>;
 
 /**
- * The mail of an added way in, sent at once in the request's language (the account stores none: the culture
- * cookie, Accept-Language, then the partner's default, as every answer of the API), from the request's partner, with
- * the user agent of the browser that added it. The addition stands whatever the mail does (a fault is reported).
+ * Sends the account a mail at once, in the request's language (the account stores none: the culture cookie,
+ * Accept-Language, then the partner's default, as every answer of the API), from the request's partner. What was
+ * done stands whatever the mail does (a fault is reported).
  */
+async function mailAtOnce(
+  deps: WaysInAnnouncerDeps,
+  to: string | null | undefined,
+  render: (
+    locale: string | undefined,
+    common: { partnerName: string; changedAt: number },
+    context: RequestContext | undefined,
+  ) => { subject: string; text: string; html: string },
+): Promise<void> {
+  if (!to) return;
+  const context = requestContext.getStore();
+  try {
+    const partner = await deps.partners.forHost(context?.host ?? undefined);
+    const common = {
+      partnerName: partnerDisplayName(partner?.name, 'Identity'),
+      changedAt: deps.clock.now(),
+    };
+    const rendered = render(context?.locale ?? partner?.defaultLanguage, common, context);
+    await deps.mailer.send({ to, subject: rendered.subject, text: rendered.text, html: rendered.html });
+  } catch (error) {
+    deps.onBackgroundError?.(error);
+  }
+}
+
+/** The mail of an added way in ({@link mailAtOnce}), with the user agent of the browser that added it. */
 export function createWaysInAnnouncer(deps: WaysInAnnouncerDeps): AnnounceWayIn {
   const securityCentre = new URL('/account/', deps.publicUrl).href;
-  return async (user, method, detail = {}) => {
-    if (!user.email) return;
-    const context = requestContext.getStore();
-    try {
-      const partner = await deps.partners.forHost(context?.host ?? undefined);
-      const rendered = renderMail('sign-in-method-added', context?.locale ?? partner?.defaultLanguage, {
-        partnerName: partnerDisplayName(partner?.name, 'Identity'),
+  return (user, method, detail = {}) =>
+    mailAtOnce(deps, user.email, (locale, common, context) =>
+      renderMail('sign-in-method-added', locale, {
+        ...common,
         displayName: user.displayName,
         method,
         provider: detail.provider,
-        changedAt: deps.clock.now(),
         userAgent: context?.userAgent ?? null,
         link: securityCentre,
-      });
-      await deps.mailer.send({
-        to: user.email,
-        subject: rendered.subject,
-        text: rendered.text,
-        html: rendered.html,
-      });
-    } catch (error) {
-      deps.onBackgroundError?.(error);
-    }
-  };
+      }),
+    );
+}
+
+/** Mails the account that something about how it signs in changed (a passkey renamed or deleted). */
+export type AnnounceChange = (
+  user: Pick<User, 'email' | 'displayName'>,
+  change: SecurityChange,
+) => Promise<void>;
+
+/**
+ * The mail of a change made from any page (the security centre or the device page: one path per action, issue 50),
+ * sent as {@link mailAtOnce} does.
+ */
+export function createChangeAnnouncer(deps: WaysInAnnouncerDeps): AnnounceChange {
+  return (user, change) =>
+    mailAtOnce(deps, user.email, (locale, common) =>
+      renderMail('security-change', locale, { ...common, displayName: user.displayName, change }),
+    );
 }

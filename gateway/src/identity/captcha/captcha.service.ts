@@ -7,7 +7,7 @@ import type { Clock } from '../../infra/clock.js';
 import { sha256 } from '../../infra/crypto/tokens.js';
 import type { Browser } from '../browser.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
-import type { KnownDevices } from '../../infra/throttle/known-devices.js';
+import type { KnownBrowsers } from '../../infra/throttle/known-browsers.js';
 import type { LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import type { CaptchaSettings, CaptchaSettingsRepository } from '../../store/captcha-settings.repository.js';
 import { defaultCaptchaSettings } from '../../store/captcha-settings.repository.js';
@@ -23,7 +23,7 @@ const USED_TOKEN_TTL_MS = 10 * 60_000;
 
 /**
  * When "on risk" asks for a challenge (ADR 0014). Sign-in and linking read the sign-in throttle's counters: the
- * failures of this account from this source (or known device), and strangers' failures on the account and from
+ * failures of this account from this source (or known browser), and strangers' failures on the account and from
  * the source. Recover and SendOTP count their own requests per source. Past the "high" marks the work grows.
  */
 export const CAPTCHA_RISK = {
@@ -78,7 +78,7 @@ export interface CaptchaServiceDeps {
   kv: KeyValueStore;
   throttle: LoginThrottle;
   clock: Clock;
-  knownDevices?: KnownDevices | undefined;
+  knownBrowsers?: KnownBrowsers | undefined;
   /** SECRET_KEY: the ALTCHA signing keys are derived from it (HKDF), so replicas agree without a new secret. */
   secretKey: Buffer;
   /** Google's siteverify, or a local stand-in (tests). */
@@ -180,7 +180,7 @@ export class CaptchaService {
     const user = login ? await findLoginOnce(ctx.browser, this.deps.users, login) : undefined;
     // The same account key the sign-in throttle counts on (SignInService.passwordSignIn).
     const account = user ? `user:${user.id}` : `login:${normaliseLogin(login ?? '')}`;
-    const device = user ? this.deps.knownDevices?.recognise(ctx.browser, user) : undefined;
+    const device = user ? this.deps.knownBrowsers?.recognise(ctx.browser, user) : undefined;
     const counts = await this.deps.throttle.peek({ account, source: ctx.ip, device });
     const required =
       (login !== undefined && counts.own >= CAPTCHA_RISK.ownFailures) ||

@@ -7,6 +7,7 @@ import {
   type ExternalUser,
   type LinkedProvider,
   type VendorLoginView,
+  withReturnUrl,
 } from 'shared-contracts';
 import type { Clock } from '../../infra/clock.js';
 import type { Session } from '../../infra/sessions/session-manager.js';
@@ -242,7 +243,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
         await fail('declined', { provider: providerId });
         return {
           kind: 'redirect',
-          target: `/account/login?${new URLSearchParams({ returnUrl: flow.returnUrl }).toString()}`,
+          target: withReturnUrl('/account/login', flow.returnUrl),
           session,
         };
       }
@@ -366,7 +367,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
         await sessions.save(session);
         return {
           kind: 'redirect',
-          target: `/account/link?${new URLSearchParams({ returnUrl: flow.returnUrl }).toString()}`,
+          target: withReturnUrl('/account/link', flow.returnUrl),
           session,
         };
       }
@@ -443,7 +444,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
         await sessions.save(session);
       }
       const returnUrl = identity?.returnUrl ?? '/';
-      return `/account/login?${new URLSearchParams({ returnUrl }).toString()}`;
+      return withReturnUrl('/account/login', returnUrl);
     },
 
     /** `ExternalLogins`: the login providers of this site and whether the user linked each. */

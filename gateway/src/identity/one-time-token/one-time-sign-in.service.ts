@@ -6,7 +6,7 @@ import type { Mailer } from '../../infra/mail/mailer.js';
 import { renderMail } from '../../infra/mail/templates.js';
 import type { Session } from '../../infra/sessions/session-manager.js';
 import type { Browser } from '../browser.js';
-import type { KnownDevices } from '../../infra/throttle/known-devices.js';
+import type { KnownBrowsers } from '../../infra/throttle/known-browsers.js';
 import { ThrottleUnavailableError, type LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import type { OneTimeSignInRecord } from '../../store/one-time-token.repository.js';
 import type { Store } from '../../store/store.js';
@@ -84,7 +84,7 @@ export interface OneTimeSignInDeps {
   returnUrls: ReturnUrls;
   signIn: SignInService;
   throttle: LoginThrottle;
-  knownDevices?: KnownDevices | undefined;
+  knownBrowsers?: KnownBrowsers | undefined;
   /** PUBLIC_URL: the only origin a mailed link may carry (S13). */
   publicUrl: string;
   /** SECRET_KEY: the keyed hashes of the typed code and of the browser binding are made with it. */
@@ -242,7 +242,7 @@ export function createOneTimeSignInService(deps: OneTimeSignInDeps) {
           // A token that matches nobody is counted on this browser's key: its guesses still meet the source's budget.
           account: user ? `user:${user.id}` : `ott:${binding}`,
           source: input.ip,
-          device: user ? deps.knownDevices?.recognise(browser, user) : undefined,
+          device: user ? deps.knownBrowsers?.recognise(browser, user) : undefined,
         });
       } catch (error) {
         if (error instanceof ThrottleUnavailableError) return { kind: 'unavailable' };

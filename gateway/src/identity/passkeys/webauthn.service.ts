@@ -17,7 +17,7 @@ import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import type { WebauthnCredential } from '../../store/webauthn-credential.repository.js';
-import { additionBinding, type AnnounceWayIn } from '../account/ways-in.js';
+import { additionBinding, type AnnounceChange, type AnnounceWayIn } from '../account/ways-in.js';
 
 /** A challenge is answered within this time or never (S22: time-limited; the browser's own timeout is the same). */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -54,6 +54,8 @@ export interface WebauthnDeps {
   publicUrl: string;
   /** Mails the account each passkey added (issue 48, ADR 0042). */
   announceWayIn?: AnnounceWayIn | undefined;
+  /** Mails the account each passkey renamed or deleted, from whichever page (issue 50: one path per action). */
+  announceChange?: AnnounceChange | undefined;
 }
 
 /** What the challenge entry in the key-value store holds. */
@@ -336,17 +338,26 @@ export function createWebauthnService(deps: WebauthnDeps) {
       }));
     },
 
-    /** Renames one of the account's devices; false when it is not theirs. */
-    async renameDevice(userId: string, id: string, name: string): Promise<boolean> {
-      const renamed = await store.webauthnCredentials.rename(userId, id, name);
-      if (renamed) await audit('webauthn.renamed', userId, { credentialId: id, name });
+    /**
+     * Renames one of the account's passkeys, audited and mailed: the one path of `RenameDevice` (device page) and
+     * `RenamePasskey` (security centre). False when it is not theirs. The caller has checked the recent sign-in.
+     */
+    async renamePasskey(user: Pick<User, 'id' | 'email' | 'displayName'>, id: string, name: string) {
+      const renamed = await store.webauthnCredentials.rename(user.id, id, name);
+      if (renamed) {
+        await audit('passkey.renamed', user.id, { credentialId: id, name });
+        await deps.announceChange?.(user, 'passkey-renamed');
+      }
       return renamed;
     },
 
-    /** Removes one of the account's devices; false when it is not theirs. */
-    async removeDevice(userId: string, id: string): Promise<boolean> {
-      const removed = await store.webauthnCredentials.remove(userId, id);
-      if (removed) await audit('webauthn.removed', userId, { credentialId: id });
+    /** Deletes one of the account's passkeys, as {@link renamePasskey}: `RemoveDevice` and `DeletePasskey`. */
+    async deletePasskey(user: Pick<User, 'id' | 'email' | 'displayName'>, id: string) {
+      const removed = await store.webauthnCredentials.remove(user.id, id);
+      if (removed) {
+        await audit('passkey.deleted', user.id, { credentialId: id });
+        await deps.announceChange?.(user, 'passkey-deleted');
+      }
       return removed;
     },
   };

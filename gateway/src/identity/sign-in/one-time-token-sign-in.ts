@@ -11,7 +11,7 @@ export function oneTimeTokenEntry(
   ctx: SignInContext,
   walk: Pick<SignInWalk, 'begin' | 'rememberedSecondFactor'>,
 ) {
-  const { clock, knownDevices } = ctx;
+  const { clock, knownBrowsers } = ctx;
   const { begin, rememberedSecondFactor } = walk;
 
   /**
@@ -27,7 +27,7 @@ export function oneTimeTokenEntry(
     input: { returnUrl: string; ip: string; via: 'code' | 'link' },
   ): Promise<SignInOutcome> {
     if (user.disabled) return { kind: 'invalidCredentials' };
-    knownDevices?.remember(browser, user);
+    knownBrowsers?.remember(browser, user);
     const passed: AuditEvent = {
       at: clock.now(),
       kind: 'sign-in.one-time-token',

@@ -35,7 +35,7 @@ export function passwordEntry(
   ctx: SignInContext,
   walk: Pick<SignInWalk, 'begin' | 'rememberedSecondFactor'>,
 ) {
-  const { store, sessions, throttle, clock, metrics, knownDevices } = ctx;
+  const { store, sessions, throttle, clock, metrics, knownBrowsers } = ctx;
   const { begin, rememberedSecondFactor } = walk;
 
   /** `Login`: checks the password (throttled, same work for unknown users) and starts the step walk. */
@@ -53,7 +53,7 @@ export function passwordEntry(
       decision = await throttle.begin({
         account: user ? `user:${user.id}` : `login:${normaliseLogin(input.login)}`,
         source: input.ip,
-        device: user ? knownDevices?.recognise(browser, user) : undefined,
+        device: user ? knownBrowsers?.recognise(browser, user) : undefined,
       });
     } catch (error) {
       if (error instanceof ThrottleUnavailableError) {
@@ -114,8 +114,8 @@ export function passwordEntry(
       return { kind: 'unavailable' };
     }
     const extra = input.afterPassword ? await input.afterPassword(user) : undefined;
-    // From now on this browser is one of the account's known devices: strangers' guesses do not refuse it (S7).
-    knownDevices?.remember(browser, user);
+    // From now on this browser is one of the account's known browsers: strangers' guesses do not refuse it (S7).
+    knownBrowsers?.remember(browser, user);
     const passed: AuditEvent = {
       at: clock.now(),
       kind: 'sign-in.password',

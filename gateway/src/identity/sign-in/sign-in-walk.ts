@@ -1,3 +1,4 @@
+import { withReturnUrl } from 'shared-contracts';
 import type { Session } from '../../infra/sessions/session-manager.js';
 import type { PendingSignIn, SessionData, SignedInAccount } from '../../infra/sessions/session-store.js';
 import type { AuditEvent } from '../../store/audit.repository.js';
@@ -30,7 +31,7 @@ export function signInWalk(ctx: SignInContext, pendingSignIns: Pick<PendingSignI
     metrics,
     facts,
     rememberedBrowsers,
-    secondFactorDevices,
+    secondFactorBrowsers,
     onRememberBrowser,
   } = ctx;
   const { isAtStep } = pendingSignIns;
@@ -87,7 +88,7 @@ export function signInWalk(ctx: SignInContext, pendingSignIns: Pick<PendingSignI
     if (pending.link) await linkUpstream(user, pending.link);
     // A browser that completed a sign-in with a second factor is judged by its own 2FA counter from now on.
     if (pending.passed.includes(StepId.twoFactor) || pending.passed.includes(StepId.twoFactorSetup))
-      secondFactorDevices?.remember(browser, user);
+      secondFactorBrowsers?.remember(browser, user);
     if (pending.rememberBrowser) await onRememberBrowser?.(browser, user);
   }
 
@@ -102,8 +103,7 @@ export function signInWalk(ctx: SignInContext, pendingSignIns: Pick<PendingSignI
 
   /** The 209 to a step's page, the returnUrl kept. */
   function atStep(step: { path: string }, pending: PendingSignIn, session: Session): SignInOutcome {
-    const query = new URLSearchParams({ returnUrl: pending.returnUrl }).toString();
-    return { kind: 'redirect', redirect: `${step.path}?${query}`, session };
+    return { kind: 'redirect', redirect: withReturnUrl(step.path, pending.returnUrl), session };
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Clock } from '../../infra/clock.js';
-import type { KnownDevices } from '../../infra/throttle/known-devices.js';
+import type { KnownBrowsers } from '../../infra/throttle/known-browsers.js';
 import type { LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
@@ -48,11 +48,11 @@ export interface SignInServiceOptions {
   /** What the steps ask about an account; the store's answers unless given. */
   facts?: SignInFacts | undefined;
   /** Browsers where an account signed in before (S7); without it only known source addresses count. */
-  knownDevices?: KnownDevices | undefined;
+  knownBrowsers?: KnownBrowsers | undefined;
   /** Browsers remembered after a second factor (ADR 0008): their sign-ins skip the 2FA step. */
   rememberedBrowsers?: RememberedBrowsers | undefined;
   /** Browsers that completed a sign-in with a second factor: their own 2FA counter (issue 39). */
-  secondFactorDevices?: KnownDevices | undefined;
+  secondFactorBrowsers?: KnownBrowsers | undefined;
   /** "Remember this browser" once a sign-in that asked for it completes (the partner's rule applies there). */
   onRememberBrowser?: ((browser: Browser, user: User) => Promise<void>) | undefined;
   /** Mails the account a way in added during the sign-in (a `Link`, issue 48). */
@@ -87,9 +87,9 @@ export class SignInService {
       clock: options.clock,
       metrics: options.metrics ?? { signIn: () => undefined },
       facts: options.facts ?? storeSignInFacts(options.store),
-      knownDevices: options.knownDevices,
+      knownBrowsers: options.knownBrowsers,
       rememberedBrowsers: options.rememberedBrowsers,
-      secondFactorDevices: options.secondFactorDevices,
+      secondFactorBrowsers: options.secondFactorBrowsers,
       onRememberBrowser: options.onRememberBrowser,
       announceWayIn: options.announceWayIn,
     });

@@ -1,3 +1,4 @@
+import { withReturnUrl } from 'shared-contracts';
 import type { Session } from '../../infra/sessions/session-manager.js';
 import type { PendingSignIn } from '../../infra/sessions/session-store.js';
 import type { Browser } from '../browser.js';
@@ -85,8 +86,7 @@ export function silentEntry(ctx: SignInContext, walk: Pick<SignInWalk, 'begin'>)
     if (PASSWORD_FIRST.includes(open.id)) {
       const username = session.record.data.username;
       const next = await browser.regenerate(session, username === undefined ? {} : { username }, false);
-      const query = new URLSearchParams({ returnUrl: input.returnUrl }).toString();
-      return { kind: 'redirect', redirect: `${SIGN_IN_PAGE}?${query}`, session: next };
+      return { kind: 'redirect', redirect: withReturnUrl(SIGN_IN_PAGE, input.returnUrl), session: next };
     }
     return begin(browser, session, user, pending);
   }

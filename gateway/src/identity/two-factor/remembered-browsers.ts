@@ -1,5 +1,6 @@
-import { hmac, randomToken, safeEqual, sha256 } from '../../infra/crypto/tokens.js';
+import { randomToken, sha256 } from '../../infra/crypto/tokens.js';
 import type { CookieJar } from '../../infra/cookie-jar.js';
+import { SignedCookieEntries, type EntryAccount } from '../../infra/signed-cookie-entries.js';
 import { requestContext } from '../../infra/request-context.js';
 import { coarseIp, USER_AGENT_MAX } from '../../infra/sessions/session-index.js';
 import type { RememberedBrowserRepository } from '../../store/remembered-browser.repository.js';
@@ -7,15 +8,8 @@ import type { RememberedBrowserRepository } from '../../store/remembered-browser
 /** How long "remember this browser" spares a browser the second factor. */
 export const REMEMBER_BROWSER_DAYS = 30;
 const MAX_AGE_SECONDS = REMEMBER_BROWSER_DAYS * 24 * 3600;
-/** Accounts one browser remembers (a shared computer); the oldest drop out. */
-const MAX_ENTRIES = 5;
-const ENTRY = /^[0-9]{1,15}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
-
 /** The account an entry is checked against; the stamp makes every entry revocable. */
-export interface RememberedAccount {
-  id: string;
-  securityStamp: string;
-}
+export type RememberedAccount = EntryAccount;
 
 /** Where the records live: the `remembered_browsers` table (store/remembered-browser.repository.ts). */
 export type RememberedBrowserStore = Pick<
@@ -38,38 +32,23 @@ const entryKey = (random: string) => sha256(random);
 export class RememberedBrowsers {
   readonly cookieName: string;
 
+  private readonly entries: SignedCookieEntries;
+
   constructor(
-    private readonly config: { secretKey: Buffer; secure: boolean },
+    config: { secretKey: Buffer; secure: boolean },
     private readonly records: RememberedBrowserStore,
     private readonly now: () => number = Date.now,
   ) {
-    this.cookieName = `${config.secure ? '__Host-' : ''}idp.2fa`;
-  }
-
-  private mac(account: RememberedAccount, expiry: string, random: string): string {
-    return hmac(
-      this.config.secretKey,
-      'two-factor-browser',
-      account.id,
-      account.securityStamp,
-      expiry,
-      random,
-    );
-  }
-
-  private entries(jar: Pick<CookieJar, 'cookie'>): string[] {
-    const raw = jar.cookie(this.cookieName);
-    return raw
-      ? raw
-          .split('~')
-          .filter((e) => ENTRY.test(e))
-          .slice(0, MAX_ENTRIES)
-      : [];
-  }
-
-  private signedFor(account: RememberedAccount, entry: string): boolean {
-    const [expiry = '', random = '', mac = ''] = entry.split('.');
-    return safeEqual(mac, this.mac(account, expiry, random));
+    // Signed, verified and rotated as the known browsers' entries are (infra/signed-cookie-entries.ts); the expiry
+    // is a plain field in front of the random part, covered by the MAC.
+    this.entries = new SignedCookieEntries(config, {
+      name: 'idp.2fa',
+      label: 'two-factor-browser',
+      fields: ['[0-9]{1,15}'],
+      maxEntries: 5,
+      maxAgeSeconds: MAX_AGE_SECONDS,
+    });
+    this.cookieName = this.entries.cookieName;
   }
 
   /**
@@ -77,9 +56,10 @@ export class RememberedBrowsers {
    * their own expiry (whether a record still exists is the caller's question).
    */
   signedEntryKeys(jar: Pick<CookieJar, 'cookie'>, account: RememberedAccount): string[] {
-    return this.entries(jar)
-      .filter((e) => this.signedFor(account, e) && Number(e.split('.')[0]) > this.now())
-      .map((e) => entryKey(e.split('.')[1] ?? ''));
+    return this.entries
+      .signedEntries(jar, account)
+      .filter((e) => Number(e.fields[0]) > this.now())
+      .map((e) => entryKey(e.random));
   }
 
   /**
@@ -101,21 +81,13 @@ export class RememberedBrowsers {
   async remember(jar: CookieJar, account: RememberedAccount): Promise<void> {
     const now = this.now();
     const expiresAt = now + MAX_AGE_SECONDS * 1000;
-    const expiry = String(expiresAt);
-    const random = randomToken(16);
-    const held = this.entries(jar);
-    // The account's earlier entry here is replaced; past MAX_ENTRIES the oldest drop out. Their records go too, so
-    // the list shows only what a browser still holds.
-    const others = held.filter((e) => !this.signedFor(account, e));
-    const kept = [`${expiry}.${random}.${this.mac(account, expiry, random)}`, ...others].slice(
-      0,
-      MAX_ENTRIES,
-    );
-    const dropped = held.filter((e) => !kept.includes(e)).map((e) => entryKey(e.split('.')[1] ?? ''));
+    // The account's earlier entry here is replaced; past the cap the oldest drop out. Their records go too, so the
+    // list shows only what a browser still holds.
+    const { entry, dropped } = this.entries.rotate(jar, account, [String(expiresAt)]);
     const context = requestContext.getStore();
-    await this.records.remove(dropped);
+    await this.records.remove(dropped.map((e) => entryKey(e.random)));
     await this.records.add({
-      entryKey: entryKey(random),
+      entryKey: entryKey(entry.random),
       handle: randomToken(16),
       userId: account.id,
       stampHash: sha256(account.securityStamp),
@@ -125,14 +97,5 @@ export class RememberedBrowsers {
       ip: coarseIp(context?.ip ?? null),
       userAgent: context?.userAgent ? context.userAgent.slice(0, USER_AGENT_MAX) : null,
     });
-    const cookie = [
-      `${this.cookieName}=${kept.join('~')}`,
-      'Path=/',
-      'HttpOnly',
-      'SameSite=Lax',
-      ...(this.config.secure ? ['Secure'] : []),
-      `Max-Age=${MAX_AGE_SECONDS}`,
-    ].join('; ');
-    jar.setCookie(cookie);
   }
 }

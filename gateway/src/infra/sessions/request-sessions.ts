@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../../config.js';
 import { randomFrom } from '../crypto/tokens.js';
+import { cookieName, setCookieValue } from '../cookie-attributes.js';
 import { appendSetCookie, readCookie } from '../read-cookie.js';
 import type { Session, SessionLookup, SessionManager } from './session-manager.js';
 import { REMEMBER_ME_MAX_MS } from './session-manager.js';
@@ -38,7 +39,7 @@ export class RequestSessions {
     readonly manager: SessionManager,
     private readonly config: Pick<GatewayConfig, 'secure'> & Partial<Pick<GatewayConfig, 'secretKey'>>,
   ) {
-    this.cookieName = `${config.secure ? '__Host-' : ''}idp.session`;
+    this.cookieName = cookieName(config, 'idp.session');
     // Without a configured key (unit tests) the ids are recognised only by this process, which is all they need.
     this.secret = config.secretKey ?? randomBytes(32);
   }
@@ -94,19 +95,15 @@ export class RequestSessions {
   /** Makes `session` the request's session and sends its cookie (persistent for remember-me, ≤ 30 days). */
   use(req: Req, res: Res, session: Session): void {
     cache.set(req, { kind: 'active', session });
-    const parts = [
-      `${this.cookieName}=${session.id}`,
-      'Path=/',
-      'HttpOnly',
-      'SameSite=Lax',
-      ...(this.config.secure ? ['Secure'] : []),
-      ...(session.record.persistent
-        ? [
-            `Max-Age=${Math.floor(Math.min(session.record.absoluteExpiresAt - session.record.createdAt, REMEMBER_ME_MAX_MS) / 1000)}`,
-          ]
-        : []),
-    ];
-    appendSetCookie(res, parts.join('; '));
+    appendSetCookie(
+      res,
+      setCookieValue(this.config, this.cookieName, session.id, {
+        httpOnly: true,
+        maxAgeSeconds: session.record.persistent
+          ? Math.min(session.record.absoluteExpiresAt - session.record.createdAt, REMEMBER_ME_MAX_MS) / 1000
+          : undefined,
+      }),
+    );
   }
 
   /** The active session, or a new anonymous one (cookie sent, nothing stored until it is saved). */

@@ -181,7 +181,7 @@ for (const { name, skip } of BACKENDS) {
       expect(await t.begin(on('ann', '203.0.113.1'))).toMatchObject({ allowed: true });
     });
 
-    it('S7 a known device has a counter of its own, apart from its address', async () => {
+    it('S7 a known browser has a counter of its own, apart from its address', async () => {
       const t = throttle({ perAccountSource: 2, perAccount: 1 });
       expect(await attempts(t, 3, 'ann', '203.0.113.1')).toEqual([true, false, false]);
       expect(await t.begin(on('ann', '203.0.113.1', 'laptop'))).toMatchObject({ allowed: true });

@@ -7,12 +7,13 @@ import {
   type IRateLimiterOptions,
 } from 'rate-limiter-flexible';
 import { sha256 } from '../crypto/tokens.js';
+import { waitSeconds } from './wait.js';
 
 /** Limits of the sign-in throttle (SECURITY-CHECKLIST S4–S8). */
 export interface ThrottleLimits {
-  /** Consecutive failures per account + source (or + known device) within the window before a soft lockout (S7). */
+  /** Consecutive failures per account + source (or + known browser) within the window before a soft lockout (S7). */
   perAccountSource: number;
-  /** Failures per account from strangers (unknown devices and sources), all sources, per window (S4: at most 100). */
+  /** Failures per account from strangers (unknown browsers and sources), all sources, per window (S4: at most 100). */
   perAccount: number;
   /** Failures per source from strangers over all accounts within the window (password spraying). */
   perSource: number;
@@ -64,7 +65,7 @@ export interface ThrottleSubject {
 /** A reserved attempt; hand it back to {@link LoginThrottle.failed} or {@link LoginThrottle.succeeded}. */
 export interface ThrottleAttempt {
   readonly failuresBefore: number;
-  /** True when judged as the account's known device or source: only its own counter was reserved. */
+  /** True when judged as the account's known browser or source: only its own counter was reserved. */
   readonly known: boolean;
   readonly keys: { own: string; account: string; source: string; knownSource: string };
 }
@@ -150,7 +151,7 @@ export class LoginThrottle {
       account,
       source: subject.source,
       knownSource: accountSource,
-      // A known device has a counter of its own, so strangers behind the same address cannot spend it.
+      // A known browser has a counter of its own, so strangers behind the same address cannot spend it.
       own: subject.device === undefined ? accountSource : `${account}:d:${sha256(subject.device)}`,
     };
   }
@@ -164,7 +165,7 @@ export class LoginThrottle {
         this.knownSources.get(keys.knownSource),
       ]);
       if (delayed && delayed.consumedPoints > 1 && delayed.msBeforeNext > 0) {
-        return { allowed: false, retryAfterSeconds: Math.ceil(delayed.msBeforeNext / 1000) };
+        return { allowed: false, retryAfterSeconds: waitSeconds({ ms: delayed.msBeforeNext }) };
       }
       const known = subject.device !== undefined || (knownSource?.consumedPoints ?? 0) > 0;
       const counters: [RateLimiterAbstract, string][] = known
@@ -185,7 +186,7 @@ export class LoginThrottle {
           if (!(error instanceof RateLimiterRes)) throw error;
           // Give back what this refused attempt reserved, so a refusal is not counted as a failure.
           await Promise.all(taken.map(([t, k]) => t.reward(k)));
-          const retryAfterSeconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+          const retryAfterSeconds = waitSeconds({ ms: error.msBeforeNext });
           return rl === this.own
             ? { allowed: false, retryAfterSeconds }
             : { allowed: false, retryAfterSeconds, challenge: 'captcha' };
@@ -199,7 +200,7 @@ export class LoginThrottle {
 
   /**
    * Reads the counters of a subject without reserving anything: how many failures its own key, the account and
-   * the source hold in the window. A known device or source is judged by its own counter only (S7), so the
+   * the source hold in the window. A known browser or source is judged by its own counter only (S7), so the
    * shared counts read 0 for it. The captcha decides "on risk" from this (ADR 0014).
    */
   async peek(subject: ThrottleSubject): Promise<{ own: number; account: number; source: number }> {

@@ -5,6 +5,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { ThrottleBackend } from './login-throttle.js';
+import { waitSeconds } from './wait.js';
 
 /** How many OIDC authorizations one source may start per window (`oidc/interaction-limit.ts`). */
 export interface InteractionLimit {
@@ -61,7 +62,7 @@ export class SourceLimit {
       return { allowed: true };
     } catch (error) {
       if (error instanceof RateLimiterRes)
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
+        return { allowed: false, retryAfterSeconds: waitSeconds({ ms: error.msBeforeNext }) };
       return { allowed: false, unavailable: true };
     }
   }
