@@ -37,7 +37,7 @@ async function viaCli(gw, usernames) {
 async function viaStore(gw, usernames) {
   const { loadConfig } = await import(dist('config.js'));
   const { openStore } = await import(dist('store/store.js'));
-  const { hashPassword } = await import(dist('identity/passwords.service.js'));
+  const { hashPassword } = await import(dist('identity/passwords/passwords.service.js'));
   const config = loadConfig(gw.env);
   const store = await openStore({
     databaseUrl: config.databaseUrl,

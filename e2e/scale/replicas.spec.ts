@@ -26,7 +26,7 @@ import { GATEWAY_DIST, REPO } from '../helpers/system.js';
 const tools = clusterTools();
 test.skip(
   !tools.ok,
-  tools.ok ? '' : `${tools.reason}; .ci/run installs nginx from Debian when it runs as root`,
+  `${tools.ok ? '' : tools.reason}; .ci/run installs nginx from Debian when it runs as root`,
 );
 test.describe.configure({ mode: 'serial' });
 

@@ -24,13 +24,13 @@ import {
   createSecurityCentreService,
   type EndOidcSessionsOf,
 } from './identity/account/security-centre.service.js';
-import type { CaptchaServiceDeps } from './identity/captcha.service.js';
+import type { CaptchaServiceDeps } from './identity/captcha/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
 import { Upstreams } from './identity/external/upstreams.js';
 import { createErrorRecords, type ErrorRecords } from './identity/ops/error-records.service.js';
 import { SystemStatusService, type SystemStatusDeps } from './identity/ops/system-status.service.js';
-import type { SignedInAccountInfo } from './identity/session-auth.service.js';
-import type { OidcLogoutHooks } from './identity/sign-out.service.js';
+import type { SignedInAccountInfo } from './identity/session/session-auth.service.js';
+import type { OidcLogoutHooks } from './identity/sign-out/sign-out.service.js';
 import { defaultSignInSteps, type SignInStepRegistry } from './identity/sign-in/step-registry.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import type { KeyValueStore } from './infra/kv/key-value-store.js';
@@ -46,7 +46,7 @@ import { RequestSessions } from './infra/sessions/request-sessions.js';
 import { SessionIndex } from './infra/sessions/session-index.js';
 import { SessionManager } from './infra/sessions/session-manager.js';
 import type { SessionStore } from './infra/sessions/session-store.js';
-import { RememberedBrowsers } from './identity/mfa/remembered-browsers.js';
+import { RememberedBrowsers } from './identity/two-factor/remembered-browsers.js';
 import { KnownDevices } from './infra/throttle/known-devices.js';
 import type { LoginThrottle } from './infra/throttle/login-throttle.js';
 import { followReleases, type ReleaseRegistry } from './releases/release-registry.js';

@@ -13,12 +13,12 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
-import { hashPassword } from './identity/passwords.service.js';
+import { hashPassword } from './identity/passwords/passwords.service.js';
 import { onPostgres } from './testing/backends.js';
 import { RedisKeyValueStore } from './infra/kv/redis-key-value.store.js';
 import { SqlKeyValueStore } from './infra/kv/sql-key-value.store.js';
 import { OutboxMailer, SmtpMailer } from './infra/mail/mailer.js';
-import { startSmtpListener } from './infra/mail/testing/smtp-listener.js';
+import { startSmtpListener } from './testing/smtp-listener.js';
 import { OutboxSmsSender, WebhookSmsSender } from './infra/sms/sms-sender.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
@@ -127,7 +127,7 @@ describe('demo data only where it is safe (issue 48)', () => {
   });
 
   it.skipIf(!process.env.TEST_DATABASE_URL)(
-    'a start on PostgreSQL (DATABASE_URL, PUBLIC_URL unset so on loopback) without SEED_DEMO_DATA seeds nothing',
+    `a start on PostgreSQL (DATABASE_URL, PUBLIC_URL unset so on loopback) without SEED_DEMO_DATA seeds nothing${process.env.TEST_DATABASE_URL ? '' : ' — skipped: TEST_DATABASE_URL is not set'}`,
     async () => {
       // A schema of its own, through the URL's options, as an operator's DATABASE_URL may carry them.
       const schema = `runtime_${randomBytes(6).toString('hex')}`;
@@ -251,19 +251,22 @@ describe('runtime outside parts', () => {
     ]);
   });
 
-  it.skipIf(!process.env.TEST_REDIS_URL)('with REDIS_URL: flow state lives in Redis', async () => {
-    // Replicas sharing Redis must be given their keys (config.ts refuses to generate them).
-    const runtime = await open({
-      REDIS_URL: process.env.TEST_REDIS_URL ?? '',
-      SECRET_KEY: randomBytes(32).toString('hex'),
-      DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    });
-    expect(runtime.kv).toBeInstanceOf(RedisKeyValueStore);
-    const key = `runtime-test-${randomBytes(6).toString('hex')}`;
-    await runtime.kv.set(key, 'v', 60_000);
-    expect(await runtime.redis!.get(`idp:kv:${key}`)).toBe('v');
-    expect(await runtime.kv.take(key)).toBe('v');
-  });
+  it.skipIf(!process.env.TEST_REDIS_URL)(
+    `with REDIS_URL: flow state lives in Redis${process.env.TEST_REDIS_URL ? '' : ' — skipped: TEST_REDIS_URL is not set'}`,
+    async () => {
+      // Replicas sharing Redis must be given their keys (config.ts refuses to generate them).
+      const runtime = await open({
+        REDIS_URL: process.env.TEST_REDIS_URL ?? '',
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      });
+      expect(runtime.kv).toBeInstanceOf(RedisKeyValueStore);
+      const key = `runtime-test-${randomBytes(6).toString('hex')}`;
+      await runtime.kv.set(key, 'v', 60_000);
+      expect(await runtime.redis!.get(`idp:kv:${key}`)).toBe('v');
+      expect(await runtime.kv.take(key)).toBe('v');
+    },
+  );
 });
 
 describe('outside-part configuration', () => {

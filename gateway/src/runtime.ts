@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { defaultMailFrom, type GatewayConfig } from './config.js';
-import { demoAccountsPresent, seedDemoData, demoSignInHelp } from './identity/seed.service.js';
+import { demoAccountsPresent, seedDemoData, demoSignInHelp } from './identity/demo/seed.service.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import { DependencyHealth } from './infra/dependency-health.js';
 import type { KeyValueStore } from './infra/kv/key-value-store.js';

@@ -4,9 +4,9 @@ import { createAppServer } from './http/app-server.js';
 import { Drain } from './http/drain.js';
 import { loadConfigOrExit } from './config.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS, startAuditPurge } from './identity/ops/audit-retention.js';
-import { HASH_THREADS } from './identity/passwords.service.js';
+import { HASH_THREADS } from './identity/passwords/passwords.service.js';
 import { createLogger } from './infra/logger.js';
-import { createOidcMount } from './oidc.mount.js';
+import { createOidcMount } from './oidc/mount.js';
 import { openRuntime } from './runtime.js';
 import { ClientErrorCountRepository } from './store/client-error-count.repository.js';
 

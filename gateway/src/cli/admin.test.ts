@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/store.js';
 import { ADMIN_COMMANDS, adminUsage, commandName } from './command-table.js';
-import { openAdminHarness, runAdminProcess, type AdminHarness } from './testing/admin-harness.js';
+import { openAdminHarness, runAdminProcess, type AdminHarness } from '../testing/admin-harness.js';
 
 describe('admin CLI: finding the command', () => {
   let admin: AdminHarness;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type Provider from 'oidc-provider';
-import { findAccount } from '../identity/accounts.service.js';
+import { findAccount } from '../identity/claims/accounts.service.js';
 import type { OidcArtefactStore } from '../oidc/account-revocation.js';
 import { createOidcProvider, type OidcService } from '../oidc/oidc-provider.js';
 import type { OidcDatabase } from '../oidc/types.js';

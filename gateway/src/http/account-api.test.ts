@@ -8,7 +8,7 @@ import {
   type TestGateway,
 } from '../testing/test-gateway.js';
 import { PENDING_SIGN_IN_MS } from '../identity/sign-in/sign-in.service.js';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import { CALLS_OUTSIDE_SIGN_IN } from '../identity/sign-in/sign-in-step.js';
 
 /** Every call of SPEC.md §7. */

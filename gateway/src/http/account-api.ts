@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
@@ -12,7 +12,7 @@ import { oneTimeTokenRouter } from './one-time-token.router.js';
 import { partnerRouter } from './partner.router.js';
 import { sendFormError } from './problem.js';
 import { recoveryRouter } from './recovery.router.js';
-import { secureSignInRouter } from './secure-sign-in.router.js';
+import { secureSignInRouter } from './passkeys.router.js';
 import { sessionRouter } from './session.router.js';
 import { statusRouter, type StatusRouterDeps } from './status.router.js';
 import { createSignInResponses } from './sign-in-responses.js';

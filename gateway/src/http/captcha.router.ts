@@ -4,7 +4,7 @@ import {
   verifyCaptchaRequestSchema,
   type CaptchaAction,
 } from 'shared-contracts';
-import type { CaptchaContext, CaptchaService } from '../identity/captcha.service.js';
+import type { CaptchaContext, CaptchaService } from '../identity/captcha/captcha.service.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { ThrottleUnavailableError } from '../infra/throttle/login-throttle.js';

@@ -3,8 +3,8 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALTCHA_CHALLENGE_TTL_MS } from '../infra/captcha/altcha-challenges.js';
-import { startSiteverifyServer, type SiteverifyServer } from '../infra/captcha/testing/siteverify-server.js';
-import { CAPTCHA_RISK } from '../identity/captcha.service.js';
+import { startSiteverifyServer, type SiteverifyServer } from '../testing/siteverify-server.js';
+import { CAPTCHA_RISK } from '../identity/captcha/captcha.service.js';
 import {
   BACKENDS,
   browser,

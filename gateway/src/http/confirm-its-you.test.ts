@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
+import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/two-factor/two-factor.service.js';
 import type { User } from '../store/user.repository.js';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import {

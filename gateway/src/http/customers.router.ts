@@ -8,8 +8,8 @@ import {
 import { customerSelectionStep } from '../identity/customers/customer-selection.step.js';
 import type { CustomerSelection } from '../identity/customers/customer-selection.service.js';
 import type { CustomersService } from '../identity/customers/customers.service.js';
-import type { ReturnUrls } from '../identity/return-urls.service.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { ReturnUrls } from '../identity/applications/return-urls.service.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../cli/admin.js';
 import { defaultSignInSteps } from '../identity/sign-in/step-registry.js';
-import { pkcePair, verifyJwt } from '../oidc/testing/oidc-harness.js';
+import { pkcePair, verifyJwt } from '../testing/oidc-harness.js';
 import {
   BACKENDS,
   TEST_PASSWORD,

@@ -7,7 +7,7 @@
  */
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeJwt, pkcePair, TestBrowser } from '../oidc/testing/oidc-harness.js';
+import { decodeJwt, pkcePair, TestBrowser } from '../testing/oidc-harness.js';
 import { BACKENDS, startTestGateway, TEST_PASSWORD, type TestGateway } from '../testing/test-gateway.js';
 import { startUpstreamIdp, type UpstreamIdp } from '../testing/upstream-idp.js';
 

@@ -14,7 +14,7 @@ import {
   type RemoteId,
   type SupportedLocale,
 } from 'shared-contracts';
-import type { PartnerService } from '../identity/partner.service.js';
+import type { PartnerService } from '../identity/partners/partner.service.js';
 import type { ReleaseRegistry } from '../releases/release-registry.js';
 import { readCookie } from './cookies.js';
 

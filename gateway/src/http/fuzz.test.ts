@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { twoFactorSetupStep } from '../identity/mfa/two-factor-setup.step.js';
+import { twoFactorSetupStep } from '../identity/two-factor/two-factor-setup.step.js';
 import { customerSelectionStep } from '../identity/customers/customer-selection.step.js';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import { defaultSignInSteps } from '../identity/sign-in/step-registry.js';
 import { browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_NAME_MAX, loginViewSchema, type LoginView } from 'shared-contracts';
-import { pkcePair, TestBrowser } from '../oidc/testing/oidc-harness.js';
+import { pkcePair, TestBrowser } from '../testing/oidc-harness.js';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 const REDIRECT_URI = 'http://localhost:4000/callback';

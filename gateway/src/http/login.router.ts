@@ -5,8 +5,8 @@ import {
   returnUrlQuerySchema,
   silentLoginRequestSchema,
 } from 'shared-contracts';
-import { INTERACTION, type LoginViewService } from '../identity/login-view.service.js';
-import type { ReturnUrls } from '../identity/return-urls.service.js';
+import { INTERACTION, type LoginViewService } from '../identity/sign-in/login-view.service.js';
+import type { ReturnUrls } from '../identity/applications/return-urls.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';

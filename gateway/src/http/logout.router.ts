@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { logoutRequestSchema, logoutViewQuerySchema, silentLogoutRequestSchema } from 'shared-contracts';
-import type { SignOutService } from '../identity/sign-out.service.js';
+import type { SignOutService } from '../identity/sign-out/sign-out.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse } from './plumbing.js';
 import type { SignInResponses } from './sign-in-responses.js';

@@ -7,7 +7,7 @@ import {
   sendOttRequestSchema,
   type OttRequested,
 } from 'shared-contracts';
-import type { OneTimeSignInService } from '../identity/one-time-sign-in.service.js';
+import type { OneTimeSignInService } from '../identity/one-time-token/one-time-sign-in.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';

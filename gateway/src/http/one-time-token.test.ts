@@ -11,7 +11,7 @@ import {
   OTT_REQUEST_LIMITS,
   OTT_TTL_MS,
   oneTimeTokenMailsSettled,
-} from '../identity/one-time-sign-in.service.js';
+} from '../identity/one-time-token/one-time-sign-in.service.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { User } from '../store/user.repository.js';
 import {

@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import type { PartnerService, PartnerShellValues } from '../identity/partner.service.js';
+import type { PartnerService, PartnerShellValues } from '../identity/partners/partner.service.js';
 import { callName, queryValue } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
 

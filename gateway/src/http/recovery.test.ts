@@ -6,9 +6,9 @@ import {
   RESET_TOKEN_TTL_MS,
   recoveryMailsSettled,
 } from '../identity/recovery/recovery.service.js';
-import { oneTimeTokenMailsSettled } from '../identity/one-time-sign-in.service.js';
+import { oneTimeTokenMailsSettled } from '../identity/one-time-token/one-time-sign-in.service.js';
 import { PENDING_SIGN_IN_MS } from '../identity/sign-in/sign-in-context.js';
-import { pkcePair } from '../oidc/testing/oidc-harness.js';
+import { pkcePair } from '../testing/oidc-harness.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { User } from '../store/user.repository.js';
 import {

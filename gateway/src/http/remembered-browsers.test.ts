@@ -7,7 +7,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../infra/crypto/tokens.js';
-import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
+import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/two-factor/two-factor.service.js';
 import type { User } from '../store/user.repository.js';
 import { BACKENDS, browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 

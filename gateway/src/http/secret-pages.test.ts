@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_QUERY_PARAMETERS } from 'shared-contracts';
-import { oneTimeTokenMailsSettled } from '../identity/one-time-sign-in.service.js';
+import { oneTimeTokenMailsSettled } from '../identity/one-time-token/one-time-sign-in.service.js';
 import { recoveryMailsSettled } from '../identity/recovery/recovery.service.js';
 import { browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 

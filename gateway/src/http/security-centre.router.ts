@@ -24,8 +24,8 @@ import {
   type ConfirmItsYouService,
   type ConfirmOutcome,
 } from '../identity/account/confirm-its-you.service.js';
-import type { RememberedBrowsers } from '../identity/mfa/remembered-browsers.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { RememberedBrowsers } from '../identity/two-factor/remembered-browsers.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { KnownDevices } from '../infra/throttle/known-devices.js';
@@ -73,7 +73,6 @@ function call<B, T = undefined>(
 }
 
 /** Where "sign in again" leads by default: the sign-in page, back to the security centre afterwards. */
-export const SIGN_IN_AGAIN_URL = signInAgainUrl('/account/');
 
 /**
  * The sign-in page, coming back to `returnUrl` afterwards: a page of the signed-in account (`/account/…`, the

@@ -6,7 +6,7 @@ import {
   EMAIL_CHANGE_SOURCE_LIMIT,
   EMAIL_CHANGE_TTL_MS,
 } from '../identity/account/security-centre/email-change.js';
-import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/mfa/two-factor.service.js';
+import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/two-factor/two-factor.service.js';
 import type { User } from '../store/user.repository.js';
 import {
   BACKENDS,

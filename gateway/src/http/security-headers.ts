@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-import { RECAPTCHA_CSP } from '../identity/captcha.service.js';
+import { RECAPTCHA_CSP } from '../identity/captcha/captcha.service.js';
 import { randomFrom } from '../infra/crypto/tokens.js';
 
 /** The per-response CSP nonce (`res.locals.cspNonce`), also used to fill the shell's `__CSP_NONCE__`. */

@@ -1,11 +1,11 @@
 import { Router, type Request } from 'express';
 import { CULTURE_COOKIE, exchangeRequestSchema, returnUrlQuerySchema } from 'shared-contracts';
 import type { GatewayConfig } from '../config.js';
-import type { Applications } from '../identity/applications.service.js';
-import type { PartnerService } from '../identity/partner.service.js';
-import { profileImageSvg } from '../identity/profile-image.js';
-import type { ReturnUrls } from '../identity/return-urls.service.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { Applications } from '../identity/applications/applications.service.js';
+import type { PartnerService } from '../identity/partners/partner.service.js';
+import { profileImageSvg } from '../identity/account/profile-image.js';
+import type { ReturnUrls } from '../identity/applications/return-urls.service.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Antiforgery } from './antiforgery.js';
 import { handle, parse, queryValue, view } from './plumbing.js';

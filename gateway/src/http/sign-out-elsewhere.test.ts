@@ -14,7 +14,7 @@ import {
   TestBrowser,
   verifyJwt,
   type BackchannelListener,
-} from '../oidc/testing/oidc-harness.js';
+} from '../testing/oidc-harness.js';
 import { BACKENDS, TEST_PASSWORD, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 import type { User } from '../store/user.repository.js';
 

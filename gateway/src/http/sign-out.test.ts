@@ -13,7 +13,7 @@ import {
   verifyJwt,
   decodeJwt,
   type BackchannelListener,
-} from '../oidc/testing/oidc-harness.js';
+} from '../testing/oidc-harness.js';
 import { BACKENDS, TEST_PASSWORD, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 const CLIENT_ID = 'portal-s27';

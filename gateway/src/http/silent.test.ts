@@ -11,7 +11,7 @@ import {
   TestBrowser,
   decodeJwt,
   type BackchannelListener,
-} from '../oidc/testing/oidc-harness.js';
+} from '../testing/oidc-harness.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import { BACKENDS, TEST_PASSWORD, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 

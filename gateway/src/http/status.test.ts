@@ -5,7 +5,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemStatusSchema, type SystemStatus } from 'shared-contracts';
 import { SmtpMailer } from '../infra/mail/mailer.js';
-import { startSmtpListener, type SmtpListener } from '../infra/mail/testing/smtp-listener.js';
+import { startSmtpListener, type SmtpListener } from '../testing/smtp-listener.js';
 import { RedisSessionStore } from '../infra/sessions/redis-session.store.js';
 import { WebhookSmsSender } from '../infra/sms/sms-sender.js';
 import { storeReleases } from '../testing/releases.js';

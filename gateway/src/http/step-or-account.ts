@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import type { TwoFactorService } from '../identity/mfa/two-factor.service.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { TwoFactorService } from '../identity/two-factor/two-factor.service.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
 import type { StepId } from '../identity/sign-in/sign-in-step.js';
 import type { Session } from '../infra/sessions/session-manager.js';

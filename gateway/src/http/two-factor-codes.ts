@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { CodeBinding, SendOutcome } from '../identity/mfa/two-factor.service.js';
+import type { CodeBinding, SendOutcome } from '../identity/two-factor/two-factor.service.js';
 import { sha256 } from '../infra/crypto/tokens.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Session } from '../infra/sessions/session-manager.js';

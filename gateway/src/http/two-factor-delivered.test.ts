@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PIN_ASKED_DIGITS, PIN_LENGTH } from 'shared-contracts';
 import { SmtpMailer } from '../infra/mail/mailer.js';
-import { startSmtpListener, type SmtpListener } from '../infra/mail/testing/smtp-listener.js';
+import { startSmtpListener, type SmtpListener } from '../testing/smtp-listener.js';
 import { WebhookSmsSender } from '../infra/sms/sms-sender.js';
 import {
   BACKENDS,
@@ -17,8 +17,8 @@ import {
   MAX_PIN_MAILS,
   MAX_SMS,
   MFA_STRANGER_MAX_ATTEMPTS,
-} from '../identity/mfa/two-factor.service.js';
-import { DELIVERED_CODE_MAX_WRONG } from '../identity/mfa/delivered-codes.js';
+} from '../identity/two-factor/two-factor.service.js';
+import { DELIVERED_CODE_MAX_WRONG } from '../identity/two-factor/delivered-codes.js';
 
 type Browser = Awaited<ReturnType<typeof browser>>;
 

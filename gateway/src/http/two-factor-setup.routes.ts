@@ -6,9 +6,9 @@ import {
   returnUrlOf,
   validate2faSetupCodeRequestSchema,
 } from 'shared-contracts';
-import type { CodeBinding } from '../identity/mfa/two-factor.service.js';
-import { twoFactorSetupStep } from '../identity/mfa/two-factor-setup.step.js';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
+import type { CodeBinding } from '../identity/two-factor/two-factor.service.js';
+import { twoFactorSetupStep } from '../identity/two-factor/two-factor-setup.step.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import { sessionAmr } from '../identity/account/ways-in.js';
 import type { Request, Response } from 'express';
 import { localeOf } from './locale.js';
@@ -24,7 +24,7 @@ import {
   sendFieldError,
   setupBindingOf,
 } from './two-factor-codes.js';
-import type { TwoFactorRouterDeps } from './two-factor.router.js';
+import type { TwoFactorRouterDeps } from './two-factor-router-deps.js';
 import { browserOf } from './browser.js';
 
 /** The wizard's caller: the set-up step of a pending sign-in, or a recently signed-in account (S21). */

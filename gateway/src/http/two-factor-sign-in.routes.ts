@@ -5,15 +5,15 @@ import {
   RECOVERY_CODE_LENGTH,
   sendOtpRequestSchema,
 } from 'shared-contracts';
-import { twoFactorStep } from '../identity/mfa/two-factor.step.js';
-import type { CodeOutcome } from '../identity/mfa/two-factor.service.js';
+import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
+import type { CodeOutcome } from '../identity/two-factor/two-factor.service.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError } from './problem.js';
 import type { StepRoutes } from './step-router.js';
 import { bindingOf, secondFactorDeviceOf, sendCodeOutcome, sendFieldError } from './two-factor-codes.js';
-import type { TwoFactorRouterDeps } from './two-factor.router.js';
+import type { TwoFactorRouterDeps } from './two-factor-router-deps.js';
 import { browserOf } from './browser.js';
 
 /** The calls of the 2FA page and its recovery-code page (the PIN calls are shared with the wizard). */

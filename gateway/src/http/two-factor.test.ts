@@ -14,7 +14,7 @@ import {
   MFA_OWN_MAX_ATTEMPTS,
   MFA_STRANGER_MAX_ATTEMPTS,
   MFA_STRANGER_WINDOW_MS,
-} from '../identity/mfa/two-factor.service.js';
+} from '../identity/two-factor/two-factor.service.js';
 
 type Browser = Awaited<ReturnType<typeof browser>>;
 
@@ -308,7 +308,7 @@ for (const backend of BACKENDS) {
       it('S19 one recovery code redeemed by 50 parallel requests succeeds exactly once', async () => {
         const { user, codes } = await userWithAuthenticator();
         const code = codes[0]!.replace(/-/g, '');
-        const { recoveryCodeHash } = await import('../identity/mfa/recovery-codes.js');
+        const { recoveryCodeHash } = await import('../identity/two-factor/recovery-codes.js');
         // The store's redemption itself, 50 at once: exactly one wins (S42 on this backend).
         const results = await Promise.all(
           Array.from({ length: 50 }, () =>

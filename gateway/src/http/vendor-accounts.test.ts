@@ -8,11 +8,14 @@
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../cli/admin.js';
-import { issueUnboundSignInLink, oneTimeTokenMailsSettled } from '../identity/one-time-sign-in.service.js';
-import { hashPassword } from '../identity/passwords.service.js';
+import {
+  issueUnboundSignInLink,
+  oneTimeTokenMailsSettled,
+} from '../identity/one-time-token/one-time-sign-in.service.js';
+import { hashPassword } from '../identity/passwords/passwords.service.js';
 import { recoveryMailsSettled } from '../identity/recovery/recovery.service.js';
 import { randomToken, sha256 } from '../infra/crypto/tokens.js';
-import { pkcePair, TestBrowser } from '../oidc/testing/oidc-harness.js';
+import { pkcePair, TestBrowser } from '../testing/oidc-harness.js';
 import type { User } from '../store/user.repository.js';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { BACKENDS, startTestGateway, TEST_PASSWORD, type TestGateway } from '../testing/test-gateway.js';

@@ -9,11 +9,11 @@ import {
   vendorLoginViewQuerySchema,
 } from 'shared-contracts';
 import type { ExternalIdentityService } from '../identity/external/external-identity.service.js';
-import type { TwoFactorService } from '../identity/mfa/two-factor.service.js';
-import type { ReturnUrls } from '../identity/return-urls.service.js';
-import type { SessionAuthService } from '../identity/session-auth.service.js';
+import type { TwoFactorService } from '../identity/two-factor/two-factor.service.js';
+import type { ReturnUrls } from '../identity/applications/return-urls.service.js';
+import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
-import type { SignOutService } from '../identity/sign-out.service.js';
+import type { SignOutService } from '../identity/sign-out/sign-out.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import { handle, parse, view } from './plumbing.js';
 import { sendFormError } from './problem.js';

@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pkcePair, startOidcHarness, type OidcHarness, type OidcVariant } from './testing/oidc-harness.js';
+import { pkcePair, startOidcHarness, type OidcHarness, type OidcVariant } from '../testing/oidc-harness.js';
 
 const PUBLIC_CLIENT = 'hardening-portal';
 const CONFIDENTIAL_CLIENT = 'hardening-backend';

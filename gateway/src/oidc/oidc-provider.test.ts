@@ -10,7 +10,7 @@ import {
   type OidcHarness,
   type OidcVariant,
   type TestBrowser,
-} from './testing/oidc-harness.js';
+} from '../testing/oidc-harness.js';
 import type { OidcDatabase } from './types.js';
 import type { Kysely } from 'kysely';
 

@@ -5,7 +5,7 @@
  * `client.adapter.ts` (our clients table), `rp-initiated-logout.ts` (the sign-in site's logout hooks) and
  * `public-origin.ts` (every URL from PUBLIC_URL).
  *
- * `createOidcProvider` returns an {@link OidcService}; `oidc.mount.ts` wires it to the gateway (see README.md).
+ * `createOidcProvider` returns an {@link OidcService}; `oidc/mount.ts` wires it to the gateway (see README.md).
  */
 import { isDependencyUnavailable, RETRY_AFTER_SECONDS } from '../infra/dependency-health.js';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
@@ -52,15 +52,12 @@ import { DEFAULT_KEY_POLL_INTERVAL_MS, loadSigningKeys } from './signing-keys.js
 import { createSqlAdapterFactory, purgeExpiredOidcPayloads } from './sql.adapter.js';
 import type { FindOidcClient, OidcDatabase } from './types.js';
 
-export { toClientMetadata } from './client.adapter.js';
 export {
   buildOidcConfiguration,
   OIDC_ROUTES,
-  OIDC_SCOPES,
   type OidcConfigurationOptions,
   type OidcLifetimes,
 } from './provider-configuration.js';
-export type { EndedOidcSession, LogoutDescription } from './rp-initiated-logout.js';
 export { DEFAULT_INTERACTION_LIMIT, type InteractionLimit } from './interaction-limit.js';
 
 /** pino-compatible logger slice. */

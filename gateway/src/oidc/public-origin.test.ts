@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { pkcePair, rawGet, startOidcHarness, type OidcHarness } from './testing/oidc-harness.js';
+import { pkcePair, rawGet, startOidcHarness, type OidcHarness } from '../testing/oidc-harness.js';
 
 const CLIENT_ID = 'origin-portal';
 const REDIRECT_URI = 'http://localhost:4000/callback';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSigningKeys, nextKeyActivation, publicJwks, rotateSigningKeys } from './signing-keys.js';
-import { openTempOidcStore, type TempOidcStore } from './testing/oidc-harness.js';
+import { openTempOidcStore, type TempOidcStore } from '../testing/oidc-harness.js';
 import type { OidcDatabase } from './types.js';
 
 describe('signing keys', () => {

@@ -12,7 +12,7 @@ import {
   TestBrowser,
   verifyJwt,
   type BackchannelListener,
-} from './testing/oidc-harness.js';
+} from '../testing/oidc-harness.js';
 import { BACKENDS, TEST_PASSWORD, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 const CLIENT_ID = 'portal-one-truth';

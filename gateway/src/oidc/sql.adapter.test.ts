@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { errors } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlAdapterFactory, purgeExpiredOidcPayloads } from './sql.adapter.js';
-import { openTempOidcStore, type TempOidcStore } from './testing/oidc-harness.js';
+import { openTempOidcStore, type TempOidcStore } from '../testing/oidc-harness.js';
 import type { OidcDatabase } from './types.js';
 
 describe('SQL adapter', () => {

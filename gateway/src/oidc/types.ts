@@ -5,7 +5,7 @@
  */
 import type { Request } from 'express';
 import type { OidcPayloadTable } from '../store/schema.js';
-import type { SignedInAccountInfo } from '../identity/session-auth.service.js';
+import type { SignedInAccountInfo } from '../identity/session/session-auth.service.js';
 
 /** Row of the `oidc_payloads` table, as the store's migrations create it (epoch milliseconds, as every store time). */
 export type OidcPayloadsTable = OidcPayloadTable;

@@ -11,7 +11,7 @@ import {
 } from '../store/release.repository.js';
 import { isRemoteId, VERSION_PATTERN } from './release-commands.js';
 
-export { isRemoteId, ReleaseError } from './release-commands.js';
+export { isRemoteId } from './release-commands.js';
 export type { RegistryFile, RemoteRelease } from '../store/release.repository.js';
 
 /** A release file as this replica holds it in memory, ready to send. */

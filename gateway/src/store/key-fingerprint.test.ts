@@ -38,22 +38,25 @@ describe('key fingerprint', () => {
   });
 
   describe.each(BACKENDS)('on $name', ({ name, skip }) => {
-    it.skipIf(skip)('is stored on the first start and must match on every later one', async () => {
-      const backends = await openTestBackends({ sql: name === 'sqlite' ? 'sqlite' : 'postgres' });
-      cleanups.push(() => backends.close());
-      const { db } = backends.store.database;
-      const fingerprint = keyFingerprint(key(), key());
-      expect(await checkKeyFingerprint(db, fingerprint)).toBe('stored');
-      expect(await checkKeyFingerprint(db, fingerprint)).toBe('matched');
-      await expect(checkKeyFingerprint(db, keyFingerprint(key(), key()))).rejects.toThrow(KeyMismatchError);
-      // The first start's fingerprint stays: a refused start does not overwrite it.
-      const row = await db
-        .selectFrom('kv')
-        .select('value')
-        .where('key', '=', KEY_FINGERPRINT_KV_KEY)
-        .executeTakeFirst();
-      expect(row?.value).toBe(fingerprint);
-    });
+    it.skipIf(skip)(
+      `is stored on the first start and must match on every later one${skip ? ` — skipped: ${skip}` : ''}`,
+      async () => {
+        const backends = await openTestBackends({ sql: name === 'sqlite' ? 'sqlite' : 'postgres' });
+        cleanups.push(() => backends.close());
+        const { db } = backends.store.database;
+        const fingerprint = keyFingerprint(key(), key());
+        expect(await checkKeyFingerprint(db, fingerprint)).toBe('stored');
+        expect(await checkKeyFingerprint(db, fingerprint)).toBe('matched');
+        await expect(checkKeyFingerprint(db, keyFingerprint(key(), key()))).rejects.toThrow(KeyMismatchError);
+        // The first start's fingerprint stays: a refused start does not overwrite it.
+        const row = await db
+          .selectFrom('kv')
+          .select('value')
+          .where('key', '=', KEY_FINGERPRINT_KV_KEY)
+          .executeTakeFirst();
+        expect(row?.value).toBe(fingerprint);
+      },
+    );
   });
 
   it('a replica with other keys than the database was first started with does not start', async () => {

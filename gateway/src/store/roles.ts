@@ -1,5 +1,3 @@
-import { z } from 'zod/mini';
-
 /** Roles of SPEC.md §3, by number (only the gateway uses them: moved from shared-contracts, issue 42). */
 export const ROLES = {
   EMPLOYEE: 1,
@@ -39,11 +37,3 @@ export function parseRole(value: unknown): RoleName | undefined {
 export function isVendor(roles: readonly RoleName[]): boolean {
   return roles.some((role) => VENDOR_ROLES.includes(role));
 }
-
-/** Schema accepting a role as number or name and yielding its name. */
-export const roleSchema = z.pipe(
-  z
-    .union([z.number(), z.string()])
-    .check(z.refine((value) => parseRole(value) !== undefined, 'Unknown role.')),
-  z.transform((value) => parseRole(value)!),
-);

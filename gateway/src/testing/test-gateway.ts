@@ -10,10 +10,9 @@ import path from 'node:path';
 import type { Express } from 'express';
 import { pino } from 'pino';
 import type { Redis } from 'ioredis';
-import { sql } from 'kysely';
 import { createApp, type AppDeps } from '../app.js';
 import type { GatewayConfig } from '../config.js';
-import { hashPassword } from '../identity/passwords.service.js';
+import { hashPassword } from '../identity/passwords/passwords.service.js';
 import { ManualClock } from '../infra/clock.js';
 import type { KeyValueStore } from '../infra/kv/key-value-store.js';
 import { RedisKeyValueStore } from '../infra/kv/redis-key-value.store.js';
@@ -28,7 +27,7 @@ import {
   LoginThrottle,
   type ThrottleLimits,
 } from '../infra/throttle/login-throttle.js';
-import { createOidcMount } from '../oidc.mount.js';
+import { createOidcMount } from '../oidc/mount.js';
 import { ReleaseRegistry } from '../releases/release-registry.js';
 import type { Store } from '../store/store.js';
 import type { NewUser, User } from '../store/user.repository.js';
@@ -36,8 +35,8 @@ import { openTestBackends, type Backend } from './backends.js';
 import { TEST_PASSWORD } from './browser.js';
 import { listenOnLoopback, type LoopbackServer } from './loopback-server.js';
 
-export { BACKENDS, openTestBackends, type Backend, type TestBackends } from './backends.js';
-export { browser, rawGet, sessionCookieOf, TEST_PASSWORD, TestBrowser } from './browser.js';
+export { BACKENDS, openTestBackends, type Backend } from './backends.js';
+export { browser, sessionCookieOf, TEST_PASSWORD, TestBrowser } from './browser.js';
 export { listenOnLoopback, type LoopbackServer } from './loopback-server.js';
 
 /** A gateway running in-process on a temp DATA_DIR with a fake shell build. */
@@ -226,9 +225,4 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Runs a raw SQL statement (test setup). */
-export async function rawSql(store: Store, text: string): Promise<void> {
-  await sql.raw(text).execute(store.database.db);
 }

@@ -7,11 +7,9 @@
  * experimental JSON-module loader in the gateway.
  */
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type SupportedLocale } from '../constants.js';
-import { ERROR_MESSAGES, type ErrorCode } from '../error-codes.js';
+import { ERROR_MESSAGES } from '../error-codes.js';
+import type { ErrorTranslation } from './errors/error-translation.js';
 import { errorsEn } from './errors/en.js';
-
-/** One text per error code, with i18next `{{name}}` placeholders. */
-export type ErrorTranslation = { readonly [code in ErrorCode]: string };
 
 const ERROR_TRANSLATION_LOADERS: { readonly [locale in SupportedLocale]: () => Promise<ErrorTranslation> } = {
   [DEFAULT_LOCALE]: () => Promise.resolve(ERROR_MESSAGES),

@@ -5,7 +5,7 @@
  */
 import type { SupportedLocale } from '../constants.js';
 import { ERROR_MESSAGES, parseErrorCode } from '../error-codes.js';
-import type { ErrorTranslation } from './error-translations.js';
+import type { ErrorTranslation } from './errors/error-translation.js';
 import { errorsDe } from './errors/de.js';
 import { errorsEn } from './errors/en.js';
 import { errorsEs } from './errors/es.js';

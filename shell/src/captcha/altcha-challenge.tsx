@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CaptchaAction } from 'shared-contracts';
 import { useCaptchaChallengeQuery } from 'shared-contracts/api';
-import type { SolvedHandler } from './captcha-dialog.js';
+import type { SolvedHandler } from './solved-handler.js';
 
 // The external build (no inlined workers or styles: a strict CSP refuses blob: workers and inserted <style>). Its
 // proof-of-work worker is a file of our own origin (worker-src 'self'), emitted by the bundler from this URL.

@@ -14,10 +14,8 @@ import {
 import { Alert, Button, Stack } from 'shared-contracts/ui';
 import { AltchaChallenge } from './altcha-challenge.js';
 import { RecaptchaChallenge } from './recaptcha-challenge.js';
+import type { SolvedHandler } from './solved-handler.js';
 import './captcha.css';
-
-/** What a widget reports once the person solved it. */
-export type SolvedHandler = (version: CaptchaVersion, token: string) => void;
 
 /**
  * The challenge as a modal dialog: focus moves into it, Escape or Cancel closes it without re-sending anything.

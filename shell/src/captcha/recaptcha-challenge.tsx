@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CaptchaAction } from 'shared-contracts';
-import type { SolvedHandler } from './captcha-dialog.js';
+import type { SolvedHandler } from './solved-handler.js';
 
 const SCRIPT_ORIGIN = 'https://www.google.com/recaptcha/api.js';
 

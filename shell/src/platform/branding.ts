@@ -10,7 +10,7 @@ import {
 } from 'shared-contracts';
 
 // One source for the contrast rule: the gateway writes the same colour into the first HTML.
-export { contrastingTextColour, parseRgb, relativeLuminance } from 'shared-contracts';
+export { contrastingTextColour, parseRgb } from 'shared-contracts';
 
 /** CSS custom property holding the partner's background colour; tokens.css and platform.css read it. */
 export const PARTNER_BACKGROUND_VARIABLE = '--partner-background';

@@ -1,5 +1,5 @@
 import { TOAST_DURATION_MS } from 'shared-contracts';
-import type { ShellToast } from './toast-outlet.js';
+import type { ShellToast } from './shell-toast.js';
 
 /** A toast shown in the page's flow (a phone's toasts, ADR 0031), with the key that tells it apart. */
 export interface InlineToast extends ShellToast {

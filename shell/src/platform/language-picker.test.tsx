@@ -5,7 +5,7 @@ import { normalisePartnerMetadata } from 'shared-contracts';
 import { LanguagePicker } from './language-picker.js';
 import { PartnerContext } from './partner-context.js';
 import { UntranslatedNotice } from './untranslated-notice.js';
-import { renderWithPlatform } from './testing/platform-harness.js';
+import { renderWithPlatform } from '../testing/platform-harness.js';
 
 const languages = [
   { name: 'en-GB', description: 'English' },

@@ -19,14 +19,6 @@ export function useOnlineStatus(): boolean {
   );
 }
 
-/** True for a fetch that never reached the server (RTK Query's `FETCH_ERROR`, or a TypeError from fetch). */
-export function isNetworkFailure(error: unknown): boolean {
-  if (error instanceof TypeError) return true;
-  return (
-    typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 'FETCH_ERROR'
-  );
-}
-
 /**
  * The offline message: the shell opens from the worker's cache, but signing in and every other account call
  * needs the network, so the page says so instead of letting a form fail mysteriously.

@@ -5,7 +5,7 @@ import { normalisePartnerMetadata, type PartnerMetadata } from 'shared-contracts
 import { applyPartnerBranding, contrastingTextColour, partnerBranding } from './branding.js';
 import { documentTitle } from '../layout/page-announcer.js';
 import { PartnerLogo, PrivacyPolicyLink } from './partner-branding.js';
-import { renderWithPlatform } from './testing/platform-harness.js';
+import { renderWithPlatform } from '../testing/platform-harness.js';
 
 afterEach(cleanup);
 

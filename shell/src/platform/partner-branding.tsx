@@ -1,14 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PartnerMetadata } from 'shared-contracts';
-import { applyPartnerBranding, partnerBranding } from './branding.js';
-
-/** Validated branding of a partner, applied to the document whenever the partner changes. */
-export function usePartnerBranding(partner: PartnerMetadata) {
-  const branding = useMemo(() => partnerBranding(partner), [partner]);
-  useEffect(() => applyPartnerBranding(branding), [branding]);
-  return branding;
-}
+import { partnerBranding } from './branding.js';
 
 /** The partner's logo from `GetPartnerLogo`; hidden when the partner has none (404). */
 export function PartnerLogo({ partner }: { partner: PartnerMetadata }) {

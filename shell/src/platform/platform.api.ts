@@ -3,12 +3,7 @@ import { baseApi } from 'shared-contracts/api';
 
 // The partner call lives in shared-contracts/api (one cache entry for the shell, the platform and every remote);
 // the platform re-exports it so its own code and tests keep one import place.
-export {
-  FALLBACK_PARTNER,
-  partnerApi,
-  readPartnerMetadata,
-  usePartnerMetadataQuery,
-} from 'shared-contracts/api';
+export { FALLBACK_PARTNER, readPartnerMetadata, usePartnerMetadataQuery } from 'shared-contracts/api';
 
 /**
  * The platform's own calls (SPEC.md §7 "Other"), injected on the shared base API so they get the anti-forgery and

@@ -1,21 +1,10 @@
 import type { toast as sonnerToast } from 'sonner';
 import { BREAKPOINTS, TOAST_DURATION_MS } from 'shared-contracts';
 import { showInlineToast } from './inline-toast-store.js';
+import type { ShellToast } from './shell-toast.js';
 
 /** sonner's `toast` function, handed over once the outlet is mounted. */
 export type ToastApi = typeof sonnerToast;
-
-/** A toast as the shell asks for it, whatever the screen it ends up on. */
-export interface ShellToast {
-  kind: 'info' | 'success' | 'error' | 'plain';
-  /** Already translated text. */
-  message: string;
-  /** A toast with the id of one still shown replaces it instead of stacking a second one. */
-  id?: string;
-  /** Milliseconds; `Infinity` keeps it until its action is used. Defaults to {@link TOAST_DURATION_MS}. */
-  duration?: number;
-  action?: { label: string; onClick: () => void };
-}
 
 // sonner (≈17 KB gzip with its stylesheet) is not needed to show the sign-in page, so it loads on the first toast
 // request: a request marks the outlet wanted, PlatformToaster then loads and mounts it,

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../identity/passwords.service.js';
+import { hashPassword } from '../../identity/passwords/passwords.service.js';
 import { openTestBackends, type TestBackends } from '../../testing/backends.js';
 import { runAdminCommand } from '../admin.js';
 import { UsageError } from '../cli-support.js';

@@ -1,4 +1,4 @@
-import { endEverySignInOfAccount } from '../../identity/account-sign-ins.js';
+import { endEverySignInOfAccount } from '../../identity/sign-out/account-sign-ins.js';
 import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
 import { isVendor } from '../../store/roles.js';
 import { defineCommand } from '../admin-command.js';

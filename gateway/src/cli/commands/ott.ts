@@ -1,4 +1,7 @@
-import { issueUnboundSignInLink, OTT_MAX_MINUTES } from '../../identity/one-time-sign-in.service.js';
+import {
+  issueUnboundSignInLink,
+  OTT_MAX_MINUTES,
+} from '../../identity/one-time-token/one-time-sign-in.service.js';
 import { defineCommand } from '../admin-command.js';
 import { findUser, positiveInteger } from '../option-values.js';
 import { UsageError } from '../cli-support.js';

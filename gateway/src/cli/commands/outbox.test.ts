@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../store/outbox.repository.js';
-import { openAdminHarness, type AdminHarness } from '../testing/admin-harness.js';
+import { openAdminHarness, type AdminHarness } from '../../testing/admin-harness.js';
 
 describe('admin outbox', () => {
   let admin: AdminHarness;

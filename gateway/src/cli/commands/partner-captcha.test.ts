@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAdminHarness, type AdminHarness } from '../testing/admin-harness.js';
+import { openAdminHarness, type AdminHarness } from '../../testing/admin-harness.js';
 
 describe('admin partners update --captcha', () => {
   let admin: AdminHarness;

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAdminHarness, type AdminHarness } from '../testing/admin-harness.js';
+import { openAdminHarness, type AdminHarness } from '../../testing/admin-harness.js';
 
 describe('admin partners', () => {
   let admin: AdminHarness;

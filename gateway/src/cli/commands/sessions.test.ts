@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlAdapterFactory } from '../../oidc/sql.adapter.js';
 import type { OidcDatabase } from '../../oidc/types.js';
-import { openAdminHarness, type AdminHarness } from '../testing/admin-harness.js';
+import { openAdminHarness, type AdminHarness } from '../../testing/admin-harness.js';
 
 describe('admin sessions', () => {
   let admin: AdminHarness;

@@ -1,5 +1,5 @@
 import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
-import { endEverySignInOfAccount } from '../../identity/account-sign-ins.js';
+import { endEverySignInOfAccount } from '../../identity/sign-out/account-sign-ins.js';
 import { defineCommand } from '../admin-command.js';
 import { findUser } from '../option-values.js';
 

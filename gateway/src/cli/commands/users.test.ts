@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../identity/passwords.service.js';
-import { openAdminHarness, type AdminHarness } from '../testing/admin-harness.js';
+import { verifyPassword } from '../../identity/passwords/passwords.service.js';
+import { openAdminHarness, type AdminHarness } from '../../testing/admin-harness.js';
 
 describe('admin users', () => {
   let admin: AdminHarness;

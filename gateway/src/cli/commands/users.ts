@@ -1,7 +1,7 @@
-import { setAccountPassword } from '../../identity/account-password.js';
-import { hashPassword } from '../../identity/passwords.service.js';
+import { setAccountPassword } from '../../identity/passwords/account-password.js';
+import { hashPassword } from '../../identity/passwords/passwords.service.js';
 import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
-import { endEverySignInOfAccount } from '../../identity/account-sign-ins.js';
+import { endEverySignInOfAccount } from '../../identity/sign-out/account-sign-ins.js';
 import { defineCommand } from '../admin-command.js';
 import { email, findUser, password, roles } from '../option-values.js';
 

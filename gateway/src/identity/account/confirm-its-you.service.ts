@@ -11,9 +11,9 @@ import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
 import { ThrottleUnavailableError, type LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
-import type { CodeBinding, TwoFactorService } from '../mfa/two-factor.service.js';
-import { verifyPassword } from '../passwords.service.js';
-import type { WebauthnService } from '../webauthn/webauthn.service.js';
+import type { CodeBinding, TwoFactorService } from '../two-factor/two-factor.service.js';
+import { verifyPassword } from '../passwords/passwords.service.js';
+import type { WebauthnService } from '../passkeys/webauthn.service.js';
 import type { FieldErrors } from './security-centre/context.js';
 
 /**

@@ -7,7 +7,7 @@ import type { Session } from '../../infra/sessions/session-manager.js';
 import { hasBoundAdditions } from '../../store/bound-additions.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
-import type { PartnerService } from '../partner.service.js';
+import type { PartnerService } from '../partners/partner.service.js';
 
 /**
  * Every new way in is bound and announced (issue 48, ADR 0042).

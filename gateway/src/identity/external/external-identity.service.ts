@@ -16,9 +16,9 @@ import type { IdentityProvider } from '../../store/identity-provider.repository.
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import type { AnnounceWayIn } from '../account/ways-in.js';
-import type { PartnerService } from '../partner.service.js';
+import type { PartnerService } from '../partners/partner.service.js';
 import type { Browser, SessionWriter } from '../browser.js';
-import type { SessionAuthService } from '../session-auth.service.js';
+import type { SessionAuthService } from '../session/session-auth.service.js';
 import type { SignInOutcome, SignInService } from '../sign-in/sign-in.service.js';
 import type { Upstreams } from './upstreams.js';
 

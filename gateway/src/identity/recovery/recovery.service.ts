@@ -16,9 +16,9 @@ import type { Mailer } from '../../infra/mail/mailer.js';
 import { renderMail } from '../../infra/mail/templates.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
-import type { PartnerService } from '../partner.service.js';
-import { setAccountPassword, type PasswordChange } from '../account-password.js';
-import { verifyPassword } from '../passwords.service.js';
+import type { PartnerService } from '../partners/partner.service.js';
+import { setAccountPassword, type PasswordChange } from '../passwords/account-password.js';
+import { verifyPassword } from '../passwords/passwords.service.js';
 import { PENDING_SIGN_IN_MS } from '../sign-in/sign-in-context.js';
 import { isCommonPassword } from './common-passwords.js';
 

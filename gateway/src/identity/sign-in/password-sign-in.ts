@@ -4,8 +4,8 @@ import type { PendingLink, PendingSignIn, UpstreamSession } from '../../infra/se
 import type { AuditEvent } from '../../store/audit.repository.js';
 import { normaliseLogin, type User } from '../../store/user.repository.js';
 import type { Browser } from '../browser.js';
-import { findLoginOnce } from '../login-lookup.js';
-import { dummyPasswordHash, verifyPassword } from '../passwords.service.js';
+import { findLoginOnce } from './login-lookup.js';
+import { dummyPasswordHash, verifyPassword } from '../passwords/passwords.service.js';
 import type { SignInContext, SignInOutcome } from './sign-in-context.js';
 import type { SignInWalk } from './sign-in-walk.js';
 

@@ -6,7 +6,7 @@ import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import type { Browser, SessionWriter } from '../browser.js';
 import type { AnnounceWayIn } from '../account/ways-in.js';
-import type { RememberedBrowsers } from '../mfa/remembered-browsers.js';
+import type { RememberedBrowsers } from '../two-factor/remembered-browsers.js';
 import type { SignInFacts, SignInStep } from './sign-in-step.js';
 import type { SignInStepRegistry } from './step-registry.js';
 

@@ -45,7 +45,7 @@ export interface StepContext {
 
 /**
  * One step of the sign-in state machine (ARCHITECTURE.md "Sign-in is a server-side state machine", ADR 0005),
- * declared in its flow's folder (`identity/mfa/two-factor.step.ts`, …). Steps are walked in registry order after
+ * declared in its flow's folder (`identity/two-factor/two-factor.step.ts`, …). Steps are walked in registry order after
  * the password; each that applies sends the browser to its page by 209, and its own calls complete it via
  * `SignInService.completeStep`. The router that serves the step is built from this declaration
  * (`http/step-router.ts`): it answers exactly `calls`, so what the step allows and what serves it cannot drift.

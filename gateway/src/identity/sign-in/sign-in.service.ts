@@ -5,7 +5,7 @@ import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import type { AnnounceWayIn } from '../account/ways-in.js';
 import type { Browser, SessionWriter } from '../browser.js';
-import type { RememberedBrowsers } from '../mfa/remembered-browsers.js';
+import type { RememberedBrowsers } from '../two-factor/remembered-browsers.js';
 import { externalEntry } from './external-sign-in.js';
 import { oneTimeTokenEntry } from './one-time-token-sign-in.js';
 import { passkeyEntry } from './passkey-sign-in.js';
@@ -18,8 +18,6 @@ import { signInWalk } from './sign-in-walk.js';
 import type { SignInStepRegistry } from './step-registry.js';
 
 export * from './sign-in-context.js';
-export type { ExternalSignIn } from './external-sign-in.js';
-export type { PasswordSignIn } from './password-sign-in.js';
 
 /** The parts the service is made of, one file per job. */
 function signInParts(ctx: SignInContext) {

@@ -1,8 +1,8 @@
 import { customerSelectionStep } from '../customers/customer-selection.step.js';
-import { twoFactorSetupStep } from '../mfa/two-factor-setup.step.js';
-import { twoFactorStep } from '../mfa/two-factor.step.js';
+import { twoFactorSetupStep } from '../two-factor/two-factor-setup.step.js';
+import { twoFactorStep } from '../two-factor/two-factor.step.js';
 import { expiredPasswordStep } from '../recovery/expired-password.step.js';
-import { deviceOfferStep } from '../webauthn/device-offer.step.js';
+import { deviceOfferStep } from '../passkeys/device-offer.step.js';
 import { CALLS_OUTSIDE_SIGN_IN, type SignInStep, type StepId } from './sign-in-step.js';
 
 /** Ordered list of sign-in steps; a flow registers its step without touching Login. */

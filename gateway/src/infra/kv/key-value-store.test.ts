@@ -216,24 +216,27 @@ for (const { name, skip } of VARIANTS.filter((v) => v.name === 'sqlite' || v.nam
 }
 
 describe('key-value store on redis', () => {
-  it.skipIf(!process.env.TEST_REDIS_URL)('gives a counter the increment’s TTL each time', async () => {
-    const backends = await openTestBackends({ sql: 'sqlite', redis: true, tempPrefix: 'kv-test-' });
-    try {
-      const prefix = `${backends.keyPrefix}kv:`;
-      const kv = new RedisKeyValueStore(backends.redis!, prefix);
-      await kv.increment('n', 5_000);
-      await kv.increment('n', 60_000);
-      const ttl = await backends.redis!.pttl(`${prefix}n`);
-      expect(ttl).toBeGreaterThan(50_000);
-      expect(ttl).toBeLessThanOrEqual(60_000);
-      // A fixed window keeps the first count's TTL.
-      await kv.increment('f', 5_000, 'fixed');
-      await kv.increment('f', 60_000, 'fixed');
-      const fixed = await backends.redis!.pttl(`${prefix}f`);
-      expect(fixed).toBeGreaterThan(0);
-      expect(fixed).toBeLessThanOrEqual(5_000);
-    } finally {
-      await backends.close();
-    }
-  });
+  it.skipIf(!process.env.TEST_REDIS_URL)(
+    `gives a counter the increment’s TTL each time${process.env.TEST_REDIS_URL ? '' : ' — skipped: TEST_REDIS_URL is not set'}`,
+    async () => {
+      const backends = await openTestBackends({ sql: 'sqlite', redis: true, tempPrefix: 'kv-test-' });
+      try {
+        const prefix = `${backends.keyPrefix}kv:`;
+        const kv = new RedisKeyValueStore(backends.redis!, prefix);
+        await kv.increment('n', 5_000);
+        await kv.increment('n', 60_000);
+        const ttl = await backends.redis!.pttl(`${prefix}n`);
+        expect(ttl).toBeGreaterThan(50_000);
+        expect(ttl).toBeLessThanOrEqual(60_000);
+        // A fixed window keeps the first count's TTL.
+        await kv.increment('f', 5_000, 'fixed');
+        await kv.increment('f', 60_000, 'fixed');
+        const fixed = await backends.redis!.pttl(`${prefix}f`);
+        expect(fixed).toBeGreaterThan(0);
+        expect(fixed).toBeLessThanOrEqual(5_000);
+      } finally {
+        await backends.close();
+      }
+    },
+  );
 });

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { BACKENDS, openTestBackends, type TestBackends } from '../../testing/backends.js';
 import { OutboxMailer, SmtpMailer } from './mailer.js';
 import { renderMail } from './templates.js';
-import { startSmtpListener, type ReceivedMail, type SmtpListener } from './testing/smtp-listener.js';
+import { startSmtpListener, type ReceivedMail, type SmtpListener } from '../../testing/smtp-listener.js';
 
 // Written out per locale: what a reader of each language sees in the inbox.
 const PIN_SUBJECTS = {
@@ -91,63 +91,66 @@ describe('SmtpMailer', () => {
 });
 
 for (const backend of BACKENDS) {
-  describe.skipIf(backend.skip)(`OutboxMailer on ${backend.name}`, () => {
-    let backends: TestBackends;
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-          done();
-        },
-      }),
-    );
-    beforeEach(async () => {
-      backends = await openTestBackends({ sql: backend.name === 'sqlite' ? 'sqlite' : 'postgres' });
-      lines.length = 0;
-    });
-    afterEach(async () => {
-      await backends.close();
-    });
+  describe.skipIf(backend.skip)(
+    `OutboxMailer on ${backend.name}${backend.skip ? ` — skipped: ${backend.skip}` : ''}`,
+    () => {
+      let backends: TestBackends;
+      const lines: Record<string, unknown>[] = [];
+      const logger = pino(
+        { level: 'info' },
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+            done();
+          },
+        }),
+      );
+      beforeEach(async () => {
+        backends = await openTestBackends({ sql: backend.name === 'sqlite' ? 'sqlite' : 'postgres' });
+        lines.length = 0;
+      });
+      afterEach(async () => {
+        await backends.close();
+      });
 
-    it('keeps the mail with its HTML in the outbox and logs recipient, subject and text', async () => {
-      const rendered = renderMail('recovery', 'fr-CA', {
-        partnerName: 'Acme',
-        link: 'https://id.example.test/r?t=1',
-        expiresInMinutes: 30,
-      });
-      await new OutboxMailer(backends.store.outbox, logger).send({ to: 'ann@example.test', ...rendered });
+      it('keeps the mail with its HTML in the outbox and logs recipient, subject and text', async () => {
+        const rendered = renderMail('recovery', 'fr-CA', {
+          partnerName: 'Acme',
+          link: 'https://id.example.test/r?t=1',
+          expiresInMinutes: 30,
+        });
+        await new OutboxMailer(backends.store.outbox, logger).send({ to: 'ann@example.test', ...rendered });
 
-      const [entry, ...others] = await backends.store.outbox.list();
-      expect(others).toEqual([]);
-      expect(entry).toMatchObject({
-        channel: 'email',
-        to: 'ann@example.test',
-        subject: rendered.subject,
-        text: rendered.text,
-        html: rendered.html,
+        const [entry, ...others] = await backends.store.outbox.list();
+        expect(others).toEqual([]);
+        expect(entry).toMatchObject({
+          channel: 'email',
+          to: 'ann@example.test',
+          subject: rendered.subject,
+          text: rendered.text,
+          html: rendered.html,
+        });
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatchObject({
+          level: 30,
+          outboxId: entry!.id,
+          to: 'ann@example.test',
+          subject: rendered.subject,
+          text: rendered.text,
+        });
+        expect(String(lines[0]!.text)).toContain('https://id.example.test/r?t=1');
       });
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatchObject({
-        level: 30,
-        outboxId: entry!.id,
-        to: 'ann@example.test',
-        subject: rendered.subject,
-        text: rendered.text,
-      });
-      expect(String(lines[0]!.text)).toContain('https://id.example.test/r?t=1');
-    });
 
-    it('works without a logger and keeps plain-text mail without HTML', async () => {
-      await new OutboxMailer(backends.store.outbox).send({
-        to: 'bob@example.test',
-        subject: 'Hi',
-        text: 'Body',
+      it('works without a logger and keeps plain-text mail without HTML', async () => {
+        await new OutboxMailer(backends.store.outbox).send({
+          to: 'bob@example.test',
+          subject: 'Hi',
+          text: 'Body',
+        });
+        const [entry] = await backends.store.outbox.list({ to: 'bob@example.test' });
+        expect(entry).toMatchObject({ subject: 'Hi', text: 'Body', html: null });
+        expect(lines).toHaveLength(0);
       });
-      const [entry] = await backends.store.outbox.list({ to: 'bob@example.test' });
-      expect(entry).toMatchObject({ subject: 'Hi', text: 'Body', html: null });
-      expect(lines).toHaveLength(0);
-    });
-  });
+    },
+  );
 }

@@ -24,121 +24,120 @@ const STORES: { kind: StoreKind; skip: string | false }[] = [
   { kind: 'redis', skip: process.env.TEST_REDIS_URL ? false : 'TEST_REDIS_URL is not set' },
 ];
 
-describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) => {
-  let backends: TestBackends | undefined;
-  let clock: ManualClock;
-  let store: SessionStore;
-  const now = () => clock.now();
-  /** A manager with these timeouts over the store under test, on the manual clock. */
-  const manager = (timeouts: Partial<ConstructorParameters<typeof SessionManager>[1]> = {}) =>
-    new SessionManager(store, { ...TIMEOUTS, ...timeouts }, now);
-  /** Requests every 20 minutes for `ms`: never idle; the session must stay active throughout. */
-  const keepActive = async (sessions: SessionManager, session: Session, ms: number) => {
-    for (let elapsed = 0; elapsed < ms; elapsed += 20 * MINUTE) {
-      clock.advance(Math.min(20 * MINUTE, ms - elapsed));
+for (const { kind, skip } of STORES) {
+  describe.skipIf(skip)(`session manager over the ${kind} store${skip ? ` — skipped: ${skip}` : ''}`, () => {
+    let backends: TestBackends | undefined;
+    let clock: ManualClock;
+    let store: SessionStore;
+    const now = () => clock.now();
+    /** A manager with these timeouts over the store under test, on the manual clock. */
+    const manager = (timeouts: Partial<ConstructorParameters<typeof SessionManager>[1]> = {}) =>
+      new SessionManager(store, { ...TIMEOUTS, ...timeouts }, now);
+    /** Requests every 20 minutes for `ms`: never idle; the session must stay active throughout. */
+    const keepActive = async (sessions: SessionManager, session: Session, ms: number) => {
+      for (let elapsed = 0; elapsed < ms; elapsed += 20 * MINUTE) {
+        clock.advance(Math.min(20 * MINUTE, ms - elapsed));
+        expect((await sessions.load(session.id)).kind).toBe('active');
+      }
+    };
+    /** What the store itself still holds for a cookie's id. */
+    const stored = (session: Session) => store.get(sha256(session.id));
+
+    beforeAll(async () => {
+      if (skip) return;
+      if (kind === 'postgres') backends = await openTestBackends({ sql: kind });
+      if (kind.startsWith('sqlite')) backends = await openTestBackends({ sql: 'sqlite' });
+      if (kind === 'sqlite, committed reader') expect(backends?.store.database.committedReader).toBeDefined();
+      if (kind === 'redis') backends = await openTestBackends({ sql: 'sqlite', redis: true });
+    });
+    afterAll(async () => {
+      await backends?.close();
+    });
+    beforeEach(() => {
+      clock = new ManualClock(Date.now());
+      store =
+        kind === 'memory'
+          ? new MemorySessionStore(now)
+          : kind === 'redis'
+            ? new RedisSessionStore(backends!.redis!, now, `${backends!.keyPrefix}session:`)
+            : new SqlSessionStore(
+                backends!.store.database.db,
+                now,
+                kind === 'sqlite, committed reader' ? backends!.store.database.committedReader : undefined,
+              );
+    });
+
+    it('S25 a new session has a fresh unguessable id and loads with its data', async () => {
+      const sessions = manager();
+      const a = await sessions.create({ username: 'ann' });
+      const b = await sessions.create({ username: 'ann' });
+      expect(a.id).not.toBe(b.id);
+      // 32 random bytes, base64url: 256 bits.
+      expect(a.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const loaded = await sessions.load(a.id);
+      expect(loaded).toMatchObject({
+        kind: 'active',
+        session: { id: a.id, record: { data: { username: 'ann' } } },
+      });
+    });
+
+    it('a cookie value that cannot be an id, or an unknown id, is no session', async () => {
+      const sessions = manager();
+      expect(await sessions.load(undefined)).toEqual({ kind: 'none' });
+      expect(await sessions.load('short')).toEqual({ kind: 'none' });
+      expect(await sessions.load('x'.repeat(101))).toEqual({ kind: 'none' });
+      expect(await sessions.load('A'.repeat(43))).toEqual({ kind: 'expired' });
+    });
+
+    it('S28 ends a session after the idle timeout without requests, and not before', async () => {
+      const sessions = manager();
+      const session = await sessions.create({ username: 'ann' });
+      clock.advance(30 * MINUTE - 1);
       expect((await sessions.load(session.id)).kind).toBe('active');
-    }
-  };
-  /** What the store itself still holds for a cookie's id. */
-  const stored = (session: Session) => store.get(sha256(session.id));
-
-  beforeAll(async () => {
-    if (skip) return;
-    if (kind === 'postgres') backends = await openTestBackends({ sql: kind });
-    if (kind.startsWith('sqlite')) backends = await openTestBackends({ sql: 'sqlite' });
-    if (kind === 'sqlite, committed reader') expect(backends?.store.database.committedReader).toBeDefined();
-    if (kind === 'redis') backends = await openTestBackends({ sql: 'sqlite', redis: true });
-  });
-  afterAll(async () => {
-    await backends?.close();
-  });
-  beforeEach(() => {
-    clock = new ManualClock(Date.now());
-    store =
-      kind === 'memory'
-        ? new MemorySessionStore(now)
-        : kind === 'redis'
-          ? new RedisSessionStore(backends!.redis!, now, `${backends!.keyPrefix}session:`)
-          : new SqlSessionStore(
-              backends!.store.database.db,
-              now,
-              kind === 'sqlite, committed reader' ? backends!.store.database.committedReader : undefined,
-            );
-  });
-
-  it.skipIf(skip)('S25 a new session has a fresh unguessable id and loads with its data', async () => {
-    const sessions = manager();
-    const a = await sessions.create({ username: 'ann' });
-    const b = await sessions.create({ username: 'ann' });
-    expect(a.id).not.toBe(b.id);
-    // 32 random bytes, base64url: 256 bits.
-    expect(a.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const loaded = await sessions.load(a.id);
-    expect(loaded).toMatchObject({
-      kind: 'active',
-      session: { id: a.id, record: { data: { username: 'ann' } } },
+      // That request counted as activity: the idle time starts again from it.
+      clock.advance(30 * MINUTE - 1);
+      expect((await sessions.load(session.id)).kind).toBe('active');
+      clock.advance(30 * MINUTE);
+      expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
+      expect(await stored(session)).toBeUndefined();
     });
-  });
 
-  it.skipIf(skip)('a cookie value that cannot be an id, or an unknown id, is no session', async () => {
-    const sessions = manager();
-    expect(await sessions.load(undefined)).toEqual({ kind: 'none' });
-    expect(await sessions.load('short')).toEqual({ kind: 'none' });
-    expect(await sessions.load('x'.repeat(101))).toEqual({ kind: 'none' });
-    expect(await sessions.load('A'.repeat(43))).toEqual({ kind: 'expired' });
-  });
-
-  it.skipIf(skip)('S28 ends a session after the idle timeout without requests, and not before', async () => {
-    const sessions = manager();
-    const session = await sessions.create({ username: 'ann' });
-    clock.advance(30 * MINUTE - 1);
-    expect((await sessions.load(session.id)).kind).toBe('active');
-    // That request counted as activity: the idle time starts again from it.
-    clock.advance(30 * MINUTE - 1);
-    expect((await sessions.load(session.id)).kind).toBe('active');
-    clock.advance(30 * MINUTE);
-    expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
-    expect(await stored(session)).toBeUndefined();
-  });
-
-  it.skipIf(skip)('saving the session counts as activity', async () => {
-    const sessions = manager();
-    const session = await sessions.create();
-    clock.advance(20 * MINUTE);
-    session.record.data.username = 'ann';
-    await sessions.save(session);
-    clock.advance(20 * MINUTE);
-    expect(await sessions.load(session.id)).toMatchObject({
-      kind: 'active',
-      session: { record: { data: { username: 'ann' } } },
+    it('saving the session counts as activity', async () => {
+      const sessions = manager();
+      const session = await sessions.create();
+      clock.advance(20 * MINUTE);
+      session.record.data.username = 'ann';
+      await sessions.save(session);
+      clock.advance(20 * MINUTE);
+      expect(await sessions.load(session.id)).toMatchObject({
+        kind: 'active',
+        session: { record: { data: { username: 'ann' } } },
+      });
     });
-  });
 
-  it.skipIf(skip)('S28 ends a session at the absolute timeout however active it is', async () => {
-    const sessions = manager();
-    const session = await sessions.create({ username: 'ann' });
-    await keepActive(sessions, session, 12 * HOUR - 20 * MINUTE);
-    clock.advance(20 * MINUTE);
-    expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
-    expect(await stored(session)).toBeUndefined();
-  });
-
-  it.skipIf(skip)('S24 regenerate issues a new id for the data and the old id is dead at once', async () => {
-    const sessions = manager();
-    const before = await sessions.create({ username: 'ann' });
-    const after = await sessions.regenerate(before, { username: 'ann', loggedOut: undefined });
-    expect(after.id).not.toBe(before.id);
-    expect(await sessions.load(before.id)).toEqual({ kind: 'expired' });
-    expect(await stored(before)).toBeUndefined();
-    expect(await sessions.load(after.id)).toMatchObject({
-      kind: 'active',
-      session: { record: { data: { username: 'ann' } } },
+    it('S28 ends a session at the absolute timeout however active it is', async () => {
+      const sessions = manager();
+      const session = await sessions.create({ username: 'ann' });
+      await keepActive(sessions, session, 12 * HOUR - 20 * MINUTE);
+      clock.advance(20 * MINUTE);
+      expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
+      expect(await stored(session)).toBeUndefined();
     });
-  });
 
-  it.skipIf(skip)(
-    'regenerate restarts the absolute timeout (a fresh sign-in) and keeps or switches remember-me',
-    async () => {
+    it('S24 regenerate issues a new id for the data and the old id is dead at once', async () => {
+      const sessions = manager();
+      const before = await sessions.create({ username: 'ann' });
+      const after = await sessions.regenerate(before, { username: 'ann', loggedOut: undefined });
+      expect(after.id).not.toBe(before.id);
+      expect(await sessions.load(before.id)).toEqual({ kind: 'expired' });
+      expect(await stored(before)).toBeUndefined();
+      expect(await sessions.load(after.id)).toMatchObject({
+        kind: 'active',
+        session: { record: { data: { username: 'ann' } } },
+      });
+    });
+
+    it('regenerate restarts the absolute timeout (a fresh sign-in) and keeps or switches remember-me', async () => {
       const sessions = manager();
       const first = await sessions.create();
       await keepActive(sessions, first, 11 * HOUR);
@@ -150,46 +149,43 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
       const third = await sessions.regenerate(second, {}, true);
       expect(third.record.persistent).toBe(true);
       expect((await sessions.regenerate(third, {})).record.persistent).toBe(true);
-    },
-  );
+    });
 
-  it.skipIf(skip)('S28 remember-me outlives the normal timeouts but never 30 days', async () => {
-    const sessions = manager({ persistentIdleMs: 14 * DAY });
-    const session = await sessions.create({ username: 'ann' }, true);
-    clock.advance(13 * HOUR);
-    expect((await sessions.load(session.id)).kind).toBe('active');
-    // Used once a week: still there just before 30 days; gone at 30 days however recently it was used.
-    const at = (ms: number) => clock.advance(session.record.createdAt + ms - clock.now());
-    for (const day of [7, 14, 21, 28]) {
-      at(day * DAY);
-      expect((await sessions.load(session.id)).kind, `day ${day}`).toBe('active');
-    }
-    at(REMEMBER_ME_MAX_MS - 1);
-    expect((await sessions.load(session.id)).kind).toBe('active');
-    clock.advance(1);
-    expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
-  });
+    it('S28 remember-me outlives the normal timeouts but never 30 days', async () => {
+      const sessions = manager({ persistentIdleMs: 14 * DAY });
+      const session = await sessions.create({ username: 'ann' }, true);
+      clock.advance(13 * HOUR);
+      expect((await sessions.load(session.id)).kind).toBe('active');
+      // Used once a week: still there just before 30 days; gone at 30 days however recently it was used.
+      const at = (ms: number) => clock.advance(session.record.createdAt + ms - clock.now());
+      for (const day of [7, 14, 21, 28]) {
+        at(day * DAY);
+        expect((await sessions.load(session.id)).kind, `day ${day}`).toBe('active');
+      }
+      at(REMEMBER_ME_MAX_MS - 1);
+      expect((await sessions.load(session.id)).kind).toBe('active');
+      clock.advance(1);
+      expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
+    });
 
-  it.skipIf(skip)('S28 remember-me ends at 30 days even with a longer idle timeout configured', async () => {
-    const sessions = manager({ persistentIdleMs: 90 * DAY });
-    const session = await sessions.create({}, true);
-    expect(sessions.expiresAt(session.record) - session.record.createdAt).toBe(REMEMBER_ME_MAX_MS);
-    clock.advance(REMEMBER_ME_MAX_MS - 1);
-    expect((await sessions.load(session.id)).kind).toBe('active');
-    clock.advance(1);
-    expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
-  });
+    it('S28 remember-me ends at 30 days even with a longer idle timeout configured', async () => {
+      const sessions = manager({ persistentIdleMs: 90 * DAY });
+      const session = await sessions.create({}, true);
+      expect(sessions.expiresAt(session.record) - session.record.createdAt).toBe(REMEMBER_ME_MAX_MS);
+      clock.advance(REMEMBER_ME_MAX_MS - 1);
+      expect((await sessions.load(session.id)).kind).toBe('active');
+      clock.advance(1);
+      expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
+    });
 
-  it.skipIf(skip)('remember-me without activity ends after its idle timeout', async () => {
-    const sessions = manager({ persistentIdleMs: 14 * DAY });
-    const session = await sessions.create({}, true);
-    clock.advance(14 * DAY);
-    expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
-  });
+    it('remember-me without activity ends after its idle timeout', async () => {
+      const sessions = manager({ persistentIdleMs: 14 * DAY });
+      const session = await sessions.create({}, true);
+      clock.advance(14 * DAY);
+      expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
+    });
 
-  it.skipIf(skip)(
-    'destroy ends the session: its id loads as expired and the store holds nothing',
-    async () => {
+    it('destroy ends the session: its id loads as expired and the store holds nothing', async () => {
       const sessions = manager();
       const session = await sessions.create({ username: 'ann' });
       const other = await sessions.create({ username: 'bob' });
@@ -197,12 +193,9 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
       expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
       expect(await stored(session)).toBeUndefined();
       expect((await sessions.load(other.id)).kind).toBe('active');
-    },
-  );
+    });
 
-  it.skipIf(skip)(
-    'S27 a request still holding a destroyed session cannot write it back, whatever it saves',
-    async () => {
+    it('S27 a request still holding a destroyed session cannot write it back, whatever it saves', async () => {
       const sessions = manager();
       const session = await sessions.create({ username: 'ann' });
       // Another request loaded the same session before sign-out ended it.
@@ -216,12 +209,9 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
       expect(await sessions.save(late)).toBe(false);
       expect(await sessions.load(session.id)).toEqual({ kind: 'expired' });
       expect(await stored(session)).toBeUndefined();
-    },
-  );
+    });
 
-  it.skipIf(skip)(
-    'S27 a late write cannot bring back a session that regenerate or a timeout ended',
-    async () => {
+    it('S27 a late write cannot bring back a session that regenerate or a timeout ended', async () => {
       const sessions = manager();
       const before = await sessions.create({ username: 'ann' });
       const copy = { id: before.id, record: structuredClone(before.record) };
@@ -235,23 +225,17 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
       expect(await sessions.load(idle.id)).toEqual({ kind: 'expired' });
       expect(await sessions.save(held)).toBe(false);
       expect(await sessions.load(idle.id)).toEqual({ kind: 'expired' });
-    },
-  );
+    });
 
-  it.skipIf(skip)(
-    'saving a session whose record was never created inserts nothing (only create inserts)',
-    async () => {
+    it('saving a session whose record was never created inserts nothing (only create inserts)', async () => {
       const sessions = manager();
       const made = { id: 'B'.repeat(43), record: (await sessions.create()).record };
       expect(await sessions.save(made)).toBe(false);
       expect(await sessions.load(made.id)).toEqual({ kind: 'expired' });
       expect(await stored(made)).toBeUndefined();
-    },
-  );
+    });
 
-  it.skipIf(skip)(
-    'an issued anonymous id stores nothing until saved, then behaves as a session that can end and time out',
-    async () => {
+    it('an issued anonymous id stores nothing until saved, then behaves as a session that can end and time out', async () => {
       const sessions = manager();
       const id = 'C'.repeat(64);
       const anonymous = sessions.anonymous(id);
@@ -290,12 +274,9 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
       expect(await sessions.load(idle.id, true)).toEqual({ kind: 'expired' });
       clock.advance(5 * HOUR);
       expect(await sessions.load(idle.id, true)).toEqual({ kind: 'expired' });
-    },
-  );
+    });
 
-  it.skipIf(skip)(
-    'two requests of one anonymous browser saving at once both land in one record',
-    async () => {
+    it('two requests of one anonymous browser saving at once both land in one record', async () => {
       const sessions = manager();
       const id = 'F'.repeat(64);
       const one = sessions.anonymous(id);
@@ -306,19 +287,16 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
       const loaded = await sessions.load(id, true);
       if (loaded.kind !== 'active') throw new Error('expected the session');
       expect(['first', 'second']).toContain(loaded.session.record.data.username);
-    },
-  );
+    });
 
-  it.skipIf(skip)('ending an anonymous session that was never stored leaves no row behind', async () => {
-    const sessions = manager();
-    const anonymous = sessions.anonymous('G'.repeat(64));
-    await sessions.destroy(anonymous);
-    expect(await stored(anonymous)).toBeUndefined();
-  });
+    it('ending an anonymous session that was never stored leaves no row behind', async () => {
+      const sessions = manager();
+      const anonymous = sessions.anonymous('G'.repeat(64));
+      await sessions.destroy(anonymous);
+      expect(await stored(anonymous)).toBeUndefined();
+    });
 
-  it.skipIf(skip)(
-    'S24: replace ends the old key and stores the new record; a taken new key is left as it is',
-    async () => {
+    it('S24: replace ends the old key and stores the new record; a taken new key is left as it is', async () => {
       const record = (username: string) => ({
         data: { username },
         createdAt: now(),
@@ -355,13 +333,13 @@ describe.each(STORES)('session manager over the $kind store', ({ kind, skip }) =
         clock.advance(2 * HOUR + 1);
         expect(await store.get('old-live')).toBeUndefined();
       }
-    },
-  );
+    });
 
-  it.skipIf(skip)('the store answers readiness checks', async () => {
-    expect(await manager().ping()).toBe(true);
+    it('the store answers readiness checks', async () => {
+      expect(await manager().ping()).toBe(true);
+    });
   });
-});
+}
 
 describe('the SQLite file’s committed reader (the session read of every request)', () => {
   let backends: TestBackends;

@@ -124,56 +124,59 @@ describe('WebhookSmsSender', () => {
 });
 
 for (const backend of BACKENDS) {
-  describe.skipIf(backend.skip)(`OutboxSmsSender on ${backend.name}`, () => {
-    let backends: TestBackends;
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-          done();
-        },
-      }),
-    );
-    beforeEach(async () => {
-      backends = await openTestBackends({ sql: backend.name === 'sqlite' ? 'sqlite' : 'postgres' });
-      lines.length = 0;
-    });
-    afterEach(async () => {
-      await backends.close();
-    });
+  describe.skipIf(backend.skip)(
+    `OutboxSmsSender on ${backend.name}${backend.skip ? ` — skipped: ${backend.skip}` : ''}`,
+    () => {
+      let backends: TestBackends;
+      const lines: Record<string, unknown>[] = [];
+      const logger = pino(
+        { level: 'info' },
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+            done();
+          },
+        }),
+      );
+      beforeEach(async () => {
+        backends = await openTestBackends({ sql: backend.name === 'sqlite' ? 'sqlite' : 'postgres' });
+        lines.length = 0;
+      });
+      afterEach(async () => {
+        await backends.close();
+      });
 
-    it('keeps the SMS in the outbox (no subject, no HTML) and logs recipient and text', async () => {
-      await new OutboxSmsSender(backends.store.outbox, logger).send({
-        to: '+447700900123',
-        text: 'Code 123456',
-      });
-      const entries = await backends.store.outbox.list();
-      expect(entries).toHaveLength(1);
-      expect(entries[0]).toMatchObject({
-        channel: 'sms',
-        to: '+447700900123',
-        subject: null,
-        text: 'Code 123456',
-        html: null,
-      });
-      expect(lines).toEqual([
-        expect.objectContaining({
-          level: 30,
-          outboxId: entries[0]!.id,
+      it('keeps the SMS in the outbox (no subject, no HTML) and logs recipient and text', async () => {
+        await new OutboxSmsSender(backends.store.outbox, logger).send({
           to: '+447700900123',
           text: 'Code 123456',
-        }),
-      ]);
-    });
+        });
+        const entries = await backends.store.outbox.list();
+        expect(entries).toHaveLength(1);
+        expect(entries[0]).toMatchObject({
+          channel: 'sms',
+          to: '+447700900123',
+          subject: null,
+          text: 'Code 123456',
+          html: null,
+        });
+        expect(lines).toEqual([
+          expect.objectContaining({
+            level: 30,
+            outboxId: entries[0]!.id,
+            to: '+447700900123',
+            text: 'Code 123456',
+          }),
+        ]);
+      });
 
-    it('refuses a bad number before writing anything', async () => {
-      await expect(
-        new OutboxSmsSender(backends.store.outbox, logger).send({ to: 'abc', text: 'Code' }),
-      ).rejects.toThrow(TypeError);
-      expect(await backends.store.outbox.list()).toEqual([]);
-      expect(lines).toEqual([]);
-    });
-  });
+      it('refuses a bad number before writing anything', async () => {
+        await expect(
+          new OutboxSmsSender(backends.store.outbox, logger).send({ to: 'abc', text: 'Code' }),
+        ).rejects.toThrow(TypeError);
+        expect(await backends.store.outbox.list()).toEqual([]);
+        expect(lines).toEqual([]);
+      });
+    },
+  );
 }

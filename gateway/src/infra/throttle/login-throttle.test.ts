@@ -36,98 +36,96 @@ async function attempts(throttle: LoginThrottle, n: number, login: string, ip: s
 
 const BACKENDS = [
   { name: 'memory', skip: false },
-  { name: 'redis', skip: !process.env.TEST_REDIS_URL },
+  { name: 'redis', skip: process.env.TEST_REDIS_URL ? false : 'TEST_REDIS_URL is not set' },
 ] as const;
 
-describe.each(BACKENDS)('sign-in throttle on $name', ({ name, skip }) => {
-  let redis: Redis | undefined;
-  const prefix = `test:${randomBytes(6).toString('hex')}:throttle`;
-  let serial = 0;
-  /** A throttle of its own for one test (fresh counters). */
-  const throttle = (limits: Partial<ThrottleLimits>) => {
-    const backend: ThrottleBackend =
-      name === 'redis' ? { kind: 'redis', client: redis! } : { kind: 'memory' };
-    serial += 1;
-    return new LoginThrottle(backend, { ...LOOSE, ...limits }, `${prefix}:${serial}`);
-  };
+for (const { name, skip } of BACKENDS) {
+  describe.skipIf(skip)(`sign-in throttle on ${name}${skip ? ` — skipped: ${skip}` : ''}`, () => {
+    let redis: Redis | undefined;
+    const prefix = `test:${randomBytes(6).toString('hex')}:throttle`;
+    let serial = 0;
+    /** A throttle of its own for one test (fresh counters). */
+    const throttle = (limits: Partial<ThrottleLimits>) => {
+      const backend: ThrottleBackend =
+        name === 'redis' ? { kind: 'redis', client: redis! } : { kind: 'memory' };
+      serial += 1;
+      return new LoginThrottle(backend, { ...LOOSE, ...limits }, `${prefix}:${serial}`);
+    };
 
-  beforeAll(async () => {
-    if (skip || name !== 'redis') return;
-    redis = new Redis(process.env.TEST_REDIS_URL!, { maxRetriesPerRequest: 1 });
-    await redis.ping();
-  });
-  afterAll(async () => {
-    if (!redis) return;
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-  });
+    beforeAll(async () => {
+      if (skip || name !== 'redis') return;
+      redis = new Redis(process.env.TEST_REDIS_URL!, { maxRetriesPerRequest: 1 });
+      await redis.ping();
+    });
+    afterAll(async () => {
+      if (!redis) return;
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    });
 
-  it.skipIf(skip)(
-    'S7 locks an account out from one source only: other sources and other accounts go on',
-    async () => {
+    it('S7 locks an account out from one source only: other sources and other accounts go on', async () => {
       const t = throttle({ perAccountSource: 3 });
       expect(await attempts(t, 4, 'ann', '203.0.113.1')).toEqual([true, true, true, false]);
       expect(await t.begin(on('ann', '203.0.113.2'))).toMatchObject({ allowed: true });
       expect(await t.begin(on('bob', '203.0.113.1'))).toMatchObject({ allowed: true });
-    },
-  );
+    });
 
-  it.skipIf(skip)('S4 bounds the attempts on one account over all sources', async () => {
-    const t = throttle({ perAccount: 3 });
-    for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3'])
-      expect(await t.begin(on('ann', ip))).toMatchObject({ allowed: true });
-    const refused = await t.begin(on('ann', '203.0.113.4'));
-    expect(refused.allowed).toBe(false);
-    expect(await t.begin(on('bob', '203.0.113.4'))).toMatchObject({ allowed: true });
-  });
+    it('S4 bounds the attempts on one account over all sources', async () => {
+      const t = throttle({ perAccount: 3 });
+      for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3'])
+        expect(await t.begin(on('ann', ip))).toMatchObject({ allowed: true });
+      const refused = await t.begin(on('ann', '203.0.113.4'));
+      expect(refused.allowed).toBe(false);
+      expect(await t.begin(on('bob', '203.0.113.4'))).toMatchObject({ allowed: true });
+    });
 
-  it.skipIf(skip)('bounds the attempts from one source over all accounts (password spraying)', async () => {
-    const t = throttle({ perSource: 3 });
-    for (const login of ['ann', 'bob', 'carl'])
-      expect(await t.begin(on(login, '203.0.113.1'))).toMatchObject({ allowed: true });
-    expect(await t.begin(on('dora', '203.0.113.1'))).toMatchObject({ allowed: false });
-    expect(await t.begin(on('dora', '203.0.113.2'))).toMatchObject({ allowed: true });
-  });
+    it('bounds the attempts from one source over all accounts (password spraying)', async () => {
+      const t = throttle({ perSource: 3 });
+      for (const login of ['ann', 'bob', 'carl'])
+        expect(await t.begin(on(login, '203.0.113.1'))).toMatchObject({ allowed: true });
+      expect(await t.begin(on('dora', '203.0.113.1'))).toMatchObject({ allowed: false });
+      expect(await t.begin(on('dora', '203.0.113.2'))).toMatchObject({ allowed: true });
+    });
 
-  it.skipIf(skip)('a refused attempt is not counted against the account', async () => {
-    const t = throttle({ perSource: 1, perAccount: 1 });
-    await t.begin(on('ann', '203.0.113.1'));
-    // Refused by the source limit: dora's one attempt must still be there for her own source.
-    expect(await t.begin(on('dora', '203.0.113.1'))).toMatchObject({ allowed: false });
-    expect(await t.begin(on('dora', '203.0.113.2'))).toMatchObject({ allowed: true });
-  });
+    it('a refused attempt is not counted against the account', async () => {
+      const t = throttle({ perSource: 1, perAccount: 1 });
+      await t.begin(on('ann', '203.0.113.1'));
+      // Refused by the source limit: dora's one attempt must still be there for her own source.
+      expect(await t.begin(on('dora', '203.0.113.1'))).toMatchObject({ allowed: false });
+      expect(await t.begin(on('dora', '203.0.113.2'))).toMatchObject({ allowed: true });
+    });
 
-  it.skipIf(skip)('a refusal says when to try again, within the window', async () => {
-    const t = throttle({ perAccountSource: 1, windowSeconds: 600 });
-    await t.begin(on('ann', '203.0.113.1'));
-    const refused = await t.begin(on('ann', '203.0.113.1'));
-    expect(refused.allowed).toBe(false);
-    if (refused.allowed) return;
-    expect(refused.retryAfterSeconds).toBeGreaterThan(590);
-    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(600);
-  });
+    it('a refusal says when to try again, within the window', async () => {
+      const t = throttle({ perAccountSource: 1, windowSeconds: 600 });
+      await t.begin(on('ann', '203.0.113.1'));
+      const refused = await t.begin(on('ann', '203.0.113.1'));
+      expect(refused.allowed).toBe(false);
+      if (refused.allowed) return;
+      expect(refused.retryAfterSeconds).toBeGreaterThan(590);
+      expect(refused.retryAfterSeconds).toBeLessThanOrEqual(600);
+    });
 
-  it.skipIf(skip)('S5 reserves atomically: 50 parallel attempts get exactly the limit through', async () => {
-    const t = throttle({ perAccountSource: 5 });
-    const decisions = await Promise.all(Array.from({ length: 50 }, () => t.begin(on('ann', '203.0.113.1'))));
-    expect(decisions.filter((d) => d.allowed)).toHaveLength(5);
-    // Each allowed attempt knows how many came before it, so the growing delay cannot be skipped by racing.
-    expect(decisions.flatMap((d) => (d.allowed ? [d.failuresBefore] : [])).sort((a, b) => a - b)).toEqual([
-      0, 1, 2, 3, 4,
-    ]);
-  });
+    it('S5 reserves atomically: 50 parallel attempts get exactly the limit through', async () => {
+      const t = throttle({ perAccountSource: 5 });
+      const decisions = await Promise.all(
+        Array.from({ length: 50 }, () => t.begin(on('ann', '203.0.113.1'))),
+      );
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(5);
+      // Each allowed attempt knows how many came before it, so the growing delay cannot be skipped by racing.
+      expect(decisions.flatMap((d) => (d.allowed ? [d.failuresBefore] : [])).sort((a, b) => a - b)).toEqual([
+        0, 1, 2, 3, 4,
+      ]);
+    });
 
-  it.skipIf(skip)('S7 the lockout ends by itself when the window has passed', async () => {
-    const t = throttle({ perAccountSource: 2, windowSeconds: 1 });
-    expect(await attempts(t, 3, 'ann', '203.0.113.1')).toEqual([true, true, false]);
-    await sleep(1100);
-    expect(await t.begin(on('ann', '203.0.113.1'))).toMatchObject({ allowed: true });
-  });
+    it('S7 the lockout ends by itself when the window has passed', async () => {
+      const t = throttle({ perAccountSource: 2, windowSeconds: 1 });
+      expect(await attempts(t, 3, 'ann', '203.0.113.1')).toEqual([true, true, false]);
+      await sleep(1100);
+      expect(await t.begin(on('ann', '203.0.113.1'))).toMatchObject({ allowed: true });
+    });
 
-  it.skipIf(skip)(
-    'S4 after the free failures each failure delays the next attempt, doubling up to the maximum',
-    async () => {
+    it('S4 after the free failures each failure delays the next attempt, doubling up to the maximum', async () => {
       const t = throttle({ freeFailures: 2, maxDelaySeconds: 2 });
       const fail = async () => {
         const d = await t.begin(on('ann', '203.0.113.1'));
@@ -152,60 +150,60 @@ describe.each(BACKENDS)('sign-in throttle on $name', ({ name, skip }) => {
       if (!fifth.allowed) throw new Error('refused');
       await t.failed({ ...fifth.attempt, failuresBefore: 10 });
       expect(await t.begin(on('ann', '203.0.113.1'))).toEqual({ allowed: false, retryAfterSeconds: 2 });
-    },
-  );
-
-  it.skipIf(skip)("a success starts the attempt's own counter again", async () => {
-    const t = throttle({ perAccountSource: 3, freeFailures: 1 });
-    const first = await t.begin(on('ann', '203.0.113.1'));
-    const second = await t.begin(on('ann', '203.0.113.1'));
-    if (!first.allowed || !second.allowed) throw new Error('refused');
-    await t.failed(second.attempt);
-    await t.succeeded(second.attempt);
-    expect(first).toMatchObject({ allowed: true, failuresBefore: 0 });
-    expect(await t.begin(on('ann', '203.0.113.1'))).toMatchObject({ allowed: true, failuresBefore: 0 });
-    expect(await attempts(t, 3, 'ann', '203.0.113.1')).toEqual([true, true, false]);
-  });
-
-  it.skipIf(skip)('S7 a source the account signed in from is judged by its own counter only', async () => {
-    const t = throttle({ perAccount: 2, perSource: 2 });
-    const own = await t.begin(on('ann', '203.0.113.1'));
-    if (!own.allowed) throw new Error('refused');
-    await t.succeeded(own.attempt);
-    // Strangers spend the account's and the source's shared budgets.
-    await attempts(t, 2, 'ann', '203.0.113.7');
-    await attempts(t, 3, 'bob', '203.0.113.1');
-    expect(await t.begin(on('ann', '203.0.113.8'))).toMatchObject({ allowed: false, challenge: 'captcha' });
-    expect(await t.begin(on('carl', '203.0.113.1'))).toMatchObject({ allowed: false, challenge: 'captcha' });
-    // Ann's known source is neither: it goes on.
-    expect(await t.begin(on('ann', '203.0.113.1'))).toMatchObject({ allowed: true });
-  });
-
-  it.skipIf(skip)('S7 a known device has a counter of its own, apart from its address', async () => {
-    const t = throttle({ perAccountSource: 2, perAccount: 1 });
-    expect(await attempts(t, 3, 'ann', '203.0.113.1')).toEqual([true, false, false]);
-    expect(await t.begin(on('ann', '203.0.113.1', 'laptop'))).toMatchObject({ allowed: true });
-    expect(await t.begin(on('ann', '203.0.113.1', 'laptop'))).toMatchObject({ allowed: true });
-    // Its own lockout is not a shared counter: no challenge would help.
-    expect(await t.begin(on('ann', '203.0.113.1', 'laptop'))).toEqual({
-      allowed: false,
-      retryAfterSeconds: expect.any(Number),
     });
-    expect(await t.begin(on('ann', '203.0.113.1', 'phone'))).toMatchObject({ allowed: true });
-  });
 
-  it.skipIf(skip)(
-    'S4 a success from a stranger gives back its place, but not what other strangers spent',
-    async () => {
+    it("a success starts the attempt's own counter again", async () => {
+      const t = throttle({ perAccountSource: 3, freeFailures: 1 });
+      const first = await t.begin(on('ann', '203.0.113.1'));
+      const second = await t.begin(on('ann', '203.0.113.1'));
+      if (!first.allowed || !second.allowed) throw new Error('refused');
+      await t.failed(second.attempt);
+      await t.succeeded(second.attempt);
+      expect(first).toMatchObject({ allowed: true, failuresBefore: 0 });
+      expect(await t.begin(on('ann', '203.0.113.1'))).toMatchObject({ allowed: true, failuresBefore: 0 });
+      expect(await attempts(t, 3, 'ann', '203.0.113.1')).toEqual([true, true, false]);
+    });
+
+    it('S7 a source the account signed in from is judged by its own counter only', async () => {
+      const t = throttle({ perAccount: 2, perSource: 2 });
+      const own = await t.begin(on('ann', '203.0.113.1'));
+      if (!own.allowed) throw new Error('refused');
+      await t.succeeded(own.attempt);
+      // Strangers spend the account's and the source's shared budgets.
+      await attempts(t, 2, 'ann', '203.0.113.7');
+      await attempts(t, 3, 'bob', '203.0.113.1');
+      expect(await t.begin(on('ann', '203.0.113.8'))).toMatchObject({ allowed: false, challenge: 'captcha' });
+      expect(await t.begin(on('carl', '203.0.113.1'))).toMatchObject({
+        allowed: false,
+        challenge: 'captcha',
+      });
+      // Ann's known source is neither: it goes on.
+      expect(await t.begin(on('ann', '203.0.113.1'))).toMatchObject({ allowed: true });
+    });
+
+    it('S7 a known device has a counter of its own, apart from its address', async () => {
+      const t = throttle({ perAccountSource: 2, perAccount: 1 });
+      expect(await attempts(t, 3, 'ann', '203.0.113.1')).toEqual([true, false, false]);
+      expect(await t.begin(on('ann', '203.0.113.1', 'laptop'))).toMatchObject({ allowed: true });
+      expect(await t.begin(on('ann', '203.0.113.1', 'laptop'))).toMatchObject({ allowed: true });
+      // Its own lockout is not a shared counter: no challenge would help.
+      expect(await t.begin(on('ann', '203.0.113.1', 'laptop'))).toEqual({
+        allowed: false,
+        retryAfterSeconds: expect.any(Number),
+      });
+      expect(await t.begin(on('ann', '203.0.113.1', 'phone'))).toMatchObject({ allowed: true });
+    });
+
+    it('S4 a success from a stranger gives back its place, but not what other strangers spent', async () => {
       const t = throttle({ perAccount: 3 });
       await attempts(t, 2, 'ann', '203.0.113.7');
       const owner = await t.begin(on('ann', '203.0.113.1'));
       if (!owner.allowed) throw new Error('refused');
       await t.succeeded(owner.attempt);
       expect(await attempts(t, 2, 'ann', '203.0.113.8')).toEqual([true, false]);
-    },
-  );
-});
+    });
+  });
+}
 
 describe('sign-in throttle on an unreachable Redis', () => {
   let redis: Redis;

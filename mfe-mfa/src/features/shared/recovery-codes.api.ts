@@ -25,4 +25,4 @@ export const recoveryCodesApi = baseApi.injectEndpoints({
 });
 
 /** Hooks of the recovery-code set calls. */
-export const { useRedeemRecoveryCodeMutation, useRedeemStateQuery } = recoveryCodesApi;
+export const { useRedeemRecoveryCodeMutation } = recoveryCodesApi;

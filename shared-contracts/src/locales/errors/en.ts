@@ -1,5 +1,5 @@
 import { ERROR_MESSAGES } from '../../error-codes.js';
-import type { ErrorTranslation } from '../error-translations.js';
+import type { ErrorTranslation } from './error-translation.js';
 
 /**
  * The `errors` namespace in en (American English). Every message of the catalogue reads the same in British and

@@ -1,4 +1,4 @@
-import type { ErrorTranslation } from '../error-translations.js';
+import type { ErrorTranslation } from './error-translation.js';
 
 /** The `errors` namespace in fr-CA: one text per {@link ErrorCode}, i18next `{{name}}` interpolation. */
 export const errorsFrCA = {

@@ -6,9 +6,9 @@ import { renderMail, type SecurityChange } from '../../../infra/mail/templates.j
 import type { SessionIndex } from '../../../infra/sessions/session-index.js';
 import type { Store } from '../../../store/store.js';
 import type { User } from '../../../store/user.repository.js';
-import type { TwoFactorService } from '../../mfa/two-factor.service.js';
-import type { PartnerService } from '../../partner.service.js';
-import type { WebauthnService } from '../../webauthn/webauthn.service.js';
+import type { TwoFactorService } from '../../two-factor/two-factor.service.js';
+import type { PartnerService } from '../../partners/partner.service.js';
+import type { WebauthnService } from '../../passkeys/webauthn.service.js';
 
 /** The one options object of `createSecurityCentreService`; each area takes the parts it needs from it. */
 export interface SecurityCentreOptions {

@@ -6,7 +6,7 @@ import { renderMail } from '../../../infra/mail/templates.js';
 import { readableIp } from '../../../infra/sessions/session-index.js';
 import type { Store } from '../../../store/store.js';
 import type { User } from '../../../store/user.repository.js';
-import type { PartnerService } from '../../partner.service.js';
+import type { PartnerService } from '../../partners/partner.service.js';
 import type { ChangeOutcome, SecurityCentreActor, SecurityCentreContext } from './context.js';
 import { vendorCredentialsOnly } from './vendor-account.js';
 

@@ -1,6 +1,6 @@
 import type { SecurityCentreView } from 'shared-contracts';
 import type { User } from '../../../store/user.repository.js';
-import type { WebauthnService } from '../../webauthn/webauthn.service.js';
+import type { WebauthnService } from '../../passkeys/webauthn.service.js';
 import type { ChangeOutcome, SecurityCentreActor, SecurityCentreContext } from './context.js';
 
 /** The passkeys: listed, renamed, deleted. Registering one is the passkey page's (mfe-devices). */

@@ -8,9 +8,9 @@ import {
 import type { KeyValueStore } from '../../../infra/kv/key-value-store.js';
 import type { Store } from '../../../store/store.js';
 import type { User } from '../../../store/user.repository.js';
-import { setAccountPassword } from '../../account-password.js';
-import type { PartnerService } from '../../partner.service.js';
-import { verifyPassword } from '../../passwords.service.js';
+import { setAccountPassword } from '../../passwords/account-password.js';
+import type { PartnerService } from '../../partners/partner.service.js';
+import { verifyPassword } from '../../passwords/passwords.service.js';
 import { isCommonPassword } from '../../recovery/common-passwords.js';
 import type { ChangeOutcome, FieldErrors, SecurityCentreActor, SecurityCentreContext } from './context.js';
 import { vendorCredentialsOnly } from './vendor-account.js';

@@ -1,7 +1,7 @@
 import type { SecurityCentreView } from 'shared-contracts';
 import type { Store } from '../../../store/store.js';
 import type { User } from '../../../store/user.repository.js';
-import type { TwoFactorService } from '../../mfa/two-factor.service.js';
+import type { TwoFactorService } from '../../two-factor/two-factor.service.js';
 import type { ChangeOutcome, SecurityCentreActor, SecurityCentreContext } from './context.js';
 import { vendorCredentialsOnly } from './vendor-account.js';
 

@@ -2,7 +2,7 @@ import type { SecurityCentreView, TwoFactorMethod, TwoStepMethod } from 'shared-
 import { removeSecondFactorMethod, setPreferredSecondFactor } from '../../../store/second-factor-methods.js';
 import type { Store } from '../../../store/store.js';
 import type { User } from '../../../store/user.repository.js';
-import type { TwoFactorService } from '../../mfa/two-factor.service.js';
+import type { TwoFactorService } from '../../two-factor/two-factor.service.js';
 import type { ChangeOutcome, SecurityCentreActor, SecurityCentreContext } from './context.js';
 
 /** The phone number with all but its last three digits hidden. */
@@ -13,7 +13,7 @@ function maskPhone(phone: string): string {
 
 /**
  * The two-step methods (ADR 0050): listed with the default first, one removed, the default chosen. Adding one is the
- * set-up wizard's (`mfa/two-factor-setup.service.ts`).
+ * set-up wizard's (`two-factor/two-factor-setup.service.ts`).
  */
 export function twoStepMethodsPart(options: {
   centre: SecurityCentreContext;
