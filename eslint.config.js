@@ -212,6 +212,26 @@ const SKIP_NEEDS_REASON = [
   },
 ];
 
+/**
+ * Composition you can read (issue 50): a service is built from explicit parts, and the object a `create…Service` (or
+ * a `…Parts` builder) returns names each method with the part it comes from (`verifySignInCode: check.verifySignInCode`).
+ * A spread (`...secondFactorCheck(ctx)`) hides where a method lives, and lets an extra method slip in unseen.
+ */
+const NO_SPREAD_FACADE = [
+  {
+    selector:
+      ':function[id.name=/^create\\w*Service$|Parts$/] > BlockStatement > ReturnStatement > ObjectExpression > SpreadElement',
+    message:
+      'No spread façade: name each method with its part (`verifySignInCode: check.verifySignInCode`), so a reader finds where it lives.',
+  },
+  {
+    selector:
+      'VariableDeclarator[id.name=/^create\\w*Service$|Parts$/] > ArrowFunctionExpression > BlockStatement > ReturnStatement > ObjectExpression > SpreadElement',
+    message:
+      'No spread façade: name each method with its part (`verifySignInCode: check.verifySignInCode`), so a reader finds where it lives.',
+  },
+];
+
 function gatewayZone({ folder, may, why }) {
   const others = GATEWAY_FOLDERS.filter((f) => f !== folder && !may.includes(f));
   return {
@@ -250,7 +270,11 @@ function gatewayZone({ folder, may, why }) {
           patterns: [GATEWAY_SHARED_CONTRACTS],
         },
       ],
-      ...(folder === 'identity' ? { 'no-restricted-syntax': ['error', ...IDENTITY_NO_HTTP_SYNTAX] } : {}),
+      'no-restricted-syntax': [
+        'error',
+        ...(folder === 'identity' ? IDENTITY_NO_HTTP_SYNTAX : []),
+        ...NO_SPREAD_FACADE,
+      ],
     },
   };
 }

@@ -91,20 +91,19 @@ export function createIdentity(deps: IdentityDeps) {
     recentSignInMs: deps.recentSignInMs,
     announceWayIn,
   });
-  const signIn = new SignInService(
+  const signIn = new SignInService({
     store,
     sessions,
-    deps.throttle,
-    deps.steps,
+    throttle: deps.throttle,
+    steps: deps.steps,
     clock,
-    deps.metrics,
-    undefined,
-    deps.knownDevices,
-    deps.rememberedBrowsers,
-    deps.secondFactorDevices,
-    (browser, user) => twoFactor.rememberBrowser(browser, user.id),
+    metrics: deps.metrics,
+    knownDevices: deps.knownDevices,
+    rememberedBrowsers: deps.rememberedBrowsers,
+    secondFactorDevices: deps.secondFactorDevices,
+    onRememberBrowser: (browser, user) => twoFactor.rememberBrowser(browser, user.id),
     announceWayIn,
-  );
+  });
   const auth = createSessionAuthService(store, (session) => {
     const state = signIn.pendingState(session);
     return state.kind === 'at' ? state.step.path : undefined;

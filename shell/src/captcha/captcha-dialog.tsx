@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
-import type { CaptchaAction, CaptchaVersion } from 'shared-contracts';
+import type { CaptchaAction } from 'shared-contracts';
 import {
   cancelCaptcha,
   captchaFailed,

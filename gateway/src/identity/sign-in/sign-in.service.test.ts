@@ -127,15 +127,14 @@ describe('the sign-in state machine', () => {
     );
     sessions = new RequestSessions(manager, { secure: false });
     const steps = defaultSignInSteps({ offerDeviceRegistration: true, selectCustomer: true });
-    service = new SignInService(
-      gw.store,
+    service = new SignInService({
+      store: gw.store,
       sessions,
-      new LoginThrottle({ kind: 'memory' }),
+      throttle: new LoginThrottle({ kind: 'memory' }),
       steps,
       clock,
-      undefined,
       facts,
-    );
+    });
   });
   afterAll(async () => {
     await gw.close();
@@ -358,15 +357,14 @@ describe('S21 the sign-in time is the last proved credential', () => {
       () => clock.now(),
     );
     sessions = new RequestSessions(manager, { secure: false });
-    service = new SignInService(
-      gw.store,
+    service = new SignInService({
+      store: gw.store,
       sessions,
-      new LoginThrottle({ kind: 'memory' }),
-      defaultSignInSteps({ offerDeviceRegistration: true, selectCustomer: true }),
+      throttle: new LoginThrottle({ kind: 'memory' }),
+      steps: defaultSignInSteps({ offerDeviceRegistration: true, selectCustomer: true }),
       clock,
-      undefined,
       facts,
-    );
+    });
   });
   afterAll(async () => {
     await gw.close();

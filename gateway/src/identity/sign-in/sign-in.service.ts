@@ -19,19 +19,44 @@ import type { SignInStepRegistry } from './step-registry.js';
 
 export * from './sign-in-context.js';
 
-/** The parts the service is made of, one file per job. */
+/** The parts the service is made of, one file per job: each method named with the file it lives in. */
 function signInParts(ctx: SignInContext) {
   const pending = pendingSignIns(ctx);
   const walk = signInWalk(ctx, pending);
   return {
-    ...pending,
+    pendingState: pending.pendingState,
+    isAtStep: pending.isAtStep,
+    allowsCall: pending.allowsCall,
+    abandon: pending.abandon,
     completeStep: walk.completeStep,
-    ...passwordEntry(ctx, walk),
-    ...passkeyEntry(ctx, walk),
-    ...oneTimeTokenEntry(ctx, walk),
-    ...externalEntry(ctx, walk),
-    ...silentEntry(ctx, walk),
+    passwordSignIn: passwordEntry(ctx, walk).passwordSignIn,
+    deviceSignIn: passkeyEntry(ctx, walk).deviceSignIn,
+    oneTimeTokenSignIn: oneTimeTokenEntry(ctx, walk).oneTimeTokenSignIn,
+    externalSignIn: externalEntry(ctx, walk).externalSignIn,
+    silentSignIn: silentEntry(ctx, walk).silentSignIn,
   };
+}
+
+/** What {@link SignInService} is built from: one options object, each part named. */
+export interface SignInServiceOptions {
+  store: Store;
+  sessions: SessionWriter;
+  throttle: LoginThrottle;
+  steps: SignInStepRegistry;
+  clock: Clock;
+  metrics?: SignInMetrics | undefined;
+  /** What the steps ask about an account; the store's answers unless given. */
+  facts?: SignInFacts | undefined;
+  /** Browsers where an account signed in before (S7); without it only known source addresses count. */
+  knownDevices?: KnownDevices | undefined;
+  /** Browsers remembered after a second factor (ADR 0008): their sign-ins skip the 2FA step. */
+  rememberedBrowsers?: RememberedBrowsers | undefined;
+  /** Browsers that completed a sign-in with a second factor: their own 2FA counter (issue 39). */
+  secondFactorDevices?: KnownDevices | undefined;
+  /** "Remember this browser" once a sign-in that asked for it completes (the partner's rule applies there). */
+  onRememberBrowser?: ((browser: Browser, user: User) => Promise<void>) | undefined;
+  /** Mails the account a way in added during the sign-in (a `Link`, issue 48). */
+  announceWayIn?: AnnounceWayIn | undefined;
 }
 
 type Parts = ReturnType<typeof signInParts>;
@@ -50,38 +75,23 @@ type Parts = ReturnType<typeof signInParts>;
 export class SignInService {
   private readonly parts: Parts;
 
-  constructor(
-    store: Store,
-    sessions: SessionWriter,
-    throttle: LoginThrottle,
-    readonly steps: SignInStepRegistry,
-    clock: Clock,
-    metrics: SignInMetrics = { signIn: () => undefined },
-    facts?: SignInFacts,
-    /** Browsers where an account signed in before (S7); without it only known source addresses count. */
-    knownDevices?: KnownDevices,
-    /** Browsers remembered after a second factor (ADR 0008): their sign-ins skip the 2FA step. */
-    rememberedBrowsers?: RememberedBrowsers,
-    /** Browsers that completed a sign-in with a second factor: their own 2FA counter (issue 39). */
-    secondFactorDevices?: KnownDevices,
-    /** "Remember this browser" once a sign-in that asked for it completes (the partner's rule applies there). */
-    onRememberBrowser?: (browser: Browser, user: User) => Promise<void>,
-    /** Mails the account a way in added during the sign-in (a `Link`, issue 48). */
-    announceWayIn?: AnnounceWayIn,
-  ) {
+  readonly steps: SignInStepRegistry;
+
+  constructor(options: SignInServiceOptions) {
+    this.steps = options.steps;
     this.parts = signInParts({
-      store,
-      sessions,
-      throttle,
-      steps,
-      clock,
-      metrics,
-      facts: facts ?? storeSignInFacts(store),
-      knownDevices,
-      rememberedBrowsers,
-      secondFactorDevices,
-      onRememberBrowser,
-      announceWayIn,
+      store: options.store,
+      sessions: options.sessions,
+      throttle: options.throttle,
+      steps: options.steps,
+      clock: options.clock,
+      metrics: options.metrics ?? { signIn: () => undefined },
+      facts: options.facts ?? storeSignInFacts(options.store),
+      knownDevices: options.knownDevices,
+      rememberedBrowsers: options.rememberedBrowsers,
+      secondFactorDevices: options.secondFactorDevices,
+      onRememberBrowser: options.onRememberBrowser,
+      announceWayIn: options.announceWayIn,
     });
   }
 

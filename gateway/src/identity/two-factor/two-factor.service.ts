@@ -15,14 +15,35 @@ export * from './two-factor-context.js';
  */
 export function createTwoFactorService(deps: TwoFactorServiceDeps) {
   const ctx = twoFactorContext(deps);
-  const { newRecoveryCodeSet: _internal, ...codes } = recoveryCodeSets(ctx);
+  const check = secondFactorCheck(ctx);
+  const delivery = codeDelivery(ctx);
+  const recoveryCodes = recoveryCodeSets(ctx);
+  const setup = twoFactorSetup(ctx, { newRecoveryCodeSet: recoveryCodes.newRecoveryCodeSet });
+  // Every method named with the part it lives in: no spread, so reading this object says where each one is. The
+  // parts are closures over `ctx` whose object-literal methods never read `this`, so handing them on is safe.
+  /* eslint-disable @typescript-eslint/unbound-method */
   return {
     methodsOf: ctx.methodsOf,
-    ...secondFactorCheck(ctx),
-    ...codeDelivery(ctx),
-    ...codes,
-    ...twoFactorSetup(ctx, { newRecoveryCodeSet: _internal }),
+    recentSignInMs: check.recentSignInMs,
+    recentFullSignIn: check.recentFullSignIn,
+    user: check.user,
+    loginView: check.loginView,
+    verifySignInCode: check.verifySignInCode,
+    rememberBrowser: check.rememberBrowser,
+    sendSignInSms: delivery.sendSignInSms,
+    sendPhoneVerification: delivery.sendPhoneVerification,
+    generatePin: delivery.generatePin,
+    pinReference: delivery.pinReference,
+    redeemRecoveryCode: recoveryCodes.redeemRecoveryCode,
+    regenerateRecoveryCodes: recoveryCodes.regenerateRecoveryCodes,
+    takeRecoveryCodes: recoveryCodes.takeRecoveryCodes,
+    recoveryCodesAvailable: recoveryCodes.recoveryCodesAvailable,
+    setupView: setup.setupView,
+    confirmAuthenticator: setup.confirmAuthenticator,
+    confirmSms: setup.confirmSms,
+    confirmPin: setup.confirmPin,
   };
+  /* eslint-enable @typescript-eslint/unbound-method */
 }
 
 /** The second-factor service. */
