@@ -10,8 +10,8 @@ export const routes: readonly RemoteRoute[] = [
   {
     path: '/account/login/recoverycode',
     lazy: () =>
-      import('./features/recovery-code/recovery-code-page').then((m) => ({
-        Component: m.RecoveryCodeLoginPage,
+      import('./features/use-recovery-code/use-recovery-code-page').then((m) => ({
+        Component: m.UseRecoveryCodePage,
       })),
   },
   {

@@ -5,7 +5,7 @@ import {
   EMAIL_CHANGE_LIMIT_WINDOW_MS,
   EMAIL_CHANGE_SOURCE_LIMIT,
   EMAIL_CHANGE_TTL_MS,
-} from '../identity/account/security-centre.service.js';
+} from '../identity/account/security-centre/email-change.js';
 import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/two-factor/two-factor.service.js';
 import type { User } from '../store/user.repository.js';
 import {

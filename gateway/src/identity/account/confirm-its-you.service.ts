@@ -14,7 +14,7 @@ import type { User } from '../../store/user.repository.js';
 import type { CodeBinding, TwoFactorService } from '../two-factor/two-factor.service.js';
 import { verifyPassword } from '../passwords/passwords.service.js';
 import type { WebauthnService } from '../passkeys/webauthn.service.js';
-import type { FieldErrors } from './security-centre.service.js';
+import type { FieldErrors } from './security-centre/context.js';
 
 /**
  * How long a password proved in the dialog waits for its second factor: long enough to open the authenticator app

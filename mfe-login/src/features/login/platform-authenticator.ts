@@ -1,6 +1,6 @@
 /**
  * Whether this browser has a user-verifying platform authenticator (Windows Hello, Touch ID, an Android screen lock):
- * sent with Login so the sign-in offers to register a device only where one can be registered (ADR 0016). False
+ * sent with Login so the sign-in offers to register a passkey only where one can be registered (ADR 0016). False
  * where WebAuthn is missing or the question fails.
  */
 export async function hasPlatformAuthenticator(): Promise<boolean> {

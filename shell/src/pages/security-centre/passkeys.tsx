@@ -116,7 +116,10 @@ function PasskeyItem({
   );
 }
 
-/** Passkeys: the list with last use, rename, delete, and the way to the device registration page. */
+/**
+ * Passkeys: the list with last use, rename, delete, and the way to the passkey registration page
+ * (`/account/registerdevice`, its SPEC.md route).
+ */
 export function PasskeysSection({ view }: { view: SecurityCentreView }) {
   const { t } = useTranslation(SECURITY_CENTRE_NS);
   const [status, setStatus] = useState<string | undefined>(undefined);

@@ -49,7 +49,7 @@ export function useProtectionSummary(view: SecurityCentreView) {
       });
     }
   }
-  facts.push(t('summary.devices', { count: view.sessions.length }));
+  facts.push(t('summary.sessions', { count: view.sessions.length }));
   return { facts, warnings };
 }
 

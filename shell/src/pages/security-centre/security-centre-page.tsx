@@ -1,13 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import type { SecurityCentreView } from 'shared-contracts';
 import { ProgressBar, Stack } from 'shared-contracts/ui';
-import {
-  ConfirmEmailChange,
-  CustomerSection,
-  EmailSection,
-  PasswordSection,
-  ProfileSection,
-} from './account-sections';
+import { ConfirmEmailChange } from './confirm-email-change';
+import { CustomerSection } from './customer';
+import { EmailSection } from './email';
+import { PasswordSection } from './password';
+import { ProfileSection } from './profile';
 import { ProtectionSummary } from './protection-summary';
 import { RecentSignInProvider } from './recent-sign-in';
 import { RememberedBrowsersSection } from './remembered-browsers';

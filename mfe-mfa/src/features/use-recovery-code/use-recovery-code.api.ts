@@ -6,7 +6,7 @@ import {
 } from 'shared-contracts';
 
 /** Calls of the second step with a recovery code (SPEC.md §7 "Two-factor and codes"). */
-export const recoveryCodeApi = baseApi.injectEndpoints({
+export const recoveryCodeSignInApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     /** `LoginWithRecoveryCodeView`. */
     loginWithRecoveryCodeView: build.query<LoginWithRecoveryCodeView, void>({
@@ -23,4 +23,4 @@ export const recoveryCodeApi = baseApi.injectEndpoints({
 });
 
 /** Hooks of the recovery-code sign-in's calls. */
-export const { useLoginWithRecoveryCodeViewQuery, useLoginWithRecoveryCodeMutation } = recoveryCodeApi;
+export const { useLoginWithRecoveryCodeViewQuery, useLoginWithRecoveryCodeMutation } = recoveryCodeSignInApi;

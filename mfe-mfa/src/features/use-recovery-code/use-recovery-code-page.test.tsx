@@ -2,17 +2,17 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fieldError, renderWithProviders, stubGateway } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
-import { RecoveryCodeLoginPage } from './recovery-code-page';
+import { UseRecoveryCodePage } from './use-recovery-code-page';
 
 afterEach(cleanup);
 
-describe('RecoveryCodeLoginPage', () => {
+describe('UseRecoveryCodePage', () => {
   it('sends the recovery code as typed and shows the field error', async () => {
     const gateway = stubGateway({
       LoginWithRecoveryCodeView: () => Response.json({ codeLength: 12 }),
       LoginWithRecoveryCode: () => fieldError('recoveryCode', 'invalidCode'),
     });
-    await renderWithProviders(<RecoveryCodeLoginPage />, {
+    await renderWithProviders(<UseRecoveryCodePage />, {
       path: '/account/login/recoverycode?returnUrl=%2F',
       fetch: gateway.fetch,
       resources: { 'en-GB': { 'mfe-mfa': enGB } },

@@ -4,10 +4,10 @@ import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, withReturnUrl } from 'shared-contracts';
 import { useFormErrors } from 'shared-contracts/api';
 import { Button, Card, FormErrors, Page, Stack, TextField } from 'shared-contracts/ui';
-import { useLoginWithRecoveryCodeMutation, useLoginWithRecoveryCodeViewQuery } from './recovery-code.api';
+import { useLoginWithRecoveryCodeMutation, useLoginWithRecoveryCodeViewQuery } from './use-recovery-code.api';
 
 /** `/account/login/recoverycode`: the second step with one of the account's one-time recovery codes. */
-export function RecoveryCodeLoginPage() {
+export function UseRecoveryCodePage() {
   const { t } = useTranslation('mfe-mfa');
   const [search] = useSearchParams();
   const returnUrl = returnUrlOf(search);
