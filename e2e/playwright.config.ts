@@ -34,7 +34,9 @@ export default defineConfig({
   // Files are spread over the workers; the tests of a file run in order in one worker (several build on each other).
   fullyParallel: false,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // Two workers share the two cores (each with its Chromium and gateway): a test or a hook that starts a gateway of
+  // its own takes longer than alone, so the limit leaves room; a passing test is not slower for it.
+  timeout: 60_000,
   // First loads on a busy two-core machine can take a few seconds (cold gateway, first federation round trip).
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
