@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAdmin } from './admin.js';
 import { DEMO_LANGUAGES_WITH_ARABIC } from './partners.js';
-import { freePort, gatewayEnv, systemUnderTest } from './system.js';
+import { endsWithThisProcess, freePort, gatewayEnv, systemUnderTest } from './system.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY_DIST = path.join(REPO, 'gateway', 'dist');
@@ -29,6 +29,7 @@ function startProcess(
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    endsWithThisProcess(child);
     let output = '';
     const timer = setTimeout(() => {
       child.kill();

@@ -75,6 +75,22 @@ export function runReleases(args: string[], dataDir: string): string {
   return output;
 }
 
+/** Processes the harness started that have not exited yet. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/**
+ * Ends `child` when this process exits. A hook that times out while a gateway (or portal) starts never gets to stop
+ * it; the worker then exits, and the child goes with it rather than serving on, and loading the machine, for the
+ * rest of the run.
+ */
+export function endsWithThisProcess(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+
 /** A running gateway. */
 export interface RunningGateway {
   url: string;
@@ -90,6 +106,7 @@ export async function startGateway(dataDir: string, port: number): Promise<Runni
     env: gatewayEnv(dataDir, port),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  endsWithThisProcess(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
