@@ -1,10 +1,16 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_ENV, freePort } from './helpers/system.js';
+import { pickSystemPorts } from './helpers/system.js';
 
-// The port is picked once, in the main process, before the workers start (they inherit the environment), so the
-// global setup, the workers and baseURL agree on it.
-process.env[E2E_ENV.port] ??= String(await freePort());
-const baseURL = `http://localhost:${process.env[E2E_ENV.port]}`;
+/**
+ * Two workers by default (the CI machine has two cores; `E2E_WORKERS` or `--workers` changes it). Each worker has a
+ * system of its own (helpers/global-setup.ts), so specs that publish releases, change the demo partner or lock demo
+ * users out cannot disturb a spec in the other worker; within a worker, specs run one at a time.
+ */
+export const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+
+// One port per worker's system, picked once in the runner process before the workers start (they inherit the
+// environment), so the global setup, the workers and baseURL agree on it; each worker gets its own system's URL.
+const baseURL = await pickSystemPorts(E2E_WORKERS);
 
 /** Debian's Chromium (never a downloaded browser) with the flags that keep it off the closed network. */
 export const CHROMIUM_LAUNCH = {
@@ -24,11 +30,13 @@ export default defineConfig({
   // Several people may run suites in one checkout at once; a run can keep its artefacts apart.
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   globalSetup: './helpers/global-setup.ts',
-  // One gateway for the run; the release suite changes what it serves, so specs run one at a time.
-  workers: 1,
+  workers: E2E_WORKERS,
+  // Files are spread over the workers; the tests of a file run in order in one worker (several build on each other).
   fullyParallel: false,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // Two workers share the two cores (each with its Chromium and gateway): a test or a hook that starts a gateway of
+  // its own takes longer than alone, so the limit leaves room; a passing test is not slower for it.
+  timeout: 60_000,
   // First loads on a busy two-core machine can take a few seconds (cold gateway, first federation round trip).
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',

@@ -1,8 +1,9 @@
 import { defineConfig } from '@playwright/test';
-// Importing the main config picks the run's free port (E2E_PORT) the same way, so the shared global setup starts the
-// gateway where baseURL points.
 import { CHROMIUM_LAUNCH } from './playwright.config.js';
-import { E2E_ENV } from './helpers/system.js';
+import { pickSystemPorts } from './helpers/system.js';
+
+// One worker, so one system: the shared global setup starts the gateway where baseURL points.
+const baseURL = await pickSystemPorts(1);
 
 /**
  * `npm run screenshots` (issue 43): the README screenshots of the sign-in page, two-step verification, the security
@@ -24,7 +25,7 @@ export default defineConfig({
   expect: { timeout: 30_000 },
   reporter: 'list',
   use: {
-    baseURL: `http://localhost:${process.env[E2E_ENV.port]}`,
+    baseURL,
     browserName: 'chromium',
     launchOptions: CHROMIUM_LAUNCH,
     serviceWorkers: 'block',

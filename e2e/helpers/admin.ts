@@ -1,4 +1,4 @@
-/** The gateway's admin CLI against the shared harness's store, for specs that need users of their own. */
+/** The gateway's admin CLI against this worker's harness store, for specs that need users of their own. */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';

@@ -2,7 +2,7 @@
  * The demo relying party for the OIDC suites: registers a client for it through the gateway's admin CLI (as an
  * operator would) and runs the built portal (`examples/payroll-portal/dist/server.js`) on a free port.
  *
- * `harnessIdentityService()` is the shared harness's gateway (what the OIDC spec uses); `startIdentityService` runs a
+ * `harnessIdentityService()` is this worker's harness gateway (what the OIDC spec uses); `startIdentityService` runs a
  * separate built gateway on a free port with a temporary DATA_DIR, for a suite that needs one of its own.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAdmin } from './admin.js';
 import { DEMO_LANGUAGES_WITH_ARABIC } from './partners.js';
-import { E2E_ENV, freePort, gatewayEnv } from './system.js';
+import { endsWithThisProcess, freePort, gatewayEnv, systemUnderTest } from './system.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY_DIST = path.join(REPO, 'gateway', 'dist');
@@ -29,6 +29,7 @@ function startProcess(
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    endsWithThisProcess(child);
     let output = '';
     const timer = setTimeout(() => {
       child.kill();
@@ -72,16 +73,16 @@ export interface IdentityService {
 }
 
 /**
- * The gateway of the shared harness (global-setup: E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT) as an
- * {@link IdentityService}; `stop` does nothing, the harness owns it.
+ * This worker's gateway of the harness (global-setup, `systemUnderTest()`) as an {@link IdentityService}; `stop`
+ * does nothing, the harness owns it.
  */
 export function harnessIdentityService(): IdentityService {
-  const url = process.env[E2E_ENV.baseUrl];
-  const dataDir = process.env[E2E_ENV.dataDir];
-  const port = Number(process.env[E2E_ENV.port]);
-  if (!url || !dataDir || !port)
-    throw new Error('the shared harness is not running (global-setup sets E2E_BASE_URL/E2E_DATA_DIR)');
-  return { url, env: gatewayEnv(dataDir, port), stop: () => Promise.resolve() };
+  const { baseUrl, dataDir } = systemUnderTest();
+  return {
+    url: baseUrl,
+    env: gatewayEnv(dataDir, Number(new URL(baseUrl).port)),
+    stop: () => Promise.resolve(),
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The system under test: the built gateway serving the built shell and the published remotes, started on a free
- * port with a temporary DATA_DIR. Used by the global setup (one system for the whole run) and by the release
- * helpers (the releases CLI acts on the same DATA_DIR).
+ * port with a temporary DATA_DIR. The global setup starts one such system per Playwright worker, so specs in
+ * different workers never share a gateway, a store or the demo users; a worker's specs find theirs by the worker's
+ * parallel index. Also used by the release helpers (the releases CLI acts on the worker's DATA_DIR).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,8 +17,21 @@ export const GATEWAY_DIST = process.env.E2E_GATEWAY_DIST ?? path.join(REPO, 'gat
 const GATEWAY_SERVER = path.join(GATEWAY_DIST, 'server.js');
 const RELEASES_CLI = path.join(GATEWAY_DIST, 'cli', 'releases.js');
 
-/** Environment names the harness shares with the test workers. */
+/** Environment names the harness shares with the test workers (each suffixed with the worker's parallel index). */
 export const E2E_ENV = { port: 'E2E_PORT', baseUrl: 'E2E_BASE_URL', dataDir: 'E2E_DATA_DIR' } as const;
+
+/**
+ * The parallel index of this Playwright worker (0 … workers − 1; Playwright sets `TEST_PARALLEL_INDEX` in each
+ * worker process before it loads the config), 0 in the runner process.
+ */
+export function parallelIndex(): number {
+  return Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+}
+
+/** The environment variable holding `name` (an {@link E2E_ENV} value) of the system of worker `index`. */
+export function systemEnv(name: (typeof E2E_ENV)[keyof typeof E2E_ENV], index = parallelIndex()): string {
+  return `${name}_${index}`;
+}
 
 /** A free TCP port on localhost (closed again before use; good enough on a test machine). */
 export async function freePort(): Promise<number> {
@@ -61,6 +75,22 @@ export function runReleases(args: string[], dataDir: string): string {
   return output;
 }
 
+/** Processes the harness started that have not exited yet. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/**
+ * Ends `child` when this process exits. A hook that times out while a gateway (or portal) starts never gets to stop
+ * it; the worker then exits, and the child goes with it rather than serving on, and loading the machine, for the
+ * rest of the run.
+ */
+export function endsWithThisProcess(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+
 /** A running gateway. */
 export interface RunningGateway {
   url: string;
@@ -76,6 +106,7 @@ export async function startGateway(dataDir: string, port: number): Promise<Runni
     env: gatewayEnv(dataDir, port),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  endsWithThisProcess(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -108,11 +139,29 @@ export async function startGateway(dataDir: string, port: number): Promise<Runni
   return { url, process: child, stop };
 }
 
-/** The base URL and DATA_DIR of the run's system, as the global setup published them. */
+/** The base URL and DATA_DIR of this worker's system, as the global setup published them. */
 export function systemUnderTest(): { baseUrl: string; dataDir: string } {
-  const baseUrl = process.env[E2E_ENV.baseUrl];
-  const dataDir = process.env[E2E_ENV.dataDir];
+  const baseUrl = process.env[systemEnv(E2E_ENV.baseUrl)];
+  const dataDir = process.env[systemEnv(E2E_ENV.dataDir)];
   if (!baseUrl || !dataDir)
-    throw new Error('the e2e global setup did not run (E2E_BASE_URL / E2E_DATA_DIR unset)');
+    throw new Error(
+      `the e2e global setup did not run (${systemEnv(E2E_ENV.baseUrl)} / ${systemEnv(E2E_ENV.dataDir)} unset)`,
+    );
   return { baseUrl, dataDir };
+}
+
+/**
+ * Picks a free port for each worker's system, once, in the runner process before the workers start (they inherit
+ * the environment), so the global setup, the workers and baseURL agree on it. Returns this process's base URL:
+ * worker `i` gets system `i`'s.
+ */
+export async function pickSystemPorts(workers: number): Promise<string> {
+  const taken = new Set<string>();
+  for (let index = 0; index < workers; index += 1) {
+    const name = systemEnv(E2E_ENV.port, index);
+    // Two picks in a row may meet the same just-closed port: ask again until the ports differ.
+    while (!process.env[name] || taken.has(process.env[name])) process.env[name] = String(await freePort());
+    taken.add(process.env[name]);
+  }
+  return `http://localhost:${process.env[systemEnv(E2E_ENV.port)]}`;
 }

@@ -26,15 +26,18 @@ export function totpCode(secret: string, at = Date.now()): string {
 }
 
 /**
- * A code of a time step no earlier sign-in used (S17 accepts each step once): waits for the next step when the
- * current one was used already.
+ * A code the gateway takes now and no earlier sign-in used. S17: it takes the code of the current time step or of
+ * one step either side, and each step only once and only after the last one it took. So: the current step's code,
+ * or when that one was used, the next step's (accepted as one step of drift); only when that was used too does it
+ * wait for the next step to begin. `usedSteps` is what a spec used so far (for any of its users: at least as late as
+ * each user's last step).
  */
 export async function freshTotpCode(secret: string, usedSteps: Set<number>): Promise<string> {
-  let step = Math.floor(Date.now() / 30_000);
-  if (usedSteps.has(step)) {
-    await new Promise((resolve) => setTimeout(resolve, (step + 1) * 30_000 - Date.now() + 200));
-    step = Math.floor(Date.now() / 30_000);
-  }
+  const now = Math.floor(Date.now() / 30_000);
+  const step = Math.max(now, ...[...usedSteps].map((used) => used + 1));
+  // Two steps ahead or more: wait until it is one step ahead of the clock.
+  if (step > now + 1)
+    await new Promise((resolve) => setTimeout(resolve, (step - 1) * 30_000 - Date.now() + 200));
   usedSteps.add(step);
   return totpCode(secret, step * 30_000 + 1000);
 }

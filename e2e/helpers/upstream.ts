@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { REPO } from './system.js';
+import { endsWithThisProcess, REPO } from './system.js';
 
 const MAIN = path.join(REPO, 'gateway', 'src', 'testing', 'upstream-idp.main.ts');
 
@@ -41,6 +41,7 @@ export function startUpstream(options: {
       env: { ...process.env, UPSTREAM_IDP_CONFIG: JSON.stringify({ ...options, host: '127.0.0.1' }) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    endsWithThisProcess(child);
     let output = '';
     const timer = setTimeout(() => {
       child.kill();

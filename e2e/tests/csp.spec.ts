@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
 import { DEMO_USERS } from '../helpers/demo-users.js';
+import { watchNetwork } from '../helpers/network.js';
 import { expectPage } from '../helpers/shell.js';
 import { appTookOver, signIn } from '../helpers/sign-in.js';
 
@@ -30,6 +31,7 @@ async function watch(page: Page) {
       });
     });
   });
+  const network = watchNetwork(page);
   const consoleErrors: string[] = [];
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
@@ -43,15 +45,16 @@ async function watch(page: Page) {
   });
   page.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message}`));
   return {
+    network,
     consoleErrors,
     violations: () => page.evaluate(() => (window as unknown as { __csp: Violation[] }).__csp),
   };
 }
 
 async function expectClean(page: Page, watcher: Awaited<ReturnType<typeof watch>>) {
-  // Let late work (lazy chunks, the logo, effects) finish before judging. Not 'networkidle': the shell's
-  // Antiforgery fetch whose body it never reads keeps a request open.
-  await page.waitForTimeout(1000);
+  // Let late work (lazy chunks, the logo, effects) finish before judging: the page's own requests have all been
+  // answered and it asks for nothing more.
+  await watcher.network.settled();
   expect(await watcher.violations()).toEqual([]);
   expect(watcher.consoleErrors).toEqual([]);
 }

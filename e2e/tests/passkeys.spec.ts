@@ -6,7 +6,7 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type CDPSession, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
 import type { DemoUser } from '../helpers/demo-users.js';
 import {
@@ -17,30 +17,7 @@ import {
   type Portal,
 } from '../helpers/portal.js';
 import { appTookOver, signInPage } from '../helpers/sign-in.js';
-
-/** A virtual authenticator on the page's browser (CDP WebAuthn domain): built in by default, or a USB key. */
-async function platformAuthenticator(
-  page: Page,
-  options: { isUserVerified?: boolean; transport?: 'internal' | 'usb' } = {},
-) {
-  const cdp: CDPSession = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: options.transport ?? 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: options.isUserVerified ?? true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return {
-    cdp,
-    authenticatorId,
-    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
-  };
-}
+import { addVirtualAuthenticator } from '../helpers/webauthn.js';
 
 /** The device-offer page's parts. */
 function registerDevicePage(page: Page) {
@@ -87,7 +64,7 @@ test.afterAll(async () => {
 test('password sign-in → offer → register "Work laptop" → sign out → the passkey from autofill, no password → the portal', async ({
   page,
 }) => {
-  const authenticator = await platformAuthenticator(page);
+  const authenticator = await addVirtualAuthenticator(page);
   const user = addUser('passkey');
 
   await page.goto(portal.url);
@@ -130,7 +107,7 @@ test('password sign-in → offer → register "Work laptop" → sign out → the
 test('skipping the offer continues the sign-in, and the next sign-in does not ask again', async ({
   page,
 }) => {
-  await platformAuthenticator(page);
+  await addVirtualAuthenticator(page);
   const user = addUser('passkey-skip');
   await page.goto(`/account/login?returnUrl=${encodeURIComponent('/account/')}`);
   await passwordSignIn(page, user);
@@ -150,7 +127,7 @@ test('a device that refuses leaves the offer with the registration error, and Sk
   page,
 }) => {
   // The authenticator exists (the offer is made) but fails user verification: the ceremony is refused.
-  await platformAuthenticator(page, { isUserVerified: false });
+  await addVirtualAuthenticator(page, { isUserVerified: false });
   const user = addUser('passkey-refused');
   await page.goto(`/account/login?returnUrl=${encodeURIComponent('/account/')}`);
   await passwordSignIn(page, user);
@@ -169,7 +146,7 @@ test('a passkey the service does not know ends quietly: the message, Try again, 
 }) => {
   // A passkey for this site made elsewhere (another service's database, a wiped account): the device has it, the
   // service does not.
-  const { cdp, authenticatorId } = await platformAuthenticator(page);
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   await cdp.send('WebAuthn.addCredential', {
     authenticatorId,
@@ -205,7 +182,7 @@ test('a signed-in user registers a USB security key from the account, then signs
   page,
 }) => {
   // Only a roaming key: the browser reports no platform authenticator, so the sign-in makes no offer.
-  const key = await platformAuthenticator(page, { transport: 'usb' });
+  const key = await addVirtualAuthenticator(page, { transport: 'usb' });
   const user = addUser('security-key');
   await page.goto(`/account/login?returnUrl=${encodeURIComponent('/account/')}`);
   await passwordSignIn(page, user);
@@ -268,7 +245,7 @@ test.describe('right to left', () => {
     page,
   }) => {
     await page.addInitScript(() => localStorage.setItem('locale', 'ar'));
-    await platformAuthenticator(page);
+    await addVirtualAuthenticator(page);
     const user = addUser('passkey-rtl', [], rtl.env);
     await page.goto(`${rtl.url}/account/login?returnUrl=${encodeURIComponent('/account/')}`);
     await passwordSignIn(page, user);

@@ -25,6 +25,7 @@ import {
   waitForPartnerLanguage,
 } from '../helpers/partners.js';
 import { layoutShiftSoFar, watchLayoutShifts } from '../helpers/layout-shift.js';
+import { watchNetwork } from '../helpers/network.js';
 import { freePort, REPO, runReleases, startGateway, type RunningGateway } from '../helpers/system.js';
 
 test.use({ serviceWorkers: 'allow' });
@@ -132,9 +133,11 @@ test('a first visit to a sign-in page installs the worker without a word: no "re
 }) => {
   const context = await browser.newContext({ serviceWorkers: 'allow' });
   const page = await context.newPage();
+  const network = watchNetwork(page);
   await openControlled(page);
-  // The worker controls the page (it was installed); give the message the time it would take to show.
-  await page.waitForTimeout(1500);
+  // The worker controls the page, so it was installed: a message would have been asked for then, and its toast
+  // outlet (a lazy chunk) loaded and drawn by the time the page has settled.
+  await network.settled();
   await expect(page.locator(TOASTS)).toHaveCount(0);
   await expect(page.getByText(offlineReadyText('en-GB'))).toHaveCount(0);
   await context.close();

@@ -17,6 +17,7 @@ import { harnessIdentityService } from '../helpers/portal.js';
 import { submitPassword } from '../helpers/sign-in.js';
 import { REPO } from '../helpers/system.js';
 import { freshTotpCode, setUpAuthenticator, twoFactorPages } from '../helpers/two-factor.js';
+import { addVirtualAuthenticator } from '../helpers/webauthn.js';
 
 // Two sign-ins with the authenticator may each wait for the next TOTP step (S17); axe runs on three dialogs.
 test.describe.configure({ timeout: 180_000 });
@@ -83,18 +84,7 @@ test('delete a passkey, new recovery codes, forget browsers: each asked first, C
 
   // A passkey added from the centre (the platform authenticator only now: at sign-in it would have signed in with
   // it) is in the centre's list on return, without a reload.
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addVirtualAuthenticator(page);
   await page.getByRole('link', { name: 'Add a passkey' }).click();
   await page.getByRole('textbox', { name: 'Passkey name' }).fill('Work laptop');
   await page.getByRole('button', { name: 'Add passkey' }).click();

@@ -8,6 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
 import { signIn } from '../helpers/sign-in.js';
+import { addVirtualAuthenticator } from '../helpers/webauthn.js';
 
 test('a passkey added in mfe-devices from the centre is listed in the centre at once, without a reload', async ({
   page,
@@ -18,18 +19,7 @@ test('a passkey added in mfe-devices from the centre is listed in the centre at 
   const passkeys = page.getByTestId('passkeys');
   await expect(passkeys).toContainText('You have no passkeys.');
   // The authenticator comes after the sign-in, which would otherwise offer to add a passkey on its own way.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addVirtualAuthenticator(page);
 
   // The page as it is now: a reload would lose this.
   await page.evaluate(() => Object.assign(window, { __sameDocument: 'yes' }));

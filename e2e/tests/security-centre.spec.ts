@@ -19,6 +19,7 @@ import { startIdentityService, type IdentityService } from '../helpers/portal.js
 import { appTookOver } from '../helpers/sign-in.js';
 import { REPO } from '../helpers/system.js';
 import { freshTotpCode, setUpAuthenticator, twoFactorPages } from '../helpers/two-factor.js';
+import { addVirtualAuthenticator } from '../helpers/webauthn.js';
 
 // Two sign-ins with the authenticator may wait for the next TOTP step (S17); axe runs twice.
 test.describe.configure({ timeout: 180_000 });
@@ -90,18 +91,7 @@ test('sign in → /account/ → passkey renamed and deleted → last method kept
   page,
   browser,
 }) => {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addVirtualAuthenticator(page);
   const user = addUser('security', ['--require-2fa'], identity.env);
 
   // Sign in: the required two-step set-up, then the offer of a passkey on this device.

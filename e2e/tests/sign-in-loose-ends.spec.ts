@@ -9,6 +9,7 @@ import { addUser } from '../helpers/admin.js';
 import { expectAxeCleanLightAndDark } from '../helpers/axe.js';
 import { harnessIdentityService, startPortal, type IdentityService, type Portal } from '../helpers/portal.js';
 import { appTookOver, openSignIn, signInPage } from '../helpers/sign-in.js';
+import { addVirtualAuthenticator } from '../helpers/webauthn.js';
 
 // Sign-ins, a registration and axe runs in two schemes on a busy two-core machine.
 test.describe.configure({ timeout: 120_000 });
@@ -65,18 +66,7 @@ test('sign-in step pages opened cold do not say a session timed out; they go to 
 test('"Passkey registered" after the passkey offer of a sign-in; signed in, the page offers Cancel', async ({
   page,
 }) => {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addVirtualAuthenticator(page);
   const user = addUser('loose-ends-passkey');
   await openSignIn(page, '/account/');
   const form = signInPage(page);

@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { DEMO_USERS } from '../helpers/demo-users.js';
 import { expectPage } from '../helpers/shell.js';
 import { appTookOver, openSignIn, signIn, signInPage } from '../helpers/sign-in.js';
+import { watchNetwork } from '../helpers/network.js';
 
 test('signs in as the demo employee and lands on the returnUrl', async ({ page }) => {
   await signIn(page, DEMO_USERS.employee, { returnUrl: '/account/select' });
@@ -192,9 +193,10 @@ test('the sign-in page load asks GetPartnerMetaData exactly once (one shared cac
   page.on('request', (request) => {
     if (/\/api\/Account\/GetPartnerMetaData/i.test(request.url())) partnerCalls.push(request.url());
   });
+  const network = watchNetwork(page);
   await openSignIn(page);
-  // The platform, the header and mfe-login's provider switch have all read the partner by now.
+  // The platform, the header and mfe-login's provider switch have all read the partner once the page has settled.
   await expect(page).toHaveTitle('Sign in – Acme Payroll Identity');
-  await page.waitForTimeout(500);
+  await network.settled();
   expect(partnerCalls).toHaveLength(1);
 });
