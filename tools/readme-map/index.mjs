@@ -69,9 +69,15 @@ const callsIn = (cell) =>
 /** Code without its comments, so a call named only in a comment is not taken as routed. */
 const withoutComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A call is routed when the code names it as a route path ('/Call') or as a key of a table of routes (Call: …). */
+/**
+ * A call is routed when the code names it as a route path ('/Call'), as a key of a table of routes (Call: …) or as
+ * the first argument of the security centre's `call('Call', …)`.
+ */
 const routes = (code, call) =>
-  new RegExp(`['"\`]/${escape(call)}['"\`]|^\\s*['"]?${escape(call)}['"]?\\s*:`, 'm').test(code);
+  new RegExp(
+    `['"\`]/${escape(call)}['"\`]|^\\s*['"]?${escape(call)}['"]?\\s*:|\\bcall\\(\\s*['"]${escape(call)}['"]`,
+    'm',
+  ).test(code);
 
 /**
  * The code a page runs its calls through: the files of its feature folder and of the remote's `features/shared/`

@@ -86,9 +86,6 @@ export function stepOrSignedIn(
 ): StepOrSignedIn {
   return { kind: 'stepOrSignedIn', steps, recently: options.recently, vendors: options.vendors ?? false };
 }
-export function consolePermission(permission: ConsolePermissionName, scope: ConsoleScope): ConsolePermission {
-  return { kind: 'consolePermission', permission, scope };
-}
 
 /** The calls of the sign-in steps, as their declarations list them. */
 export type StepCallName =
