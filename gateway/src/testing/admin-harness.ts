@@ -54,7 +54,7 @@ export async function openAdminHarness(): Promise<AdminHarness> {
   };
 }
 
-const GATEWAY_DIR = fileURLToPath(new URL('../../../', import.meta.url));
+const GATEWAY_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What the admin process printed and its exit code. */
 export interface AdminProcessResult {
