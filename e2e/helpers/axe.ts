@@ -6,6 +6,7 @@ import { expect, type Page } from '@playwright/test';
 export async function expectAxeCleanLightAndDark(page: Page): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
+    await transitionsEnded(page);
     const { violations } = await new AxeBuilder({ page }).analyze();
     expect(
       violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
@@ -13,4 +14,21 @@ export async function expectAxeCleanLightAndDark(page: Page): Promise<void> {
     ).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * Waits (at most 5 s) until no finite animation or transition runs: a toast fading in or a theme's colours changing
+ * is judged where it comes to rest, not half-transparent (axe would read a contrast nobody sees for long).
+ */
+async function transitionsEnded(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      null,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
 }

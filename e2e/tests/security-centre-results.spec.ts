@@ -97,6 +97,8 @@ test('a saved display name says "Saved" in its card and the signed-in name chang
   // The person's name outside the card (the signed-in card above the centre) follows at once.
   await expect(page.getByText(`You are signed in as ${name}.`)).toBeVisible();
   expect(await sameDocument(page)).toBe(true);
+  // The page as it stays: the toast that also says so leaves after its 2000 ms (judged in platform-offline.spec.ts).
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 5_000 });
   await expectAxeCleanLightAndDark(page);
   // Editing again takes "Saved" back.
   await card.getByLabel('Display name').fill(`${name}!`);
