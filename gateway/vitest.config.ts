@@ -20,10 +20,11 @@ export default defineConfig({
           name: 'gateway',
           include: ['src/**/*.test.ts'],
           exclude: TIMING,
-          // One file at a time. Two at a time met on PostgreSQL: Kysely's migrator looks for its lock table in any
-          // schema (the store sets the schema through search_path, not migrationTableSchema), so a file migrating its
-          // fresh schema while another file's schema holds the table skips creating it and fails
-          // ("relation kysely_migration_lock does not exist"). Back to two once the migrator names its schema.
+          // One file at a time. Two at a time met on PostgreSQL in CI: runtime.test.ts' start whose schema comes
+          // from DATABASE_URL's search_path (no migrationTableSchema) let Kysely's migrator find another file's
+          // lock table and skip creating its own ("relation kysely_migration_lock does not exist"), and
+          // recent-sign-in.test.ts once failed with its fresh schema "does not exist" (not yet understood). Back to
+          // two files once both are explained and fixed.
           maxWorkers: 1,
           fileParallelism: false,
           sequence: { groupOrder: 0 },
