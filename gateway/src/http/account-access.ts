@@ -7,6 +7,7 @@ import type { SessionAuthService, SignedInAccountInfo } from '../identity/sessio
 import type { CallOf, CallOutsideSignIn, StepId } from '../identity/sign-in/sign-in-step.js';
 import { deviceOfferStep } from '../identity/passkeys/device-offer.step.js';
 import type { Session } from '../infra/sessions/session-manager.js';
+import { CONSOLE_CALLS, type ConsolePermissionName } from 'shared-contracts/console';
 
 /**
  * Who may call what (issue 50, ADR 0052): every account API call of SPEC.md §7 declares its caller here, in one
@@ -53,18 +54,18 @@ export interface StepOrSignedIn {
   readonly recently: boolean;
   readonly vendors: boolean;
 }
-/** What an operator of the console may do (issue 51 names them). */
-export type ConsolePermissionName = `console.${string}`;
-/** Where a console permission applies. */
+/** Where a console permission must apply: everywhere (releases, partners) or within the grant's partner or customer. */
 export type ConsoleScope = 'all' | 'partner' | 'customer';
 /**
- * The operators' console (issue 51): an operator holding `permission` over `scope`. A typed slot only: no call
- * declares it yet, and the guard refuses it (403) until issue 51 implements the check.
+ * The operators' console (issue 51, ADR 0058): a signed-in account with a second factor or a passkey whose console
+ * grants give `permission` over `scope` (403 `forbidden` otherwise); with `recently`, its full sign-in must also be
+ * recent (403 `recentSignInRequired`: the "Confirm it's you" dialog).
  */
 export interface ConsolePermission {
   readonly kind: 'consolePermission';
   readonly permission: ConsolePermissionName;
   readonly scope: ConsoleScope;
+  readonly recently: boolean;
 }
 
 /** Who may call a call. */
@@ -79,6 +80,12 @@ export function pendingSignInAt(...steps: StepId[]): PendingSignInAt {
 }
 export function ownerOf(object: ObjectKind, as: SignedIn | SignedInRecently = signedInRecently): OwnerOf {
   return { kind: 'ownerOf', object, as };
+}
+export function consolePermission(
+  permission: ConsolePermissionName,
+  options: { scope?: ConsoleScope; recently: boolean },
+): ConsolePermission {
+  return { kind: 'consolePermission', permission, scope: options.scope ?? 'all', recently: options.recently };
 }
 export function stepOrSignedIn(
   steps: StepId[],
@@ -136,12 +143,19 @@ export const SIGNED_IN_OR_ANONYMOUS_CALLS = [
 
 /** Every call of the account API (SPEC.md §7). A name here without a row in the table fails the type check. */
 export type AccountCallName =
-  StepCallName | CallOutsideSignIn | (typeof SIGNED_IN_OR_ANONYMOUS_CALLS)[number];
+  | StepCallName
+  | CallOutsideSignIn
+  | (typeof SIGNED_IN_OR_ANONYMOUS_CALLS)[number]
+  | (typeof CONSOLE_CALLS)[number];
 
 /** The set-up wizard's calls: the set-up step of a sign-in, or the account itself with a recent sign-in (S21). */
 const setUpTwoFactor = stepOrSignedIn([twoFactorSetupStep.id], { recently: true });
 /** Registering a passkey: the device offer of a sign-in, or the account itself with a recent sign-in (S21). */
 const registerPasskey = stepOrSignedIn([deviceOfferStep.id], { recently: true });
+/** Reading the releases page (release managers, platform administrators). */
+const readReleases = consolePermission('console.releases.read', { recently: false });
+/** Changing a release: every change of the console needs a recent sign-in ("Confirm it's you"). */
+const changeReleases = consolePermission('console.releases.change', { recently: true });
 /** Choosing a customer: the customer step of a sign-in, or the account switching customer (ADR 0009). */
 const chooseCustomer = stepOrSignedIn([customerSelectionStep.id], { recently: false, vendors: true });
 
@@ -238,6 +252,15 @@ export const ACCOUNT_CALL_ACCESS = {
   ConfirmItsYou: signedIn,
   ConfirmItsYouSecondFactor: signedIn,
   SignInAgain: signedIn,
+  ConsoleAccess: signedIn,
+  Releases: readReleases,
+  ReleaseHealth: readReleases,
+  ReleaseHistory: readReleases,
+  StartCanary: changeReleases,
+  EndCanary: changeReleases,
+  PromoteRelease: changeReleases,
+  RollBackRelease: changeReleases,
+  SetCanaryGuard: changeReleases,
 } as const satisfies Record<AccountCallName, Policy>;
 
 /** The table's policy of a call. */
