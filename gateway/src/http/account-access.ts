@@ -7,7 +7,7 @@ import type { SessionAuthService, SignedInAccountInfo } from '../identity/sessio
 import type { CallOf, CallOutsideSignIn, StepId } from '../identity/sign-in/sign-in-step.js';
 import { deviceOfferStep } from '../identity/passkeys/device-offer.step.js';
 import type { Session } from '../infra/sessions/session-manager.js';
-import { CONSOLE_CALLS, type ConsolePermissionName } from 'shared-contracts/console';
+import { CONSOLE_CALLS, type ConsoleGrant, type ConsolePermissionName } from 'shared-contracts/console';
 
 /**
  * Who may call what (issue 50, ADR 0052): every account API call of SPEC.md §7 declares its caller here, in one
@@ -287,8 +287,19 @@ export interface AccountCaller {
   user: User;
   info: SignedInAccountInfo;
 }
+/**
+ * An operator of the console: a signed-in account with a second factor or a passkey, and its console grants (the
+ * guard checked the call's permission and scope against them; a handler narrows by scope from `grants`).
+ */
+export interface OperatorCaller {
+  kind: 'operator';
+  session: Session;
+  user: User;
+  info: SignedInAccountInfo;
+  grants: readonly ConsoleGrant[];
+}
 /** Whoever the guard let through. */
-export type Caller = AnyCaller | PendingCaller | AccountCaller;
+export type Caller = AnyCaller | PendingCaller | AccountCaller | OperatorCaller;
 
 /** The caller a policy lets through. */
 export type CallerOf<P extends Policy> = P extends Anyone
@@ -297,7 +308,9 @@ export type CallerOf<P extends Policy> = P extends Anyone
     ? PendingCaller
     : P extends StepOrSignedIn
       ? PendingCaller | AccountCaller
-      : AccountCaller;
+      : P extends ConsolePermission
+        ? OperatorCaller
+        : AccountCaller;
 
 /** The caller of `call`, as the table types it. */
 export type CallerOfCall<C extends AccountCallName> = CallerOf<PolicyOf<C>>;
