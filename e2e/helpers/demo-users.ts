@@ -15,3 +15,15 @@ export const DEMO_USERS = {
   twofactor: { username: 'twofactor', email: 'twofactor@demo.test', password: DEMO_PASSWORD },
   authenticator: { username: 'authenticator', email: 'authenticator@demo.test', password: DEMO_PASSWORD },
 } satisfies Record<string, DemoUser>;
+
+/**
+ * The demo user `authenticator`'s authenticator secret (gateway seed, DEMO_TOTP_SECRET), which the demo operators'
+ * authenticator apps share.
+ */
+export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
+/** The demo operators of the console (issue 51): each signs in with a code from {@link DEMO_TOTP_SECRET}. */
+export const CONSOLE_USERS = {
+  platformadmin: { username: 'platformadmin', email: 'platformadmin@demo.test', password: DEMO_PASSWORD },
+  releasemanager: { username: 'releasemanager', email: 'releasemanager@demo.test', password: DEMO_PASSWORD },
+} satisfies Record<string, DemoUser>;
