@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { DEMO_TOTP_SECRET, type DemoUser } from './demo-users.js';
 import { appTookOver } from './sign-in.js';
-import { systemUnderTest } from './system.js';
+import { runReleases, systemUnderTest } from './system.js';
 import { freshTotpCode, twoFactorPages } from './two-factor.js';
 
 /**
@@ -189,4 +189,40 @@ export async function mfeLoginVersionsLoaded(page: Page): Promise<string[]> {
   await appTookOver(page);
   await expect.poll(() => versions.size).toBeGreaterThan(0);
   return [...versions];
+}
+
+/**
+ * The version of `remote` the gateway at `baseUrl` (this worker's by default) serves a browser whose bucket cookie is
+ * `bucket` (0–99; a canary of p % serves the buckets below p), as its `/remotes/manifest.json` answers.
+ */
+export async function servedTo(
+  bucket: number,
+  remote: string,
+  baseUrl = systemUnderTest().baseUrl,
+): Promise<string> {
+  const res = await fetch(`${baseUrl}/remotes/manifest.json`, {
+    headers: { cookie: `idp.bucket=${bucket}` },
+  });
+  const manifest = (await res.json()) as { remotes: Record<string, { version: string }> };
+  return manifest.remotes[remote]?.version ?? '';
+}
+
+/**
+ * Puts `remote` back as a spec found it, with the releases CLI: no canary, `version` active; resolves once every
+ * bucket is served `version`. For `afterAll`, whatever state a failed test left.
+ */
+export async function restoreRelease(remote: string, version: string, dataDir = systemUnderTest().dataDir) {
+  // Either may be refused as nothing to do (no canary running, the version already active): the end state is checked.
+  for (const args of [
+    ['canary', remote, version, '0'],
+    ['promote', remote, version],
+  ])
+    try {
+      runReleases(args, dataDir);
+    } catch {
+      // checked below
+    }
+  await expect
+    .poll(async () => [await servedTo(0, remote), await servedTo(99, remote)])
+    .toEqual([version, version]);
 }
