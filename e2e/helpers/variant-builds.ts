@@ -8,7 +8,7 @@
  * reuses it as long as mfe-login is unchanged. The first paint (rendered from the page components, which the variant
  * flag does not touch) is taken from mfe-login's dist; the precompressed siblings are written as the build does.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cpSync,
@@ -22,7 +22,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { REPO, runReleases, systemUnderTest } from './system.js';
+import { GATEWAY_DIST, REPO, runReleases, systemUnderTest } from './system.js';
 
 /** A build variant of mfe-login (see the file's comment). */
 export type MfeLoginVariant = 'new' | 'broken';
@@ -147,13 +147,31 @@ async function buildOnce(variant: MfeLoginVariant, key: string, dir: string): Pr
 }
 
 /**
- * Publishes mfe-login's `variant` build into this worker's system (or the store of `dataDir`) with the releases CLI,
- * without activating it; returns its version. Publishing it again answers the same version.
+ * Publishes mfe-login's `variant` build with the releases CLI, without activating it, into this worker's system, or
+ * the store of `dataDir`, or of a gateway's environment (`env`: a replica's DATABASE_URL and DATA_DIR); returns its
+ * version. Publishing it again answers the same version.
  */
-export async function publishVariant(variant: MfeLoginVariant, dataDir?: string): Promise<string> {
+export async function publishVariant(
+  variant: MfeLoginVariant,
+  target: { dataDir?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   const dir = await variantBuild(variant);
-  const output = runReleases(['publish', 'mfe-login', dir], dataDir ?? systemUnderTest().dataDir);
+  const output = target.env
+    ? releasesWithEnv(['publish', 'mfe-login', dir], target.env)
+    : runReleases(['publish', 'mfe-login', dir], target.dataDir ?? systemUnderTest().dataDir);
   const version = /mfe-login (\S+)/.exec(output)?.[1];
   if (!version) throw new Error(`could not read the published version from: ${output}`);
   return version;
+}
+
+/** Runs the releases CLI with a gateway's whole environment (its store may be PostgreSQL). */
+function releasesWithEnv(args: string[], env: NodeJS.ProcessEnv): string {
+  const result = spawnSync(process.execPath, [path.join(GATEWAY_DIST, 'cli', 'releases.js'), ...args], {
+    env,
+    encoding: 'utf8',
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0)
+    throw new Error(`releases ${args.join(' ')} failed (${String(result.status)}):\n${output}`);
+  return output;
 }
