@@ -53,7 +53,8 @@ function sourceKey(): string {
   const dist = path.join(MFE_LOGIN, 'dist');
   if (!existsSync(path.join(dist, 'remoteEntry.js')))
     throw new Error(`${dist} is missing: build first (npm run build)`);
-  const hash = createHash('sha256');
+  // The cache's layout (`<variant>/dist` and `<variant>/package.json`), so a change of it is a new key.
+  const hash = createHash('sha256').update('layout 2\0');
   for (const file of filesUnder(dist))
     hash
       .update(file)
@@ -81,8 +82,14 @@ function run(args: string[], cwd: string): Promise<void> {
   });
 }
 
-/** Builds `variant` into `out`: rspack with the flag, the first paint of the dist, the precompressed siblings. */
-async function build(variant: MfeLoginVariant, out: string): Promise<void> {
+/**
+ * Builds `variant` into `<folder>/dist`: rspack with the flag, the first paint of the dist, the precompressed
+ * siblings; and mfe-login's package.json beside it, where the releases CLI reads the version's package version.
+ */
+async function build(variant: MfeLoginVariant, folder: string): Promise<void> {
+  const out = path.join(folder, 'dist');
+  mkdirSync(folder, { recursive: true });
+  cpSync(path.join(MFE_LOGIN, 'package.json'), path.join(folder, 'package.json'));
   const rspack = path.join(REPO, 'node_modules', '@rspack', 'cli', 'bin', 'rspack.js');
   await run(
     [
@@ -105,15 +112,15 @@ async function build(variant: MfeLoginVariant, out: string): Promise<void> {
 const building = new Map<string, Promise<string>>();
 
 /**
- * The folder of mfe-login's `variant` build, built now unless this mfe-login's was built before (by this run, another
+ * The dist folder of mfe-login's `variant` build, built now unless this mfe-login's was built before (by this run, another
  * worker or an earlier run). Workers building at the same moment take turns (a lock folder beside the build).
  */
-export function variantBuild(variant: MfeLoginVariant): Promise<string> {
+export async function variantBuild(variant: MfeLoginVariant): Promise<string> {
   const key = sourceKey();
   const dir = path.join(CACHE, key, variant);
   const pending = building.get(dir) ?? buildOnce(variant, key, dir);
   building.set(dir, pending);
-  return pending;
+  return path.join(await pending, 'dist');
 }
 
 async function buildOnce(variant: MfeLoginVariant, key: string, dir: string): Promise<string> {
