@@ -150,27 +150,36 @@ export async function administrationEntry(page: Page): Promise<Locator> {
   return menu.getByRole('link', { name: 'Administration' });
 }
 
-/** The releases page (/admin/releases) and the parts of one remote's card. */
+/** The releases page (/admin/releases): its heading, the console's navigation, and each remote's card and dialog. */
 export function releasesPage(page: Page) {
-  const card = (remote: string) => page.getByRole('region', { name: remote, exact: true });
+  const card = (remote: string) => page.getByTestId(`release-${remote}`);
+  const dialog = page.getByTestId('release-dialog');
   return {
     heading: page.getByRole('heading', { level: 1, name: 'Releases' }),
     consoleNav: page.getByRole('navigation', { name: 'Console' }),
     card,
+    /** A card's facts: its active version, its canary ("<version> for 50% of browsers" or "No canary"). */
+    active: (remote: string) => page.getByTestId(`release-${remote}-active`),
+    canary: (remote: string) => page.getByTestId(`release-${remote}-canary`),
+    /** What the card's last action did (its live region). */
+    result: (remote: string) => page.getByTestId(`release-${remote}-result`),
     startCanary: (remote: string) =>
-      card(remote)
-        .getByRole('button', { name: /canary/i })
-        .first(),
-    promote: (remote: string) =>
-      card(remote)
-        .getByRole('button', { name: /promote/i })
-        .first(),
-    rollBack: (remote: string) =>
-      card(remote)
-        .getByRole('button', { name: /roll back/i })
-        .first(),
-    dialog: page.getByRole('dialog'),
-    history: page.getByRole('region', { name: /history/i }),
+      card(remote).getByRole('button', { name: /^(Start a canary|Change the canary)$/ }),
+    endCanary: (remote: string) => card(remote).getByRole('button', { name: 'End the canary' }),
+    promote: (remote: string) => card(remote).getByRole('button', { name: 'Promote', exact: true }),
+    rollBack: (remote: string) => card(remote).getByRole('button', { name: 'Roll back', exact: true }),
+    dialog: {
+      root: dialog,
+      version: dialog.getByLabel('Version', { exact: true }),
+      share: dialog.getByLabel('Share of browsers (%)'),
+      reason: dialog.getByLabel(/^Reason/),
+      confirm: (name: 'Start the canary' | 'End the canary' | 'Promote' | 'Roll back') =>
+        dialog.getByRole('button', { name, exact: true }),
+    },
+    history: page.getByRole('region', { name: 'History', exact: true }),
+    /** The history's events, newest first; `action` is the event's (RELEASE_ACTIONS). */
+    events: (action?: string) =>
+      page.locator(`[data-testid="release-event"]${action ? `[data-action="${action}"]` : ''}`),
   };
 }
 

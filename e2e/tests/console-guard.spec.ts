@@ -120,14 +120,15 @@ test('a broken build at 50 % is ended by the guard at its minimum sample, and it
   // The figures say what the guard judged: exactly the minimum sample, every load failed (its page threw).
   expect(ended!.figures).toMatchObject({ canaryPageLoads: MIN_PAGE_LOADS, minPageLoads: MIN_PAGE_LOADS });
   expect(ended!.figures!.canaryFailureRate).toBeGreaterThan(0.02);
-  // The releases page shows the guard's action in its history.
+  // The releases page shows it: the guard as the actor, with its figures.
   await operator.reload();
-  await expect(
-    releasesPage(operator)
-      .history.getByRole('listitem')
-      .filter({ hasText: broken })
-      .filter({ hasText: /guard/i }),
-  ).not.toHaveCount(0);
+  const event = releasesPage(operator).events('canaryEndedByGuard').filter({ hasText: broken });
+  await expect(event).toHaveCount(1);
+  await expect(event).toContainText(`Canary of mfe-login ${broken} ended by the canary guard`);
+  await expect(event).toContainText('By the canary guard');
+  await expect(event.getByRole('definition').first()).toBeVisible();
+  await expect(event).toContainText(`Canary page loads${MIN_PAGE_LOADS}`);
+  await expect(releasesPage(operator).canary('mfe-login')).toHaveText('No canary');
 
   // The same bucket's next load gets the active version, and the sign-in form works again.
   expect(await servedTo(CANARY_BUCKET, 'mfe-login')).toBe(active);

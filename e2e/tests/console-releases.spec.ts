@@ -36,6 +36,7 @@ const manager = CONSOLE_USERS.releasemanager;
 /** A bucket in the canary's half at 50 % (buckets below the share get the canary), and one outside it. */
 const CANARY_BUCKET = 10;
 const ACTIVE_BUCKET = 90;
+const REASON = 'e2e: the new build to half the browsers';
 
 let context: BrowserContext;
 let page: Page;
@@ -75,9 +76,10 @@ test('the release manager signs in with a code and opens the releases page', asy
   await signInWithCode(page, manager, { returnUrl: '/admin/releases' });
   const releases = releasesPage(page);
   await expect(releases.heading).toBeVisible();
-  const card = releases.card('mfe-login');
-  await expect(card).toContainText(earlier);
-  await expect(card).toContainText(newBuild);
+  await expect(releases.active('mfe-login')).toHaveText(earlier);
+  await expect(releases.canary('mfe-login')).toHaveText('No canary');
+  // The new build is among the published versions.
+  await expect(releases.card('mfe-login').getByRole('rowheader', { name: newBuild })).toBeVisible();
   await expectAxeCleanLightAndDark(page);
 });
 
@@ -90,15 +92,18 @@ test('a 50 % canary of the new build: browsers in different buckets load differe
     manager,
     async () => {
       await releases.startCanary('mfe-login').click();
-      const dialog = releases.dialog;
-      await expect(dialog).toBeVisible();
-      await dialog.getByLabel(/version/i).selectOption(newBuild);
-      await dialog.getByLabel(/share/i).fill('50');
-      await dialog.getByLabel(/reason/i).fill('e2e: the new build to half the browsers');
-      await dialog.getByRole('button', { name: /start|confirm/i }).click();
+      const { dialog } = releases;
+      await expect(dialog.root).toBeVisible();
+      await dialog.version.selectOption(newBuild);
+      await dialog.share.fill('50');
+      await dialog.reason.fill(REASON);
+      await expect(dialog.root).toContainText(`mfe-login ${newBuild} will be served to 50% of browsers`);
+      await dialog.confirm('Start the canary').click();
     },
-    releases.card('mfe-login').getByText(/50\s?%/),
+    releases.result('mfe-login').getByText(`mfe-login ${newBuild} is now served to 50% of browsers.`),
   );
+  await expect(releases.dialog.root).toBeHidden();
+  await expect(releases.canary('mfe-login')).toContainText(`${newBuild} for 50% of browsers`);
   // Live within 3 s (one store, one registry revision).
   await expect.poll(() => servedTo(CANARY_BUCKET, 'mfe-login'), { timeout: 3000 }).toBe(newBuild);
   expect(await servedTo(ACTIVE_BUCKET, 'mfe-login')).toBe(earlier);
@@ -113,11 +118,14 @@ test('promoted, the new build is what both halves load', async ({ browser }) => 
     manager,
     async () => {
       await releases.promote('mfe-login').click();
-      await expect(releases.dialog).toBeVisible();
-      await releases.dialog.getByRole('button', { name: /promote|confirm/i }).click();
+      await expect(releases.dialog.root).toBeVisible();
+      await releases.dialog.version.selectOption(newBuild);
+      await releases.dialog.confirm('Promote').click();
     },
-    releases.card('mfe-login').getByText(/promoted/i),
+    releases.result('mfe-login').getByText(`mfe-login ${newBuild} is now the active version.`),
   );
+  await expect(releases.active('mfe-login')).toHaveText(newBuild);
+  await expect(releases.canary('mfe-login')).toHaveText('No canary');
   await expect.poll(() => servedTo(ACTIVE_BUCKET, 'mfe-login'), { timeout: 3000 }).toBe(newBuild);
   expect(await servedTo(CANARY_BUCKET, 'mfe-login')).toBe(newBuild);
   expect(await versionsLoadedIn(browser, ACTIVE_BUCKET)).toEqual([newBuild]);
@@ -130,11 +138,13 @@ test('rolled back, both halves load the earlier version again', async ({ browser
     manager,
     async () => {
       await releases.rollBack('mfe-login').click();
-      await expect(releases.dialog).toBeVisible();
-      await releases.dialog.getByRole('button', { name: /roll back|confirm/i }).click();
+      await expect(releases.dialog.root).toBeVisible();
+      await expect(releases.dialog.root).toContainText(`from ${newBuild} to ${earlier}`);
+      await releases.dialog.confirm('Roll back').click();
     },
-    releases.card('mfe-login').getByText(/rolled back/i),
+    releases.result('mfe-login').getByText('mfe-login has been rolled back.'),
   );
+  await expect(releases.active('mfe-login')).toHaveText(earlier);
   await expect.poll(() => servedTo(ACTIVE_BUCKET, 'mfe-login'), { timeout: 3000 }).toBe(earlier);
   expect(await servedTo(CANARY_BUCKET, 'mfe-login')).toBe(earlier);
   expect(await versionsLoadedIn(browser, CANARY_BUCKET)).toEqual([earlier]);
@@ -149,12 +159,15 @@ test('the history shows the canary, the promotion and the roll-back, each by rel
     { action: 'promoted', version: newBuild, percent: null },
     { action: 'canaryStarted', version: newBuild, percent: 50 },
   ]);
-  expect(ours[2]!.reason).toBe('e2e: the new build to half the browsers');
-  // The page shows them too, with the actor.
-  await page.reload();
-  const history = releasesPage(page).history;
-  await expect(history).toBeVisible();
-  await expect(history.getByRole('listitem').filter({ hasText: manager.username })).toHaveCount(3);
+  expect(ours[2]!.reason).toBe(REASON);
+  // The page shows them too, each with its actor.
+  const releases = releasesPage(page);
+  await expect(releases.history).toBeVisible();
+  const byManager = (action: string) => releases.events(action).filter({ hasText: `By ${manager.username}` });
+  await expect(byManager('rolledBack')).toContainText([`mfe-login rolled back to ${earlier}`]);
+  await expect(byManager('promoted')).toContainText([`mfe-login ${newBuild} promoted to active`]);
+  await expect(byManager('canaryStarted')).toContainText([`Canary of mfe-login ${newBuild} started at 50%`]);
+  await expect(byManager('canaryStarted')).toContainText([`Reason: ${REASON}`]);
 });
 
 test('axe finds nothing on the releases page right to left, light and dark', async () => {
