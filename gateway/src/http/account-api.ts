@@ -7,6 +7,7 @@ import { createSessionChanges } from '../identity/account/session-changes.js';
 import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
+import { consoleRouter } from './console.router.js';
 import { customersRouter } from './customers.router.js';
 import { loginRouter } from './login.router.js';
 import { logoutRouter } from './logout.router.js';
@@ -100,6 +101,7 @@ export function accountApi(deps: AccountApiDeps): Router {
       linkGuard: captchaGuard({ ...identity, sessions, responses }, 'link'),
     }),
     securityCentreRouter({ ...deps.securityCentre, sessions, antiforgery, sessionChanges }),
+    consoleRouter(identity),
   );
   if (deps.status) router.use(statusRouter(deps.status));
   router.use((_req, res) => {

@@ -2,6 +2,7 @@ import { SecretBox } from './secret-box.js';
 import { AuditRepository } from './audit.repository.js';
 import { CaptchaSettingsRepository } from './captcha-settings.repository.js';
 import { ClientRepository } from './client.repository.js';
+import { ConsoleGrantRepository } from './console-grant.repository.js';
 import { CustomerRepository } from './customer.repository.js';
 import { ExternalLoginRepository } from './external-login.repository.js';
 import { IdentityProviderRepository } from './identity-provider.repository.js';
@@ -50,6 +51,8 @@ export interface Store {
   externalLogins: ExternalLoginRepository;
   /** The remotes' published builds and release registry (ADR 0033). */
   releases: ReleaseRepository;
+  /** The operators' console grants, apart from the HR applications' roles (ADR 0058). */
+  consoleGrants: ConsoleGrantRepository;
 }
 
 /** Builds the repositories over an open database. */
@@ -78,6 +81,7 @@ export function createStore(
     identityProviders: new IdentityProviderRepository(database.db, secrets, now),
     externalLogins: new ExternalLoginRepository(database.db, now),
     releases: new ReleaseRepository(database.db, database.dialect),
+    consoleGrants: new ConsoleGrantRepository(database.db, database.dialect, now),
   };
 }
 

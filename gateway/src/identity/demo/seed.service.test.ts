@@ -68,4 +68,27 @@ describe('demo seed', () => {
     const start = await b.signIn('twofactor', DEMO_PASSWORD);
     expect(start.body.redirect).toBe('/account/setup-twofactor?returnUrl=%2F');
   });
+
+  it.each([
+    ['platformadmin', 'platformAdmin'],
+    ['releasemanager', 'releaseManager'],
+  ] as const)(
+    '"%s" signs in with the authenticator code and can use the console as %s',
+    async (username, role) => {
+      expect(demoSignInHelp('http://localhost:8080').join('\n')).toContain(`"${username}" (${role})`);
+      const b = await browser(gw.app);
+      expect((await b.signIn(username, DEMO_PASSWORD)).body.redirect).toBe(
+        '/account/login/twofactor?returnUrl=%2F',
+      );
+      const code = new TOTP({ secret: Secret.fromBase32(DEMO_TOTP_SECRET) }).generate({
+        timestamp: gw.clock.now(),
+      });
+      expect((await b.post('/api/Account/LoginWith2FA', { method: 'authenticator', code })).status).toBe(209);
+      const access = await b.agent.get('/api/Account/ConsoleAccess').expect(200);
+      expect(access.body).toMatchObject({
+        grants: [{ role, partnerId: null, customerId: null }],
+        secondFactorReady: true,
+      });
+    },
+  );
 });

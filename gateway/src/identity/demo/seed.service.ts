@@ -1,3 +1,4 @@
+import type { ConsoleRole } from 'shared-contracts/console';
 import type { RoleName } from '../../store/roles.js';
 import type { Store } from '../../store/store.js';
 import { recoveryCodeHash } from '../two-factor/recovery-codes.js';
@@ -17,6 +18,8 @@ export const DEMO_USERS: readonly {
   disabled?: boolean;
   /** Has an authenticator app set up with {@link DEMO_TOTP_SECRET}. */
   authenticator?: boolean;
+  /** Holds this console grant (ADR 0058); with the authenticator app, it can use the console at once. */
+  console?: ConsoleRole;
 }[] = [
   { username: 'employee', displayName: 'Emma Employee', roles: ['EMPLOYEE'] },
   { username: 'manager', displayName: 'Max Manager', roles: ['EMPLOYEE', 'MANAGER'] },
@@ -25,6 +28,20 @@ export const DEMO_USERS: readonly {
   { username: 'twofactor', displayName: 'Tara Twofactor', roles: ['EMPLOYEE'], requiresTwoFactor: true },
   { username: 'disabled', displayName: 'Dana Disabled', roles: ['EMPLOYEE'], disabled: true },
   { username: 'authenticator', displayName: 'Alex Authenticator', roles: ['EMPLOYEE'], authenticator: true },
+  {
+    username: 'platformadmin',
+    displayName: 'Pat Platform-Admin',
+    roles: ['EMPLOYEE'],
+    authenticator: true,
+    console: 'platformAdmin',
+  },
+  {
+    username: 'releasemanager',
+    displayName: 'Rey Release-Manager',
+    roles: ['EMPLOYEE'],
+    authenticator: true,
+    console: 'releaseManager',
+  },
 ];
 
 /**
@@ -114,6 +131,14 @@ export async function seedDemoData(store: Store, now: () => number = Date.now): 
         DEMO_RECOVERY_CODES.map((code) => recoveryCodeHash(user.id, code.replaceAll('-', ''))),
       );
     }
+    if (demo.console)
+      await store.consoleGrants.add({
+        userId: user.id,
+        role: demo.console,
+        partnerId: null,
+        customerId: null,
+        grantedBy: 'demo data',
+      });
     if (demo.username === 'manager' || demo.username === 'hradmin') {
       await store.customers.addMembership({
         userId: user.id,
@@ -147,5 +172,8 @@ export function demoSignInHelp(publicUrl: string): string[] {
     `User "authenticator" signs in with an authenticator app: add the secret ${DEMO_TOTP_SECRET} (TOTP, SHA-1, 6 digits, 30 s) or this URI to the app:`,
     `  ${totpUri(DEMO_TOTP_SECRET, DEMO_PARTNER_NAME, 'authenticator')}`,
     `User "authenticator" has recovery codes too, each good once: ${DEMO_RECOVERY_CODES.join(', ')}`,
+    `Users ${DEMO_USERS.filter((u) => u.console)
+      .map((u) => `"${u.username}" (${u.console})`)
+      .join(' and ')} use the console at ${publicUrl}/admin/ with the same authenticator secret`,
   ];
 }
