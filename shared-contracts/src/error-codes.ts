@@ -59,6 +59,9 @@ export const ERROR_MESSAGES = {
   reauthenticationRequired:
     'For your security, sign in again before you change your two-step verification settings.',
   recentSignInRequired: 'For your security, sign in again to make this change.',
+  /** The operators' console (ADR 0058): its users need two-step verification or a passkey on their account. */
+  secondFactorRequired:
+    'The administration console needs two-step verification or a passkey on your account. Set one up in your account’s security settings, then try again.',
   /** "Confirm it's you" (ADR 0045): the second factor was sent before the password in this session. */
   confirmItsYouPasswordFirst: 'Enter your password first.',
   /** "Confirm it's you" (ADR 0045): the dialog was closed, so the refused change was not sent again. */

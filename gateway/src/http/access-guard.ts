@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { grantGives, type ConsoleGrantsService } from '../identity/console/console-grants.service.js';
 import type { TwoFactorService } from '../identity/two-factor/two-factor.service.js';
 import type { SessionAuthService } from '../identity/session/session-auth.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
@@ -9,7 +10,9 @@ import {
   setCaller,
   type AccountCaller,
   type Caller,
+  type ConsolePermission,
   type ObjectKind,
+  type OperatorCaller,
   type PendingCaller,
   type Policy,
   type User,
@@ -30,10 +33,19 @@ export interface AccessGuardDeps {
   twoFactor: Pick<TwoFactorService, 'recentFullSignIn' | 'user'>;
   responses: Pick<SignInResponses, 'restart'>;
   owners: ObjectOwners;
+  /** The console's grants and whether an account is ready for the console (ADR 0058). */
+  consoleGrants: Pick<ConsoleGrantsService, 'grantsOf' | 'secondFactorReady'>;
 }
 
 /** A refusal the guard answers; the handler never runs. */
-type Refusal = 'restart' | 'notAuthenticated' | 'recentSignInRequired' | 'notFound' | 'vendor' | 'forbidden';
+type Refusal =
+  | 'restart'
+  | 'notAuthenticated'
+  | 'recentSignInRequired'
+  | 'notFound'
+  | 'vendor'
+  | 'forbidden'
+  | 'secondFactorRequired';
 
 /**
  * THE enforcement of `ACCOUNT_CALL_ACCESS` (issue 50, ADR 0052): before any router of the account API, it reads
@@ -41,7 +53,7 @@ type Refusal = 'restart' | 'notAuthenticated' | 'recentSignInRequired' | 'notFou
  * name of no call passes on to the API's 404.
  */
 export function accessGuard(deps: AccessGuardDeps): RequestHandler {
-  const { sessions, signIn, auth, twoFactor } = deps;
+  const { sessions, signIn, auth, twoFactor, consoleGrants } = deps;
 
   async function pendingAt(
     session: Session | undefined,
@@ -64,6 +76,26 @@ export function accessGuard(deps: AccessGuardDeps): RequestHandler {
 
   function recent(caller: AccountCaller): Promise<boolean> {
     return twoFactor.recentFullSignIn(caller.user.id, caller.info.authTime, caller.info.amr);
+  }
+
+  /**
+   * An operator of the console (ADR 0058), checked in this order so a refusal says no more than the caller may
+   * know: signed in (401), grants that give the permission over the scope (403 `forbidden`: nothing about what
+   * would), a second factor or a passkey (403 `secondFactorRequired`), a recent sign-in for a change (403
+   * `recentSignInRequired`, the "Confirm it's you" dialog).
+   */
+  async function operator(
+    req: Request,
+    session: Session | undefined,
+    policy: ConsolePermission,
+  ): Promise<OperatorCaller | Refusal> {
+    const caller = await account(req, session);
+    if (!caller) return 'notAuthenticated';
+    const grants = await consoleGrants.grantsOf(caller.user.id);
+    if (!grants.some((grant) => grantGives(grant, policy.permission, policy.scope))) return 'forbidden';
+    if (!(await consoleGrants.secondFactorReady(caller.user.id))) return 'secondFactorRequired';
+    if (policy.recently && !(await recent(caller))) return 'recentSignInRequired';
+    return { ...caller, kind: 'operator', grants };
   }
 
   /** The caller the policy lets through, or why it is refused. */
@@ -98,8 +130,7 @@ export function accessGuard(deps: AccessGuardDeps): RequestHandler {
         return caller;
       }
       case 'consolePermission':
-        // Issue 51 implements the operators' check; until then no caller holds a console permission.
-        return 'forbidden';
+        return operator(req, session, policy);
     }
   }
 
@@ -118,7 +149,10 @@ export function accessGuard(deps: AccessGuardDeps): RequestHandler {
         // A vendor account adds no way in of its own: no passkey, second factor or linked account (ADR 0041).
         return sendFormError(res, 'vendorCredentialsOnly');
       case 'forbidden':
-        return sendFormError(res, 'notAuthenticated', 403);
+        return sendFormError(res, 'forbidden', 403);
+      case 'secondFactorRequired':
+        // The console asks every operator for a second factor or a passkey (ADR 0058): set one up, then come back.
+        return sendFormError(res, 'secondFactorRequired', 403);
     }
   }
 

@@ -1,4 +1,6 @@
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConsoleRole } from 'shared-contracts/console';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 import { ACCOUNT_CALL_ACCESS, type AccountCallName, type Policy } from './account-access.js';
@@ -14,6 +16,21 @@ const RESTART = { status: 400, errors: undefined }; // the protocol's empty 400:
 const NOT_SIGNED_IN = { status: 401, errors: { '': ['notAuthenticated'] } };
 const NOT_RECENT = { status: 403, errors: { '': ['recentSignInRequired'] } };
 const NOT_YOURS = { status: 404, errors: { '': ['notFound'] } };
+/** The console's refusals (ADR 0058): no grant for the call (nothing more said), then no second factor or passkey. */
+const FORBIDDEN = { status: 403, errors: { '': ['forbidden'] } };
+const SECOND_FACTOR_REQUIRED = { status: 403, errors: { '': ['secondFactorRequired'] } };
+/**
+ * Every answer the guard and the checks before it refuse with: a caller let through gets none of them, but the
+ * call's own answer (its router's, or the API's 404 for a call whose router is not mounted yet).
+ */
+const REFUSALS_BEFORE_THE_CALL = [
+  RESTART,
+  NOT_SIGNED_IN,
+  NOT_RECENT,
+  FORBIDDEN,
+  SECOND_FACTOR_REQUIRED,
+  { status: 400, errors: { '': ['antiforgeryInvalid'] } },
+];
 
 /** What a policy answers a caller without a session, and one whose sign-in is not recent (undefined: let through). */
 function expectedAnswers(policy: Policy) {
@@ -39,11 +56,8 @@ function expectedAnswers(policy: Policy) {
         stale: policy.recently ? NOT_RECENT : undefined,
       };
     case 'consolePermission':
-      return {
-        anonymous: { status: 403, errors: { '': ['notAuthenticated'] } },
-        pendingElsewhere: RESTART,
-        stale: undefined,
-      };
+      // The stale account holds no grant: refused before its sign-in's age is looked at.
+      return { anonymous: NOT_SIGNED_IN, pendingElsewhere: RESTART, stale: FORBIDDEN };
   }
 }
 
@@ -64,6 +78,22 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
   /** Another account's passkey and session, which `recent` must not reach. */
   let othersPasskey: string;
   let othersSession: string;
+  /**
+   * The console's callers (ADR 0058), each signed in recently unless said: an account without grants, grants of
+   * the wrong role (support of a partner, a customer administrator), a release manager without a second factor or a
+   * passkey, a release manager with a passkey whose sign-in is not recent, and the callers who pass — a release
+   * manager with a passkey and a platform administrator signed in with an authenticator code.
+   */
+  const operators = {} as Record<
+    | 'employee'
+    | 'support'
+    | 'customerAdmin'
+    | 'unready'
+    | 'staleReleaseManager'
+    | 'releaseManager'
+    | 'platformAdmin',
+    Browser
+  >;
 
   /** Two customers for a user: its sign-in then waits at the customer selection. */
   async function twoCustomers(userId: string) {
@@ -101,11 +131,76 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
     return steps.includes('customer-selection') ? 'expired-password' : 'customer-selection';
   }
 
+  /** Grants a console role to the account and signs it in (with a passkey registered, when `passkey`). */
+  async function operator(
+    role: ConsoleRole | null,
+    options: { partnerId?: string; customerId?: string; passkey?: boolean } = {},
+  ): Promise<Browser> {
+    const user = await gw.addUser();
+    if (role)
+      await gw.store.consoleGrants.add({
+        userId: user.id,
+        role,
+        partnerId: options.partnerId ?? null,
+        customerId: options.customerId ?? null,
+        grantedBy: 'cli:test',
+      });
+    const b = await browser(gw.app);
+    expect((await b.signIn(user.username)).status).toBe(209);
+    if (options.passkey) {
+      const registration = await b.post('/api/Account/CredentialOptions?displayName=Laptop').expect(200);
+      const { payload } = new SoftwareAuthenticator(gw.config.publicUrl).register(registration.body);
+      expect((await b.post('/api/Account/RegisterCredential', payload)).status).toBe(209);
+      // The 209 moved the session on (a new token with it): the page reads the new one, so do we.
+      b.token = (await b.agent.get('/api/Account/Antiforgery').expect(200)).body.token;
+    }
+    return b;
+  }
+
+  /** A platform administrator with an authenticator app, signed in with its code (a full sign-in). */
+  async function platformAdmin(): Promise<Browser> {
+    const user = await gw.addUser();
+    await gw.store.consoleGrants.add({
+      userId: user.id,
+      role: 'platformAdmin',
+      partnerId: null,
+      customerId: null,
+      grantedBy: 'cli:test',
+    });
+    const secret = new Secret();
+    await gw.store.secondFactors.enableAuthenticator(user.id, gw.store.secrets.encrypt(secret.base32), 0);
+    const b = await browser(gw.app);
+    expect((await b.signIn(user.username)).body.redirect).toMatch(/\/account\/login\/twofactor/);
+    const code = new TOTP({ secret }).generate({ timestamp: gw.clock.now() });
+    expect((await b.post('/api/Account/LoginWith2FA', { method: 'authenticator', code })).status).toBe(209);
+    // The completed sign-in is a new session, with a new token.
+    b.token = (await b.agent.get('/api/Account/Antiforgery').expect(200)).body.token;
+    return b;
+  }
+
   beforeAll(async () => {
     gw = await startTestGateway({ backend: 'sqlite', config: { recentSignInMs: RECENT_MS } });
     stale = await browser(gw.app);
     expect((await stale.signIn((await gw.addUser()).username)).status).toBe(209);
+    operators.staleReleaseManager = await operator('releaseManager', { passkey: true });
     gw.clock.advance(RECENT_MS + 1_000);
+
+    await gw.store.partners.create({ id: 'console-partner', name: 'Console Partner' });
+    await gw.store.customers.create({
+      id: 'console-customer',
+      name: 'Console Customer',
+      partnerId: 'console-partner',
+    });
+    operators.employee = await operator(null, { passkey: true });
+    operators.support = await operator('support', { partnerId: 'console-partner', passkey: true });
+    operators.customerAdmin = await operator('customerAdmin', {
+      partnerId: 'console-partner',
+      customerId: 'console-customer',
+      passkey: true,
+    });
+    operators.unready = await operator('releaseManager');
+    operators.releaseManager = await operator('releaseManager', { passkey: true });
+    operators.platformAdmin = await platformAdmin();
 
     recent = await browser(gw.app);
     expect((await recent.signIn((await gw.addUser()).username)).status).toBe(209);
@@ -176,6 +271,30 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
           const id = policy.object === 'passkey' ? othersPasskey : othersSession;
           expect(answerOf(await recent.post(url, { id, name: 'Mine now' }))).toEqual(NOT_YOURS);
         });
+      if (policy.kind === 'consolePermission') {
+        it.each([
+          ['a signed-in account without console grants', 'employee', FORBIDDEN],
+          ["support's grant (the wrong role)", 'support', FORBIDDEN],
+          ["a customer administrator's grant (the wrong role)", 'customerAdmin', FORBIDDEN],
+          ['the right grant without a second factor or a passkey', 'unready', SECOND_FACTOR_REQUIRED],
+          ...(policy.recently
+            ? ([['the right grant, signed in not recently', 'staleReleaseManager', NOT_RECENT]] as const)
+            : []),
+        ] as const)('refuses %s', async (_who, caller, refusal) => {
+          expect(answerOf(await operators[caller].post(url, {}))).toEqual(refusal);
+        });
+        it.each([
+          ['a release manager with a passkey', 'releaseManager'],
+          ['a platform administrator signed in with a code', 'platformAdmin'],
+          ...(policy.recently
+            ? []
+            : ([['a release manager signed in not recently', 'staleReleaseManager']] as const)),
+        ] as const)('lets %s through to the call', async (_who, caller) => {
+          expect(REFUSALS_BEFORE_THE_CALL).not.toContainEqual(
+            answerOf(await operators[caller].post(url, {})),
+          );
+        });
+      }
     });
   }
 });

@@ -11,6 +11,7 @@ import { createAccountsService } from './claims/accounts.service.js';
 import { createApplications } from './applications/applications.service.js';
 import { CaptchaService, type CaptchaServiceDeps } from './captcha/captcha.service.js';
 import { createCustomerSelection } from './customers/customer-selection.service.js';
+import { createConsoleGrantsService } from './console/console-grants.service.js';
 import { createCustomersService } from './customers/customers.service.js';
 import { createLoginViewService } from './sign-in/login-view.service.js';
 import { createOneTimeSignInService } from './one-time-token/one-time-sign-in.service.js';
@@ -22,6 +23,7 @@ import { createRecoveryService } from './recovery/recovery.service.js';
 import { createReturnUrls } from './applications/return-urls.service.js';
 import { createSessionAuthService } from './session/session-auth.service.js';
 import { SignInService, type SignInMetrics } from './sign-in/sign-in.service.js';
+import { storeSignInFacts } from './sign-in/sign-in-context.js';
 import type { SignInStepRegistry } from './sign-in/step-registry.js';
 import { createWebauthnService } from './passkeys/webauthn.service.js';
 import { DEFAULT_INTERACTION_LIMIT, SourceLimit } from '../infra/throttle/source-limit.js';
@@ -150,6 +152,8 @@ export function createIdentity(deps: IdentityDeps) {
     returnUrls,
     applications: createApplications(store),
     twoFactor,
+    // The operators' console grants (ADR 0058); "has a second factor or a passkey" is the sign-in's own fact.
+    consoleGrants: createConsoleGrantsService({ store, facts: storeSignInFacts(store), clock }),
     secondFactorBrowsers: deps.secondFactorBrowsers,
     captcha,
     loginView: createLoginViewService(

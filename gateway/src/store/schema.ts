@@ -370,6 +370,21 @@ export interface ReleaseStateTable {
   revision: number;
 }
 
+/**
+ * console_grants: the operators' console grants (migration 0027, ADR 0058), apart from the HR applications' roles.
+ * `partner_id`/`customer_id` say where a grant applies (null: everywhere).
+ */
+export interface ConsoleGrantTable {
+  id: string;
+  user_id: string;
+  role: string;
+  partner_id: string | null;
+  customer_id: string | null;
+  /** Who granted it, as the audit's `data.actor` says: a username, or `cli:<os user>`. */
+  granted_by: string;
+  granted_at: number;
+}
+
 /** The database as Kysely sees it. */
 export interface Database {
   users: UserTable;
@@ -398,4 +413,5 @@ export interface Database {
   release_state: ReleaseStateTable;
   release_events: ReleaseEventTable;
   release_health_counts: ReleaseHealthCountTable;
+  console_grants: ConsoleGrantTable;
 }

@@ -3,6 +3,7 @@ import { AuditRepository } from './audit.repository.js';
 import { ReleaseHealthRepository } from './release-health.repository.js';
 import { CaptchaSettingsRepository } from './captcha-settings.repository.js';
 import { ClientRepository } from './client.repository.js';
+import { ConsoleGrantRepository } from './console-grant.repository.js';
 import { CustomerRepository } from './customer.repository.js';
 import { ExternalLoginRepository } from './external-login.repository.js';
 import { IdentityProviderRepository } from './identity-provider.repository.js';
@@ -53,6 +54,8 @@ export interface Store {
   releases: ReleaseRepository;
   /** Health per remote version: page loads, load failures and client errors (ADR 0059). */
   releaseHealth: ReleaseHealthRepository;
+  /** The operators' console grants, apart from the HR applications' roles (ADR 0058). */
+  consoleGrants: ConsoleGrantRepository;
 }
 
 /** Builds the repositories over an open database. */
@@ -82,6 +85,7 @@ export function createStore(
     externalLogins: new ExternalLoginRepository(database.db, now),
     releases: new ReleaseRepository(database.db, database.dialect),
     releaseHealth: new ReleaseHealthRepository(database.db),
+    consoleGrants: new ConsoleGrantRepository(database.db, database.dialect, now),
   };
 }
 

@@ -47,6 +47,8 @@ export const errorsDe = {
   reauthenticationRequired:
     'Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Einstellungen der Bestätigung in zwei Schritten ändern.',
   recentSignInRequired: 'Melden Sie sich zu Ihrer Sicherheit erneut an, um diese Änderung vorzunehmen.',
+  secondFactorRequired:
+    'Für die Verwaltungskonsole braucht Ihr Konto die Bestätigung in zwei Schritten oder einen Passkey. Richten Sie eines davon in den Sicherheitseinstellungen Ihres Kontos ein und versuchen Sie es dann erneut.',
   confirmItsYouPasswordFirst: 'Geben Sie zuerst Ihr Passwort ein.',
   confirmItsYouCancelled:
     'Die Änderung wurde nicht vorgenommen, weil Sie nicht bestätigt haben, dass Sie es sind.',

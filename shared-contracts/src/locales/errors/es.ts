@@ -45,6 +45,8 @@ export const errorsEs = {
   reauthenticationRequired:
     'Por su seguridad, vuelva a iniciar sesión antes de cambiar la configuración de la verificación en dos pasos.',
   recentSignInRequired: 'Por su seguridad, vuelva a iniciar sesión para hacer este cambio.',
+  secondFactorRequired:
+    'La consola de administración requiere la verificación en dos pasos o una llave de acceso en su cuenta. Configure una de ellas en los ajustes de seguridad de su cuenta y vuelva a intentarlo.',
   confirmItsYouPasswordFirst: 'Primero introduzca su contraseña.',
   confirmItsYouCancelled: 'El cambio no se hizo porque no confirmó su identidad.',
   emailUnchanged: 'Esta ya es su dirección de correo electrónico.',

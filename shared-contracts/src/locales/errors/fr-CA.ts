@@ -46,6 +46,8 @@ export const errorsFrCA = {
   reauthenticationRequired:
     'Pour votre sécurité, reconnectez-vous avant de modifier vos paramètres de vérification en deux étapes.',
   recentSignInRequired: 'Pour votre sécurité, reconnectez-vous pour effectuer cette modification.',
+  secondFactorRequired:
+    'La console d’administration exige la vérification en deux étapes ou une clé d’accès sur votre compte. Configurez-en une dans les paramètres de sécurité de votre compte, puis réessayez.',
   confirmItsYouPasswordFirst: 'Entrez d’abord votre mot de passe.',
   confirmItsYouCancelled: 'La modification n’a pas été faite, car vous n’avez pas confirmé votre identité.',
   emailUnchanged: 'C’est déjà votre adresse courriel.',
