@@ -147,7 +147,7 @@ export function satisfies(version: string, range: string): boolean | undefined {
 }
 
 /**
- * The one line that refuses a build, e.g. `mfe-login 0.1.0-1a2b3c4d5e requires react ^20.0.0; the shell provides
+ * What refuses a build: the shared package, both versions, and the one line, e.g. `mfe-login 0.1.0-1a2b3c4d5e requires react ^20.0.0; the shell provides
  * react 19.3.1`, or undefined when every checked package it requires is one the shell provides in a version its
  * range accepts (or when either side is unknown).
  */
@@ -156,13 +156,18 @@ export function incompatibility(
   version: string,
   requires: Record<string, string>,
   provides: Record<string, string>,
-): string | undefined {
+): { line: string; package: string; required: string; provided: string } | undefined {
   for (const name of CHECKED_SHARED) {
     const required = requires[name];
     const provided = provides[name];
     if (required === undefined || provided === undefined) continue;
     if (satisfies(provided, required) === false)
-      return `${remote} ${version} requires ${name} ${required}; the shell provides ${name} ${provided}`;
+      return {
+        line: `${remote} ${version} requires ${name} ${required}; the shell provides ${name} ${provided}`,
+        package: name,
+        required,
+        provided,
+      };
   }
   return undefined;
 }

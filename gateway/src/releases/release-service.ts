@@ -47,6 +47,8 @@ export class ReleaseError extends Error {
     message: string,
     readonly code: ReleaseErrorCode = 'invalidValue',
     readonly field: string = '',
+    /** Values of the code's message (the incompatibility's package and versions). */
+    readonly values: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ReleaseError';
@@ -237,8 +239,15 @@ export class ReleaseService {
   }
 
   private checkCompatible(id: string, version: string, requires: Record<string, string>): void {
-    const line = incompatibility(id, version, requires, this.deps.shellProvides());
-    if (line) throw new ReleaseError(line, 'incompatibleBuild', 'version');
+    const found = incompatibility(id, version, requires, this.deps.shellProvides());
+    if (found)
+      throw new ReleaseError(found.line, 'incompatibleBuild', 'version', {
+        remote: id,
+        version,
+        package: found.package,
+        required: found.required,
+        provided: found.provided,
+      });
   }
 
   private async known(id: string, version: string): Promise<RemoteId> {
