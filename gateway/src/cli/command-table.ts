@@ -1,6 +1,7 @@
 import type { AdminCommand, OptionSpec } from './admin-command.js';
 import { auditCommands } from './commands/audit.js';
 import { clientsCommands } from './commands/clients.js';
+import { consoleCommands } from './commands/console.js';
 import { errorsCommands } from './commands/errors.js';
 import { idpsCommands } from './commands/idps.js';
 import { customersCommands } from './commands/customers.js';
@@ -22,6 +23,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...idpsCommands,
   ...keysCommands,
   ...sessionsCommands,
+  ...consoleCommands,
   ...ottCommands,
   ...outboxCommands,
   ...auditCommands,

@@ -9,6 +9,7 @@ import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
+import { consoleRouter } from './console.router.js';
 import { customersRouter } from './customers.router.js';
 import { loginRouter } from './login.router.js';
 import { logoutRouter } from './logout.router.js';
@@ -105,6 +106,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     }),
     securityCentreRouter({ ...deps.securityCentre, sessions, antiforgery, sessionChanges }),
     consoleReleasesRouter({ releases: deps.releases }),
+    consoleRouter(identity),
   );
   if (deps.status) router.use(statusRouter(deps.status));
   router.use((_req, res) => {
