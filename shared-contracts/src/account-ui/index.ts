@@ -16,3 +16,4 @@ export * from './result-status.js';
 export * from './use-focus-after-removal.js';
 export * from './confirm-its-you.js';
 export * from './confirm-its-you-dialog.js';
+export * from './confirm-its-you-here.js';
