@@ -35,11 +35,17 @@ describe('DateField: typing (SPEC.md §5, 300 ms debounce)', () => {
   it('counts a typed date 300 ms after the last keystroke, not before, and once', () => {
     const { onChange, input } = renderField();
     fireEvent.change(input, { target: { value: '03/02/202' } });
-    act(() => vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS - 1);
+    });
     fireEvent.change(input, { target: { value: '03/02/2025' } });
-    act(() => vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS - 1);
+    });
     expect(onChange).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(onChange).toHaveBeenCalledTimes(1);
     expect(onChange).toHaveBeenCalledWith('2025-02-03');
     expect(DATE_PICKER_DEBOUNCE_MS).toBe(300);
@@ -61,7 +67,9 @@ describe('DateField: typing (SPEC.md §5, 300 ms debounce)', () => {
   it('shows an error for a day that is not real and changes nothing', () => {
     const { onChange, input } = renderField();
     fireEvent.change(input, { target: { value: '30/02/2025' } });
-    act(() => vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS));
+    act(() => {
+      vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS);
+    });
     expect(onChange).not.toHaveBeenCalled();
     expect(screen.getByRole('alert').textContent).toMatch(/^Enter a real date/);
     expect(input.getAttribute('aria-invalid')).toBe('true');
@@ -70,17 +78,23 @@ describe('DateField: typing (SPEC.md §5, 300 ms debounce)', () => {
   it('refuses a day before the floor 1901-01-01 by default, and before 0001-01-01 whatever min says', () => {
     const { onChange, input } = renderField();
     fireEvent.change(input, { target: { value: '31/12/1900' } });
-    act(() => vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS));
+    act(() => {
+      vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS);
+    });
     expect(onChange).not.toHaveBeenCalled();
     expect(screen.getByRole('alert').textContent).toBe('Enter a date on or after 01/01/1901.');
     fireEvent.change(input, { target: { value: '01/01/1901' } });
-    act(() => vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS));
+    act(() => {
+      vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS);
+    });
     expect(onChange).toHaveBeenCalledWith(DATE_FLOORS.default);
     cleanup();
 
     const old = renderField({ min: '0000-06-01' });
     fireEvent.change(old.input, { target: { value: '01/01/0001' } });
-    act(() => vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS));
+    act(() => {
+      vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS);
+    });
     expect(old.onChange).toHaveBeenCalledWith(DATE_FLOORS.absolute);
   });
 
@@ -88,7 +102,9 @@ describe('DateField: typing (SPEC.md §5, 300 ms debounce)', () => {
     const { onChange, input } = renderField({ value: '2025-01-02' });
     expect((input as HTMLInputElement).value).toBe('02/01/2025');
     fireEvent.change(input, { target: { value: '' } });
-    act(() => vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS));
+    act(() => {
+      vi.advanceTimersByTime(DATE_PICKER_DEBOUNCE_MS);
+    });
     expect(onChange).toHaveBeenCalledWith('');
   });
 });
@@ -133,7 +149,7 @@ describe('DateField: the calendar', () => {
     fireEvent.click(document.activeElement!);
     expect(onChange).toHaveBeenCalledWith('2025-07-29');
     expect(screen.queryByRole('grid')).toBeNull();
-    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('29/07/2025');
+    expect(screen.getByLabelText<HTMLInputElement>('From').value).toBe('29/07/2025');
   });
 
   it('Escape closes it and gives focus back to its button', () => {

@@ -274,7 +274,7 @@ export function DateField({
           label={`${strings.chooseDate}: ${label}`}
           locale={locale}
           strings={strings}
-          selected={dayOf(emitted.current)}
+          selected={dayOf(value)}
           minDay={minDay}
           maxDay={maxDay}
           onPick={pick}

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useConsoleAccessQuery } from 'shared-contracts/account-ui';
 import { ProgressBar } from 'shared-contracts/ui';
-import { NoConsoleAccess } from './console-layout';
-import { pagesFor } from './console-pages';
+import { NoConsoleAccess } from '../shared/console-layout';
+import { pagesFor } from '../shared/console-pages';
 
 /** `/admin`: the first console page the caller may see (Releases for now), or the "no access" page. */
 export function AdminIndexPage() {

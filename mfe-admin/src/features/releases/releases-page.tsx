@@ -5,7 +5,7 @@ import { useConsoleAccessQuery } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import { HEALTH_WINDOWS, type HealthWindow } from 'shared-contracts/console';
 import { FormErrors, ProgressBar } from 'shared-contracts/ui';
-import { ConsoleLayout } from '../console/console-layout';
+import { ConsoleLayout } from '../shared/console-layout';
 import { ReleaseCard } from './release-card';
 import { ReleaseHistory } from './release-history';
 import { useReleasesQuery } from './releases.api';
