@@ -2,15 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { ROUTES, findRoute, isKnownPage } from './routes.js';
 
 describe('route table (SPEC.md §2)', () => {
-  it('has all 30 rows', () => {
-    expect(ROUTES).toHaveLength(30);
-    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(30);
+  it("has all 30 rows of SPEC.md and the console's two", () => {
+    expect(ROUTES).toHaveLength(32);
+    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(32);
+    expect(ROUTES.filter((r) => r.owner === 'mfe-admin').map((r) => r.path)).toEqual([
+      '/admin',
+      '/admin/releases',
+    ]);
   });
 
-  it('marks only registerdevice and select as not anonymous', () => {
+  it('marks only registerdevice, select and the console as not anonymous', () => {
     expect(ROUTES.filter((r) => !r.anonymous).map((r) => r.path)).toEqual([
       '/account/registerdevice',
       '/account/select',
+      '/admin',
+      '/admin/releases',
     ]);
   });
 

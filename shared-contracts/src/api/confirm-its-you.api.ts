@@ -9,10 +9,9 @@ import {
 import { baseApi } from './base-api.js';
 
 /**
- * The calls of "Confirm it's you" (issue 49, ADR 0045), in one place because two pages mount its dialog: the shell's
- * security centre and mfe-devices' passkey page. Each page builds the dialog's actions from these hooks; the
- * broker and the dialog are in `shared-contracts/account-ui`, which cannot hold them (it would carry a second copy
- * of this API).
+ * The calls of "Confirm it's you" (issue 49, ADR 0045). Account-ui's `ConfirmItsYouHere`, the dialog every signed-in
+ * page mounts, makes them through these hooks, imported by the package's name `shared-contracts/api` (the page's one
+ * API; a relative import would give the kit a second copy of it).
  */
 export const confirmItsYouApi = baseApi.injectEndpoints({
   endpoints: (build) => ({

@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfirmItsYouHere } from 'shared-contracts/account-ui';
 import { renderWithProviders, stubGateway } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
-import { ConfirmItsYouHere } from './confirm-its-you-here';
 import { PasskeyList } from './passkey-list';
 
 afterEach(cleanup);
@@ -15,7 +15,7 @@ async function renderList(answers: Parameters<typeof stubGateway>[0], withHost =
   const ui = withHost ? (
     <>
       <PasskeyList />
-      <ConfirmItsYouHere />
+      <ConfirmItsYouHere namespace="mfe-devices" returnUrl="/account/registerdevice" />
     </>
   ) : (
     <PasskeyList />

@@ -1,22 +1,8 @@
+import type { SerializedError } from '@reduxjs/toolkit';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
-import type { SerializedError } from '@reduxjs/toolkit';
-import {
-  returnUrlOf,
-  toSecureSignInPayload,
-  withReturnUrl,
-  type ApiError,
-  type ConfirmItsYouAnswer,
-} from 'shared-contracts';
-import {
-  ConfirmItsYouHost,
-  getPasskeyAssertion,
-  type AssertionOptionsJSON,
-  type ConfirmItsYouActions,
-  type ConfirmItsYouResult,
-  type ConfirmItsYouStrings,
-} from 'shared-contracts/account-ui';
+// By the package's name, not `../api/…`: the page's one API (a federation singleton) whose store holds these
+// endpoints; a relative import would bundle a second copy of the API into this kit.
 import {
   navigateFull,
   useAssertionOptionsMutation,
@@ -25,7 +11,18 @@ import {
   useConfirmItsYouViewMutation,
   useSignInAgainMutation,
 } from 'shared-contracts/api';
+import type { ApiError } from '../protocol.js';
+import type { ConfirmItsYouAnswer } from '../security-centre.schema.js';
+import { toSecureSignInPayload } from '../webauthn.schema.js';
+import { getPasskeyAssertion, type AssertionOptionsJSON } from './confirm-its-you.js';
+import {
+  ConfirmItsYouHost,
+  type ConfirmItsYouActions,
+  type ConfirmItsYouResult,
+  type ConfirmItsYouStrings,
+} from './confirm-its-you-dialog.js';
 
+/** The keys of the `confirmItsYou` object every page mounting the dialog has in its namespace (five locales). */
 const STRING_KEYS = [
   'title',
   'why',
@@ -53,17 +50,23 @@ async function resultOf(
   return result.error ? { error: result.error } : { answer: result.data };
 }
 
+/** Props of {@link ConfirmItsYouHere}. */
+export interface ConfirmItsYouHereProps {
+  /** The page's i18next namespace; its `confirmItsYou` object holds the dialog's texts (`why` says what for). */
+  namespace: string;
+  /** Where `SignInAgain` (the way out for an account the dialog cannot confirm) comes back to: this page. */
+  returnUrl: string;
+}
+
 /**
- * "Confirm it's you" on the passkey page (issue 49, ADR 0045), as in the security centre: a change of this page
- * refused for a sign-in that is not recent (S21) opens the dialog; the password (then the second factor when the
- * account has one) or a passkey renews the window in place, and the refused call is sent again with what was typed.
- * No session ends and the page stays. Only an account the dialog cannot confirm is offered `SignInAgain`, which
- * comes back to this page with its returnUrl.
+ * "Confirm it's you" on any signed-in page (issue 49, ADR 0045), mounted once by the page: a change of the page sent
+ * through {@link confirmedChange} and refused with 403 `recentSignInRequired` (S21) opens the dialog in place; the
+ * password (then the second factor when the account has one) or a passkey renews the window, and the refused call is
+ * sent again with what was typed. No session ends and the page stays. Only an account the dialog cannot confirm is
+ * offered `SignInAgain`, which comes back to `returnUrl`. The calls are those of `shared-contracts/api`.
  */
-export function ConfirmItsYouHere() {
-  const { t } = useTranslation('mfe-devices');
-  const [search] = useSearchParams();
-  const here = withReturnUrl('/account/registerdevice', returnUrlOf(search));
+export function ConfirmItsYouHere({ namespace, returnUrl }: ConfirmItsYouHereProps) {
+  const { t } = useTranslation(namespace);
   const [view] = useConfirmItsYouViewMutation();
   const [confirmItsYou] = useConfirmItsYouMutation();
   const [confirmSecondFactor] = useConfirmItsYouSecondFactorMutation();
@@ -82,11 +85,11 @@ export function ConfirmItsYouHere() {
         return resultOf(confirmItsYou({ passkey: toSecureSignInPayload(assertion) }));
       },
       async signInAgain() {
-        const result = await signInAgain({ returnUrl: here });
+        const result = await signInAgain({ returnUrl });
         if ('data' in result && result.data) navigateFull(result.data.redirect);
       },
     }),
-    [view, confirmItsYou, confirmSecondFactor, assertionOptions, signInAgain, here],
+    [view, confirmItsYou, confirmSecondFactor, assertionOptions, signInAgain, returnUrl],
   );
   return <ConfirmItsYouHost strings={strings} actions={actions} />;
 }
