@@ -150,7 +150,7 @@ function HealthTable({ remote, window }: { remote: RemoteRelease; window: Health
   const caption = t('health.caption', { window: t(`health.windows.${window}`) });
   if (isError) return <p className="admin-muted">{t('health.unavailable')}</p>;
   return (
-    <Scroll label={caption}>
+    <Scroll label={`${caption}: ${remote.id}`}>
       <table className="admin-table" data-testid={`health-${remote.id}`}>
         <caption>{caption}</caption>
         <thead>
