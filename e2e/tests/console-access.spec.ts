@@ -43,7 +43,7 @@ const codesOf = (answer: CallAnswer) =>
 /** Signs `user` in with the password and opens the home page (the account menu is in its header). */
 async function signedInAtHome(page: Page, user: DemoUser) {
   await signIn(page, user, { returnUrl: '/' });
-  await expect(page.getByTestId('account-menu').getByRole('button')).toContainText(user.username);
+  await expect(page.getByTestId('account-menu').getByRole('button')).toBeVisible();
 }
 
 const WITHOUT_RELEASES: { who: string; user: () => DemoUser }[] = [
