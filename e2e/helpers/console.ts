@@ -3,7 +3,7 @@
  * calling the console's calls from the page as the console does, "Confirm it's you" when a change asks for it, and
  * the releases page's parts (one place for its labels).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { DEMO_TOTP_SECRET, type DemoUser } from './demo-users.js';
@@ -22,6 +22,8 @@ export async function operatorCode(user: DemoUser, dataDir = systemUnderTest().d
   const steps = new Set(used[user.username] ?? []);
   const code = await freshTotpCode(DEMO_TOTP_SECRET, steps);
   used[user.username] = [...steps].slice(-4);
+  // A replica on PostgreSQL may not have made its DATA_DIR yet.
+  mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, JSON.stringify(used));
   return code;
 }
