@@ -1,11 +1,12 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import axe from 'axe-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleAccess, ReleasesView } from 'shared-contracts/console';
 import { renderWithProviders, stubGateway, type StubAnswers } from 'shared-contracts/testing';
 import de from '../../locales/de.json';
 import enGB from '../../locales/en-GB.json';
 import { ReleasesPage } from './releases-page';
+import { HEALTH_REFRESH_MS } from './releases.api';
 
 afterEach(cleanup);
 
@@ -129,6 +130,22 @@ describe('/admin/releases', () => {
     expect(within(nav).getByRole('link').getAttribute('aria-current')).toBe('page');
   });
 
+  it('asks for the health figures again every 10 s while the page is open', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { calls } = await renderPage();
+      await screen.findByText('1,200');
+      const asked = () => calls.filter((c) => c.call === 'ReleaseHealth').length;
+      const before = asked();
+      await vi.advanceTimersByTimeAsync(HEALTH_REFRESH_MS - 1_000);
+      expect(asked()).toBe(before);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await waitFor(() => expect(asked()).toBe(before + 1));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('asks for health again over the window chosen', async () => {
     const { calls } = await renderPage();
     await screen.findByText('1,200');
@@ -183,6 +200,35 @@ describe('/admin/releases', () => {
       ),
     );
     expect(screen.getByRole('button', { name: 'End the canary' })).toBeTruthy();
+  });
+
+  it('sets the canary guard: the rate is typed in percent and sent as a fraction', async () => {
+    const { calls } = await renderPage({ SetCanaryGuard: () => Response.json({}) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Canary guard' }));
+    const dialog = screen.getByRole('dialog', { name: 'Canary guard of mfe-login' });
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Failure rate above (%)').value).toBe('2');
+    fireEvent.change(within(dialog).getByLabelText('Minimum page loads of the canary'), {
+      target: { value: '200' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Failure rate above (%)'), { target: { value: '2.5' } });
+    fireEvent.change(within(dialog).getByLabelText('And above the active version’s times'), {
+      target: { value: '3' },
+    });
+    expect(plain(within(dialog).getByTestId('release-dialog-summary'))).toBe(
+      'A canary of mfe-login will be ended automatically once it has 200 page loads and its failure rate is above 2.5% and above 3 times the active version’s.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save the guard' }));
+    await waitFor(() =>
+      expect(plain(screen.getByTestId('release-mfe-login-result'))).toBe(
+        'The canary guard of mfe-login has been saved.',
+      ),
+    );
+    expect(calls.find((c) => c.call === 'SetCanaryGuard')?.body).toEqual({
+      remote: 'mfe-login',
+      minPageLoads: 200,
+      minFailureRate: 0.025,
+      ratio: 3,
+    });
   });
 
   it('checks the share before any call: 1 to 99, whole', async () => {
