@@ -138,6 +138,7 @@ export const SIGNED_IN_OR_ANONYMOUS_CALLS = [
   'ConfirmItsYouView',
   'ConfirmItsYou',
   'ConfirmItsYouSecondFactor',
+  'ConfirmItsYouSendCode',
   'SignInAgain',
 ] as const;
 
@@ -251,6 +252,7 @@ export const ACCOUNT_CALL_ACCESS = {
   ConfirmItsYouView: signedIn,
   ConfirmItsYou: signedIn,
   ConfirmItsYouSecondFactor: signedIn,
+  ConfirmItsYouSendCode: signedIn,
   SignInAgain: signedIn,
   ConsoleAccess: signedIn,
   Releases: readReleases,
