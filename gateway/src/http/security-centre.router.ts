@@ -294,8 +294,8 @@ function confirmItsYouCalls(
       user: actor.user,
       sessionKey: actor.sessionKey,
       ip: req.ip ?? 'unknown',
-      device: deps.knownBrowsers?.recognise(browser, actor.user),
-      secondFactorDevice: deps.secondFactorBrowsers?.recognise(browser, actor.user),
+      knownBrowser: deps.knownBrowsers?.recognise(browser, actor.user),
+      secondFactorBrowser: deps.secondFactorBrowsers?.recognise(browser, actor.user),
     };
   }
 

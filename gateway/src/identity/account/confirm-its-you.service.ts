@@ -35,9 +35,9 @@ export interface ConfirmingActor {
   /** Source address, for the throttle and the audit trail. */
   ip: string;
   /** This browser's id when it is a known browser of the account (the sign-in throttle's signed cookie, S7). */
-  device: string | undefined;
+  knownBrowser: string | undefined;
   /** This browser's id when it completed a sign-in with the account's second factor before (issue 39). */
-  secondFactorDevice: string | undefined;
+  secondFactorBrowser: string | undefined;
 }
 
 /**
@@ -144,7 +144,7 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
         decision = await throttle.begin({
           account: `user:${user.id}`,
           source: actor.ip,
-          device: actor.device,
+          device: actor.knownBrowser,
         });
       } catch (error) {
         if (error instanceof ThrottleUnavailableError) return { kind: 'unavailable' };
@@ -209,12 +209,12 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
         outcome = await twoFactor.redeemRecoveryCode(
           user.id,
           parsed.data.recoveryCode,
-          actor.secondFactorDevice,
+          actor.secondFactorBrowser,
         );
       } else {
         const code = normaliseCode(typed);
         if (!/^[0-9]{1,12}$/.test(code)) return { kind: 'invalid', errors: { code: ['invalidCode'] } };
-        outcome = await twoFactor.verifySignInCode(user.id, method, code, binding, actor.secondFactorDevice);
+        outcome = await twoFactor.verifySignInCode(user.id, method, code, binding, actor.secondFactorBrowser);
       }
       if (outcome === 'throttled') return { kind: 'throttled', retryAfterSeconds: 900 };
       if (outcome === 'invalid') {
@@ -248,7 +248,7 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
       if (!(await twoFactor.methodsOf(user.id, user)).includes(method))
         return { kind: 'invalid', errors: { method: ['invalidValue'] } };
       if (method === 'sms') {
-        const sent = await twoFactor.sendSignInSms(user, binding, locale, actor.secondFactorDevice);
+        const sent = await twoFactor.sendSignInSms(user, binding, locale, actor.secondFactorBrowser);
         if (sent === 'throttled' || sent === 'failed') return { kind: sent };
         if (sent.sent) await audit(user, actor.ip, 'code-sent', { method });
         return {
@@ -257,7 +257,7 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
         };
       }
       // A new PIN at each press (the previous one dies), and the digits to type of it.
-      if (!(await twoFactor.generatePin(user, binding, true, locale, actor.secondFactorDevice)))
+      if (!(await twoFactor.generatePin(user, binding, true, locale, actor.secondFactorBrowser)))
         return { kind: 'failed' };
       const reference = await twoFactor.pinReference(user.id, binding);
       if (!reference) return { kind: 'failed' };
