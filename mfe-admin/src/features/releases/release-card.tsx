@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ResultStatus } from 'shared-contracts/account-ui';
+import { ResultStatus, useFocusAfterRemoval } from 'shared-contracts/account-ui';
 import type { HealthWindow, RemoteRelease } from 'shared-contracts/console';
 import { Button } from 'shared-contracts/ui';
 import { formatBytes, formatCount, formatPercent, formatRate, formatWhen, isolate } from './format';
@@ -43,13 +43,15 @@ export function ReleaseCard({ release, window, canChange }: ReleaseCardProps) {
   const [result, setResult] = useState('');
   const { id, active, canary, guard } = release;
   const titleId = `release-${id}-title`;
+  // "End the canary" leaves with the canary: focus then goes to the card's heading, not to the top of the page.
+  const [headingRef, removed] = useFocusAfterRemoval<HTMLHeadingElement>(canary ? ['endCanary'] : []);
   const open = (kind: ReleaseActionKind) => {
     setResult('');
     setAction(kind);
   };
   return (
     <section className="hr-card admin-release" aria-labelledby={titleId} data-testid={`release-${id}`}>
-      <h2 id={titleId} className="admin-release__title">
+      <h2 id={titleId} className="admin-release__title" ref={headingRef} tabIndex={-1}>
         <bdi>{id}</bdi>
       </h2>
       <dl className="admin-facts">
@@ -124,6 +126,7 @@ export function ReleaseCard({ release, window, canChange }: ReleaseCardProps) {
           release={release}
           onClose={() => setAction(undefined)}
           onDone={(message) => {
+            if (action === 'endCanary') removed('endCanary');
             setAction(undefined);
             setResult(message);
           }}

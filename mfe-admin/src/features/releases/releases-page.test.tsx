@@ -231,6 +231,29 @@ describe('/admin/releases', () => {
     });
   });
 
+  it('ends a canary once confirmed; focus goes to the card, not to the top of the page', async () => {
+    let canary: { version: string; percent: number } | null = { version: '0.2.0-bbb', percent: 25 };
+    const { calls } = await renderPage({
+      Releases: () => Response.json(view(canary)),
+      EndCanary: () => {
+        canary = null;
+        return Response.json({});
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'End the canary' }));
+    const dialog = screen.getByRole('dialog', { name: 'End the canary of mfe-login?' });
+    expect(plain(within(dialog).getByTestId('release-dialog-summary'))).toBe(
+      'mfe-login 0.2.0-bbb will no longer be served; every browser gets 0.1.0-aaa on its next page load.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'End the canary' }));
+    await waitFor(() => expect(plain(screen.getByTestId('release-mfe-login-canary'))).toBe('No canary'));
+    expect(calls.find((c) => c.call === 'EndCanary')?.body).toEqual({ remote: 'mfe-login' });
+    expect(screen.queryByRole('button', { name: 'End the canary' })).toBeNull();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'mfe-login' })),
+    );
+  });
+
   it('checks the share before any call: 1 to 99, whole', async () => {
     const { calls } = await renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Start a canary' }));
