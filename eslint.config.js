@@ -8,7 +8,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const REMOTES = ['mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-devices', 'mfe-tenant'];
+const REMOTES = ['mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-devices', 'mfe-tenant', 'mfe-admin'];
 /** The packages that run in the browser: one no-cycle and file-name block for all of them (the gateway has its own). */
 const BROWSER_PACKAGES = [...REMOTES, 'shell', 'shared-contracts'];
 

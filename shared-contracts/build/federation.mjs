@@ -201,7 +201,8 @@ export function narrowCheckDirs(dir) {
 }
 
 /**
- * The API client and the UI kits (`shared-contracts/api`, `/ui`, `/account-ui`) import the root's modules by relative path
+ * The API client, the UI kits (`shared-contracts/api`, `/ui`, `/account-ui`) and the console contract
+ * (`shared-contracts/console`, bundled by the shell's account menu and by mfe-admin) import the root's modules by relative path
  * (`../login.schema.js`). Built as their own shared modules, they would carry a second copy of every such module
  * beside the root's (rspack inlines it into the root's concatenated module and emits it again for them). Each such
  * request, when the root re-exports that file whole (`export * from './x.js'`), becomes `shared-contracts` itself:
@@ -215,7 +216,7 @@ export function sharedContractsRootImports() {
     new RegExp(`export \\* from '\\./${file.replace(/[.]/g, '\\.')}';`).test(readFileSync(root, 'utf8'));
   return new rspack.NormalModuleReplacementPlugin(/^\.\.\/[\w.-]+\.js$/, (resource) => {
     const from = resource.context ?? '';
-    if (!/[\\/]shared-contracts[\\/]dist[\\/](?:api|ui|account-ui)$/.test(from)) return;
+    if (!/[\\/]shared-contracts[\\/]dist[\\/](?:api|ui|account-ui|console)$/.test(from)) return;
     const file = resource.request.slice(3);
     if (path.join(from, '..') === dist && reexported(file)) resource.request = 'shared-contracts';
   });

@@ -89,3 +89,12 @@ export const HELD_SUBMIT_ATTRIBUTE = 'data-held-submit';
 
 /** After this long without the app, a held first-paint submit goes to the gateway as a plain form post after all. */
 export const HELD_SUBMIT_FALLBACK_MS = 15_000;
+
+/**
+ * The date floors of SPEC.md §9: the earliest date a date picker offers by default (a date of birth, an audit
+ * range: nothing real is older), and the earliest date any date picker accepts at all.
+ */
+export const DATE_FLOORS = { default: '1901-01-01', absolute: '0001-01-01' } as const;
+
+/** How long a date picker waits after the last keystroke before the typed date counts (SPEC.md §5, §9). */
+export const DATE_PICKER_DEBOUNCE_MS = 300;

@@ -2,8 +2,18 @@ import type { ComponentType } from 'react';
 import { DEFAULT_LOCALE, type SupportedLocale } from './constants.js';
 import { matchSupportedLocale } from './locales/error-translations.js';
 
-/** The five remotes, each owned by one flow team (ARCHITECTURE.md "Packages"). */
-export const REMOTE_IDS = ['mfe-login', 'mfe-mfa', 'mfe-recovery', 'mfe-devices', 'mfe-tenant'] as const;
+/**
+ * The six remotes, each owned by one team (ARCHITECTURE.md "Packages"): five sign-in and account flows, and the
+ * operators' console `mfe-admin` (ADR 0060).
+ */
+export const REMOTE_IDS = [
+  'mfe-login',
+  'mfe-mfa',
+  'mfe-recovery',
+  'mfe-devices',
+  'mfe-tenant',
+  'mfe-admin',
+] as const;
 
 /** A remote's id; also its package name, its federation name (with `_` for `-`) and its i18next namespace. */
 export type RemoteId = (typeof REMOTE_IDS)[number];

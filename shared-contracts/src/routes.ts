@@ -25,6 +25,7 @@ export interface RouteDefinition {
 }
 
 const full: RouteLayout = { sidebar: true, navbar: true };
+const consoleLayout: RouteLayout = { sidebar: false, navbar: true };
 
 function route(
   path: string,
@@ -44,7 +45,7 @@ function route(
 }
 
 /**
- * The route table of SPEC.md §2: all 30 rows. The shell builds its router from it; the gateway uses it to know
+ * The route table of SPEC.md §2 (all 30 rows) and the operators' console under `/admin` (issue 51, ADR 0060). The shell builds its router from it; the gateway uses it to know
  * which paths are pages (any other path is answered with the shell and HTTP 404).
  */
 export const ROUTES: readonly RouteDefinition[] = [
@@ -77,6 +78,12 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('/account/reset-password', 'mfe-recovery', 'routes.resetPassword', 'Reset password'),
   route('/account/select', 'mfe-tenant', 'routes.selectCustomer', 'Select customer', { anonymous: false }),
   route('/account/setup-twofactor', 'mfe-mfa', 'routes.setupTwoFactor', 'Set up two-step verification'),
+  // The console's pages are wide working pages: no branding column (ADR 0060).
+  route('/admin', 'mfe-admin', 'routes.admin', 'Administration', { anonymous: false, layout: consoleLayout }),
+  route('/admin/releases', 'mfe-admin', 'routes.releases', 'Releases', {
+    anonymous: false,
+    layout: consoleLayout,
+  }),
   route('/devops', 'shell', 'routes.devops', 'DevOps', { layout: { sidebar: false, navbar: false } }),
   route('/error', 'shell', 'routes.error', 'Error'),
   route('/error/access-denied', 'shell', 'routes.accessDenied', 'Access denied'),
@@ -111,5 +118,9 @@ export const LOCAL_LOGIN_PATH = '/account/login/local';
 export const LOGIN_PATH = '/account/login';
 /** Where a non-anonymous route without a user goes (SPEC.md §2). */
 export const ACCESS_DENIED_PATH = '/error/access-denied';
+/** The console's index (ADR 0060): it sends the caller to the first console page they may see. */
+export const ADMIN_PATH = '/admin';
+/** The console's releases page (issue 51). */
+export const ADMIN_RELEASES_PATH = '/admin/releases';
 /** The home route. */
 export const HOME_PATH = '/';

@@ -23,6 +23,7 @@ const PACKAGES = [
   'mfe-recovery',
   'mfe-devices',
   'mfe-tenant',
+  'mfe-admin',
   'examples/payroll-portal',
   'e2e',
   'bench',

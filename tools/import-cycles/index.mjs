@@ -22,6 +22,7 @@ const PACKAGES = [
   'mfe-recovery',
   'mfe-devices',
   'mfe-tenant',
+  'mfe-admin',
   'examples/payroll-portal',
   'e2e',
   'bench',

@@ -22,6 +22,7 @@ const PLACES = [
   'mfe-recovery/src',
   'mfe-devices/src',
   'mfe-tenant/src',
+  'mfe-admin/src',
   'e2e/tests',
   'e2e/scale',
 ];

@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import * as initial from './migrations/0001-initial.js';
 import * as outboxHtml from './migrations/0002-outbox-html.js';
@@ -58,15 +58,30 @@ export function provider(store: StoreDatabase): MigrationProvider {
   return { getMigrations: () => Promise.resolve(all) };
 }
 
+/**
+ * The PostgreSQL schema the migration tables belong in: the store's own, else the connection's `current_schema()`
+ * (the first of `search_path`, which `DATABASE_URL`'s `options=-c search_path=…` may set). Kysely's migrator without
+ * a `migrationTableSchema` looks for its tables in every schema: in a database shared by several schemas it found
+ * another schema's `kysely_migration_lock`, skipped creating its own, and failed ("relation … does not exist").
+ * Undefined on SQLite, which has no schemas.
+ */
+async function migrationTableSchema(store: StoreDatabase): Promise<string | undefined> {
+  if (store.schema) return store.schema;
+  if (store.dialect !== 'postgres') return undefined;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(store.db);
+  return rows[0]?.schema ?? undefined;
+}
+
 /** Brings the schema to the newest version; throws with the failing migration's name. */
 export async function migrateToLatest(store: StoreDatabase): Promise<void> {
+  const schema = await migrationTableSchema(store);
   const migrator = new Migrator({
     db: store.db,
     provider: provider(store),
     // Parallel work lands migrations out of number order (0013 before 0011): a store that already ran a higher
     // number must still take a lower one that arrives later.
     allowUnorderedMigrations: true,
-    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

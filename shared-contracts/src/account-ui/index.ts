@@ -16,3 +16,7 @@ export * from './result-status.js';
 export * from './use-focus-after-removal.js';
 export * from './confirm-its-you.js';
 export * from './confirm-its-you-dialog.js';
+export * from './confirm-its-you-here.js';
+export * from './console-access.api.js';
+// The date picker (SPEC.md §5) lives with the kit but is exported here: no sign-in page shows one.
+export * from '../ui/date-field.js';

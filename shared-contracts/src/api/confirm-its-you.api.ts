@@ -1,18 +1,20 @@
 import {
   confirmItsYouAnswerSchema,
+  confirmItsYouCodeSentSchema,
   confirmItsYouViewSchema,
   type ConfirmItsYouAnswer,
+  type ConfirmItsYouCodeSent,
   type ConfirmItsYouRequest,
   type ConfirmItsYouSecondFactorRequest,
+  type ConfirmItsYouSendCodeRequest,
   type ConfirmItsYouView,
 } from '../security-centre.schema.js';
 import { baseApi } from './base-api.js';
 
 /**
- * The calls of "Confirm it's you" (issue 49, ADR 0045), in one place because two pages mount its dialog: the shell's
- * security centre and mfe-devices' passkey page. Each page builds the dialog's actions from these hooks; the
- * broker and the dialog are in `shared-contracts/account-ui`, which cannot hold them (it would carry a second copy
- * of this API).
+ * The calls of "Confirm it's you" (issue 49, ADR 0045). Account-ui's `ConfirmItsYouHere`, the dialog every signed-in
+ * page mounts, makes them through these hooks, imported by the package's name `shared-contracts/api` (the page's one
+ * API; a relative import would give the kit a second copy of it).
  */
 export const confirmItsYouApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
@@ -31,6 +33,11 @@ export const confirmItsYouApi = baseApi.injectEndpoints({
       query: (body) => ({ url: 'ConfirmItsYouSecondFactor', method: 'POST', body }),
       transformResponse: (body: unknown) => confirmItsYouAnswerSchema.parse(body),
     }),
+    /** `ConfirmItsYouSendCode`: a texted code or a mailed PIN, after the password, only when Send is pressed. */
+    confirmItsYouSendCode: build.mutation<ConfirmItsYouCodeSent, ConfirmItsYouSendCodeRequest>({
+      query: (body) => ({ url: 'ConfirmItsYouSendCode', method: 'POST', body }),
+      transformResponse: (body: unknown) => confirmItsYouCodeSentSchema.parse(body),
+    }),
     /**
      * `SignInAgain`: ends this session (S21, ADR 0036); answers the sign-in page that comes back to `returnUrl`. The
      * dialog's way out for an account it cannot confirm.
@@ -46,5 +53,6 @@ export const {
   useConfirmItsYouViewMutation,
   useConfirmItsYouMutation,
   useConfirmItsYouSecondFactorMutation,
+  useConfirmItsYouSendCodeMutation,
   useSignInAgainMutation,
 } = confirmItsYouApi;

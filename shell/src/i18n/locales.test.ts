@@ -40,6 +40,7 @@ describe('translations', () => {
   it('finds the shell namespaces and every remote', () => {
     expect(Object.keys(all).sort()).toEqual(
       [
+        'mfe-admin',
         'mfe-devices',
         'mfe-login',
         'mfe-mfa',

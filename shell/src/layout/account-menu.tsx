@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ADMIN_PATH } from 'shared-contracts';
+import { useConsoleAccessQuery } from 'shared-contracts/account-ui';
 import './account-menu.css';
 
 /** The security centre: the account page (ADR 0036). */
@@ -12,11 +14,15 @@ export const SECURITY_CENTRE_PATH = '/account/';
  * Tab like any other, so no arrow-key roving is owed. Escape closes it and gives focus back to the button; a click
  * or focus outside closes it, and so does following one of its links (the header stays mounted across pages).
  * Loaded lazily and only for a signed-in person, so the sign-in page's bytes carry none of it
- * (bench/lib/route-bytes.mjs lists it as on demand).
+ * (bench/lib/route-bytes.mjs lists it as on demand). "Administration" (the operators' console, ADR 0060) shows only
+ * when `ConsoleAccess` answers a console permission; its call lives in the signed-in kit (shared-contracts/account-ui),
+ * which the shell shares lazily, so neither it nor the console's contract reaches the sign-in page.
  */
 export function AccountMenu({ name }: { name: string }) {
   const { t } = useTranslation('common');
   const [open, setOpen] = useState(false);
+  const { data: consoleAccess } = useConsoleAccessQuery();
+  const showsConsole = (consoleAccess?.permissions.length ?? 0) > 0;
   const listId = useId();
   const rootRef = useRef<HTMLElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -69,6 +75,11 @@ export function AccountMenu({ name }: { name: string }) {
         <li>
           <Link to={SECURITY_CENTRE_PATH}>{t('accountMenu.securityCentre')}</Link>
         </li>
+        {showsConsole ? (
+          <li>
+            <Link to={ADMIN_PATH}>{t('accountMenu.administration')}</Link>
+          </li>
+        ) : null}
         <li>
           <Link to="/account/logout">{t('home.signOut')}</Link>
         </li>

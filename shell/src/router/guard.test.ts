@@ -51,7 +51,13 @@ describe('navigation guard (SPEC.md §2)', () => {
     ]);
   });
 
-  it.each(['/account/select?cid=3', '/account/registerdevice', '/Account/Select'])(
+  it.each([
+    '/account/select?cid=3',
+    '/account/registerdevice',
+    '/Account/Select',
+    '/admin',
+    '/admin/releases',
+  ])(
     'sends a signed-out visitor of %s to the sign-in page with the full path as returnUrl (issue 43)',
     async (path) => {
       const { redirect } = await navigate(path, false);
@@ -79,10 +85,13 @@ describe('navigation guard (SPEC.md §2)', () => {
     expect(data?.user.isAuthenticated).toBe(true);
   });
 
-  it.each(['/account/select', '/account/registerdevice'])('lets a signed-in user open %s', async (path) => {
-    const { data } = await navigate(path, true);
-    expect(data?.user.isAuthenticated).toBe(true);
-  });
+  it.each(['/account/select', '/account/registerdevice', '/admin', '/admin/releases'])(
+    'lets a signed-in user open %s',
+    async (path) => {
+      const { data } = await navigate(path, true);
+      expect(data?.user.isAuthenticated).toBe(true);
+    },
+  );
 
   it.each(['/', '/account/login', '/error/access-denied', '/no/such/page'])(
     'lets anyone open %s',

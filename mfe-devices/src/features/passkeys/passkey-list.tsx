@@ -10,7 +10,7 @@ import { useDevicesQuery, useRemoveDeviceMutation, useRenameDeviceMutation } fro
 /**
  * Manage passkeys (issue 14): the signed-in account's passkeys and security keys with their name, when each was
  * added and last used; rename or remove one. Without a recent full sign-in (S21) the call itself asks "Confirm it's
- * you" (the page's `ConfirmItsYouHere`) and is sent again once confirmed; a cancelled confirmation is said in
+ * you" (account-ui's `ConfirmItsYouHere`, mounted by the page) and is sent again once confirmed; a cancelled confirmation is said in
  * this card, in words.
  */
 export function PasskeyList() {

@@ -10,6 +10,7 @@ import {
   type ApiError,
 } from 'shared-contracts';
 import {
+  ConfirmItsYouHere,
   confirmItsYouCancelled,
   isRecentSignInRefusal,
   requestConfirmItsYou,
@@ -21,7 +22,6 @@ import {
   useRegisterCredentialMutation,
   useSkipFidoMutation,
 } from './passkeys.api';
-import { ConfirmItsYouHere } from './confirm-its-you-here';
 import { currentBrowser, describeBrowser } from './passkey-name';
 import { PasskeyList } from './passkey-list';
 
@@ -167,7 +167,10 @@ export function RegisterDevicePage() {
         <>
           <PasskeyList />
           {/* A signed-in person's changes need a recent sign-in (S21): asked here, in place (ADR 0045). */}
-          <ConfirmItsYouHere />
+          <ConfirmItsYouHere
+            namespace="mfe-devices"
+            returnUrl={withReturnUrl('/account/registerdevice', returnUrl)}
+          />
         </>
       ) : null}
     </Page>

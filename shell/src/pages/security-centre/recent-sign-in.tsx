@@ -1,22 +1,5 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { SerializedError } from '@reduxjs/toolkit';
-import { toSecureSignInPayload, type ApiError, type ConfirmItsYouAnswer } from 'shared-contracts';
-import {
-  ConfirmItsYouHost,
-  getPasskeyAssertion,
-  type AssertionOptionsJSON,
-  type ConfirmItsYouActions,
-  type ConfirmItsYouResult,
-  type ConfirmItsYouStrings,
-} from 'shared-contracts/account-ui';
-import {
-  useAssertionOptionsMutation,
-  useConfirmItsYouMutation,
-  useConfirmItsYouSecondFactorMutation,
-  useConfirmItsYouViewMutation,
-  useSignInAgainMutation,
-} from 'shared-contracts/api';
+import { ConfirmItsYouHere } from 'shared-contracts/account-ui';
 import { needsRecentSignIn } from 'shared-contracts/ui';
 import { SECURITY_CENTRE_NS } from './security-centre-strings';
 
@@ -39,40 +22,6 @@ export function useRecentSignIn(): RecentSignIn {
   return useContext(RecentSignInContext);
 }
 
-/** A confirmation call's outcome as the dialog takes it: the answer, or the error it shows in the dialog. */
-async function resultOf(
-  call: PromiseLike<
-    { data: ConfirmItsYouAnswer; error?: undefined } | { error: ApiError | SerializedError; data?: undefined }
-  >,
-): Promise<ConfirmItsYouResult> {
-  const result = await call;
-  return result.error ? { error: result.error } : { answer: result.data };
-}
-
-/** The dialog's texts in the page's language (the `confirmItsYou` object of the security centre's namespace). */
-function useConfirmItsYouStrings(): ConfirmItsYouStrings {
-  const { t } = useTranslation(SECURITY_CENTRE_NS);
-  const keys = [
-    'title',
-    'why',
-    'password',
-    'continue',
-    'cancel',
-    'usePasskey',
-    'secondFactorIntro',
-    'authenticatorCode',
-    'recoveryCode',
-    'codeHint',
-    'useRecoveryCode',
-    'useAuthenticator',
-    'signInAgainNeeded',
-    'signInAgain',
-  ] as const satisfies readonly (keyof ConfirmItsYouStrings)[];
-  const strings = {} as Record<(typeof keys)[number], string>;
-  for (const key of keys) strings[key] = t(`confirmItsYou.${key}`);
-  return strings;
-}
-
 /**
  * Changes need a recent sign-in (S21, ADR 0036). A change refused for it opens "Confirm it's you" (issue 49, ADR
  * 0045): the password (and the second factor when the account has one) or a passkey renews the window in place and
@@ -81,33 +30,10 @@ function useConfirmItsYouStrings(): ConfirmItsYouStrings {
  * dialog asks only when a change is refused, as Google's account pages do.
  */
 export function RecentSignInProvider({ children }: { recent?: boolean; children: ReactNode }) {
-  const strings = useConfirmItsYouStrings();
-  const [view] = useConfirmItsYouViewMutation();
-  const [confirmItsYou] = useConfirmItsYouMutation();
-  const [confirmSecondFactor] = useConfirmItsYouSecondFactorMutation();
-  const [assertionOptions] = useAssertionOptionsMutation();
-  const [signInAgain] = useSignInAgainMutation();
-  const actions = useMemo<ConfirmItsYouActions>(
-    () => ({
-      view: () => view().unwrap(),
-      password: (password) => resultOf(confirmItsYou({ password })),
-      secondFactor: (method, code) => resultOf(confirmSecondFactor({ method, code })),
-      async passkey() {
-        const options = (await assertionOptions().unwrap()) as AssertionOptionsJSON;
-        const assertion = await getPasskeyAssertion(options);
-        return resultOf(confirmItsYou({ passkey: toSecureSignInPayload(assertion) }));
-      },
-      async signInAgain() {
-        const result = await signInAgain({ returnUrl: '/account/' });
-        if ('data' in result && result.data) window.location.assign(result.data.redirect);
-      },
-    }),
-    [view, confirmItsYou, confirmSecondFactor, assertionOptions, signInAgain],
-  );
   const value = useMemo<RecentSignIn>(() => ({ check: (error) => isRecentSignInRequired(error) }), []);
   return (
     <RecentSignInContext.Provider value={value}>
-      <ConfirmItsYouHost strings={strings} actions={actions} />
+      <ConfirmItsYouHere namespace={SECURITY_CENTRE_NS} returnUrl="/account/" />
       {children}
     </RecentSignInContext.Provider>
   );

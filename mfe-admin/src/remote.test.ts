@@ -1,0 +1,4 @@
+import { describeRemoteContract } from 'shared-contracts/testing';
+import { remote } from './remote';
+
+describeRemoteContract(remote, 'mfe-admin');

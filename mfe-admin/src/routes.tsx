@@ -1,0 +1,13 @@
+import type { RemoteRoute } from 'shared-contracts';
+
+/** The pages of mfe-admin, keyed by their paths in the route table; each page's code loads on first use. */
+export const routes: readonly RemoteRoute[] = [
+  {
+    path: '/admin',
+    lazy: () => import('./features/console/admin-index-page').then((m) => ({ Component: m.AdminIndexPage })),
+  },
+  {
+    path: '/admin/releases',
+    lazy: () => import('./features/releases/releases-page').then((m) => ({ Component: m.ReleasesPage })),
+  },
+];
