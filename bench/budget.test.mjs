@@ -1,13 +1,14 @@
 // The byte budget of the sign-in route, from the build output (run after `turbo run build`; CI does). Fails when
 // the JS /account/login needs grows past bench/budget.json (the last measurement + 5 %), so a size regression is
 // caught in review, not in production. See README.md "The byte budget test".
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SIGNATURES } from './lib/signatures.mjs';
 import { signInRouteBytes } from './lib/route-bytes.mjs';
 import { COMPILE_HINT } from 'shared-contracts/build/federation';
+import { REMOTE_IDS } from 'shared-contracts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const budget = JSON.parse(readFileSync(new URL('./budget.json', import.meta.url), 'utf8'));
@@ -94,5 +95,41 @@ describe("/account/login's stylesheets choose sides by direction, not language (
     expect(css.length).toBeGreaterThan(0);
     expect(css.filter((f) => read(f).includes(':lang(')).map((f) => `${f.pkg}/${f.file}`)).toEqual([]);
     expect(css.some((f) => /(?:margin|padding|border)-inline-(?:start|end)\s*:/.test(read(f)))).toBe(true);
+  });
+});
+
+// The operators' console (issue 51, ADR 0060) is its own remote so that the page everyone loads carries none of it:
+// not mfe-admin's code, not the console contract, not the ConsoleAccess call of the account menu, not the date picker.
+describe("/account/login carries nothing of the operators' console (build output)", () => {
+  const bill = signInRouteBytes(REPO);
+  const read = (pkg, file) => readFileSync(path.join(REPO, pkg, 'dist', file), 'utf8');
+  const CONSOLE = ['consoleContract', 'consoleAccessCall', 'datePicker', 'mfeAdmin'];
+  /** Every file under a package's dist (JS and CSS), relative. */
+  const distFiles = (pkg, dir = '') =>
+    readdirSync(path.join(REPO, pkg, 'dist', dir), { withFileTypes: true }).flatMap((entry) => {
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) return distFiles(pkg, rel);
+      return /\.(?:js|css)$/.test(entry.name) ? [rel] : [];
+    });
+
+  it.each(CONSOLE)('no file of the route holds the %s signature', (name) => {
+    expect(
+      bill.files
+        .filter((f) => read(f.pkg, f.file).includes(SIGNATURES[name]))
+        .map((f) => `${f.pkg}/${f.file}`),
+    ).toEqual([]);
+  });
+
+  it('the signatures are real: mfe-admin carries its own and the contract, the shell the lazily shared call', () => {
+    const has = (pkg, name) => distFiles(pkg).some((file) => read(pkg, file).includes(SIGNATURES[name]));
+    expect(has('mfe-admin', 'mfeAdmin')).toBe(true);
+    expect(has('mfe-admin', 'consoleContract')).toBe(true);
+    expect(has('shell', 'consoleAccessCall')).toBe(true);
+    expect(has('shell', 'datePicker')).toBe(true);
+  });
+
+  it.each(REMOTE_IDS.filter((id) => id !== 'mfe-admin'))('%s has no byte of mfe-admin', (id) => {
+    expect(existsSync(path.join(REPO, id, 'dist')), `build ${id} first`).toBe(true);
+    expect(distFiles(id).filter((file) => read(id, file).includes(SIGNATURES.mfeAdmin))).toEqual([]);
   });
 });

@@ -10,4 +10,11 @@ export const SIGNATURES = {
   // Constructor names zod registers its schema classes under: the classic API's string schema, and zod/mini's.
   zodClassic: /["'`]ZodString["'`]/,
   zodMini: /["'`]ZodMiniString["'`]/,
+  // The operators' console (ADR 0060), none of which the sign-in page may carry: a permission name of its contract
+  // (shared-contracts/console), the call the account menu asks (shared-contracts/account-ui), the date picker's class
+  // (shared-contracts/src/ui/date-field.tsx) and the class of mfe-admin's own layout (its pages' code and CSS).
+  consoleContract: 'console.releases.read',
+  consoleAccessCall: 'ConsoleAccess',
+  datePicker: 'hr-date-field',
+  mfeAdmin: 'admin-console',
 };

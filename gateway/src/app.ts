@@ -380,6 +380,8 @@ export function createApp(deps: AppDeps): Express {
     }),
     knownBrowsers: new KnownBrowsers(config),
     secondFactorBrowsers: new KnownBrowsers(config, 'second-factor'),
+    // The dialog's password is guarded by the partner's captcha as the sign-in page's is (ADR 0014).
+    captcha: identity.captcha,
     securityCentre: createSecurityCentreService({
       store,
       kv,

@@ -23,6 +23,7 @@ describe('route table (SPEC.md §2)', () => {
   it('gives / no sidebar and /devops neither sidebar nor navbar', () => {
     expect(findRoute('/')?.layout).toEqual({ sidebar: false, navbar: true });
     expect(findRoute('/devops')?.layout).toEqual({ sidebar: false, navbar: false });
+    expect(findRoute('/admin/releases')?.layout).toEqual({ sidebar: false, navbar: true });
   });
 
   it('knows pages case-insensitively and with a trailing slash, not unknown paths', () => {

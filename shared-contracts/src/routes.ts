@@ -25,6 +25,7 @@ export interface RouteDefinition {
 }
 
 const full: RouteLayout = { sidebar: true, navbar: true };
+const consoleLayout: RouteLayout = { sidebar: false, navbar: true };
 
 function route(
   path: string,
@@ -77,8 +78,12 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('/account/reset-password', 'mfe-recovery', 'routes.resetPassword', 'Reset password'),
   route('/account/select', 'mfe-tenant', 'routes.selectCustomer', 'Select customer', { anonymous: false }),
   route('/account/setup-twofactor', 'mfe-mfa', 'routes.setupTwoFactor', 'Set up two-step verification'),
-  route('/admin', 'mfe-admin', 'routes.admin', 'Administration', { anonymous: false }),
-  route('/admin/releases', 'mfe-admin', 'routes.releases', 'Releases', { anonymous: false }),
+  // The console's pages are wide working pages: no branding column (ADR 0060).
+  route('/admin', 'mfe-admin', 'routes.admin', 'Administration', { anonymous: false, layout: consoleLayout }),
+  route('/admin/releases', 'mfe-admin', 'routes.releases', 'Releases', {
+    anonymous: false,
+    layout: consoleLayout,
+  }),
   route('/devops', 'shell', 'routes.devops', 'DevOps', { layout: { sidebar: false, navbar: false } }),
   route('/error', 'shell', 'routes.error', 'Error'),
   route('/error/access-denied', 'shell', 'routes.accessDenied', 'Access denied'),

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { captchaProviderSchema } from './captcha.schema.js';
 import { passwordRulesSchema } from './password-rules.js';
 import { TWO_FACTOR_METHODS, twoFactorMethodSchema } from './two-factor.schema.js';
 import { registeredDeviceSchema, secureSignInPayloadSchema } from './webauthn.schema.js';
@@ -205,6 +206,16 @@ export const confirmItsYouViewSchema = z.object({
   passkey: z.boolean(),
   /** What the password must be followed by (empty: the password alone is a full sign-in for this account). */
   secondFactor: z.array(confirmItsYouSecondFactorSchema),
+  /** Where a texted code goes, masked (`+44 •••• ••23`), when `secondFactor` offers `sms`. */
+  maskedPhone: z.optional(z.nullable(z.string())),
+  /** Where a PIN is mailed, masked, when `secondFactor` offers `pin`. */
+  maskedEmail: z.optional(z.nullable(z.string())),
+  /**
+   * The partner's captcha (ADR 0014), when its policy guards the password form: the provider, and whether the next
+   * password needs a solved challenge first (as `LoginView` says for the sign-in page). Absent: no captcha.
+   */
+  captcha: z.optional(captchaProviderSchema),
+  captchaRequired: z.optional(z.boolean()),
 });
 /** Answer of `ConfirmItsYouView`. */
 export type ConfirmItsYouView = z.infer<typeof confirmItsYouViewSchema>;
@@ -227,6 +238,30 @@ export const confirmItsYouSecondFactorRequestSchema = z.object({
 });
 /** Body of `ConfirmItsYouSecondFactor`. */
 export type ConfirmItsYouSecondFactorRequest = z.infer<typeof confirmItsYouSecondFactorRequestSchema>;
+
+/** The second factors whose code goes out on request (SMS, the mailed PIN): sent only when the person presses Send. */
+export const CONFIRM_ITS_YOU_SENT_CODES = ['sms', 'pin'] as const;
+
+/** Body of `ConfirmItsYouSendCode`: which code to send, after the password was proved in this session. */
+export const confirmItsYouSendCodeRequestSchema = z.object({
+  method: z.enum(CONFIRM_ITS_YOU_SENT_CODES, 'invalidValue'),
+});
+/** Body of `ConfirmItsYouSendCode`. */
+export type ConfirmItsYouSendCodeRequest = z.infer<typeof confirmItsYouSendCodeRequestSchema>;
+
+/**
+ * Answer of `ConfirmItsYouSendCode`: `sent` false when a code sent moments ago is still to be used (a text is resent
+ * only after `retryAfterSeconds`); `to` is where it went, masked; for a PIN, `positions` are the 1-based digits to
+ * type (a new PIN each time: the previous one dies).
+ */
+export const confirmItsYouCodeSentSchema = z.object({
+  sent: z.boolean(),
+  to: z.nullable(z.string()),
+  retryAfterSeconds: z.number().check(z.int(), z.minimum(0)),
+  positions: z.optional(z.array(z.number().check(z.int(), z.minimum(1)))),
+});
+/** Answer of `ConfirmItsYouSendCode`. */
+export type ConfirmItsYouCodeSent = z.infer<typeof confirmItsYouCodeSentSchema>;
 
 /**
  * Answer of `ConfirmItsYou` and `ConfirmItsYouSecondFactor`: `confirmed` once the sign-in time is renewed (the

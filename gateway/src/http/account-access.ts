@@ -5,7 +5,7 @@ import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import { expiredPasswordStep } from '../identity/recovery/expired-password.step.js';
 import type { SessionAuthService, SignedInAccountInfo } from '../identity/session/session-auth.service.js';
 import type { CallOf, CallOutsideSignIn, StepId } from '../identity/sign-in/sign-in-step.js';
-import { deviceOfferStep } from '../identity/passkeys/device-offer.step.js';
+import { passkeyOfferStep } from '../identity/passkeys/passkey-offer.step.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import { CONSOLE_CALLS, type ConsoleGrant, type ConsolePermissionName } from 'shared-contracts/console';
 
@@ -99,7 +99,7 @@ export type StepCallName =
   | CallOf<typeof expiredPasswordStep>
   | CallOf<typeof twoFactorStep>
   | CallOf<typeof twoFactorSetupStep>
-  | CallOf<typeof deviceOfferStep>
+  | CallOf<typeof passkeyOfferStep>
   | CallOf<typeof customerSelectionStep>;
 
 /** The calls that belong to no step and are refused while a sign-in is pending (the gate's deny by default). */
@@ -138,6 +138,7 @@ export const SIGNED_IN_OR_ANONYMOUS_CALLS = [
   'ConfirmItsYouView',
   'ConfirmItsYou',
   'ConfirmItsYouSecondFactor',
+  'ConfirmItsYouSendCode',
   'SignInAgain',
 ] as const;
 
@@ -150,8 +151,8 @@ export type AccountCallName =
 
 /** The set-up wizard's calls: the set-up step of a sign-in, or the account itself with a recent sign-in (S21). */
 const setUpTwoFactor = stepOrSignedIn([twoFactorSetupStep.id], { recently: true });
-/** Registering a passkey: the device offer of a sign-in, or the account itself with a recent sign-in (S21). */
-const registerPasskey = stepOrSignedIn([deviceOfferStep.id], { recently: true });
+/** Registering a passkey: the passkey offer of a sign-in, or the account itself with a recent sign-in (S21). */
+const registerPasskey = stepOrSignedIn([passkeyOfferStep.id], { recently: true });
 /** Reading the releases page (release managers, platform administrators). */
 const readReleases = consolePermission('console.releases.read', { recently: false });
 /** Changing a release: every change of the console needs a recent sign-in ("Confirm it's you"). */
@@ -251,6 +252,7 @@ export const ACCOUNT_CALL_ACCESS = {
   ConfirmItsYouView: signedIn,
   ConfirmItsYou: signedIn,
   ConfirmItsYouSecondFactor: signedIn,
+  ConfirmItsYouSendCode: signedIn,
   SignInAgain: signedIn,
   ConsoleAccess: signedIn,
   Releases: readReleases,

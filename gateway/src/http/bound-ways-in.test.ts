@@ -176,7 +176,7 @@ for (const backend of BACKENDS) {
         });
         expect(changeAgain.status).toBe(401);
         // It counts as no factor at all: the account has no passkey, so no sign-in step asks for one.
-        expect(await gw.store.webauthnCredentials.listForUser(user.id)).toEqual([]);
+        expect(await gw.store.passkeys.listForUser(user.id)).toEqual([]);
         expect(await gw.store.users.hasWebauthnCredential(user.id)).toBe(false);
         expect((await gw.store.users.findById(user.id))?.email).toBe(user.email);
       });
@@ -203,9 +203,7 @@ for (const backend of BACKENDS) {
 
         const { res } = await passkeySignIn(credential);
         expect(res.status).toBe(209);
-        expect((await gw.store.webauthnCredentials.listForUser(user.id)).map((c) => c.name)).toEqual([
-          'Phone',
-        ]);
+        expect((await gw.store.passkeys.listForUser(user.id)).map((c) => c.name)).toEqual(['Phone']);
       });
 
       it('S15 S21 an authenticator, SMS, the PIN and recovery codes added with the password only are each mailed, and the reset removes them all', async () => {

@@ -1,8 +1,8 @@
-import { solveChallenge, type Challenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { Challenge } from 'altcha-lib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALTCHA_CHALLENGE_TTL_MS } from '../infra/captcha/altcha-challenges.js';
+import { altchaChallengeFor as challengeFor, solveAltcha as solve } from '../testing/altcha-solver.js';
 import { startSiteverifyServer, type SiteverifyServer } from '../testing/siteverify-server.js';
 import { CAPTCHA_RISK } from '../identity/captcha/captcha.service.js';
 import {
@@ -26,19 +26,6 @@ function nextIp(): string {
 function formCodes(res: { status: number; body: unknown }): string[] | number {
   if (res.status !== 400) return res.status;
   return (res.body as { errors?: Record<string, string[]> }).errors?.[''] ?? [];
-}
-
-/** Solves a challenge as the widget does (the real library, end to end) and returns the widget's payload. */
-async function solve(challenge: Challenge): Promise<string> {
-  const solution = await solveChallenge({ challenge, deriveKey });
-  if (!solution) throw new Error('no solution');
-  const { parameters, signature } = challenge;
-  return Buffer.from(JSON.stringify({ challenge: { parameters, signature }, solution })).toString('base64');
-}
-
-async function challengeFor(b: Browser, action: string): Promise<Challenge> {
-  const res = await b.agent.get(`/api/Account/CaptchaChallenge?action=${action}`).expect(200);
-  return res.body as Challenge;
 }
 
 function verify(b: Browser, version: number, token: string, action = 'login') {

@@ -1,8 +1,11 @@
 import { Secret, TOTP } from 'otpauth';
+import { PIN_LENGTH } from 'shared-contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAPTCHA_RISK } from '../identity/captcha/captcha.service.js';
 import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/two-factor/two-factor.service.js';
 import type { User } from '../store/user.repository.js';
+import { altchaChallengeFor, solveAltcha } from '../testing/altcha-solver.js';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import {
   BACKENDS,
@@ -185,6 +188,97 @@ for (const backend of BACKENDS) {
         await expectRefused(b);
       });
 
+      /** The texts and mails the outbox holds for `to`, oldest first. */
+      async function sentTo(to: string): Promise<string[]> {
+        return (await gw.store.outbox.list({ to })).map((entry) => entry.text).reverse();
+      }
+
+      let phones = 0;
+      /** A user signed in with the password who then sets up a texted code or a PIN (in the store); lapsed. */
+      async function lapsedWith(method: 'sms' | 'pin') {
+        const user = await gw.addUser();
+        const b = await browser(gw.app);
+        expect((await b.signIn(user.username)).status).toBe(209);
+        phones += 1;
+        const phone = `+4477009${String(phones).padStart(5, '0')}`;
+        if (method === 'sms') await gw.store.secondFactors.enableSms(user.id, phone);
+        else await gw.store.secondFactors.enablePin(user.id);
+        gw.clock.advance(DEFAULT_RECENT_SIGN_IN_MS + 1000);
+        await expectRefused(b);
+        return { user, b, phone };
+      }
+
+      it('S21 a texted code is sent only when Send is pressed, after the password, and completes the confirmation', async () => {
+        const { b, phone } = await lapsedWith('sms');
+        const view = await b.agent.get('/api/Account/ConfirmItsYouView').expect(200);
+        expect(view.body).toEqual({
+          password: true,
+          passkey: false,
+          secondFactor: ['sms'],
+          maskedPhone: `•••• ${phone.slice(-4)}`,
+        });
+
+        // Nothing goes out before the password, nor with it: only Send texts.
+        const early = await b.post('/api/Account/ConfirmItsYouSendCode', { method: 'sms' });
+        expect(early.status).toBe(400);
+        expect(early.body.errors).toEqual({ '': ['confirmItsYouPasswordFirst'] });
+        const half = await confirm(b, 'ConfirmItsYou', { password: TEST_PASSWORD });
+        expect(half.body).toEqual({ confirmed: false, secondFactor: ['sms'] });
+        expect(await sentTo(phone)).toEqual([]);
+
+        // A method the account does not have sends nothing.
+        const pin = await b.post('/api/Account/ConfirmItsYouSendCode', { method: 'pin' });
+        expect(pin.status).toBe(400);
+        expect(pin.body.errors).toEqual({ method: ['invalidValue'] });
+
+        const sent = await b.post('/api/Account/ConfirmItsYouSendCode', { method: 'sms' });
+        expect(sent.status).toBe(200);
+        expect(sent.body).toMatchObject({ sent: true, to: `•••• ${phone.slice(-4)}` });
+        expect(sent.body.retryAfterSeconds).toBeGreaterThan(0);
+        // Pressed again at once: the code sent is still the one to type, nothing new goes out.
+        const again = await b.post('/api/Account/ConfirmItsYouSendCode', { method: 'sms' });
+        expect(again.body).toMatchObject({ sent: false });
+        const texts = await sentTo(phone);
+        expect(texts).toHaveLength(1);
+        const code = /\b(\d{6})\b/.exec(texts[0] ?? '')?.[1] ?? '';
+
+        const wrong = await confirm(b, 'ConfirmItsYouSecondFactor', { method: 'sms', code: '000000' });
+        expect(wrong.status).toBe(400);
+        expect(wrong.body.errors).toEqual({ code: ['invalidCode'] });
+        await expectRefused(b);
+        const done = await confirm(b, 'ConfirmItsYouSecondFactor', { method: 'sms', code });
+        expect(done.status).toBe(200);
+        expect(done.body.confirmed).toBe(true);
+        await b.post('/api/Account/UpdateProfile', { displayName: 'Texted' }).expect(200);
+        expect(await gw.store.audit.countByKind('confirm-its-you.code-sent')).toBeGreaterThan(0);
+      });
+
+      it('S21 a mailed PIN: Send mails a new one and names the digits to type; those digits confirm', async () => {
+        const { user, b } = await lapsedWith('pin');
+        const view = await b.agent.get('/api/Account/ConfirmItsYouView').expect(200);
+        expect(view.body).toMatchObject({
+          secondFactor: ['pin'],
+          maskedEmail: expect.stringContaining('•••@'),
+        });
+        expect((await confirm(b, 'ConfirmItsYou', { password: TEST_PASSWORD })).body).toEqual({
+          confirmed: false,
+          secondFactor: ['pin'],
+        });
+        expect(await sentTo(user.email!)).toEqual([]);
+        const sent = await b.post('/api/Account/ConfirmItsYouSendCode', { method: 'pin' });
+        expect(sent.status).toBe(200);
+        const positions = sent.body.positions as number[];
+        expect(positions.length).toBeGreaterThan(0);
+        const mails = await sentTo(user.email!);
+        expect(mails).toHaveLength(1);
+        const pin = new RegExp(`^\\s*(\\d{${PIN_LENGTH}})\\s*$`, 'm').exec(mails[0] ?? '')?.[1] ?? '';
+        const digits = positions.map((position) => pin[position - 1]).join('');
+        const done = await confirm(b, 'ConfirmItsYouSecondFactor', { method: 'pin', code: digits });
+        expect(done.status).toBe(200);
+        expect(done.body.confirmed).toBe(true);
+        await b.post('/api/Account/UpdateProfile', { displayName: 'Mailed' }).expect(200);
+      });
+
       it('S4 S7 wrong passwords in the dialog count on the sign-in throttle: after the limit even the right one is refused (429)', async () => {
         const user = await gw.addUser();
         const b = await lapsed(user);
@@ -225,6 +319,8 @@ for (const backend of BACKENDS) {
             { method: 'carrier-pigeon', code: '1' },
             { method: ['invalidValue'] },
           ],
+          ['ConfirmItsYouSendCode', {}, { method: ['invalidValue'] }],
+          ['ConfirmItsYouSendCode', { method: 'authenticator' }, { method: ['invalidValue'] }],
         ] as const) {
           const res = await b.post(`/api/Account/${call}`, body);
           expect(res.status, JSON.stringify(body)).toBe(400);
@@ -273,6 +369,47 @@ for (const backend of BACKENDS) {
         expect(own.status).toBe(200);
         expect(own.body.confirmed).toBe(true);
         await mine.b.post('/api/Account/UpdateProfile', { displayName: 'Passkey' }).expect(200);
+      });
+    },
+  );
+
+  describe.skipIf(backend.skip)(
+    `confirm it's you behind the partner's captcha (${backend.name})${backend.skip ? ` — skipped: ${backend.skip}` : ''}`,
+    () => {
+      let gw: TestGateway;
+      beforeAll(async () => {
+        // The production default for partners without settings: the proof-of-work on risk (ADR 0014).
+        gw = await startTestGateway({ backend: backend.name, overrides: { captchaFallback: {} } });
+      });
+      afterAll(async () => {
+        await gw.close();
+      });
+
+      it('S9 after wrong passwords in the dialog the next one needs a solved challenge, as at sign-in; then it confirms', async () => {
+        const user = await gw.addUser();
+        const b = await browser(gw.app);
+        expect((await b.signIn(user.username)).status).toBe(209);
+        gw.clock.advance(DEFAULT_RECENT_SIGN_IN_MS + 1000);
+        const first = await b.agent.get('/api/Account/ConfirmItsYouView').expect(200);
+        expect(first.body).toMatchObject({ captcha: { version: 1 }, captchaRequired: false });
+        for (let i = 0; i < CAPTCHA_RISK.ownFailures; i += 1) {
+          const wrong = await b.post('/api/Account/ConfirmItsYou', { password: `wrong-${i}` });
+          expect(wrong.body.errors).toEqual({ password: ['currentPasswordIncorrect'] });
+        }
+        const view = await b.agent.get('/api/Account/ConfirmItsYouView').expect(200);
+        expect(view.body).toMatchObject({ captcha: { version: 1 }, captchaRequired: true });
+        // Even the right password is not checked without a solved challenge.
+        const refused = await b.post('/api/Account/ConfirmItsYou', { password: TEST_PASSWORD });
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors).toEqual({ '': ['captchaRequired'] });
+
+        const token = await solveAltcha(await altchaChallengeFor(b, 'login'));
+        await b.post('/api/Account/VerifyCaptcha', { version: 1, token, action: 'login' }).expect(200);
+        const right = await b.post('/api/Account/ConfirmItsYou', { password: TEST_PASSWORD });
+        expect(right.status).toBe(200);
+        expect(right.body.confirmed).toBe(true);
+        b.token = String(right.body.token);
+        await b.post('/api/Account/UpdateProfile', { displayName: 'Behind Captcha' }).expect(200);
       });
     },
   );

@@ -72,7 +72,7 @@ const SECURE_SIGN_IN_ENDPOINTS: [method: 'get' | 'post', path: string][] = [
   ['post', '/api/Account/Devices'],
   ['post', '/api/Account/RenameDevice'],
   ['post', '/api/Account/RemoveDevice'],
-  // Last: it ends the device offer of the fuzzed sign-in.
+  // Last: it ends the passkey offer of the fuzzed sign-in.
   ['post', '/api/Account/SkipFido'],
 ];
 
@@ -390,7 +390,7 @@ describe('fuzz: malformed input never gives a 5xx', () => {
     expect(failures).toEqual([]);
   });
 
-  it('at the device offer, bad input to its calls gets the errors map, never a 5xx', async () => {
+  it('at the passkey offer, bad input to its calls gets the errors map, never a 5xx', async () => {
     const user = await gw.addUser();
     const failures: string[] = [];
     const signIn = async (b: Awaited<ReturnType<typeof browser>>) =>

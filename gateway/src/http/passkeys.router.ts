@@ -11,7 +11,7 @@ import {
 } from 'shared-contracts';
 import type { ReturnUrls } from '../identity/applications/return-urls.service.js';
 import type { SignInService } from '../identity/sign-in/sign-in.service.js';
-import { deviceOfferStep } from '../identity/passkeys/device-offer.step.js';
+import { passkeyOfferStep } from '../identity/passkeys/passkey-offer.step.js';
 import type { WebauthnService } from '../identity/passkeys/webauthn.service.js';
 import { sessionAmr } from '../identity/account/ways-in.js';
 import type { SourceLimit } from '../infra/throttle/source-limit.js';
@@ -35,12 +35,12 @@ export interface SecureSignInRouterDeps {
   responses: SignInResponses;
 }
 
-/** Who registers a device: the device-offer step of a pending sign-in, or a recently signed-in account (S21). */
+/** Who registers a device: the passkey-offer step of a pending sign-in, or a recently signed-in account (S21). */
 type Registrant = PendingCaller | AccountCaller;
 
 /**
  * Secure sign-in (SPEC.md §7, §4, ADR 0016): AssertionOptions and SecureLogin for anyone (a passkey sign-in starts
- * over like Login), CredentialOptions, RegisterCredential and SkipFido for the device-offer step of a pending
+ * over like Login), CredentialOptions, RegisterCredential and SkipFido for the passkey-offer step of a pending
  * sign-in or a signed-in account whose full sign-in is recent (S21). Failures are quiet to the browser (one code,
  * no reason); the reason goes to the log.
  */
@@ -94,15 +94,15 @@ export function secureSignInRouter(deps: SecureSignInRouterDeps): Router {
     if (actor.kind === 'pending') {
       return responses.sendOutcome(
         res,
-        await signIn.completeStep(browserOf(sessions, req, res), actor.session, deviceOfferStep.id),
+        await signIn.completeStep(browserOf(sessions, req, res), actor.session, passkeyOfferStep.id),
       );
     }
     responses.redirect(res, await deps.returnUrls.safe(returnUrlOf(req.query)), actor.session);
   }
 
-  // The device-offer step's calls: its router is built from the step's declaration.
+  // The passkey-offer step's calls: its router is built from the step's declaration.
   router.use(
-    stepRouter([deviceOfferStep], {
+    stepRouter([passkeyOfferStep], {
       CredentialOptions: {
         method: 'post',
         async serve(req, res, actor) {

@@ -2,7 +2,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RECENT_SIGN_IN_MS } from '../identity/two-factor/two-factor.service.js';
 import { CHALLENGE_TTL_MS } from '../identity/passkeys/webauthn.service.js';
-import { DEVICE_OFFER_QUIET_MS } from '../identity/passkeys/device-offer.step.js';
+import { PASSKEY_OFFER_QUIET_MS } from '../identity/passkeys/passkey-offer.step.js';
+import { sha256 } from '../infra/crypto/tokens.js';
 import { DEFAULT_INTERACTION_LIMIT } from '../oidc/interaction-limit.js';
 import type { User } from '../store/user.repository.js';
 import { SoftwareAuthenticator, type SoftwareCredential } from '../testing/software-authenticator.js';
@@ -33,7 +34,7 @@ for (const backend of BACKENDS) {
         await gw.close();
       });
 
-      /** A password sign-in from a browser with a platform authenticator, at the device offer. */
+      /** A password sign-in from a browser with a platform authenticator, at the passkey offer. */
       async function atOffer(user: User, returnUrl = '/account/') {
         const b = await browser(gw.app);
         const res = await b.signIn(user.username, undefined, { returnUrl, platformAuthenticator: true });
@@ -93,7 +94,7 @@ for (const backend of BACKENDS) {
         await b.exchange(res.body.state as string);
         const me = await b.agent.get('/api/Account/User').expect(200);
         expect(me.body.isAuthenticated).toBe(true);
-        const devices = await gw.store.webauthnCredentials.listForUser(user.id);
+        const devices = await gw.store.passkeys.listForUser(user.id);
         expect(devices.map((d) => d.name)).toEqual(['Work laptop']);
         expect(devices[0]!.id).toBe(payload.id);
       });
@@ -120,6 +121,26 @@ for (const backend of BACKENDS) {
         expect(options.excludeCredentials.map((c) => c.id)).toEqual([credential.id.toString('base64url')]);
       });
 
+      it("a pending sign-in stored at the step's former id (`device-offer`, ADR 0057) goes on at the passkey offer", async () => {
+        const user = await gw.addUser();
+        const b = await browser(gw.app);
+        const res = await b.signIn(user.username, undefined, {
+          returnUrl: '/account/',
+          platformAuthenticator: true,
+        });
+        expect(res.body.redirect).toBe(OFFER('/account/'));
+        // As a sign-in started before the rename left it in the session store.
+        const key = sha256(String(sessionCookieOf(res)));
+        const stored = await gw.sessionStore.get(key);
+        if (stored?.kind !== 'live' || !stored.record.data.pending) throw new Error('no pending sign-in');
+        expect(stored.record.data.pending.current).toBe('passkey-offer');
+        stored.record.data.pending.current = 'device-offer';
+        expect(await gw.sessionStore.update(key, stored.record, gw.clock.now() + 3_600_000)).toBe(true);
+        const skipped = await b.post('/api/Account/SkipFido', {});
+        expect(skipped.status).toBe(209);
+        expect(skipped.body.redirect).not.toMatch(/^\/account\/login/);
+      });
+
       it('SkipFido continues the sign-in and is remembered for 30 days; remember: false is not', async () => {
         const user = await gw.addUser();
         const b = await atOffer(user, '/account/');
@@ -133,7 +154,7 @@ for (const backend of BACKENDS) {
         const quiet = await next.signIn(user.username, undefined, { platformAuthenticator: true });
         expect(quiet.body.redirect).toBe('/');
 
-        gw.clock.advance(DEVICE_OFFER_QUIET_MS);
+        gw.clock.advance(PASSKEY_OFFER_QUIET_MS);
         await atOffer(user, '/account/');
 
         const other = await gw.addUser();
@@ -159,7 +180,7 @@ for (const backend of BACKENDS) {
         const res = await b.post('/api/Account/RegisterCredential', payload);
         expect(res.status).toBe(400);
         expect(res.body.errors).toEqual({ '': ['deviceRegistrationError'] });
-        expect(await gw.store.webauthnCredentials.listForUser(user.id)).toEqual([]);
+        expect(await gw.store.passkeys.listForUser(user.id)).toEqual([]);
         // The user can still skip.
         expect((await b.post('/api/Account/SkipFido', {})).status).toBe(209);
       });
@@ -197,7 +218,7 @@ for (const backend of BACKENDS) {
         const events = await gw.store.audit.listForUser(user.id);
         const completed = events.find((e) => e.kind === 'sign-in.completed');
         expect(completed?.data).toEqual({ amr: ['hwk', 'user', 'mfa'] });
-        const [stored] = await gw.store.webauthnCredentials.listForUser(user.id);
+        const [stored] = await gw.store.passkeys.listForUser(user.id);
         expect(stored!.counter).toBe(1);
         expect(stored!.lastUsedAt).not.toBeNull();
       });
@@ -403,7 +424,7 @@ for (const backend of BACKENDS) {
 
         const other = await signedInWithDevice();
         expect((await other.b.post('/api/Account/RemoveDevice', { id })).status).toBe(404);
-        expect(await gw.store.webauthnCredentials.listForUser(user.id)).toHaveLength(1);
+        expect(await gw.store.passkeys.listForUser(user.id)).toHaveLength(1);
 
         gw.clock.advance(DEFAULT_RECENT_SIGN_IN_MS + 1_000);
         const late = await b.post('/api/Account/RemoveDevice', { id });
@@ -412,7 +433,7 @@ for (const backend of BACKENDS) {
         expect((await b.post('/api/Account/RenameDevice', { id, name: 'X' })).body.errors).toEqual({
           '': ['recentSignInRequired'],
         });
-        expect(await gw.store.webauthnCredentials.listForUser(user.id)).toHaveLength(1);
+        expect(await gw.store.passkeys.listForUser(user.id)).toHaveLength(1);
 
         // A fresh passkey sign-in is a full sign-in: removing works again.
         const fresh = await browser(gw.app);

@@ -155,7 +155,7 @@ for (const backend of BACKENDS) {
       it('S21 a passkey sign-in renews the sign-in time; choosing a customer after it does not', async () => {
         const device = new SoftwareAuthenticator(gw.config.publicUrl);
         const user = await gw.addUser();
-        // A passkey, registered at the device offer of a password sign-in.
+        // A passkey, registered at the passkey offer of a password sign-in.
         const offer = await browser(gw.app);
         expect(
           (

@@ -115,7 +115,7 @@ export function recoveryRouter(deps: RecoveryRouterDeps): Router {
           if (outcome.kind === 'throttled') {
             return sendTooManyAttempts(res, RECOVERY_WAIT, 400);
           }
-          // The sign-in goes on with its next step (second factor, device offer, customer) and ends at its
+          // The sign-in goes on with its next step (second factor, passkey offer, customer) and ends at its
           // returnUrl, which for an application is the OIDC interaction that asked.
           responses.sendOutcome(
             res,

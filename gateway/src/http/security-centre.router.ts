@@ -4,6 +4,7 @@ import {
   confirmEmailChangeRequestSchema,
   confirmItsYouRequestSchema,
   confirmItsYouSecondFactorRequestSchema,
+  confirmItsYouSendCodeRequestSchema,
   forgetRememberedBrowserRequestSchema,
   removeDeviceRequestSchema,
   requestEmailChangeRequestSchema,
@@ -25,9 +26,12 @@ import {
   type ConfirmItsYouService,
   type ConfirmOutcome,
 } from '../identity/account/confirm-its-you.service.js';
+import type { CaptchaContext, CaptchaService } from '../identity/captcha/captcha.service.js';
+import { SEND_WINDOW_MS } from '../identity/two-factor/two-factor-context.js';
 import type { RememberedBrowsers } from '../identity/two-factor/remembered-browsers.js';
 import type { SessionChanges } from '../identity/account/session-changes.js';
 import { sha256 } from '../infra/crypto/tokens.js';
+import { ThrottleUnavailableError } from '../infra/throttle/login-throttle.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { KnownBrowsers } from '../infra/throttle/known-browsers.js';
 import type { Antiforgery } from './antiforgery.js';
@@ -51,6 +55,11 @@ export interface SecurityCentreRouterDeps {
   /** The sign-in throttle's known browsers (S7) and the 2FA counters' (issue 39), read from this browser's cookies. */
   knownBrowsers?: Pick<KnownBrowsers, 'recognise'> | undefined;
   secondFactorBrowsers?: Pick<KnownBrowsers, 'recognise'> | undefined;
+  /**
+   * The partner's captcha (ADR 0014): the dialog's password is guarded as the sign-in page's is (action `login`,
+   * the account's own counters). Absent, the password is guarded by the sign-in throttle only.
+   */
+  captcha?: Pick<CaptchaService, 'admit' | 'assess' | 'providerFor'> | undefined;
 }
 
 /** The wait of a throttled outcome, when the service knows it. */
@@ -266,8 +275,8 @@ export function securityCentreRouter(deps: SecurityCentreRouterDeps): Router {
 }
 
 /**
- * "Confirm it's you" (issue 49, ADR 0045): `ConfirmItsYouView` (GET), `ConfirmItsYou` ({password} or {passkey})
- * and `ConfirmItsYouSecondFactor`. Signed-in callers only (401), anti-forgery header as every change (S30), bad
+ * "Confirm it's you" (issue 49, ADR 0045): `ConfirmItsYouView` (GET), `ConfirmItsYou` ({password} or {passkey}),
+ * `ConfirmItsYouSendCode` (a texted code or mailed PIN, on request) and `ConfirmItsYouSecondFactor`. Signed-in callers only (401), anti-forgery header as every change (S30), bad
  * input 400 with the errors map, guesses throttled by the sign-in's own counters (429). Only a proved factor renews
  * the session's sign-in time (ADR 0005), under a new session id (S24) as a sign-in step would.
  */
@@ -285,9 +294,36 @@ function confirmItsYouCalls(
       user: actor.user,
       sessionKey: actor.sessionKey,
       ip: req.ip ?? 'unknown',
-      device: deps.knownBrowsers?.recognise(browser, actor.user),
-      secondFactorDevice: deps.secondFactorBrowsers?.recognise(browser, actor.user),
+      knownBrowser: deps.knownBrowsers?.recognise(browser, actor.user),
+      secondFactorBrowser: deps.secondFactorBrowsers?.recognise(browser, actor.user),
     };
+  }
+
+  function captchaContext(req: Request, res: Response): CaptchaContext {
+    const { session } = callerOf(res, 'ConfirmItsYou');
+    return {
+      browser: browserOf(sessions, req, res),
+      host: req.hostname,
+      ip: req.ip ?? 'unknown',
+      sessionId: session.id,
+    };
+  }
+
+  /**
+   * The partner's captcha in front of the password (ADR 0014, S9), as `captchaGuard` stands in front of `Login`:
+   * true when the password may be checked; else answered here (400 `captchaRequired`, or 503 when the counters'
+   * store is down: fail closed, S8).
+   */
+  async function passedCaptcha(req: Request, res: Response, actor: SecurityCentreActor): Promise<boolean> {
+    if (!deps.captcha) return true;
+    try {
+      if (await deps.captcha.admit(captchaContext(req, res), 'login', actor.user.username)) return true;
+      sendFormError(res, 'captchaRequired');
+    } catch (error) {
+      if (!(error instanceof ThrottleUnavailableError)) throw error;
+      sendFormError(res, 'serviceUnavailable', 503);
+    }
+    return false;
   }
 
   /** Answers an outcome; a confirmation renews the sign-in time of this session under a new id. */
@@ -317,7 +353,11 @@ function confirmItsYouCalls(
     '/ConfirmItsYouView',
     handle(async (req, res) => {
       const actor = actorOf(req, res, 'ConfirmItsYouView');
-      res.json(await confirmItsYou.view(actor.user));
+      const view = await confirmItsYou.view(actor.user);
+      const provider = view.password ? await deps.captcha?.providerFor(req.hostname) : undefined;
+      if (!deps.captcha || !provider) return void res.json(view);
+      const { required } = await deps.captcha.assess(captchaContext(req, res), 'login', actor.user.username);
+      res.json({ ...view, captcha: provider, captchaRequired: required });
     }),
   );
 
@@ -337,6 +377,7 @@ function confirmItsYouCalls(
       // Exactly one of the two: neither (or both) asks for the password, the dialog's first field.
       if (body.password === undefined || body.passkey)
         return sendValidationProblem(res, { password: ['required'] });
+      if (!(await passedCaptcha(req, res, actor))) return;
       await answer(req, res, await confirmItsYou.confirmPassword(confirming, body.password));
     }),
   );
@@ -358,6 +399,33 @@ function confirmItsYouCalls(
           confirmItsYouBinding(session.id),
         ),
       );
+    }),
+  );
+
+  router.post(
+    '/ConfirmItsYouSendCode',
+    handle(async (req, res) => {
+      const actor = actorOf(req, res, 'ConfirmItsYouSendCode');
+      const body = parse(confirmItsYouSendCodeRequestSchema, req.body, res);
+      if (!body) return;
+      const { session } = callerOf(res, 'ConfirmItsYouSendCode');
+      const outcome = await confirmItsYou.sendCode(
+        confirmingActor(req, res, actor),
+        body.method,
+        confirmItsYouBinding(session.id),
+        localeOf(res),
+      );
+      switch (outcome.kind) {
+        case 'sent':
+          return void res.set('Cache-Control', 'no-store').json(outcome.answer);
+        case 'invalid':
+          return sendValidationProblem(res, outcome.errors);
+        case 'throttled':
+          // The texts and mails one account may cause count over SEND_WINDOW_MS (ADR 0043); the centre's 429.
+          return sendTooManyAttempts(res, { ms: SEND_WINDOW_MS }, 429);
+        case 'failed':
+          return sendFormError(res, 'codeNotSent');
+      }
     }),
   );
 }

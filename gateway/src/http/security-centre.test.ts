@@ -480,7 +480,7 @@ for (const backend of BACKENDS) {
         const user = await gw.addUser();
         const stranger = await signedIn(await gw.addUser());
         const b = await signedIn(user);
-        await gw.store.webauthnCredentials.add({
+        await gw.store.passkeys.add({
           id: 'cred-aaaaaaaaaaaaaaaa',
           userId: user.id,
           publicKey: 'pk',
@@ -488,7 +488,7 @@ for (const backend of BACKENDS) {
           transports: ['internal'],
           name: 'Laptop',
         });
-        await gw.store.webauthnCredentials.recordUse('cred-aaaaaaaaaaaaaaaa', 0, 1);
+        await gw.store.passkeys.recordUse('cred-aaaaaaaaaaaaaaaa', 0, 1);
         const view = await b.agent.get('/api/Account/SecurityCentreView').expect(200);
         expect(view.body.passkeys).toEqual([
           expect.objectContaining({
@@ -505,9 +505,9 @@ for (const backend of BACKENDS) {
         await b
           .post('/api/Account/RenamePasskey', { id: 'cred-aaaaaaaaaaaaaaaa', name: 'Work laptop' })
           .expect(200);
-        expect((await gw.store.webauthnCredentials.find('cred-aaaaaaaaaaaaaaaa'))?.name).toBe('Work laptop');
+        expect((await gw.store.passkeys.find('cred-aaaaaaaaaaaaaaaa'))?.name).toBe('Work laptop');
         await b.post('/api/Account/DeletePasskey', { id: 'cred-aaaaaaaaaaaaaaaa' }).expect(200);
-        expect(await gw.store.webauthnCredentials.listForUser(user.id)).toEqual([]);
+        expect(await gw.store.passkeys.listForUser(user.id)).toEqual([]);
         const bodies = (await mailsTo(user)).map((m) => m.text);
         expect(bodies[0]).toContain('A passkey was deleted from your account');
         expect(bodies[1]).toContain('A passkey on your account was renamed');

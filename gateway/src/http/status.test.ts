@@ -86,6 +86,7 @@ describe('SystemStatus', () => {
       'mfe-recovery',
       'mfe-devices',
       'mfe-tenant',
+      'mfe-admin',
     ]);
     expect(status.remotes[0]).toMatchObject({ version: '1.0.0', canary: { version: '1.1.0', percent: 20 } });
     const text = JSON.stringify(status);

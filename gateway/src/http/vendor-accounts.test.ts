@@ -191,7 +191,7 @@ for (const backend of BACKENDS) {
         );
         // authenticatorData: rpIdHash 32, flags 1, counter 4, AAGUID 16, id length 2, id 16, then the COSE key.
         const cose = Buffer.from(attestation.get('authData')!).subarray(32 + 1 + 4 + 16 + 2 + 16);
-        await gw.store.webauthnCredentials.add({
+        await gw.store.passkeys.add({
           id: payload.id,
           userId: account.id,
           publicKey: cose.toString('base64url'),
@@ -243,7 +243,7 @@ for (const backend of BACKENDS) {
           const answer = await bodyOf(await visitor.post(url, body));
           expect({ url, ...answer }).toMatchObject({ url, status: 400, body: { errors: VENDOR_REFUSAL } });
         }
-        expect(await gw.store.webauthnCredentials.listForUser(account.id)).toEqual([]);
+        expect(await gw.store.passkeys.listForUser(account.id)).toEqual([]);
         expect(await gw.store.users.hasSecondFactor(account.id)).toBe(false);
         expect(await gw.store.externalLogins.listForUser(account.id)).toHaveLength(1);
       });

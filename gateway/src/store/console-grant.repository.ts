@@ -114,11 +114,15 @@ export class ConsoleGrantRepository {
         .select(['id', 'role'])
         .where('user_id', '=', key.userId)
         .where('role', '=', key.role)
+        // A customer's grant is found by its customer alone: the partner beside it is the customer's at the time
+        // of the grant, and a customer moved to another partner since must not leave it unwithdrawable.
         .where((eb) =>
-          key.partnerId === null ? eb('partner_id', 'is', null) : eb('partner_id', '=', key.partnerId),
-        )
-        .where((eb) =>
-          key.customerId === null ? eb('customer_id', 'is', null) : eb('customer_id', '=', key.customerId),
+          key.customerId !== null
+            ? eb('customer_id', '=', key.customerId)
+            : eb.and([
+                eb('customer_id', 'is', null),
+                key.partnerId === null ? eb('partner_id', 'is', null) : eb('partner_id', '=', key.partnerId),
+              ]),
         )
         .executeTakeFirst();
       if (!found) return 'notFound';

@@ -141,7 +141,7 @@ export interface WebauthnCredentialTable {
   bound_stamp: Generated<string | null>;
 }
 
-/** device_offer_skips: when a user last skipped the device offer (SkipFido). */
+/** device_offer_skips: when a user last skipped the passkey offer (SkipFido). */
 export interface DeviceOfferSkipTable {
   user_id: string;
   skipped_at: number;

@@ -18,7 +18,7 @@ import { RememberedBrowserRepository } from './remembered-browser.repository.js'
 import { ReleaseRepository } from './release.repository.js';
 import { SecondFactorRepository } from './second-factor.repository.js';
 import { UserRepository } from './user.repository.js';
-import { WebauthnCredentialRepository } from './webauthn-credential.repository.js';
+import { PasskeyRepository } from './passkey.repository.js';
 
 /** Every repository over one database. */
 export interface Store {
@@ -44,8 +44,8 @@ export interface Store {
   recoveryCodes: RecoveryCodeRepository;
   /** Browsers remembered for the second factor, keyed by a hash of the cookie entry's random part (ADR 0036). */
   rememberedBrowsers: RememberedBrowserRepository;
-  /** Passkeys and security keys, and skipped device offers. */
-  webauthnCredentials: WebauthnCredentialRepository;
+  /** Passkeys and security keys, and skipped passkey offers. */
+  passkeys: PasskeyRepository;
   /** External OpenID Connect providers (the client secret sealed with `secrets`, ADR 0018). */
   identityProviders: IdentityProviderRepository;
   /** External identities linked to accounts, by (issuer, subject) (S35). */
@@ -80,7 +80,7 @@ export function createStore(
     secondFactors: new SecondFactorRepository(database.db, now),
     recoveryCodes: new RecoveryCodeRepository(database.db, now),
     rememberedBrowsers: new RememberedBrowserRepository(database.db),
-    webauthnCredentials: new WebauthnCredentialRepository(database.db, now),
+    passkeys: new PasskeyRepository(database.db, now),
     identityProviders: new IdentityProviderRepository(database.db, secrets, now),
     externalLogins: new ExternalLoginRepository(database.db, now),
     releases: new ReleaseRepository(database.db, database.dialect),

@@ -1,13 +1,16 @@
 import type { SerializedError } from '@reduxjs/toolkit';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 // By the package's name, not `../api/…`: the page's one API (a federation singleton) whose store holds these
 // endpoints; a relative import would bundle a second copy of the API into this kit.
+import { useDispatch } from 'react-redux';
 import {
   navigateFull,
+  requestCaptcha,
   useAssertionOptionsMutation,
   useConfirmItsYouMutation,
   useConfirmItsYouSecondFactorMutation,
+  useConfirmItsYouSendCodeMutation,
   useConfirmItsYouViewMutation,
   useSignInAgainMutation,
 } from 'shared-contracts/api';
@@ -19,26 +22,8 @@ import {
   ConfirmItsYouHost,
   type ConfirmItsYouActions,
   type ConfirmItsYouResult,
-  type ConfirmItsYouStrings,
+  type ConfirmItsYouText,
 } from './confirm-its-you-dialog.js';
-
-/** The keys of the `confirmItsYou` object every page mounting the dialog has in its namespace (five locales). */
-const STRING_KEYS = [
-  'title',
-  'why',
-  'password',
-  'continue',
-  'cancel',
-  'usePasskey',
-  'secondFactorIntro',
-  'authenticatorCode',
-  'recoveryCode',
-  'codeHint',
-  'useRecoveryCode',
-  'useAuthenticator',
-  'signInAgainNeeded',
-  'signInAgain',
-] as const satisfies readonly (keyof ConfirmItsYouStrings)[];
 
 /** A confirmation call's outcome as the dialog takes it: the answer, or the error it shows in the dialog. */
 async function resultOf(
@@ -61,23 +46,33 @@ export interface ConfirmItsYouHereProps {
 /**
  * "Confirm it's you" on any signed-in page (issue 49, ADR 0045), mounted once by the page: a change of the page sent
  * through {@link confirmedChange} and refused with 403 `recentSignInRequired` (S21) opens the dialog in place; the
- * password (then the second factor when the account has one) or a passkey renews the window, and the refused call is
+ * password (behind the partner's captcha, then the second factor when the account has one: the authenticator app,
+ * a texted code or a mailed PIN sent when the person presses Send, or a recovery code) or a passkey renews the window, and the refused call is
  * sent again with what was typed. No session ends and the page stays. Only an account the dialog cannot confirm is
  * offered `SignInAgain`, which comes back to `returnUrl`. The calls are those of `shared-contracts/api`.
  */
 export function ConfirmItsYouHere({ namespace, returnUrl }: ConfirmItsYouHereProps) {
   const { t } = useTranslation(namespace);
+  const dispatch = useDispatch();
   const [view] = useConfirmItsYouViewMutation();
   const [confirmItsYou] = useConfirmItsYouMutation();
+  const [sendCode] = useConfirmItsYouSendCodeMutation();
   const [confirmSecondFactor] = useConfirmItsYouSecondFactorMutation();
   const [assertionOptions] = useAssertionOptionsMutation();
   const [signInAgain] = useSignInAgainMutation();
-  const strings = {} as ConfirmItsYouStrings;
-  for (const key of STRING_KEYS) strings[key] = t(`confirmItsYou.${key}`);
+  const text = useCallback<ConfirmItsYouText>((key, values) => t(`confirmItsYou.${key}`, values), [t]);
   const actions = useMemo<ConfirmItsYouActions>(
     () => ({
       view: () => view().unwrap(),
       password: (password) => resultOf(confirmItsYou({ password })),
+      async sendCode(method) {
+        const result = await sendCode({ method });
+        return result.error ? { error: result.error } : { sent: result.data };
+      },
+      captcha(provider, onSolved) {
+        // The sign-in's own challenge (action `login`): the password here is guarded as there (ADR 0014).
+        requestCaptcha(dispatch, { action: 'login', provider, onSolved });
+      },
       secondFactor: (method, code) => resultOf(confirmSecondFactor({ method, code })),
       async passkey() {
         const options = (await assertionOptions().unwrap()) as AssertionOptionsJSON;
@@ -89,7 +84,7 @@ export function ConfirmItsYouHere({ namespace, returnUrl }: ConfirmItsYouHerePro
         if ('data' in result && result.data) navigateFull(result.data.redirect);
       },
     }),
-    [view, confirmItsYou, confirmSecondFactor, assertionOptions, signInAgain, returnUrl],
+    [view, confirmItsYou, sendCode, confirmSecondFactor, assertionOptions, signInAgain, dispatch, returnUrl],
   );
-  return <ConfirmItsYouHost strings={strings} actions={actions} />;
+  return <ConfirmItsYouHost text={text} actions={actions} />;
 }

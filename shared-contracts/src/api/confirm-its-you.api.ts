@@ -1,9 +1,12 @@
 import {
   confirmItsYouAnswerSchema,
+  confirmItsYouCodeSentSchema,
   confirmItsYouViewSchema,
   type ConfirmItsYouAnswer,
+  type ConfirmItsYouCodeSent,
   type ConfirmItsYouRequest,
   type ConfirmItsYouSecondFactorRequest,
+  type ConfirmItsYouSendCodeRequest,
   type ConfirmItsYouView,
 } from '../security-centre.schema.js';
 import { baseApi } from './base-api.js';
@@ -30,6 +33,11 @@ export const confirmItsYouApi = baseApi.injectEndpoints({
       query: (body) => ({ url: 'ConfirmItsYouSecondFactor', method: 'POST', body }),
       transformResponse: (body: unknown) => confirmItsYouAnswerSchema.parse(body),
     }),
+    /** `ConfirmItsYouSendCode`: a texted code or a mailed PIN, after the password, only when Send is pressed. */
+    confirmItsYouSendCode: build.mutation<ConfirmItsYouCodeSent, ConfirmItsYouSendCodeRequest>({
+      query: (body) => ({ url: 'ConfirmItsYouSendCode', method: 'POST', body }),
+      transformResponse: (body: unknown) => confirmItsYouCodeSentSchema.parse(body),
+    }),
     /**
      * `SignInAgain`: ends this session (S21, ADR 0036); answers the sign-in page that comes back to `returnUrl`. The
      * dialog's way out for an account it cannot confirm.
@@ -45,5 +53,6 @@ export const {
   useConfirmItsYouViewMutation,
   useConfirmItsYouMutation,
   useConfirmItsYouSecondFactorMutation,
+  useConfirmItsYouSendCodeMutation,
   useSignInAgainMutation,
 } = confirmItsYouApi;

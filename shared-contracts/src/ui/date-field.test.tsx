@@ -152,6 +152,22 @@ describe('DateField: the calendar', () => {
     expect(screen.getByLabelText<HTMLInputElement>('From').value).toBe('29/07/2025');
   });
 
+  it('mirrors the arrow keys right to left: → goes to the day before, ← to the day after', () => {
+    const onChange = vi.fn();
+    render(
+      <div dir="rtl">
+        <DateField label="From" value="2025-06-15" onChange={onChange} locale="en-GB" strings={strings} />
+      </div>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Choose a date' }));
+    const grid = screen.getByRole('grid');
+    fireEvent.keyDown(grid, { key: 'ArrowRight' });
+    expect(document.activeElement!.getAttribute('data-day')).toBe('2025-06-14');
+    fireEvent.keyDown(grid, { key: 'ArrowLeft' });
+    fireEvent.keyDown(grid, { key: 'ArrowLeft' });
+    expect(document.activeElement!.getAttribute('data-day')).toBe('2025-06-16');
+  });
+
   it('Escape closes it and gives focus back to its button', () => {
     renderField();
     const toggle = screen.getByRole('button', { name: 'Choose a date' });

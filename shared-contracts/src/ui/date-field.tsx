@@ -329,7 +329,8 @@ function Calendar({ id, label, locale, strings, selected, minDay, maxDay, onPick
     setFocused(clamp(to, minDay, maxDay));
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
-    const rtl = getComputedStyle(event.currentTarget).direction === 'rtl';
+    // Right to left (the shell sets `dir` on <html>), the arrow keys follow the mirrored grid.
+    const rtl = event.currentTarget.closest('[dir]')?.getAttribute('dir')?.toLowerCase() === 'rtl';
     const step: Record<string, () => Date> = {
       ArrowLeft: () => addDays(focused, rtl ? 1 : -1),
       ArrowRight: () => addDays(focused, rtl ? -1 : 1),

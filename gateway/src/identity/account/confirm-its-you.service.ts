@@ -1,7 +1,9 @@
 import {
   loginWithRecoveryCodeRequestSchema,
   normaliseCode,
+  type ConfirmItsYouCodeSent,
   type ConfirmItsYouSecondFactor,
+  type ConfirmItsYouSendCodeRequest,
   type ConfirmItsYouView,
   type SecureSignInPayload,
 } from 'shared-contracts';
@@ -11,6 +13,7 @@ import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
 import { ThrottleUnavailableError, type LoginThrottle } from '../../infra/throttle/login-throttle.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
+import { maskEmail, maskPhone } from '../two-factor/delivered-codes.js';
 import type { CodeBinding, TwoFactorService } from '../two-factor/two-factor.service.js';
 import { verifyPassword } from '../passwords/passwords.service.js';
 import type { WebauthnService } from '../passkeys/webauthn.service.js';
@@ -32,9 +35,9 @@ export interface ConfirmingActor {
   /** Source address, for the throttle and the audit trail. */
   ip: string;
   /** This browser's id when it is a known browser of the account (the sign-in throttle's signed cookie, S7). */
-  device: string | undefined;
+  knownBrowser: string | undefined;
   /** This browser's id when it completed a sign-in with the account's second factor before (issue 39). */
-  secondFactorDevice: string | undefined;
+  secondFactorBrowser: string | undefined;
 }
 
 /**
@@ -48,6 +51,16 @@ export type ConfirmOutcome =
   | { kind: 'throttled'; retryAfterSeconds?: number }
   | { kind: 'unavailable' };
 
+/**
+ * What `ConfirmItsYouSendCode` got to: the code went out (or one sent moments ago is still to be used), the password
+ * was not proved first, too many sent (the account's send budget, ADR 0043), or the text or mail failed.
+ */
+export type SendCodeOutcome =
+  | { kind: 'sent'; answer: ConfirmItsYouCodeSent }
+  | { kind: 'invalid'; errors: FieldErrors }
+  | { kind: 'throttled' }
+  | { kind: 'failed' };
+
 /** Dependencies of {@link createConfirmItsYouService}. */
 export interface ConfirmItsYouDeps {
   store: Store;
@@ -55,7 +68,10 @@ export interface ConfirmItsYouDeps {
   clock: Clock;
   /** The sign-in's own throttle: a wrong password here counts toward the same lockout as one at sign-in (S4–S7). */
   throttle: LoginThrottle;
-  twoFactor: Pick<TwoFactorService, 'methodsOf' | 'verifySignInCode' | 'redeemRecoveryCode'>;
+  twoFactor: Pick<
+    TwoFactorService,
+    'methodsOf' | 'verifySignInCode' | 'redeemRecoveryCode' | 'sendSignInSms' | 'generatePin' | 'pinReference'
+  >;
   webauthn: Pick<WebauthnService, 'verifyAssertion' | 'devicesOf'>;
 }
 
@@ -71,18 +87,24 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
   const secondsNow = () => Math.floor(clock.now() / 1000);
 
   /**
-   * What the dialog can ask after the password for `user`: the authenticator app when set up and, when any codes are
-   * left, a recovery code. A texted or mailed code would need a sending call of its own (not built yet: ADR 0045);
-   * an account whose only methods are those confirms with a passkey, a recovery code or by signing in again.
+   * What the dialog can ask after the password for `user`: every method of the account, its default first (the
+   * authenticator app, a texted code, the mailed PIN: the two last sent only when the person presses Send, through
+   * `ConfirmItsYouSendCode`) and, when any codes are left, a recovery code.
    */
   async function secondFactorOf(
     user: User,
   ): Promise<{ needed: boolean; offered: ConfirmItsYouSecondFactor[] }> {
-    const methods = await twoFactor.methodsOf(user.id);
+    const methods = await twoFactor.methodsOf(user.id, user);
     if (methods.length === 0) return { needed: false, offered: [] };
-    const offered: ConfirmItsYouSecondFactor[] = methods.filter((method) => method === 'authenticator');
+    const offered: ConfirmItsYouSecondFactor[] = [...methods];
     if ((await store.recoveryCodes.remaining(user.id)) > 0) offered.push('recoveryCode');
     return { needed: true, offered };
+  }
+
+  /** Whether the password was proved in this session for this account within the last few minutes. */
+  async function passwordProved(actor: ConfirmingActor): Promise<boolean> {
+    const proved = await kv.get(passwordProvedKey(actor.sessionKey));
+    return proved ? (JSON.parse(proved) as { userId?: unknown }).userId === actor.user.id : false;
   }
 
   async function audit(user: User, ip: string, kind: string, data: Record<string, unknown> = {}) {
@@ -93,6 +115,9 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
     /** `ConfirmItsYouView`: what the dialog may ask this account for. */
     async view(user: User): Promise<ConfirmItsYouView> {
       const secondFactor = await secondFactorOf(user);
+      const phone = secondFactor.offered.includes('sms')
+        ? (await store.secondFactors.find(user.id))?.smsPhone
+        : undefined;
       return {
         // The password is offered only when it can lead to a confirmation: alone, or with a factor the dialog asks.
         password:
@@ -101,6 +126,8 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
           (!secondFactor.needed || secondFactor.offered.length > 0),
         passkey: !user.vendorId && (await webauthn.devicesOf(user.id)).length > 0,
         secondFactor: secondFactor.offered,
+        ...(phone ? { maskedPhone: maskPhone(phone) } : {}),
+        ...(secondFactor.offered.includes('pin') && user.email ? { maskedEmail: maskEmail(user.email) } : {}),
       };
     },
 
@@ -117,7 +144,7 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
         decision = await throttle.begin({
           account: `user:${user.id}`,
           source: actor.ip,
-          device: actor.device,
+          device: actor.knownBrowser,
         });
       } catch (error) {
         if (error instanceof ThrottleUnavailableError) return { kind: 'unavailable' };
@@ -172,10 +199,9 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
       binding: CodeBinding,
     ): Promise<ConfirmOutcome> {
       const { user } = actor;
-      const proved = await kv.get(passwordProvedKey(actor.sessionKey));
-      const passwordFirst = proved ? (JSON.parse(proved) as { userId?: unknown }).userId === user.id : false;
       // Without the password first this is no confirmation at all: the dialog starts again from the password.
-      if (!passwordFirst) return { kind: 'invalid', errors: { '': ['confirmItsYouPasswordFirst'] } };
+      if (!(await passwordProved(actor)))
+        return { kind: 'invalid', errors: { '': ['confirmItsYouPasswordFirst'] } };
       let outcome;
       if (method === 'recoveryCode') {
         const parsed = loginWithRecoveryCodeRequestSchema.safeParse({ recoveryCode: typed });
@@ -183,12 +209,12 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
         outcome = await twoFactor.redeemRecoveryCode(
           user.id,
           parsed.data.recoveryCode,
-          actor.secondFactorDevice,
+          actor.secondFactorBrowser,
         );
       } else {
         const code = normaliseCode(typed);
         if (!/^[0-9]{1,12}$/.test(code)) return { kind: 'invalid', errors: { code: ['invalidCode'] } };
-        outcome = await twoFactor.verifySignInCode(user.id, method, code, binding, actor.secondFactorDevice);
+        outcome = await twoFactor.verifySignInCode(user.id, method, code, binding, actor.secondFactorBrowser);
       }
       if (outcome === 'throttled') return { kind: 'throttled', retryAfterSeconds: 900 };
       if (outcome === 'invalid') {
@@ -201,6 +227,49 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
         kind: 'confirmed',
         amr: method === 'recoveryCode' ? ['pwd', 'mfa'] : ['pwd', 'otp', 'mfa'],
         authTime: secondsNow(),
+      };
+    },
+
+    /**
+     * `ConfirmItsYouSendCode`: after a password proved in this session, texts a code to the account's phone or mails
+     * it a new PIN, for this session's confirmation only (`binding`, never a sign-in's), when the person pressed
+     * Send: nothing goes out on its own. The sign-in's own sending rules apply (a text resent only after its wait,
+     * the send budgets of ADR 0043); a method the account does not have is refused like a wrong code.
+     */
+    async sendCode(
+      actor: ConfirmingActor,
+      method: ConfirmItsYouSendCodeRequest['method'],
+      binding: CodeBinding,
+      locale: string | undefined,
+    ): Promise<SendCodeOutcome> {
+      const { user } = actor;
+      if (!(await passwordProved(actor)))
+        return { kind: 'invalid', errors: { '': ['confirmItsYouPasswordFirst'] } };
+      if (!(await twoFactor.methodsOf(user.id, user)).includes(method))
+        return { kind: 'invalid', errors: { method: ['invalidValue'] } };
+      if (method === 'sms') {
+        const sent = await twoFactor.sendSignInSms(user, binding, locale, actor.secondFactorBrowser);
+        if (sent === 'throttled' || sent === 'failed') return { kind: sent };
+        if (sent.sent) await audit(user, actor.ip, 'code-sent', { method });
+        return {
+          kind: 'sent',
+          answer: { sent: sent.sent, to: sent.maskedPhone, retryAfterSeconds: sent.retryAfterSeconds },
+        };
+      }
+      // A new PIN at each press (the previous one dies), and the digits to type of it.
+      if (!(await twoFactor.generatePin(user, binding, true, locale, actor.secondFactorBrowser)))
+        return { kind: 'failed' };
+      const reference = await twoFactor.pinReference(user.id, binding);
+      if (!reference) return { kind: 'failed' };
+      await audit(user, actor.ip, 'code-sent', { method });
+      return {
+        kind: 'sent',
+        answer: {
+          sent: true,
+          to: user.email ? maskEmail(user.email) : null,
+          retryAfterSeconds: 0,
+          positions: reference.positions,
+        },
       };
     },
 
@@ -230,7 +299,7 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
 /** The confirmation service. */
 export type ConfirmItsYouService = ReturnType<typeof createConfirmItsYouService>;
 
-/** The key a texted code of a confirmation would be kept under: this session's confirmation, never a sign-in's. */
+/** The key a texted code or PIN of a confirmation is kept under: this session's confirmation, never a sign-in's. */
 export function confirmItsYouBinding(sessionId: string): CodeBinding {
   return sha256(`confirm-its-you|${sessionId}`);
 }

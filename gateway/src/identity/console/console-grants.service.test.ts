@@ -212,7 +212,7 @@ for (const { sql, skip } of SQL) {
       });
     });
 
-    it('never withdraws the last platform administrator of an enabled account, even two at once', async () => {
+    it('never withdraws the last platform administrator of an enabled account', async () => {
       const first = await addUser('admin-one');
       const second = await addUser('admin-two');
       const request = (userId: string) => ({ userId, role: 'platformAdmin' as const, actor: cli });
@@ -226,15 +226,24 @@ for (const { sql, skip } of SQL) {
       await store.users.update(second.id, { disabled: true });
       expect((await grants.withdraw(request(first.id))).kind).toBe('refused');
       await store.users.update(second.id, { disabled: false });
-      // Each withdraws the other at the same moment: one of the two stays.
-      const outcomes = await Promise.all([
-        grants.withdraw(request(first.id)),
-        grants.withdraw(request(second.id)),
-      ]);
-      expect(outcomes.map((o) => o.kind).sort()).toEqual(['done', 'refused']);
-      expect(
-        (await grants.list()).filter((g) => g.role === 'platformAdmin').map((g) => g.username),
-      ).toHaveLength(1);
+      expect((await grants.withdraw(request(first.id))).kind).toBe('done');
+      expect((await grants.withdraw(request(second.id))).kind).toBe('refused');
+    });
+
+    it('keeps one of two platform administrators who withdraw each other at the same moment', async () => {
+      // Without the lock, PostgreSQL let both go in about half of such rounds; ten rounds make a miss unlikely.
+      // Each round starts with the pair as the only enabled platform administrators.
+      for (const grant of await grants.list())
+        if (grant.role === 'platformAdmin') await store.users.update(grant.userId, { disabled: true });
+      for (let round = 0; round < 10; round++) {
+        const pair = [await addUser(`at-once-${round}-a`), await addUser(`at-once-${round}-b`)];
+        const request = (userId: string) => ({ userId, role: 'platformAdmin' as const, actor: cli });
+        for (const user of pair) await grants.grant(request(user.id));
+        const outcomes = await Promise.all(pair.map((user) => grants.withdraw(request(user.id))));
+        expect(outcomes.map((o) => o.kind).sort()).toEqual(['done', 'refused']);
+        const left = pair[outcomes.findIndex((o) => o.kind === 'refused')]!;
+        await store.users.update(left.id, { disabled: true });
+      }
     });
 
     it('is ready for the console with a second factor, and not without', async () => {

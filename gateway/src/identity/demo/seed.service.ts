@@ -52,7 +52,8 @@ export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const DEMO_PARTNER_NAME = 'Acme Payroll';
 
 /**
- * The recovery codes of the demo user `authenticator` (ten, as a real set: `RECOVERY_CODE_COUNT`), so "Use a
+ * The recovery codes of the demo users with an authenticator app (`authenticator`, and the console's `platformadmin`
+ * and `releasemanager`; ten, as a real set: `RECOVERY_CODE_COUNT`), so "Use a
  * recovery code" and the security centre's recovery-code card can be tried on the demo. Grouped as shown; public on
  * purpose, like {@link DEMO_TOTP_SECRET}. Each works once (S19), until the seed runs again on an empty store.
  */

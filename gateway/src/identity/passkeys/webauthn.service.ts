@@ -16,7 +16,7 @@ import { safeEqual, sha256 } from '../../infra/crypto/tokens.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
-import type { WebauthnCredential } from '../../store/webauthn-credential.repository.js';
+import type { Passkey } from '../../store/passkey.repository.js';
 import { additionBinding, type AnnounceChange, type AnnounceWayIn } from '../account/ways-in.js';
 
 /** A challenge is answered within this time or never (S22: time-limited; the browser's own timeout is the same). */
@@ -39,11 +39,11 @@ export type WebauthnRefusal =
 
 /** What a checked assertion gives: the account and the credential, or why not. */
 export type AssertionOutcome =
-  { kind: 'ok'; user: User; credential: WebauthnCredential } | { kind: 'refused'; reason: WebauthnRefusal };
+  { kind: 'ok'; user: User; credential: Passkey } | { kind: 'refused'; reason: WebauthnRefusal };
 
 /** What a checked registration gives. */
 export type RegistrationOutcome =
-  { kind: 'ok'; credential: WebauthnCredential } | { kind: 'refused'; reason: WebauthnRefusal };
+  { kind: 'ok'; credential: Passkey } | { kind: 'refused'; reason: WebauthnRefusal };
 
 /** What {@link createWebauthnService} needs. */
 export interface WebauthnDeps {
@@ -164,7 +164,7 @@ export function createWebauthnService(deps: WebauthnDeps) {
       if (payload.id.replace(/=+$/, '') !== payload.rawId.replace(/=+$/, '')) return refused('malformed');
       const taken = await takeChallenge(ASSERTION_KEY, payload.response.clientDataJson, sessionId);
       if (!taken) return refused('challenge');
-      const credential = await store.webauthnCredentials.find(payload.id.replace(/=+$/, ''));
+      const credential = await store.passkeys.find(payload.id.replace(/=+$/, ''));
       if (!credential) return refused('unknown-credential');
       // The user handle is the account id the credential was created for (WebAuthn L3 §7.2 step 6).
       const userHandle = payload.response.userHandle;
@@ -214,7 +214,7 @@ export function createWebauthnService(deps: WebauthnDeps) {
       const moved = await (async () => {
         if ((newCounter > 0 || credential.counter > 0) && newCounter <= credential.counter) return false;
         // Only one of two parallel sign-ins with the same counter stores it; the other counts as a clone too.
-        return store.webauthnCredentials.recordUse(credential.id, credential.counter, newCounter);
+        return store.passkeys.recordUse(credential.id, credential.counter, newCounter);
       })();
       if (!moved) {
         await audit('webauthn.possible-clone', user.id, {
@@ -241,7 +241,7 @@ export function createWebauthnService(deps: WebauthnDeps) {
         userId: user.id,
         name,
       });
-      const existing = await store.webauthnCredentials.listForUser(user.id);
+      const existing = await store.passkeys.listForUser(user.id);
       return generateRegistrationOptions({
         rpName: RP_NAME,
         rpID,
@@ -313,23 +313,23 @@ export function createWebauthnService(deps: WebauthnDeps) {
         name: taken.entry.name ?? 'Device',
       };
       // A credential id is one user's forever: registering it again (even to the same account) is refused.
-      if (!(await store.webauthnCredentials.add(credential))) return refused('duplicate');
+      if (!(await store.passkeys.add(credential))) return refused('duplicate');
       await audit('webauthn.registered', userId, {
         credentialId: credential.id,
         name: credential.name,
         bound: credential.boundStamp !== null,
       });
       await deps.announceWayIn?.(owner, 'passkey');
-      const stored = await store.webauthnCredentials.find(credential.id);
+      const stored = await store.passkeys.find(credential.id);
       return stored ? { kind: 'ok', credential: stored } : refused('duplicate');
     },
 
     /** Records a skipped offer (SkipFido). */
-    skipOffer: (userId: string) => store.webauthnCredentials.recordOfferSkipped(userId),
+    skipOffer: (userId: string) => store.passkeys.recordOfferSkipped(userId),
 
     /** The account's devices (manage devices): name, created, last used; never the key. */
     async devicesOf(userId: string): Promise<RegisteredDevice[]> {
-      const credentials = await store.webauthnCredentials.listForUser(userId);
+      const credentials = await store.passkeys.listForUser(userId);
       return credentials.map((c) => ({
         id: c.id,
         name: c.name,
@@ -343,7 +343,7 @@ export function createWebauthnService(deps: WebauthnDeps) {
      * `RenamePasskey` (security centre). False when it is not theirs. The caller has checked the recent sign-in.
      */
     async renamePasskey(user: Pick<User, 'id' | 'email' | 'displayName'>, id: string, name: string) {
-      const renamed = await store.webauthnCredentials.rename(user.id, id, name);
+      const renamed = await store.passkeys.rename(user.id, id, name);
       if (renamed) {
         await audit('passkey.renamed', user.id, { credentialId: id, name });
         await deps.announceChange?.(user, 'passkey-renamed');
@@ -353,7 +353,7 @@ export function createWebauthnService(deps: WebauthnDeps) {
 
     /** Deletes one of the account's passkeys, as {@link renamePasskey}: `RemoveDevice` and `DeletePasskey`. */
     async deletePasskey(user: Pick<User, 'id' | 'email' | 'displayName'>, id: string) {
-      const removed = await store.webauthnCredentials.remove(user.id, id);
+      const removed = await store.passkeys.remove(user.id, id);
       if (removed) {
         await audit('passkey.deleted', user.id, { credentialId: id });
         await deps.announceChange?.(user, 'passkey-deleted');

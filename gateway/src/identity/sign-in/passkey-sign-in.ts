@@ -14,7 +14,7 @@ export function passkeyEntry(ctx: SignInContext, walk: Pick<SignInWalk, 'begin'>
 
   /**
    * `SecureLogin`: a verified passkey assertion (user verification required) signs `user` in. It counts as two
-   * factors (possession and the PIN or biometric, ADR 0016): the password, second-factor and device-offer steps
+   * factors (possession and the PIN or biometric, ADR 0016): the password, second-factor and passkey-offer steps
    * are passed; the steps after them (customer selection) still apply. The session id is replaced (S24).
    */
   async function deviceSignIn(
@@ -42,7 +42,7 @@ export function passkeyEntry(ctx: SignInContext, walk: Pick<SignInWalk, 'begin'>
         StepId.expiredPassword,
         StepId.twoFactor,
         StepId.twoFactorSetup,
-        StepId.deviceOffer,
+        StepId.passkeyOffer,
       ] satisfies PassedMark[],
       current: undefined,
       startedAt: clock.now(),

@@ -18,7 +18,7 @@ export interface PasswordSignIn {
   returnUrl: string;
   /** Source address, for throttling and audit. */
   ip: string;
-  /** The browser has a user-verifying platform authenticator (the device offer needs one, ADR 0016). */
+  /** The browser has a user-verifying platform authenticator (the passkey offer needs one, ADR 0016). */
   platformAuthenticator?: boolean;
   /**
    * Runs once the password passed, before the new session id. Its amr and upstream are added to the pending

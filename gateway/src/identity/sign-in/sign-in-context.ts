@@ -40,7 +40,7 @@ export interface SignInMetrics {
 
 /** The store-backed facts the steps decide on. */
 export function storeSignInFacts(
-  store: Pick<Store, 'users' | 'customers' | 'webauthnCredentials' | 'passwordPolicies' | 'partners'>,
+  store: Pick<Store, 'users' | 'customers' | 'passkeys' | 'passwordPolicies' | 'partners'>,
 ): SignInFacts {
   return {
     hasSecondFactor: (userId) => store.users.hasSecondFactor(userId),
@@ -48,7 +48,7 @@ export function storeSignInFacts(
       user.partnerId ? ((await store.partners.findById(user.partnerId))?.requireTwoFactor ?? false) : false,
     hasDevice: (userId) => store.users.hasWebauthnCredential(userId),
     customerCount: (userId) => store.customers.countCustomersOf(userId),
-    deviceOfferSkippedAt: (userId) => store.webauthnCredentials.offerSkippedAt(userId),
+    passkeyOfferSkippedAt: (userId) => store.passkeys.offerSkippedAt(userId),
     passwordMaxAgeDays: async (user) =>
       user.partnerId ? ((await store.passwordPolicies.find(user.partnerId))?.maxAgeDays ?? 0) : 0,
   };

@@ -9,12 +9,19 @@ export const StepId = {
   expiredPassword: 'expired-password',
   twoFactor: 'two-factor',
   twoFactorSetup: 'two-factor-setup',
-  deviceOffer: 'device-offer',
+  passkeyOffer: 'passkey-offer',
   customerSelection: 'customer-selection',
 } as const;
 
 /** The id of one sign-in step. */
 export type StepId = (typeof StepId)[keyof typeof StepId];
+
+/**
+ * Ids a step had before (ADR 0057 renamed `device-offer` to `passkey-offer`). A pending sign-in keeps the id of its
+ * current step in the session store for up to PENDING_SIGN_IN_MS, so one started before a deployment may name the
+ * old id: `SignInStepRegistry.find` reads it as the new one, and the sign-in goes on where it was.
+ */
+export const FORMER_STEP_IDS: Readonly<Record<string, StepId>> = { 'device-offer': StepId.passkeyOffer };
 
 /** What `pending.passed` records: the first factor ("password", whatever proved it) and the steps passed. */
 export type PassedMark = 'password' | StepId;
@@ -31,8 +38,8 @@ export interface SignInFacts {
   customerCount(userId: string): Promise<number>;
   /** The maximum password age in days of the account's partner (0 = never; ADR 0010). */
   passwordMaxAgeDays?(user: User): Promise<number>;
-  /** When the user last skipped the device offer (SkipFido), or undefined. */
-  deviceOfferSkippedAt?(userId: string): Promise<number | undefined>;
+  /** When the user last skipped the passkey offer (SkipFido), or undefined. */
+  passkeyOfferSkippedAt?(userId: string): Promise<number | undefined>;
 }
 
 /** What a step sees when deciding whether it applies to a pending sign-in. */

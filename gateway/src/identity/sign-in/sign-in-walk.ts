@@ -12,7 +12,7 @@ import { upstreamLink } from './upstream-link.js';
 /**
  * The steps whose passing proves a credential the account already had: the second factor (a code of a confirmed
  * method, or a recovery code). The others prove nothing of the kind — the expired-password change sets a new password,
- * the 2FA set-up enrols a factor the caller brings, the device offer and the customer selection are choices — so they
+ * the 2FA set-up enrols a factor the caller brings, the passkey offer and the customer selection are choices — so they
  * leave the sign-in time where the first factor put it (ADR 0005 "Only a proved factor renews the sign-in time").
  */
 const STEPS_THAT_PROVE: readonly StepId[] = [StepId.twoFactor];

@@ -155,7 +155,7 @@ describe('the sign-in state machine', () => {
       rememberMe,
       returnUrl: '/interaction/abc',
       ip: '203.0.113.9',
-      // The browser has a platform authenticator: the device offer applies to accounts without a device (ADR 0016).
+      // The browser has a platform authenticator: the passkey offer applies to accounts without a device (ADR 0016).
       platformAuthenticator: true,
     });
     return { user, anonymous, outcome };
@@ -414,7 +414,7 @@ describe('S21 the sign-in time is the last proved credential', () => {
 
   const seconds = (ms: number) => Math.floor(ms / 1000);
 
-  it('S21 password: the time of the password; choosing a customer and the device offer later do not renew it', async () => {
+  it('S21 password: the time of the password; choosing a customer and the passkey offer later do not renew it', async () => {
     const user = await userWith({ ...plain, device: false, customers: 2 });
     const provedAt = clock.now();
     const session = await walk(await passwordSignIn(user));
@@ -426,7 +426,7 @@ describe('S21 the sign-in time is the last proved credential', () => {
     const user = await userWith({ ...plain, expired: true, secondFactor: true, device: false, customers: 2 });
     const start = clock.now();
     const session = await walk(await passwordSignIn(user));
-    // expired password (+1 min), second factor (+2), device offer (+3), customer (+4)
+    // expired password (+1 min), second factor (+2), passkey offer (+3), customer (+4)
     expect(session.record.data.account?.authTime).toBe(seconds(start + 2 * MINUTE));
     expect(session.record.data.account?.amr).toContain('mfa');
   });
@@ -547,7 +547,7 @@ describe('the step registry', () => {
       defaultSignInSteps()
         .list()
         .map((s) => s.id),
-    ).toEqual(['expired-password', 'two-factor', 'two-factor-setup', 'device-offer', 'customer-selection']);
+    ).toEqual(['expired-password', 'two-factor', 'two-factor-setup', 'passkey-offer', 'customer-selection']);
   });
 
   it('by default asks a user of several customers to choose one, and nobody else', async () => {
@@ -591,7 +591,7 @@ describe('the step registry', () => {
     const terms = 'terms' as StepId;
     steps.register(
       { id: terms, path: '/account/terms', appliesTo: () => true, calls: [] },
-      { before: 'device-offer' },
+      { before: 'passkey-offer' },
     );
     expect(
       steps

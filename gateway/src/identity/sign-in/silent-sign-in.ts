@@ -25,7 +25,7 @@ export function silentEntry(ctx: SignInContext, walk: Pick<SignInWalk, 'begin'>)
    * signed in again without typing. Answers undefined (the call's `false`) unless the session is signed in, is a
    * remember-me session, and its user is unchanged (stamp, not disabled). The steps are walked again with credit
    * only for what still holds: the second factor counts when the remembered sign-in proved one (`mfa` in its amr)
-   * or this browser is remembered for it now (ADR 0008); the chosen customer counts; the device offer is not made
+   * or this browser is remembered for it now (ADR 0008); the chosen customer counts; the passkey offer is not made
    * again. Nothing is proved by the cookie (ADR 0005): the sign-in keeps the remembered sign-in's time and methods,
    * and only a step that proves a credential (the second factor) renews the time.
    *
@@ -55,7 +55,7 @@ export function silentEntry(ctx: SignInContext, walk: Pick<SignInWalk, 'begin'>)
       amr: [...account.amr],
       passed: [
         'password',
-        StepId.deviceOffer,
+        StepId.passkeyOffer,
         ...(account.amr.includes('mfa') ? [StepId.twoFactor] : []),
         ...(account.customerId !== undefined ? [StepId.customerSelection] : []),
       ] satisfies PassedMark[],

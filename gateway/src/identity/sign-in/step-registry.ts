@@ -2,8 +2,8 @@ import { customerSelectionStep } from '../customers/customer-selection.step.js';
 import { twoFactorSetupStep } from '../two-factor/two-factor-setup.step.js';
 import { twoFactorStep } from '../two-factor/two-factor.step.js';
 import { expiredPasswordStep } from '../recovery/expired-password.step.js';
-import { deviceOfferStep } from '../passkeys/device-offer.step.js';
-import { CALLS_OUTSIDE_SIGN_IN, type SignInStep, type StepId } from './sign-in-step.js';
+import { passkeyOfferStep } from '../passkeys/passkey-offer.step.js';
+import { CALLS_OUTSIDE_SIGN_IN, FORMER_STEP_IDS, type SignInStep, type StepId } from './sign-in-step.js';
 
 /** Ordered list of sign-in steps; a flow registers its step without touching Login. */
 export class SignInStepRegistry {
@@ -26,8 +26,10 @@ export class SignInStepRegistry {
     return this.steps;
   }
 
+  /** The step with this id, or with the id it had before (a pending sign-in stored before a rename). */
   find(id: string): SignInStep | undefined {
-    return this.steps.find((s) => s.id === id);
+    const wanted = FORMER_STEP_IDS[id] ?? id;
+    return this.steps.find((s) => s.id === wanted);
   }
 
   /** Whether `call` may be answered while a sign-in waits at `stepId` (deny by default). */
@@ -53,13 +55,13 @@ function switched<S extends SignInStep>(step: S, enabled: boolean): S {
 
 /**
  * Every step ARCHITECTURE.md names, in its order: (password) → expired password → second factor, or its set-up
- * when required → device offer → customer selection → done.
+ * when required → passkey offer → customer selection → done.
  */
 export function defaultSignInSteps(switches: StepSwitches = {}): SignInStepRegistry {
   return new SignInStepRegistry()
     .register(expiredPasswordStep)
     .register(twoFactorStep)
     .register(twoFactorSetupStep)
-    .register(switched(deviceOfferStep, switches.offerDeviceRegistration ?? true))
+    .register(switched(passkeyOfferStep, switches.offerDeviceRegistration ?? true))
     .register(switched(customerSelectionStep, switches.selectCustomer ?? true));
 }

@@ -96,7 +96,7 @@ export interface PendingSignIn {
    * Epoch ms of the last credential this sign-in proved (ADR 0005 "Only a proved factor renews the sign-in time"): the
    * password, passkey, one-time token or upstream that started it, then the second factor if one is proved; for a
    * silent sign-in, the remembered sign-in's own time. The completed session's `authTime` is this, never the
-   * completion's time: a step that proves nothing (customer selection, device offer) does not renew it.
+   * completion's time: a step that proves nothing (customer selection, passkey offer) does not renew it.
    */
   provedAt: number;
   /**
@@ -106,7 +106,7 @@ export interface PendingSignIn {
   passwordVerifiedAt?: number;
   /** This browser was remembered after an earlier second factor of the user (ADR 0008): the 2FA step is skipped. */
   secondFactorRemembered?: boolean;
-  /** The browser reported a user-verifying platform authenticator at Login (the device offer needs one). */
+  /** The browser reported a user-verifying platform authenticator at Login (the passkey offer needs one). */
   platformAuthenticator?: boolean;
   /** The sign-in came through an upstream (ADR 0018): kept on the signed-in session for the upstream sign-out. */
   upstream?: UpstreamSession;

@@ -82,7 +82,7 @@ for (const { sql: kind, skip } of SQL) {
       expect(vera).toMatchObject({ vendorId: 'contoso', passwordHash: null, email: null });
       expect(vera?.securityStamp).not.toBe('stamp-vera');
       expect(await store.users.findByLogin('vera@contoso.example')).toBeUndefined();
-      expect(await store.webauthnCredentials.listForUser('vera')).toEqual([]);
+      expect(await store.passkeys.listForUser('vera')).toEqual([]);
       expect(await store.users.hasSecondFactor('vera')).toBe(false);
       expect(await store.recoveryCodes.remaining('vera')).toBe(0);
       const left = await sql<{ n: number | string }>`select
@@ -119,7 +119,7 @@ for (const { sql: kind, skip } of SQL) {
         securityStamp: 'stamp-ann',
       });
       expect(ann?.vendorId).toBeUndefined();
-      expect(await store.webauthnCredentials.listForUser('ann')).toHaveLength(1);
+      expect(await store.passkeys.listForUser('ann')).toHaveLength(1);
       expect(await store.audit.list({ userId: 'ann' })).toEqual([]);
       expect((await store.users.vendorAccountsOf('contoso')).map((u) => u.id).sort()).toEqual([
         'quiet',

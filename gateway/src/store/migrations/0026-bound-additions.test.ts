@@ -105,10 +105,10 @@ for (const { sql: kind, skip } of SQL) {
 
       await migrateToLatest(database);
       const store = createStore(database, randomBytes(32));
-      expect((await store.webauthnCredentials.find('old-key'))?.boundStamp).toBeNull();
+      expect((await store.passkeys.find('old-key'))?.boundStamp).toBeNull();
 
       // After the upgrade: a passkey and the PIN bound to today's stamp (added without a proved second factor).
-      await store.webauthnCredentials.add({
+      await store.passkeys.add({
         id: 'new-key',
         userId: 'u1',
         publicKey: 'pk2',
@@ -118,10 +118,10 @@ for (const { sql: kind, skip } of SQL) {
         boundStamp: 's1',
       });
       await store.secondFactors.enablePin('u1', 's1');
-      expect((await store.webauthnCredentials.find('new-key'))?.boundStamp).toBe('s1');
+      expect((await store.passkeys.find('new-key'))?.boundStamp).toBe('s1');
 
       await store.users.rotateSecurityStamp('u1');
-      expect((await store.webauthnCredentials.listForUser('u1')).map((c) => c.id)).toEqual(['old-key']);
+      expect((await store.passkeys.listForUser('u1')).map((c) => c.id)).toEqual(['old-key']);
       // The PIN was the preferred method when it went: the preference moves to a method that is left.
       expect(await store.secondFactors.find('u1')).toMatchObject({
         totpSecretSealed: 'sealed',

@@ -31,3 +31,11 @@ export function formatBytes(bytes: number, locale: string): string {
     maximumFractionDigits: 1,
   }).format(bytes / 1000);
 }
+
+/**
+ * A name or version set inside a translated sentence, isolated (Unicode FSI … PDI) so that right to left it keeps its
+ * own order: "0.2.0-bbb" stays "0.2.0-bbb" instead of "bbb-0.2.0" (the HTML equivalent of `<bdi>` for a string).
+ */
+export function isolate(text: string): string {
+  return `\u2068${text}\u2069`;
+}

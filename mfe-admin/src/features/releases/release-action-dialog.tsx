@@ -6,7 +6,7 @@ import { Dialog, useDialogDescriptionId } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import type { RemoteRelease } from 'shared-contracts/console';
 import { Button, FormErrors, Stack, TextField } from 'shared-contracts/ui';
-import { formatPercent, formatRate } from './format';
+import { formatPercent, formatRate, isolate } from './format';
 import {
   useEndCanaryMutation,
   usePromoteReleaseMutation,
@@ -84,21 +84,29 @@ function ActionForm({ kind, release, onDone, onClose }: ReleaseActionDialogProps
   const [setGuard] = useSetCanaryGuardMutation();
 
   const remote = release.id;
-  const active = release.active ?? t('releases.none');
-  const previous = previousActive(release) ?? t('releases.previousUnknown');
+  const active = release.active ? isolate(release.active) : t('releases.none');
+  const previousVersion = previousActive(release);
+  const previous = previousVersion ? isolate(previousVersion) : t('releases.previousUnknown');
+  // Names and versions in sentences keep their own order right to left.
+  const name = isolate(remote);
+  const chosen = version ? isolate(version) : '—';
   const shareNumber = Number(share);
   const summary = {
     startCanary: t('actions.startCanary.summary', {
-      remote,
-      version: version || '—',
+      remote: name,
+      version: chosen,
       share: Number.isInteger(shareNumber) ? formatPercent(shareNumber, locale) : share,
       active,
     }),
-    endCanary: t('actions.endCanary.summary', { remote, version: release.canary?.version ?? '—', active }),
-    promote: t('actions.promote.summary', { remote, version: version || '—', active }),
-    rollBack: t('actions.rollBack.summary', { remote, active, previous }),
+    endCanary: t('actions.endCanary.summary', {
+      remote: name,
+      version: release.canary ? isolate(release.canary.version) : '—',
+      active,
+    }),
+    promote: t('actions.promote.summary', { remote: name, version: chosen, active }),
+    rollBack: t('actions.rollBack.summary', { remote: name, active, previous }),
     guard: t('actions.guard.summary', {
-      remote,
+      remote: name,
       pageLoads,
       rate: Number.isFinite(Number(rate)) ? formatRate(Number(rate) / 100, locale) : rate,
       ratio,
@@ -137,19 +145,23 @@ function ActionForm({ kind, release, onDone, onClose }: ReleaseActionDialogProps
     switch (kind) {
       case 'startCanary':
         result = await startCanary({ remote, version, percent: shareNumber, ...why });
-        done = t('results.canaryStarted', { remote, version, share: formatPercent(shareNumber, locale) });
+        done = t('results.canaryStarted', {
+          remote: name,
+          version: chosen,
+          share: formatPercent(shareNumber, locale),
+        });
         break;
       case 'endCanary':
         result = await endCanary({ remote, ...why });
-        done = t('results.canaryEnded', { remote, active });
+        done = t('results.canaryEnded', { remote: name, active });
         break;
       case 'promote':
         result = await promote({ remote, version, ...why });
-        done = t('results.promoted', { remote, version });
+        done = t('results.promoted', { remote: name, version: chosen });
         break;
       case 'rollBack':
         result = await rollBack({ remote, ...why });
-        done = t('results.rolledBack', { remote });
+        done = t('results.rolledBack', { remote: name });
         break;
       case 'guard':
         result = await setGuard({
@@ -159,7 +171,7 @@ function ActionForm({ kind, release, onDone, onClose }: ReleaseActionDialogProps
           ratio: Number(ratio),
           ...why,
         });
-        done = t('results.guardChanged', { remote });
+        done = t('results.guardChanged', { remote: name });
         break;
     }
     setBusy(false);

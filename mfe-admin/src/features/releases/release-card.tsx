@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ResultStatus } from 'shared-contracts/account-ui';
+import { ResultStatus, useFocusAfterRemoval } from 'shared-contracts/account-ui';
 import type { HealthWindow, RemoteRelease } from 'shared-contracts/console';
 import { Button } from 'shared-contracts/ui';
-import { formatBytes, formatCount, formatPercent, formatRate, formatWhen } from './format';
+import { formatBytes, formatCount, formatPercent, formatRate, formatWhen, isolate } from './format';
 import { ReleaseActionDialog, type ReleaseActionKind } from './release-action-dialog';
 import { HEALTH_REFRESH_MS, useReleaseHealthQuery } from './releases.api';
 
@@ -23,7 +23,7 @@ function WhenBy({ at, by }: { at: string | null; by: string | null }) {
   const when = <time dateTime={at}>{formatWhen(at, i18n.language)}</time>;
   return by ? (
     <>
-      {when} <span className="admin-muted">{t('releases.by', { actor: by })}</span>
+      {when} <span className="admin-muted">{t('releases.by', { actor: isolate(by) })}</span>
     </>
   ) : (
     when
@@ -43,19 +43,23 @@ export function ReleaseCard({ release, window, canChange }: ReleaseCardProps) {
   const [result, setResult] = useState('');
   const { id, active, canary, guard } = release;
   const titleId = `release-${id}-title`;
+  // "End the canary" leaves with the canary: focus then goes to the card's heading, not to the top of the page.
+  const [headingRef, removed] = useFocusAfterRemoval<HTMLHeadingElement>(canary ? ['endCanary'] : []);
   const open = (kind: ReleaseActionKind) => {
     setResult('');
     setAction(kind);
   };
   return (
     <section className="hr-card admin-release" aria-labelledby={titleId} data-testid={`release-${id}`}>
-      <h2 id={titleId} className="admin-release__title">
-        {id}
+      <h2 id={titleId} className="admin-release__title" ref={headingRef} tabIndex={-1}>
+        <bdi>{id}</bdi>
       </h2>
       <dl className="admin-facts">
         <div>
           <dt>{t('releases.active')}</dt>
-          <dd data-testid={`release-${id}-active`}>{active ?? t('releases.none')}</dd>
+          <dd data-testid={`release-${id}-active`}>
+            <bdi>{active ?? t('releases.none')}</bdi>
+          </dd>
         </div>
         <div>
           <dt>{t('releases.canary')}</dt>
@@ -63,7 +67,7 @@ export function ReleaseCard({ release, window, canChange }: ReleaseCardProps) {
             {canary ? (
               <>
                 {t('releases.canaryValue', {
-                  version: canary.version,
+                  version: isolate(canary.version),
                   share: formatPercent(canary.percent, locale),
                 })}{' '}
                 {canary.startedAt ? (
@@ -122,6 +126,7 @@ export function ReleaseCard({ release, window, canChange }: ReleaseCardProps) {
           release={release}
           onClose={() => setAction(undefined)}
           onDone={(message) => {
+            if (action === 'endCanary') removed('endCanary');
             setAction(undefined);
             setResult(message);
           }}
@@ -166,7 +171,7 @@ function HealthTable({ remote, window }: { remote: RemoteRelease; window: Health
           {(data?.versions ?? []).map((v) => (
             <tr key={v.version} data-role={v.role}>
               <th scope="row">
-                {v.version} <span className="admin-badge">{t(`health.roles.${v.role}`)}</span>
+                <bdi>{v.version}</bdi> <span className="admin-badge">{t(`health.roles.${v.role}`)}</span>
               </th>
               <td>{formatCount(v.pageLoads, locale)}</td>
               <td>{formatCount(v.loadFailures, locale)}</td>
@@ -228,7 +233,9 @@ function VersionsTable({ release }: { release: RemoteRelease }) {
                   <ul className="admin-requires">
                     {Object.entries(v.requires).map(([name, range]) => (
                       <li key={name}>
-                        <code>{name}</code> <code>{range}</code>
+                        <bdi>
+                          <code>{name}</code> <code>{range}</code>
+                        </bdi>
                       </li>
                     ))}
                   </ul>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { REMOTE_IDS, type RemoteId } from 'shared-contracts';
 import { DateField, type DateFieldStrings } from 'shared-contracts/account-ui';
 import type { ReleaseEvent, ReleaseHistoryRequest } from 'shared-contracts/console';
-import { formatCount, formatPercent, formatRate, formatWhen } from './format';
+import { formatCount, formatPercent, formatRate, formatWhen, isolate } from './format';
 import { useReleaseHistoryQuery } from './releases.api';
 
 /** The guard's figures the page names (others are shown by their key). Rates are 0–1. */
@@ -35,7 +35,7 @@ function Figures({ figures }: { figures: Record<string, number> }) {
 function EventItem({ event }: { event: ReleaseEvent }) {
   const { t, i18n } = useTranslation('mfe-admin');
   const locale = i18n.language;
-  const actor = event.actor === 'guard' ? t('history.guardActor') : event.actor;
+  const actor = event.actor === 'guard' ? t('history.guardActor') : isolate(event.actor);
   return (
     <li className="admin-history__event" data-testid="release-event" data-action={event.action}>
       <time dateTime={event.at} className="admin-muted">
@@ -43,8 +43,8 @@ function EventItem({ event }: { event: ReleaseEvent }) {
       </time>
       <p className="admin-history__what">
         {t(`history.actions.${event.action}`, {
-          remote: event.remote,
-          version: event.version ?? '—',
+          remote: isolate(event.remote),
+          version: event.version ? isolate(event.version) : '—',
           share: event.percent === null ? '—' : formatPercent(event.percent, locale),
         })}
       </p>

@@ -1,13 +1,17 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import axe from 'axe-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleAccess, ReleasesView } from 'shared-contracts/console';
 import { renderWithProviders, stubGateway, type StubAnswers } from 'shared-contracts/testing';
 import de from '../../locales/de.json';
 import enGB from '../../locales/en-GB.json';
 import { ReleasesPage } from './releases-page';
+import { HEALTH_REFRESH_MS } from './releases.api';
 
 afterEach(cleanup);
+
+/** Text as read, without the Unicode isolates that keep names and versions in order right to left. */
+const plain = (element: Element) => (element.textContent ?? '').replace(/[\u2068\u2069]/g, '');
 
 const RELEASE_MANAGER: ConsoleAccess = {
   grants: [{ role: 'releaseManager', partnerId: null, customerId: null }],
@@ -108,14 +112,12 @@ describe('/admin/releases', () => {
     const card = await screen.findByTestId('release-mfe-login');
     expect(within(card).getByTestId('release-mfe-login-active').textContent).toBe('0.1.0-aaa');
     expect(within(card).getByTestId('release-mfe-login-canary').textContent).toBe('No canary');
-    expect(card.textContent).toContain(
-      'Ends a canary after 100 page loads when its failure rate is above 2%',
-    );
+    expect(plain(card)).toContain('Ends a canary after 100 page loads when its failure rate is above 2%');
     const versions = within(card).getByTestId('versions-mfe-login');
-    expect(versions.textContent).toContain('48.2 kB');
-    expect(versions.textContent).toContain('by cli:deploy');
-    expect(versions.textContent).toContain('by releasemanager');
-    expect(versions.textContent).toContain('^19.3.1');
+    expect(plain(versions)).toContain('48.2 kB');
+    expect(plain(versions)).toContain('by cli:deploy');
+    expect(plain(versions)).toContain('by releasemanager');
+    expect(plain(versions)).toContain('^19.3.1');
     const health = await within(card).findByText('1,200');
     expect(health.closest('tr')!.textContent).toContain('0.33%');
     // The console's navigation is built from the permissions: a release manager sees Releases only.
@@ -126,6 +128,22 @@ describe('/admin/releases', () => {
         .map((a) => a.textContent),
     ).toEqual(['Releases']);
     expect(within(nav).getByRole('link').getAttribute('aria-current')).toBe('page');
+  });
+
+  it('asks for the health figures again every 10 s while the page is open', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { calls } = await renderPage();
+      await screen.findByText('1,200');
+      const asked = () => calls.filter((c) => c.call === 'ReleaseHealth').length;
+      const before = asked();
+      await vi.advanceTimersByTimeAsync(HEALTH_REFRESH_MS - 1_000);
+      expect(asked()).toBe(before);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await waitFor(() => expect(asked()).toBe(before + 1));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('asks for health again over the window chosen', async () => {
@@ -152,8 +170,12 @@ describe('/admin/releases', () => {
     const dialog = screen.getByRole('dialog', { name: 'Canary of mfe-login' });
     const share = within(dialog).getByLabelText('Share of browsers (%)');
     fireEvent.change(share, { target: { value: '50' } });
-    expect(within(dialog).getByTestId('release-dialog-summary').textContent).toBe(
+    expect(plain(within(dialog).getByTestId('release-dialog-summary'))).toBe(
       'mfe-login 0.2.0-bbb will be served to 50% of browsers; the others keep 0.1.0-aaa.',
+    );
+    // Right to left, the version keeps its order: it is isolated in the sentence (not "bbb-0.2.0").
+    expect(within(dialog).getByTestId('release-dialog-summary').textContent).toContain(
+      '\u20680.2.0-bbb\u2069',
     );
     expect(calls.some((c) => c.call === 'StartCanary')).toBe(false);
     fireEvent.change(within(dialog).getByLabelText('Reason (optional, recorded in the history)'), {
@@ -161,7 +183,7 @@ describe('/admin/releases', () => {
     });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Start the canary' }));
     await waitFor(() =>
-      expect(screen.getByTestId('release-mfe-login-result').textContent).toBe(
+      expect(plain(screen.getByTestId('release-mfe-login-result'))).toBe(
         'mfe-login 0.2.0-bbb is now served to 50% of browsers.',
       ),
     );
@@ -173,11 +195,63 @@ describe('/admin/releases', () => {
     });
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() =>
-      expect(screen.getByTestId('release-mfe-login-canary').textContent).toContain(
+      expect(plain(screen.getByTestId('release-mfe-login-canary'))).toContain(
         '0.2.0-bbb for 50% of browsers',
       ),
     );
     expect(screen.getByRole('button', { name: 'End the canary' })).toBeTruthy();
+  });
+
+  it('sets the canary guard: the rate is typed in percent and sent as a fraction', async () => {
+    const { calls } = await renderPage({ SetCanaryGuard: () => Response.json({}) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Canary guard' }));
+    const dialog = screen.getByRole('dialog', { name: 'Canary guard of mfe-login' });
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Failure rate above (%)').value).toBe('2');
+    fireEvent.change(within(dialog).getByLabelText('Minimum page loads of the canary'), {
+      target: { value: '200' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Failure rate above (%)'), { target: { value: '2.5' } });
+    fireEvent.change(within(dialog).getByLabelText('And above the active version’s times'), {
+      target: { value: '3' },
+    });
+    expect(plain(within(dialog).getByTestId('release-dialog-summary'))).toBe(
+      'A canary of mfe-login will be ended automatically once it has 200 page loads and its failure rate is above 2.5% and above 3 times the active version’s.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save the guard' }));
+    await waitFor(() =>
+      expect(plain(screen.getByTestId('release-mfe-login-result'))).toBe(
+        'The canary guard of mfe-login has been saved.',
+      ),
+    );
+    expect(calls.find((c) => c.call === 'SetCanaryGuard')?.body).toEqual({
+      remote: 'mfe-login',
+      minPageLoads: 200,
+      minFailureRate: 0.025,
+      ratio: 3,
+    });
+  });
+
+  it('ends a canary once confirmed; focus goes to the card, not to the top of the page', async () => {
+    let canary: { version: string; percent: number } | null = { version: '0.2.0-bbb', percent: 25 };
+    const { calls } = await renderPage({
+      Releases: () => Response.json(view(canary)),
+      EndCanary: () => {
+        canary = null;
+        return Response.json({});
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'End the canary' }));
+    const dialog = screen.getByRole('dialog', { name: 'End the canary of mfe-login?' });
+    expect(plain(within(dialog).getByTestId('release-dialog-summary'))).toBe(
+      'mfe-login 0.2.0-bbb will no longer be served; every browser gets 0.1.0-aaa on its next page load.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'End the canary' }));
+    await waitFor(() => expect(plain(screen.getByTestId('release-mfe-login-canary'))).toBe('No canary'));
+    expect(calls.find((c) => c.call === 'EndCanary')?.body).toEqual({ remote: 'mfe-login' });
+    expect(screen.queryByRole('button', { name: 'End the canary' })).toBeNull();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'mfe-login' })),
+    );
   });
 
   it('checks the share before any call: 1 to 99, whole', async () => {
@@ -198,7 +272,7 @@ describe('/admin/releases', () => {
     const dialog = screen.getByRole('dialog', { name: 'Promote a version of mfe-login' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Promote' }));
     expect(await within(dialog).findByText('This field is required.')).toBeTruthy();
-    expect(screen.getByTestId('release-mfe-login-result').textContent).toBe('');
+    expect(plain(screen.getByTestId('release-mfe-login-result'))).toBe('');
   });
 
   it('a refusal for a sign-in that is not recent opens "Confirm it\'s you" in place, then rolls back', async () => {
@@ -216,7 +290,7 @@ describe('/admin/releases', () => {
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Roll back' }));
     const dialog = screen.getByRole('dialog', { name: 'Roll back mfe-login?' });
-    expect(within(dialog).getByTestId('release-dialog-summary').textContent).toBe(
+    expect(plain(within(dialog).getByTestId('release-dialog-summary'))).toBe(
       'mfe-login will go back from 0.1.0-aaa to the version active before it for every browser; any canary ends.',
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Roll back' }));
@@ -225,9 +299,7 @@ describe('/admin/releases', () => {
     fireEvent.change(await within(confirm).findByLabelText('Password'), { target: { value: 'secret' } });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Continue' }));
     await waitFor(() =>
-      expect(screen.getByTestId('release-mfe-login-result').textContent).toBe(
-        'mfe-login has been rolled back.',
-      ),
+      expect(plain(screen.getByTestId('release-mfe-login-result'))).toBe('mfe-login has been rolled back.'),
     );
     expect(calls.filter((c) => c.call === 'RollBackRelease')).toHaveLength(2);
   });
@@ -236,10 +308,10 @@ describe('/admin/releases', () => {
     const { calls } = await renderPage();
     const events = await screen.findAllByTestId('release-event');
     expect(events.map((e) => e.dataset.action)).toEqual(['canaryEndedByGuard', 'canaryStarted']);
-    expect(events[0]!.textContent).toContain('Canary of mfe-login 0.2.0-bbb ended by the canary guard');
-    expect(events[0]!.textContent).toContain('By the canary guard');
-    expect(events[0]!.textContent).toContain('Canary failure rate25%');
-    expect(events[1]!.textContent).toContain('Reason: Try the new sign-in');
+    expect(plain(events[0]!)).toContain('Canary of mfe-login 0.2.0-bbb ended by the canary guard');
+    expect(plain(events[0]!)).toContain('By the canary guard');
+    expect(plain(events[0]!)).toContain('Canary failure rate25%');
+    expect(plain(events[1]!)).toContain('Reason: Try the new sign-in');
     expect(screen.getByTestId('history-count').textContent).toBe('2 events');
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '26/11/2026' } });
     await waitFor(() =>
@@ -252,7 +324,7 @@ describe('/admin/releases', () => {
   it('is in the reader’s language: German words, numbers and sizes', async () => {
     await renderPage({}, { lng: 'de' });
     const card = await screen.findByTestId('release-mfe-login');
-    expect(card.textContent).toContain('Aktive Version');
+    expect(plain(card)).toContain('Aktive Version');
     expect(within(card).getByTestId('versions-mfe-login').textContent).toContain('48,2 kB');
     expect(await within(card).findByText('1.200')).toBeTruthy();
   });

@@ -1,6 +1,7 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfirmItsYouHere } from 'shared-contracts/account-ui';
+import { completeCaptcha, selectCaptcha } from 'shared-contracts/api';
 import { renderWithProviders, stubGateway } from 'shared-contracts/testing';
 import enGB from '../../locales/en-GB.json';
 import { PasskeyList } from './passkey-list';
@@ -134,6 +135,159 @@ describe('PasskeyList', () => {
         expect(calls.some((c) => c.call === 'SignInAgain')).toBe(false);
       },
     );
+  });
+
+  describe('"Confirm it\'s you" asks for every second factor of the account and the partner\'s captcha (issue 49)', () => {
+    const refused = () =>
+      Response.json({ title: 'x', errors: { '': ['recentSignInRequired'] } }, { status: 403 });
+
+    /** A rename refused until confirmed; the password answers "second factor next" with `methods`. */
+    async function renderSecondFactor(
+      methods: string[],
+      answers: Parameters<typeof stubGateway>[0] = {},
+      view: Record<string, unknown> = {},
+    ) {
+      let confirmed = false;
+      const calls = await renderList(
+        {
+          RenameDevice: () =>
+            confirmed ? Response.json({ devices: [{ ...LAPTOP, name: 'Old laptop' }] }) : refused(),
+          ConfirmItsYouView: () =>
+            Response.json({
+              password: true,
+              passkey: false,
+              secondFactor: methods,
+              maskedPhone: '•••• 0123',
+              maskedEmail: 'j•••@example.test',
+              ...view,
+            }),
+          ConfirmItsYou: () => Response.json({ confirmed: false, secondFactor: methods }),
+          ConfirmItsYouSecondFactor: ({ body }) => {
+            const { code } = body as { code: string };
+            if (code !== '246810')
+              return Response.json({ title: 'x', errors: { code: ['invalidCode'] } }, { status: 400 });
+            confirmed = true;
+            return Response.json({ confirmed: true });
+          },
+          ...answers,
+        },
+        true,
+      );
+      fireEvent.click(await screen.findByRole('button', { name: 'Rename Work laptop' }));
+      fireEvent.change(screen.getByLabelText('New name for Work laptop'), {
+        target: { value: 'Old laptop' },
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'Save name' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+      fireEvent.change(await within(dialog).findByLabelText('Password'), {
+        target: { value: 'right password' },
+      });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+      return { calls, dialog };
+    }
+
+    it('texts a code only when Send is pressed, then confirms with it and renames', async () => {
+      const { calls, dialog } = await renderSecondFactor(['sms', 'recoveryCode'], {
+        ConfirmItsYouSendCode: () => Response.json({ sent: true, to: '•••• 0123', retryAfterSeconds: 30 }),
+      });
+      expect(await within(dialog).findByText('We’ll text a code to •••• 0123.')).toBeTruthy();
+      expect(within(dialog).queryByLabelText(/Code from the text message/)).toBeNull();
+      expect(calls.some((c) => c.call === 'ConfirmItsYouSendCode')).toBe(false);
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Send code' }));
+      expect(await within(dialog).findByText('We sent a code to •••• 0123.')).toBeTruthy();
+      expect(calls.filter((c) => c.call === 'ConfirmItsYouSendCode').map((c) => c.body)).toEqual([
+        { method: 'sms' },
+      ]);
+      // The next code waits: the resend button is off while the wait runs.
+      expect(
+        within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Send a new code' }).disabled,
+      ).toBe(true);
+      fireEvent.change(within(dialog).getByLabelText(/Code from the text message/), {
+        target: { value: '246810' },
+      });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+      expect(await screen.findByText('Old laptop')).toBeTruthy();
+      expect(calls.find((c) => c.call === 'ConfirmItsYouSecondFactor')?.body).toEqual({
+        method: 'sms',
+        code: '246810',
+      });
+      expect(calls.filter((c) => c.call === 'RenameDevice')).toHaveLength(2);
+    });
+
+    it('mails a PIN when asked and names the digits to type; other methods can be chosen instead', async () => {
+      const { calls, dialog } = await renderSecondFactor(['authenticator', 'pin', 'recoveryCode'], {
+        ConfirmItsYouSendCode: () =>
+          Response.json({ sent: true, to: 'j•••@example.test', retryAfterSeconds: 0, positions: [2, 4, 7] }),
+      });
+      expect(await within(dialog).findByLabelText('Code from your authenticator app')).toBeTruthy();
+      expect(within(dialog).getByRole('button', { name: 'Use a recovery code instead' })).toBeTruthy();
+      expect(within(dialog).queryByRole('button', { name: /text message/ })).toBeNull();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Get a PIN by email' }));
+      expect(
+        await within(dialog).findByText(
+          'We’ll email a PIN to j•••@example.test and ask for some of its digits.',
+        ),
+      ).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Send PIN' }));
+      const field = await within(dialog).findByLabelText('Enter digits 2, 4 and 7 of your PIN');
+      fireEvent.change(field, { target: { value: '246810' } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+      expect(await screen.findByText('Old laptop')).toBeTruthy();
+      expect(calls.find((c) => c.call === 'ConfirmItsYouSecondFactor')?.body).toEqual({
+        method: 'pin',
+        code: '246810',
+      });
+    });
+
+    it("asks the partner's challenge before the password when the view says so, and sends it once solved", async () => {
+      let confirmed = false;
+      const gateway = stubGateway({
+        Devices: () => Response.json({ devices: [LAPTOP] }),
+        RenameDevice: () =>
+          confirmed ? Response.json({ devices: [{ ...LAPTOP, name: 'Old laptop' }] }) : refused(),
+        ConfirmItsYouView: () =>
+          Response.json({
+            password: true,
+            passkey: false,
+            secondFactor: [],
+            captcha: { version: 1 },
+            captchaRequired: true,
+          }),
+        ConfirmItsYou: () => {
+          confirmed = true;
+          return Response.json({ confirmed: true });
+        },
+      });
+      const { store } = await renderWithProviders(
+        <>
+          <PasskeyList />
+          <ConfirmItsYouHere namespace="mfe-devices" returnUrl="/account/registerdevice" />
+        </>,
+        {
+          path: '/account/registerdevice',
+          fetch: gateway.fetch,
+          resources: { 'en-GB': { 'mfe-devices': enGB } },
+        },
+      );
+      fireEvent.click(await screen.findByRole('button', { name: 'Rename Work laptop' }));
+      fireEvent.change(screen.getByLabelText('New name for Work laptop'), {
+        target: { value: 'Old laptop' },
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'Save name' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+      fireEvent.change(await within(dialog).findByLabelText('Password'), {
+        target: { value: 'right password' },
+      });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+      const captcha = selectCaptcha(store.getState());
+      expect(captcha).toMatchObject({ show: true, target: 'login', provider: { version: 1 } });
+      expect(gateway.calls.some((c) => c.call === 'ConfirmItsYou')).toBe(false);
+      act(() => completeCaptcha(store.dispatch, captcha.callbackId));
+      expect(await screen.findByText('Old laptop')).toBeTruthy();
+      expect(gateway.calls.find((c) => c.call === 'ConfirmItsYou')?.body).toEqual({
+        password: 'right password',
+      });
+    });
   });
 
   it('removes a passkey only once the confirmation naming it is accepted, and says so in the card', async () => {

@@ -1,7 +1,7 @@
-/** The device offer (ADR 0016) is never made to a vendor account (issue 48, ADR 0041: no passkey of its own). */
+/** The passkey offer (ADR 0016) is never made to a vendor account (issue 48, ADR 0041: no passkey of its own). */
 import { describe, expect, it } from 'vitest';
 import type { StepContext } from '../sign-in/sign-in-step.js';
-import { deviceOfferStep } from './device-offer.step.js';
+import { passkeyOfferStep } from './passkey-offer.step.js';
 
 function contextFor(vendorId: string | undefined): StepContext {
   return {
@@ -16,9 +16,9 @@ function contextFor(vendorId: string | undefined): StepContext {
   } as unknown as StepContext;
 }
 
-describe('the device offer', () => {
+describe('the passkey offer', () => {
   it('S35 applies to an account without a passkey on a browser with a platform authenticator, never to a vendor account', async () => {
-    expect(await deviceOfferStep.appliesTo(contextFor(undefined))).toBe(true);
-    expect(await deviceOfferStep.appliesTo(contextFor('contoso'))).toBe(false);
+    expect(await passkeyOfferStep.appliesTo(contextFor(undefined))).toBe(true);
+    expect(await passkeyOfferStep.appliesTo(contextFor('contoso'))).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';
 
 /** A registered passkey or security key (WebAuthn credential), bound to one user. */
-export interface WebauthnCredential {
+export interface Passkey {
   /** The credential id, URL-safe base64: the table's key (an id belongs to one user only). */
   id: string;
   userId: string;
@@ -23,13 +23,13 @@ export interface WebauthnCredential {
 }
 
 /** A credential as registration stores it. */
-export type NewWebauthnCredential = Omit<WebauthnCredential, 'createdAt' | 'lastUsedAt' | 'boundStamp'> & {
+export type NewPasskey = Omit<Passkey, 'createdAt' | 'lastUsedAt' | 'boundStamp'> & {
   boundStamp?: string | null;
 };
 
 type Row = Selectable<Database['webauthn_credentials']>;
 
-function toCredential(row: Row): WebauthnCredential {
+function toPasskey(row: Row): Passkey {
   let transports: string[] = [];
   try {
     const parsed = JSON.parse(row.transports) as unknown;
@@ -50,34 +50,38 @@ function toCredential(row: Row): WebauthnCredential {
   };
 }
 
-/** The `webauthn_credentials` and `device_offer_skips` tables. */
-export class WebauthnCredentialRepository {
+/**
+ * The passkeys (ADR 0057's name) over the `webauthn_credentials` and `device_offer_skips` tables: the SQL tables keep
+ * the names of their migrations (0001, 0013), since renaming a table every deployment holds buys nothing a reader
+ * needs; in code they are passkeys and the passkey offer.
+ */
+export class PasskeyRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async find(id: string): Promise<WebauthnCredential | undefined> {
+  async find(id: string): Promise<Passkey | undefined> {
     const row = await this.db
       .selectFrom('webauthn_credentials')
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirst();
-    return row ? toCredential(row) : undefined;
+    return row ? toPasskey(row) : undefined;
   }
 
-  async listForUser(userId: string): Promise<WebauthnCredential[]> {
+  async listForUser(userId: string): Promise<Passkey[]> {
     const rows = await this.db
       .selectFrom('webauthn_credentials')
       .selectAll()
       .where('user_id', '=', userId)
       .orderBy('created_at')
       .execute();
-    return rows.map(toCredential);
+    return rows.map(toPasskey);
   }
 
   /** Stores a new credential; false when the id is already registered (to anyone). */
-  async add(credential: NewWebauthnCredential): Promise<boolean> {
+  async add(credential: NewPasskey): Promise<boolean> {
     const result = await this.db
       .insertInto('webauthn_credentials')
       .values({
@@ -131,7 +135,7 @@ export class WebauthnCredentialRepository {
     return Number(result.numDeletedRows) === 1;
   }
 
-  /** Remembers that the user skipped the device offer now (SkipFido). */
+  /** Remembers that the user skipped the passkey offer now (SkipFido). */
   async recordOfferSkipped(userId: string): Promise<void> {
     const at = this.now();
     await this.db
@@ -141,7 +145,7 @@ export class WebauthnCredentialRepository {
       .execute();
   }
 
-  /** When the user last skipped the device offer, or undefined. */
+  /** When the user last skipped the passkey offer, or undefined. */
   async offerSkippedAt(userId: string): Promise<number | undefined> {
     const row = await this.db
       .selectFrom('device_offer_skips')
