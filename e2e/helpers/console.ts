@@ -152,6 +152,24 @@ export async function administrationEntry(page: Page): Promise<Locator> {
   return menu.getByRole('link', { name: 'Administration' });
 }
 
+/** A string as a regular expression's source, matched literally. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A sentence of the console as a pattern, for `toContainText`/`getByText`: the console isolates each name and version
+ * it puts into a sentence (U+2068 … U+2069, so a version reads left to right in a right-to-left sentence), and the
+ * pattern lets each interpolated value be isolated or not. Use as a tag: said`mfe-login ${version} is now active.`
+ */
+export function said(parts: TemplateStringsArray, ...values: (string | number)[]): RegExp {
+  return new RegExp(
+    parts
+      .map(
+        (part, i) => literal(part) + (i < values.length ? `\u2068?${literal(String(values[i]))}\u2069?` : ''),
+      )
+      .join(''),
+  );
+}
+
 /** The releases page (/admin/releases): its heading, the console's navigation, and each remote's card and dialog. */
 export function releasesPage(page: Page) {
   const card = (remote: string) => page.getByTestId(`release-${remote}`);

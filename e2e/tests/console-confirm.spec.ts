@@ -11,6 +11,7 @@ import {
   operatorCode,
   releaseHistory,
   releasesPage,
+  said,
   signInWithCode,
 } from '../helpers/console.js';
 import { CONSOLE_USERS } from '../helpers/demo-users.js';
@@ -81,8 +82,10 @@ test('a change after the recent-sign-in window asks "Confirm it’s you" with th
   await confirm.continue.click();
   await retried;
   await expect(confirm.dialog).toBeHidden();
-  await expect(releases.result('mfe-login')).toHaveText('The canary guard of mfe-login has been saved.');
-  await expect(releases.card('mfe-login')).toContainText('Ends a canary after 250 page loads');
+  await expect(releases.result('mfe-login')).toHaveText(
+    said`The canary guard of ${'mfe-login'} has been saved.`,
+  );
+  await expect(releases.card('mfe-login')).toContainText(said`Ends a canary after ${250} page loads`);
   const [latest] = await releaseHistory(page);
   expect(latest).toMatchObject({
     action: 'guardChanged',

@@ -13,6 +13,7 @@ import {
   releaseHistory,
   releasesPage,
   restoreRelease,
+  said,
   servedTo,
   signInWithCode,
 } from '../helpers/console.js';
@@ -125,7 +126,7 @@ test('a broken build at 50 % is ended by the guard at its minimum sample, and it
   await operator.reload();
   // Newest first: this canary's end.
   const event = releasesPage(operator).events('canaryEndedByGuard').filter({ hasText: broken }).first();
-  await expect(event).toContainText(`Canary of mfe-login ${broken} ended by the canary guard`);
+  await expect(event).toContainText(said`Canary of ${'mfe-login'} ${broken} ended by the canary guard`);
   await expect(event).toContainText('By the canary guard');
   const figure = (name: string) =>
     event.locator('dt', { hasText: name }).locator('xpath=following-sibling::dd[1]');

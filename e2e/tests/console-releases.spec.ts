@@ -15,6 +15,7 @@ import {
   releaseHistory,
   releasesPage,
   restoreRelease,
+  said,
   servedTo,
   signInWithCode,
   withConfirmItsYou,
@@ -97,13 +98,17 @@ test('a 50 % canary of the new build: browsers in different buckets load differe
       await dialog.version.selectOption(newBuild);
       await dialog.share.fill('50');
       await dialog.reason.fill(REASON);
-      await expect(dialog.root).toContainText(`mfe-login ${newBuild} will be served to 50% of browsers`);
+      await expect(dialog.root).toContainText(
+        said`${'mfe-login'} ${newBuild} will be served to 50% of browsers`,
+      );
       await dialog.confirm('Start the canary').click();
     },
-    releases.result('mfe-login').getByText(`mfe-login ${newBuild} is now served to 50% of browsers.`),
+    releases
+      .result('mfe-login')
+      .getByText(said`${'mfe-login'} ${newBuild} is now served to 50% of browsers.`),
   );
   await expect(releases.dialog.root).toBeHidden();
-  await expect(releases.canary('mfe-login')).toContainText(`${newBuild} for 50% of browsers`);
+  await expect(releases.canary('mfe-login')).toContainText(said`${newBuild} for 50% of browsers`);
   // Live within 3 s (one store, one registry revision).
   await expect.poll(() => servedTo(CANARY_BUCKET, 'mfe-login'), { timeout: 3000 }).toBe(newBuild);
   expect(await servedTo(ACTIVE_BUCKET, 'mfe-login')).toBe(earlier);
@@ -122,7 +127,7 @@ test('promoted, the new build is what both halves load', async ({ browser }) => 
       await releases.dialog.version.selectOption(newBuild);
       await releases.dialog.confirm('Promote').click();
     },
-    releases.result('mfe-login').getByText(`mfe-login ${newBuild} is now the active version.`),
+    releases.result('mfe-login').getByText(said`${'mfe-login'} ${newBuild} is now the active version.`),
   );
   await expect(releases.active('mfe-login')).toHaveText(newBuild);
   await expect(releases.canary('mfe-login')).toHaveText('No canary');
@@ -139,10 +144,10 @@ test('rolled back, both halves load the earlier version again', async ({ browser
     async () => {
       await releases.rollBack('mfe-login').click();
       await expect(releases.dialog.root).toBeVisible();
-      await expect(releases.dialog.root).toContainText(`from ${newBuild} to ${earlier}`);
+      await expect(releases.dialog.root).toContainText(said`from ${newBuild} to ${earlier}`);
       await releases.dialog.confirm('Roll back').click();
     },
-    releases.result('mfe-login').getByText('mfe-login has been rolled back.'),
+    releases.result('mfe-login').getByText(said`${'mfe-login'} has been rolled back.`),
   );
   await expect(releases.active('mfe-login')).toHaveText(earlier);
   await expect.poll(() => servedTo(ACTIVE_BUCKET, 'mfe-login'), { timeout: 3000 }).toBe(earlier);
@@ -163,11 +168,14 @@ test('the history shows the canary, the promotion and the roll-back, each by rel
   // The page shows them too, each with its actor.
   const releases = releasesPage(page);
   await expect(releases.history).toBeVisible();
-  const byManager = (action: string) => releases.events(action).filter({ hasText: `By ${manager.username}` });
-  await expect(byManager('rolledBack')).toContainText([`mfe-login rolled back to ${earlier}`]);
-  await expect(byManager('promoted')).toContainText([`mfe-login ${newBuild} promoted to active`]);
-  await expect(byManager('canaryStarted')).toContainText([`Canary of mfe-login ${newBuild} started at 50%`]);
-  await expect(byManager('canaryStarted')).toContainText([`Reason: ${REASON}`]);
+  const byManager = (action: string) =>
+    releases.events(action).filter({ hasText: said`By ${manager.username}` });
+  await expect(byManager('rolledBack')).toContainText([said`${'mfe-login'} rolled back to ${earlier}`]);
+  await expect(byManager('promoted')).toContainText([said`${'mfe-login'} ${newBuild} promoted to active`]);
+  await expect(byManager('canaryStarted')).toContainText([
+    said`Canary of ${'mfe-login'} ${newBuild} started at 50%`,
+  ]);
+  await expect(byManager('canaryStarted')).toContainText([said`Reason: ${REASON}`]);
 });
 
 test('axe finds nothing on the releases page right to left, light and dark', async () => {
