@@ -32,6 +32,46 @@ const INCOMPATIBLE: Record<'incompatible-contracts' | 'incompatible-react', [Reg
   ],
 };
 
+/**
+ * The one line `releases publish` refuses an incompatible copy with (issue 51: compatibility is checked at publish,
+ * naming what the build requires and what the shell provides).
+ */
+const REFUSAL: Record<keyof typeof INCOMPATIBLE, RegExp> = {
+  'incompatible-contracts':
+    /requires shared-contracts \^2\.0\.0; the shell provides shared-contracts 1\.\d+\.\d+/,
+  'incompatible-react': /requires react \^20\.0\.0; the shell provides react 19\.\d+\.\d+/,
+};
+
+/**
+ * Publishes and promotes an incompatible copy as a version that got into the store without the check (published
+ * before it existed, or against a shell since replaced) would be there: the releases CLI's plain publish must refuse
+ * it with its one line (else this throws), then the copy is published and promoted with `SHELL_DIST` naming no shell
+ * build, so nothing is known to check against. The browser's own refusal at load is what the specs then prove.
+ */
+function publishPastTheCheck(
+  remoteId: string,
+  copy: string,
+  dataDir: string,
+  breakage: keyof typeof INCOMPATIBLE,
+) {
+  let refusal = '';
+  try {
+    runReleases(['publish', remoteId, copy], dataDir);
+  } catch (error) {
+    refusal = String(error);
+  }
+  if (!REFUSAL[breakage].test(refusal))
+    throw new Error(
+      `releases publish did not refuse the ${breakage} copy with its line:\n${refusal || 'accepted'}`,
+    );
+  const noShell = { SHELL_DIST: path.join(copy, 'no-shell-build') };
+  const output = runReleases(['publish', remoteId, copy], dataDir, noShell);
+  const version = new RegExp(`${remoteId} (\\S+)`).exec(output)?.[1];
+  if (!version) throw new Error(`could not read the published version from: ${output}`);
+  runReleases(['promote', remoteId, version], dataDir, noShell);
+  return version;
+}
+
 /** Rewrites a copy's entry and federation manifest as a build against other shared versions would have them. */
 function makeIncompatible(dir: string, breakage: keyof typeof INCOMPATIBLE): void {
   for (const file of ['remoteEntry.js', 'mf-manifest.json']) {
@@ -107,6 +147,9 @@ export async function publishBrokenRemote(remoteId: string, breakage: Breakage):
       breakPageRendering(copy);
     } else if (breakage === 'incompatible-contracts' || breakage === 'incompatible-react') {
       makeIncompatible(copy, breakage);
+      const version = publishPastTheCheck(remoteId, copy, dataDir, breakage);
+      await servedVersion(remoteId, version);
+      return version;
     } else {
       // The entry is intact but every chunk it loads is gone (a half-copied release).
       for (const file of readdirSync(copy))

@@ -61,12 +61,15 @@ export function gatewayEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   };
 }
 
-/** Runs the gateway's releases CLI on a DATA_DIR; returns its output, throws with it on failure. */
-export function runReleases(args: string[], dataDir: string): string {
+/**
+ * Runs the gateway's releases CLI on a DATA_DIR (with `env` added to its environment); returns its output, throws
+ * with it on failure.
+ */
+export function runReleases(args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}): string {
   if (!existsSync(RELEASES_CLI))
     throw new Error(`${RELEASES_CLI} is missing: build the gateway first (npm run build)`);
   const result = spawnSync(process.execPath, [RELEASES_CLI, ...args], {
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, DATA_DIR: dataDir, ...env },
     encoding: 'utf8',
   });
   const output = `${result.stdout}${result.stderr}`;

@@ -3,7 +3,8 @@
  * remotes from /remotes/manifest.json and loads each through its published mf-manifest.json with the Module
  * Federation 2 runtime; React 19 renders, and React and the runtime are fetched once per page (remotes share them);
  * a remote load that stalls is given up after a timeout and retried before the fallback shows; a remote built
- * against an incompatible shared-contracts or React is refused with a report; a broken remote version is skipped
+ * against an incompatible shared-contracts or React is refused by `releases publish` with its one line and, got into
+ * the store past that check, by the browser at load with a report; a broken remote version is skipped
  * with a friendly page while every other flow keeps working.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -164,6 +165,7 @@ test('the manifest names every remote by its published version and federation ma
   expect(response.ok()).toBe(true);
   const manifest = (await response.json()) as { remotes: Record<string, { entry: string; version: string }> };
   expect(Object.keys(manifest.remotes).sort()).toEqual([
+    'mfe-admin',
     'mfe-devices',
     'mfe-login',
     'mfe-mfa',
