@@ -164,6 +164,34 @@ for (const backend of BACKENDS) {
         expect(metrics.text).toContain('release_load_failures_total{remote="mfe-login",version="1.1.0"} 1');
       });
 
+      it("gives a browser's first page its bucket, and counts the page under the version that bucket gets", async () => {
+        const metric = async (version: string) => {
+          const text = (await request(gw.app).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`))
+            .text;
+          const line = text
+            .split('\n')
+            .find((l) => l.startsWith(`release_page_loads_total{remote="mfe-login",version="${version}"}`));
+          return Number(line?.split(' ')[1] ?? 0);
+        };
+        const before = { canary: await metric('1.1.0'), active: await metric('1.0.0') };
+        const first = await request(gw.app).get('/account/login').expect(200);
+        const bucket = Number(/idp\.bucket=(\d+)/.exec(String(first.headers['set-cookie']))?.[1]);
+        expect(bucket).toBeGreaterThanOrEqual(0);
+        const version = bucket < 50 ? '1.1.0' : '1.0.0';
+        expect(await versionFor(bucket)).toBe(version);
+        expect({ canary: await metric('1.1.0'), active: await metric('1.0.0') }).toEqual(
+          version === '1.1.0'
+            ? { ...before, canary: before.canary + 1 }
+            : { ...before, active: before.active + 1 },
+        );
+        // A browser with its bucket keeps it: no new cookie.
+        const next = await request(gw.app)
+          .get('/account/login')
+          .set('Cookie', `idp.bucket=${bucket}`)
+          .expect(200);
+        expect(String(next.headers['set-cookie'])).not.toContain('idp.bucket');
+      });
+
       it('answers bad input with the errors map, never a 500', async () => {
         const bad = await manager.b.post('/api/Account/StartCanary', {
           remote: 'mfe-nope',
