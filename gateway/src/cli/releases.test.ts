@@ -122,10 +122,20 @@ describe('the releases CLI', () => {
       { cwd: GATEWAY, env: { ...process.env, DATA_DIR: gw.dataDir, DATABASE_URL: '', SHELL_DIST } },
     ).catch((error: { code: number; stderr: string }) => error);
     expect(refused).toMatchObject({ code: 2 });
-    expect((refused as { stderr: string }).stderr).toMatch(
+    const stderr = (refused as { stderr: string }).stderr;
+    expect(stderr).toMatch(
       new RegExp(
         `^error: mfe-login 0\\.1\\.0-[0-9a-f]{10} requires react \\^20\\.0\\.0; the shell provides react ${react.replace(/\./g, '\\.')}\\n$`,
       ),
     );
+    // The browser's own refusal is tested with such a build: `--unchecked` publishes it, audited as unchecked.
+    const version = /(0\.1\.0-[0-9a-f]{10})/.exec(stderr)![1]!;
+    expect(
+      await cli(['publish', 'mfe-login', build(gw.dataDir, 'react-20', '^20.0.0'), '--unchecked']),
+    ).toEqual([`mfe-login ${version} published`]);
+    await expect(cli(['promote', 'mfe-login', version])).rejects.toThrow(/requires react \^20\.0\.0/);
+    await cli(['promote', 'mfe-login', version, '--unchecked']);
+    const audited = await gw.store.audit.list({ kinds: ['release.promoted'] });
+    expect(audited[0]?.data).toMatchObject({ subject: `mfe-login@${version}`, unchecked: true });
   });
 });
