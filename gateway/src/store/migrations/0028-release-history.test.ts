@@ -45,7 +45,7 @@ describe('migration 0028 (sqlite)', () => {
         previous: '[]',
         canary_version: '1.1.0',
         canary_percent: 10,
-      } as never)
+      })
       .execute();
 
     await migrateToLatest(database);
