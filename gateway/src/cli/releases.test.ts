@@ -86,7 +86,10 @@ describe('the releases CLI', () => {
     await expect(cli(['guard', 'mfe-mfa', '--ratio', 'lots'])).rejects.toThrow(UsageError);
     await expect(cli(['guard', 'mfe-mfa', '--ratio', '0.5'])).rejects.toThrow(/ratio must be 1–100/);
     await expect(cli(['guard', 'mfe-nope'])).rejects.toThrow(/unknown remote "mfe-nope"/);
-    await expect(cli(['guard', 'mfe-mfa', '--bogus', '1'])).rejects.toThrow(UsageError);
+    await expect(cli(['guard', 'mfe-mfa', '--bogus', '1'])).rejects.toThrow(
+      /^Unknown option '--bogus' \(npm run releases -- help\)$/,
+    );
+    await expect(cli(['guard'])).rejects.toThrow(/^guard takes 1 argument\(s\)/);
   });
 
   it('shows health per version over a window', async () => {

@@ -75,7 +75,8 @@ export async function runReleasesCommand(
   try {
     parsed = parse(args);
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    const message = error instanceof Error ? error.message.split('. ')[0]! : String(error);
+    throw new UsageError(`${message} (releases help)`);
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
@@ -83,7 +84,7 @@ export async function runReleasesCommand(
   const checks = { unchecked: values.unchecked === true };
   const need = (n: number, max = n) => {
     if (rest.length < n || rest.length > max)
-      throw new UsageError(`${command} takes ${n === max ? n : `${n}–${max}`} argument(s)\n${USAGE}`);
+      throw new UsageError(`${command} takes ${n === max ? n : `${n}–${max}`} argument(s) (releases help)`);
   };
   switch (command) {
     case 'publish': {
