@@ -225,9 +225,11 @@ export class ReleaseService {
       );
     if (existing && !activate) return false;
     const files: StoredReleaseFile[] = existing ? [] : await readBuild(dir);
-    const change = this.changeBy(by, (before, after) =>
-      before.active !== after.active ? [this.event('promoted', version, null, by)] : [],
-    );
+    let promoted = false;
+    const change = this.changeBy(by, (before, after) => {
+      promoted = before.active !== after.active;
+      return promoted ? [this.event('promoted', version, null, by)] : [];
+    });
     const created = await this.releases.publish(
       id,
       version,
@@ -243,7 +245,8 @@ export class ReleaseService {
       change,
     );
     if (created) await this.audit('published', id, version, by, uncheckedOf(options));
-    if (activate) await this.audit('promoted', id, version, by, uncheckedOf(options));
+    // `publish-all` at every start makes nothing active twice: only a change is audited.
+    if (promoted) await this.audit('promoted', id, version, by, uncheckedOf(options));
     return created;
   }
 
