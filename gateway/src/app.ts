@@ -7,10 +7,10 @@ import { browserOf, sessionReaderOf } from './http/browser.js';
 import { accountApi } from './http/account-api.js';
 import { lightCallLane } from './http/light-calls.js';
 import { requestLocale } from './http/locale.js';
-import { opsRouter, type ClientErrorLimits } from './http/ops.router.js';
+import { opsRouter, reportedVersion, type ClientErrorLimits } from './http/ops.router.js';
 import { partnerShellValues } from './http/partner.router.js';
 import { sendFormError } from './http/problem.js';
-import { remotesRouter } from './http/remotes.router.js';
+import { browserBucket, remotesRouter } from './http/remotes.router.js';
 import { requestLogger } from './http/request-logger.js';
 import { securityHeaders } from './http/security-headers.js';
 import { compressBigAnswers } from './http/compression.js';
@@ -48,9 +48,10 @@ import type { SessionStore } from './infra/sessions/session-store.js';
 import { RememberedBrowsers } from './identity/two-factor/remembered-browsers.js';
 import { KnownBrowsers } from './infra/throttle/known-browsers.js';
 import type { LoginThrottle } from './infra/throttle/login-throttle.js';
+import { HealthCounter } from './releases/health-counter.js';
 import { followReleases, type ReleaseRegistry } from './releases/release-registry.js';
+import { createReleaseService, type ReleaseService } from './releases/release-service.js';
 import { AccountSessionRepository } from './store/account-session.repository.js';
-import { ClientErrorCountRepository } from './store/client-error-count.repository.js';
 import type { Store } from './store/store.js';
 
 /** What the OIDC mount needs from the identity layer: who is signed in, and ending the site session. */
@@ -87,6 +88,13 @@ export interface AppDeps {
   logger?: Logger;
   oidc?: OidcMount;
   releases?: ReleaseRegistry;
+  /**
+   * Health per remote version, buffered and flushed to the store (ADR 0059): server.ts starts it and flushes it on
+   * shutdown; when omitted the app makes its own, flushing every HEALTH_FLUSH_MS.
+   */
+  healthCounts?: HealthCounter;
+  /** The one release service of the CLI and the console; made over the store when omitted. */
+  releaseService?: ReleaseService;
   signInSteps?: SignInStepRegistry;
   metrics?: Metrics;
   clientErrorLimits?: ClientErrorLimits;
@@ -132,6 +140,16 @@ export function createApp(deps: AppDeps): Express {
   // The registry in the store, followed by this replica (ADR 0033): PostgreSQL notifies it of changes.
   const releases = deps.releases ?? followReleases(store.releases, config.databaseUrl, logger);
   const now = () => clock.now();
+  const healthCounts =
+    deps.healthCounts ??
+    new HealthCounter({
+      repository: store.releaseHealth,
+      metrics,
+      logger,
+      now,
+      flushMs: config.healthFlushMs,
+    }).start();
+  const releaseService = deps.releaseService ?? createReleaseService(store, config.shellDist, now);
 
   // Which account each signed-in session belongs to: the security centre's list (ADR 0036).
   const sessionIndex = new SessionIndex(new AccountSessionRepository(store.database.db), now);
@@ -345,8 +363,7 @@ export function createApp(deps: AppDeps): Express {
     opsRouter(logger, metrics, deps.clientErrorLimits, {
       releases,
       bucketCookie: cookieNames(config).bucket,
-      counts: new ClientErrorCountRepository(store.database.db),
-      now,
+      counts: healthCounts,
     }),
   );
   // The security centre's service and readers (issue 43, ADR 0036): its router is one of the account API's.
@@ -389,6 +406,7 @@ export function createApp(deps: AppDeps): Express {
       identity,
       status: { systemStatus, errorRecords },
       securityCentre,
+      releases: releaseService,
       // The `ownerOf` policies: a passkey of the account; another live session of it (this one is not listed).
       owners: {
         passkey: async (user, id) => (await identity.webauthn.devicesOf(user.id)).some((d) => d.id === id),
@@ -422,6 +440,15 @@ export function createApp(deps: AppDeps): Express {
       },
       anonymousSession: async (req, res) => {
         if (sessions.cookieId(req) === undefined) await sessions.ensure(req, res);
+      },
+      bucket: (req, res) => void browserBucket(req, res, config),
+      // Health per version (ADR 0059): a page a remote renders, counted under the version this browser is given.
+      pageLoad: (req, owner) => {
+        const { remote, version } = reportedVersion(req, owner, {
+          releases,
+          bucketCookie: cookieNames(config).bucket,
+        });
+        healthCounts.pageLoad(remote, version);
       },
     }),
   );

@@ -104,6 +104,15 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_SECONDS: z.coerce.number({ message: 'must be a number' }).int().min(1).max(3600).optional(),
   // After SIGTERM /readyz answers 503 this long before the listener closes, so the balancer stops sending first.
   DRAIN_SECONDS: z.coerce.number({ message: 'must be a number' }).int().min(0).max(600).default(10),
+  // The canary guard's check and the health counts' flush to the store (ADR 0059): every few seconds; tests and the
+  // e2e suite shorten them.
+  CANARY_GUARD_INTERVAL_MS: z.coerce
+    .number({ message: 'must be a number' })
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(5000),
+  HEALTH_FLUSH_MS: z.coerce.number({ message: 'must be a number' }).int().min(100).max(60_000).default(5000),
   // New OIDC authorizations one source address may start per minute (0: no cap, e.g. a load test from one host).
   AUTHORIZATIONS_PER_MINUTE: z.coerce
     .number({ message: 'must be a number' })
@@ -162,6 +171,10 @@ export interface GatewayConfig {
   headersTimeoutMs?: number;
   /** How long /readyz answers 503 after SIGTERM before the listener closes (DRAIN_SECONDS, default 10 s). */
   drainMs?: number;
+  /** How often the canary guard judges running canaries (CANARY_GUARD_INTERVAL_MS, default 5 s; ADR 0059). */
+  canaryGuardIntervalMs?: number;
+  /** How often this replica adds its health counts to the store (HEALTH_FLUSH_MS, default 5 s). */
+  healthFlushMs?: number;
 }
 
 /** Raised for a bad environment; carries one line per problem. */
@@ -266,6 +279,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     headersTimeoutMs: (e.HEADERS_TIMEOUT_SECONDS ?? e.KEEP_ALIVE_TIMEOUT_SECONDS + 1) * 1000,
     drainMs: e.DRAIN_SECONDS * 1000,
+    canaryGuardIntervalMs: e.CANARY_GUARD_INTERVAL_MS,
+    healthFlushMs: e.HEALTH_FLUSH_MS,
   };
 }
 

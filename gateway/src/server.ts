@@ -8,6 +8,10 @@ import { HASH_THREADS } from './identity/passwords/passwords.service.js';
 import { createLogger } from './infra/logger.js';
 import { createOidcMount } from './oidc/mount.js';
 import { openRuntime } from './runtime.js';
+import { Metrics } from './infra/metrics.js';
+import { CanaryGuard } from './releases/canary-guard.js';
+import { HealthCounter } from './releases/health-counter.js';
+import { createReleaseService } from './releases/release-service.js';
 import { ClientErrorCountRepository } from './store/client-error-count.repository.js';
 
 const config = loadConfigOrExit();
@@ -17,7 +21,29 @@ async function start(): Promise<void> {
   const runtime = await openRuntime(config, logger);
   const oidc = await createOidcMount(config, runtime.store, runtime.redis, logger);
   const drain = new Drain({ drainMs: config.drainMs ?? 10_000, closeTimeoutMs: 10_000 });
+  // Releases that watch themselves (ADR 0059): this replica's health counts go to the store every HEALTH_FLUSH_MS,
+  // and its canary guard judges running canaries every CANARY_GUARD_INTERVAL_MS (every replica runs one; a canary
+  // is ended once, by whichever gets there first).
+  const metrics = new Metrics();
+  const healthCounts = new HealthCounter({
+    repository: runtime.store.releaseHealth,
+    metrics,
+    logger,
+    now: () => runtime.clock.now(),
+    flushMs: config.healthFlushMs,
+  }).start();
+  const releaseService = createReleaseService(runtime.store, config.shellDist, () => runtime.clock.now());
+  const canaryGuard = new CanaryGuard({
+    releases: runtime.store.releases,
+    health: runtime.store.releaseHealth,
+    service: releaseService,
+    logger: logger.child({ module: 'canary-guard' }),
+    intervalMs: config.canaryGuardIntervalMs,
+  }).start();
   const app = createApp({
+    metrics,
+    healthCounts,
+    releaseService,
     config,
     store: runtime.store,
     sessionStore: runtime.sessionStore,
@@ -34,7 +60,9 @@ async function start(): Promise<void> {
   // Audit events older than AUDIT_RETENTION_DAYS go hourly, in small batches between requests.
   const stopAuditPurge = startAuditPurge({
     audit: runtime.store.audit,
-    alsoPurge: (before) => new ClientErrorCountRepository(runtime.store.database.db).purgeBefore(before),
+    alsoPurge: async (before) =>
+      (await new ClientErrorCountRepository(runtime.store.database.db).purgeBefore(before)) +
+      (await runtime.store.releaseHealth.purgeBefore(before)),
     retentionDays: config.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
     now: () => runtime.clock.now(),
     onPurged: (count) => logger.info({ count }, 'expired audit events purged'),
@@ -70,9 +98,12 @@ async function start(): Promise<void> {
   const stop = (signal: string) => {
     if (drain.draining()) return;
     logger.info({ signal, drainMs: config.drainMs }, 'shutting down: draining');
-    void drain.run(server).then((outcome) => {
+    void drain.run(server).then(async (outcome) => {
       stopAuditPurge();
       oidc.close();
+      // The last counts of this replica reach the store before it closes.
+      await canaryGuard.stop();
+      await healthCounts.close();
       runtime
         .close()
         .catch((error: unknown) => logger.error({ err: error }, 'close failed'))

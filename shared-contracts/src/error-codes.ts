@@ -97,6 +97,14 @@ export const ERROR_MESSAGES = {
   /** A failure with a status only (no code of ours): shown instead of the raw status text (issue 49). */
   unexpectedError: 'Something went wrong. Please try again.',
   offline: 'You are offline. This needs a network connection.',
+  // releases in the console (issue 51, ADR 0059)
+  releaseUnknownVersion: 'This remote has no published version of that name.',
+  /** A build whose federation manifest requires a shared version the shell cannot provide (ADR 0059). */
+  releaseIncompatible:
+    '{{remote}} {{version}} requires {{package}} {{required}}; the shell provides {{package}} {{provided}}.',
+  releaseAlreadyActive: 'This version is already the active one.',
+  releaseNoCanary: 'This remote has no canary running.',
+  releaseNoEarlierVersion: 'This remote has no earlier version to roll back to.',
 } as const;
 
 /** A code listed in {@link ERROR_MESSAGES}. */

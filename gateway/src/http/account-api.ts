@@ -3,10 +3,12 @@ import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
 import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { ReleaseService } from '../releases/release-service.js';
 import { createSessionChanges } from '../identity/account/session-changes.js';
 import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
+import { consoleReleasesRouter } from './console-releases.router.js';
 import { consoleRouter } from './console.router.js';
 import { customersRouter } from './customers.router.js';
 import { loginRouter } from './login.router.js';
@@ -36,6 +38,8 @@ export interface AccountApiDeps {
   owners: ObjectOwners;
   /** The security centre's service and readers (composed in app.ts); its router is one of this API's. */
   securityCentre: Omit<SecurityCentreRouterDeps, 'sessions' | 'antiforgery' | 'sessionChanges'>;
+  /** The one release service of the CLI and the console (ADR 0059): the console's release calls. */
+  releases: ReleaseService;
 }
 
 /**
@@ -101,6 +105,7 @@ export function accountApi(deps: AccountApiDeps): Router {
       linkGuard: captchaGuard({ ...identity, sessions, responses }, 'link'),
     }),
     securityCentreRouter({ ...deps.securityCentre, sessions, antiforgery, sessionChanges }),
+    consoleReleasesRouter({ releases: deps.releases }),
     consoleRouter(identity),
   );
   if (deps.status) router.use(statusRouter(deps.status));

@@ -57,6 +57,8 @@ for (const backend of BACKENDS) {
           'client_error_reports_by_version_total{remote="mfe-login",version="1.0.0",kind="remote-load"} 1',
         );
 
+        // Counted in memory, then in the store with the next flush (every few seconds, ADR 0059).
+        await gw.healthCounts.flush();
         const lines: string[] = [];
         await runAdminCommand(gw.store, ['errors', '--since', '1h'], (line) => lines.push(line));
         expect(lines).toEqual(['mfe-login\t1.1.0\t2\tremote-load=2', 'mfe-login\t1.0.0\t1\tremote-load=1']);

@@ -12,9 +12,11 @@ export interface ClientErrorVersions {
   releases: Pick<ReleaseRegistry, 'manifest' | 'read'>;
   /** Name of the canary bucket cookie (`cookieNames(config).bucket`). */
   bucketCookie: string;
-  /** Where accepted reports are counted per minute (the store's `client_error_counts`). */
-  counts: { add(at: number, remote: string, version: string, kind: string): Promise<void> };
-  now: () => number;
+  /**
+   * Where accepted reports are counted (releases/health-counter.ts): buffered, then added per minute to the store's
+   * `client_error_counts` (`admin errors`) and, for `remote-load` reports, as load failures of the version.
+   */
+  counts: { clientError(remote: string, version: string, kind: string): void };
 }
 
 /**
@@ -94,10 +96,8 @@ export function opsRouter(
       { clientError: parsed.data, remote, version, ip: req.ip, requestId: req.id },
       'client error report',
     );
-    // Counted for `admin errors`; a store hiccup loses one count, never the report's answer.
-    await versions?.counts
-      .add(versions.now(), remote, version, parsed.data.kind)
-      .catch((error: unknown) => logger.error({ err: error }, 'client error count failed'));
+    // Counted for `admin errors` and the version's health: in memory now, in the store within seconds.
+    versions?.counts.clientError(remote, version, parsed.data.kind);
     res.status(202).end();
   });
   return router;

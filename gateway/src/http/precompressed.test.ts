@@ -7,6 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { precompressDir } from 'shared-contracts/build/precompress';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReleasesCommand } from '../cli/releases.js';
+import { createReleaseService } from '../releases/release-service.js';
 import { startTestGateway, writeFakeShell, type TestGateway } from '../testing/test-gateway.js';
 import { acceptedEncodings } from './precompressed.js';
 
@@ -86,7 +87,11 @@ describe('precompressed siblings of built files (ADR 0026)', () => {
     writeFileSync(path.join(dist, 'tiny.js'), 'var x=1;');
     await precompressDir(dist);
     const out: string[] = [];
-    await runReleasesCommand(['publish', 'mfe-tenant', dist], gw.store.releases, (l) => out.push(l));
+    await runReleasesCommand(
+      ['publish', 'mfe-tenant', dist],
+      createReleaseService(gw.store, gw.config.shellDist),
+      (l) => out.push(l),
+    );
     await gw.releases.refresh();
     version = /0\.\d+\.\d+-[0-9a-f]+/.exec(out.join('\n'))![0];
     // The shell's build output, precompressed as the shell's build does it.

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from 'shared-contracts';
 import { runReleasesCommand } from '../cli/releases.js';
+import { createReleaseService } from '../releases/release-service.js';
 import { loadConfig } from '../config.js';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
@@ -24,7 +25,7 @@ describe('headers, shell serving, releases and ops', () => {
   });
   /** A releases CLI command against the gateway's store; returns once the app serves its outcome. */
   const releases = async (args: string[], out: (line: string) => void) => {
-    await runReleasesCommand(args, gw.store.releases, out);
+    await runReleasesCommand(args, createReleaseService(gw.store, gw.config.shellDist), out);
     await gw.releases.refresh();
   };
 

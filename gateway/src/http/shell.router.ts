@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
-import { isKnownPage, partnerLogoUrl, queryCarriesSecret } from 'shared-contracts';
+import { findRoute, isKnownPage, partnerLogoUrl, queryCarriesSecret, type RemoteId } from 'shared-contracts';
 import type { Logger } from 'pino';
 import type { FirstPaintPages, FirstPaintPartner } from './first-paint.js';
 import { firstPaintShellHtml, renderShellHtml, type ShellHtmlValues } from './render-shell-html.js';
@@ -34,6 +34,13 @@ export interface ShellRouterOptions {
    * AssertionOptions) each started a session of their own and the last cookie to arrive won over the others.
    */
   anonymousSession?: (req: Request, res: Response) => Promise<void>;
+  /**
+   * Gives a browser without a canary bucket its bucket with the page (http/remotes.router.ts `browserBucket`), before
+   * the first paint is chosen: the page drawn, its count and the manifest asked next are of the same versions.
+   */
+  bucket?: (req: Request, res: Response) => void;
+  /** A page a remote renders is served (GET): health per remote version counts it (ADR 0059). */
+  pageLoad?: (req: Request, owner: RemoteId) => void;
 }
 
 /**
@@ -123,6 +130,7 @@ export function shellRouter(options: ShellRouterOptions): Router {
       return;
     }
     try {
+      if (isKnownPage(req.path)) options.bucket?.(req, res);
       const values: Omit<ShellHtmlValues, 'nonce'> = options.shellValues
         ? await options.shellValues(req)
         : {};
@@ -135,6 +143,8 @@ export function shellRouter(options: ShellRouterOptions): Router {
       // The drawn page speaks the language the cookie or the browser asks for.
       if (values.firstPaint) res.vary('Accept-Language').vary('Cookie');
       await options.anonymousSession?.(req, res);
+      const owner = req.method === 'GET' ? findRoute(req.path)?.owner : undefined;
+      if (owner && owner !== 'shell') options.pageLoad?.(req, owner);
       res
         .status(isKnownPage(req.path) ? 200 : 404)
         // `private`: a page carries its own CSP nonce, and may carry a session cookie; no shared cache keeps it. A

@@ -48,6 +48,19 @@ export class Metrics {
       'Accepted client error reports by remote (or shell), the version this browser was given, and kind.',
     );
     this.define('sign_ins_total', 'Password sign-in attempts, by result.');
+    // Health per remote version (ADR 0059): what this replica counted; the store holds every replica's.
+    this.define(
+      'release_page_loads_total',
+      'Pages a remote renders served, by remote and the version this browser was given.',
+    );
+    this.define(
+      'release_load_failures_total',
+      'Remote-load failures the shell reported, by remote and the version this browser was given.',
+    );
+    this.define(
+      'release_client_errors_total',
+      'Client error reports of a remote (other than load failures), by remote and version.',
+    );
     this.histograms.set('http_request_duration_seconds', {
       help: 'Time from a request to the end of its answer, by call (route) and status class.',
       buckets: LATENCY_BUCKETS,

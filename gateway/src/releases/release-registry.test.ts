@@ -7,6 +7,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runReleasesCommand } from '../cli/releases.js';
+import { createReleaseService } from './release-service.js';
 import { openDatabase, type StoreDatabase } from '../store/database.js';
 import { ReleaseRepository } from '../store/release.repository.js';
 import { createStore } from '../store/store.js';
@@ -52,7 +53,9 @@ for (const backend of BACKENDS) {
       let other: { database: StoreDatabase; registry: ReleaseRegistry; app: Express };
       const cli = async (args: string[]) => {
         const out: string[] = [];
-        await runReleasesCommand(args, gw.store.releases, (l) => out.push(l));
+        await runReleasesCommand(args, createReleaseService(gw.store, gw.config.shellDist), (l) =>
+          out.push(l),
+        );
         return out.join('\n');
       };
 
@@ -196,7 +199,7 @@ describe('a replica announces a version only once it holds every file of it', ()
   });
   const cli = async (args: string[]) => {
     const out: string[] = [];
-    await runReleasesCommand(args, gw.store.releases, (l) => out.push(l));
+    await runReleasesCommand(args, createReleaseService(gw.store, gw.config.shellDist), (l) => out.push(l));
     return /mfe-tenant (\S+)/.exec(out.join('\n'))?.[1] ?? '';
   };
 

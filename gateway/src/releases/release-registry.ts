@@ -9,9 +9,9 @@ import {
   type RemoteRelease,
   type StoredReleaseFile,
 } from '../store/release.repository.js';
-import { isRemoteId, VERSION_PATTERN } from './release-commands.js';
+import { isRemoteId, VERSION_PATTERN } from './release-service.js';
 
-export { isRemoteId } from './release-commands.js';
+export { isRemoteId } from './release-service.js';
 export type { RegistryFile, RemoteRelease } from '../store/release.repository.js';
 
 /** A release file as this replica holds it in memory, ready to send. */
@@ -195,8 +195,15 @@ export class ReleaseRegistry {
         complete = false;
         const before = this.served.registry.remotes[id];
         next.remotes[id] = before
-          ? { ...before, versions: { ...release.versions, ...before.versions } }
-          : { active: undefined, previous: [], canary: undefined, versions: release.versions };
+          ? { ...before, guard: release.guard, versions: { ...release.versions, ...before.versions } }
+          : {
+              active: undefined,
+              previous: [],
+              canary: undefined,
+              canaryStarted: undefined,
+              guard: release.guard,
+              versions: release.versions,
+            };
         if (!this.warned.has(`${id}@${revision}`)) {
           this.warned.add(`${id}@${revision}`);
           this.options.logger?.warn(

@@ -24,6 +24,7 @@ import * as customerSortKey from './migrations/0023-customer-sort-key.js';
 import * as rememberedBrowsers from './migrations/0024-remembered-browsers.js';
 import * as vendorAccounts from './migrations/0025-vendor-accounts.js';
 import * as boundAdditions from './migrations/0026-bound-additions.js';
+import * as releaseHistory from './migrations/0028-release-history.js';
 import * as consoleGrants from './migrations/0027-console-grants.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
@@ -53,6 +54,7 @@ export function provider(store: StoreDatabase): MigrationProvider {
     '0024-remembered-browsers': { up: (db) => rememberedBrowsers.up(db) },
     '0025-vendor-accounts': { up: (db) => vendorAccounts.up(db) },
     '0026-bound-additions': { up: (db) => boundAdditions.up(db) },
+    '0028-release-history': { up: (db) => releaseHistory.up(db, store.dialect) },
     '0027-console-grants': { up: (db) => consoleGrants.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };

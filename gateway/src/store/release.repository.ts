@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { CanaryGuard, ReleaseAction } from 'shared-contracts/console';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
 
@@ -29,7 +30,19 @@ export interface PublishedVersion {
   contentHash: string;
   /** How many files the version has. */
   fileCount: number;
+  /** Who published it (a console user's username or `cli:<os user>`); null for versions from before ADR 0059. */
+  publishedBy: string | null;
+  /** ISO time and actor of the last time it was made the active version; null when it never was. */
+  activatedAt: string | null;
+  activatedBy: string | null;
+  /** Bytes on the wire (Brotli, else gzip, else plain) of its JS and CSS files. */
+  bytesOnWire: number;
+  /** The shared versions its federation manifest requires, by package (`react: ^19.3.1`). */
+  requires: Record<string, string>;
 }
+
+/** The canary guard's defaults (ADR 0059): 100 page loads, above 2 % and above twice the active version's rate. */
+export const DEFAULT_CANARY_GUARD: CanaryGuard = { minPageLoads: 100, minFailureRate: 0.02, ratio: 2 };
 
 /** A remote's release state: which version everyone gets, and an optional canary. */
 export interface RemoteRelease {
@@ -37,6 +50,10 @@ export interface RemoteRelease {
   /** Earlier active versions, newest last; `rollback` returns to the last one. */
   previous: string[];
   canary: { version: string; percent: number } | undefined;
+  /** When (ISO) and by whom the running canary was started; undefined without a canary. */
+  canaryStarted: { at: string; by: string | null } | undefined;
+  /** The canary guard's settings of this remote. */
+  guard: CanaryGuard;
   versions: Record<string, PublishedVersion>;
 }
 
@@ -53,6 +70,46 @@ export interface RegistryAtRevision {
 
 /** What a registry change may touch of one remote (the versions are the store's, never changed here). */
 export type ReleaseState = Pick<RemoteRelease, 'active' | 'previous' | 'canary'>;
+
+/** A release event to record (the history, ADR 0059). */
+export interface NewReleaseEvent {
+  action: ReleaseAction;
+  version: string | null;
+  percent: number | null;
+  reason: string | null;
+  /** The guard's figures when it ended a canary. */
+  figures: Record<string, number> | null;
+}
+
+/** Who makes a change and when: recorded with its events, the version it activates and the canary it starts. */
+export interface ChangeBy {
+  /** A console user's username, `cli:<os user>` or `guard`. */
+  actor: string;
+  /** ms. */
+  at: number;
+  /** The events the change records, from the state before and after it (none: nothing is recorded). */
+  events: (before: ReleaseState, after: ReleaseState) => NewReleaseEvent[];
+}
+
+/** A stored release event. */
+export interface StoredReleaseEvent extends NewReleaseEvent {
+  id: string;
+  /** ms. */
+  at: number;
+  remote: string;
+  actor: string;
+}
+
+/** What {@link ReleaseRepository.events} selects: a remote, and a period [from, to) in ms. */
+export interface ReleaseEventFilter {
+  remote?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** Thrown inside a change's transaction to roll it back: the change found nothing to do. */
+class NoChange extends Error {}
 
 // Rows per INSERT of files: far below SQLite's 32 766 bound parameters, and a few MB per statement at most.
 const FILES_PER_INSERT = 20;
@@ -88,21 +145,31 @@ export class ReleaseRepository {
         .executeTakeFirst();
       const versions = await trx
         .selectFrom('release_versions')
-        .select(['remote', 'version', 'content_hash', 'file_count', 'published_at'])
+        .select(VERSION_COLUMNS)
+        .select('remote')
         .orderBy('published_at')
         .orderBy('version')
         .execute();
       const states = await trx.selectFrom('release_remotes').selectAll().execute();
       const remotes: RegistryFile['remotes'] = {};
       const release = (id: string): RemoteRelease =>
-        (remotes[id] ??= { active: undefined, previous: [], canary: undefined, versions: {} });
-      for (const v of versions)
-        release(v.remote).versions[v.version] = {
-          publishedAt: new Date(Number(v.published_at)).toISOString(),
-          contentHash: v.content_hash,
-          fileCount: Number(v.file_count),
-        };
-      for (const s of states) Object.assign(release(s.remote), stateOf(s));
+        (remotes[id] ??= {
+          active: undefined,
+          previous: [],
+          canary: undefined,
+          canaryStarted: undefined,
+          guard: DEFAULT_CANARY_GUARD,
+          versions: {},
+        });
+      for (const v of versions) release(v.remote).versions[v.version] = versionOf(v);
+      for (const s of states)
+        Object.assign(release(s.remote), stateOf(s), {
+          canaryStarted:
+            s.canary_version && s.canary_started_at !== null
+              ? { at: new Date(Number(s.canary_started_at)).toISOString(), by: s.canary_started_by }
+              : undefined,
+          guard: guardOf(s),
+        });
       return { revision: Number(revision?.revision ?? 0), registry: { remotes } };
     });
   }
@@ -111,17 +178,11 @@ export class ReleaseRepository {
   async version(remote: string, version: string): Promise<PublishedVersion | undefined> {
     const row = await this.db
       .selectFrom('release_versions')
-      .select(['content_hash', 'file_count', 'published_at'])
+      .select(VERSION_COLUMNS)
       .where('remote', '=', remote)
       .where('version', '=', version)
       .executeTakeFirst();
-    return row
-      ? {
-          publishedAt: new Date(Number(row.published_at)).toISOString(),
-          contentHash: row.content_hash,
-          fileCount: Number(row.file_count),
-        }
-      : undefined;
+    return row ? versionOf(row) : undefined;
   }
 
   /** Every file of a published version (none when it is not published). */
@@ -150,8 +211,16 @@ export class ReleaseRepository {
   async publish(
     remote: string,
     version: string,
-    build: { contentHash: string; files: StoredReleaseFile[]; publishedAt: number },
+    build: {
+      contentHash: string;
+      files: StoredReleaseFile[];
+      publishedAt: number;
+      publishedBy?: string | null;
+      bytesOnWire?: number;
+      requires?: Record<string, string>;
+    },
     state?: (current: ReleaseState) => ReleaseState,
+    by?: ChangeBy,
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const revision = await this.raiseRevision(trx);
@@ -171,6 +240,9 @@ export class ReleaseRepository {
             content_hash: build.contentHash,
             file_count: build.files.length,
             published_at: build.publishedAt,
+            published_by: build.publishedBy ?? null,
+            bytes_on_wire: build.bytesOnWire ?? 0,
+            requires: JSON.stringify(build.requires ?? {}),
           })
           .execute();
         for (let i = 0; i < build.files.length; i += FILES_PER_INSERT) {
@@ -191,7 +263,11 @@ export class ReleaseRepository {
             .execute();
         }
       }
-      if (state) await this.applyState(trx, remote, state);
+      if (created && by)
+        await this.insertEvents(trx, remote, by, [
+          { action: 'published', version, percent: null, reason: null, figures: null },
+        ]);
+      if (state) await this.applyState(trx, remote, state, by);
       await this.notify(trx, revision);
       return created;
     });
@@ -201,13 +277,132 @@ export class ReleaseRepository {
    * Changes a remote's release state in one transaction: `change` sees the state as stored once this transaction
    * holds the write lock (the revision row is updated first), so concurrent commands never lose each other's work.
    */
-  async update(remote: string, change: (current: ReleaseState) => ReleaseState): Promise<ReleaseState> {
-    return this.db.transaction().execute(async (trx) => {
+  async update(
+    remote: string,
+    change: (current: ReleaseState) => ReleaseState,
+    by?: ChangeBy,
+  ): Promise<ReleaseState>;
+  /**
+   * As above; `change` answering undefined rolls the transaction back (nothing changes, nothing is recorded) and the
+   * update answers undefined: a change that applies only to the state it was decided on (the guard's).
+   */
+  async update(
+    remote: string,
+    change: (current: ReleaseState) => ReleaseState | undefined,
+    by?: ChangeBy,
+  ): Promise<ReleaseState | undefined>;
+  async update(
+    remote: string,
+    change: (current: ReleaseState) => ReleaseState | undefined,
+    by?: ChangeBy,
+  ): Promise<ReleaseState | undefined> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const revision = await this.raiseRevision(trx);
+        const next = await this.applyState(
+          trx,
+          remote,
+          (current) => {
+            const changed = change(current);
+            if (!changed) throw new NoChange();
+            return changed;
+          },
+          by,
+        );
+        await this.notify(trx, revision);
+        return next;
+      });
+    } catch (error) {
+      if (error instanceof NoChange) return undefined;
+      throw error;
+    }
+  }
+
+  /** Sets a remote's canary guard settings (followed by every replica with the revision) and records the event. */
+  async setGuard(remote: string, guard: CanaryGuard, by: ChangeBy): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
       const revision = await this.raiseRevision(trx);
-      const next = await this.applyState(trx, remote, change);
+      const values = {
+        guard_min_page_loads: guard.minPageLoads,
+        guard_min_failure_rate: guard.minFailureRate,
+        guard_ratio: guard.ratio,
+      };
+      await trx
+        .insertInto('release_remotes')
+        .values({ remote, previous: '[]', ...values })
+        .onConflict((oc) => oc.column('remote').doUpdateSet(values))
+        .execute();
+      const state = await this.stateIn(trx, remote);
+      await this.insertEvents(trx, remote, by, by.events(state, state));
       await this.notify(trx, revision);
-      return next;
     });
+  }
+
+  /** A remote's canary guard settings (the defaults until set). */
+  async guard(remote: string): Promise<CanaryGuard> {
+    const row = await this.db
+      .selectFrom('release_remotes')
+      .select(['guard_min_page_loads', 'guard_min_failure_rate', 'guard_ratio'])
+      .where('remote', '=', remote)
+      .executeTakeFirst();
+    return row ? guardOf(row) : DEFAULT_CANARY_GUARD;
+  }
+
+  /** Release events, newest first (at most `limit`, default 500). */
+  async events(filter: ReleaseEventFilter = {}): Promise<StoredReleaseEvent[]> {
+    let query = this.db.selectFrom('release_events').selectAll();
+    if (filter.remote !== undefined) query = query.where('remote', '=', filter.remote);
+    if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
+    if (filter.to !== undefined) query = query.where('at', '<', filter.to);
+    const rows = await query
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit ?? 500)
+      .execute();
+    return rows.map((r) => ({
+      id: String(r.id),
+      at: Number(r.at),
+      remote: r.remote,
+      action: r.action as ReleaseAction,
+      version: r.version,
+      percent: r.percent === null ? null : Number(r.percent),
+      actor: r.actor,
+      reason: r.reason,
+      figures: figuresOf(r.figures),
+    }));
+  }
+
+  private async insertEvents(
+    trx: Transaction<Database>,
+    remote: string,
+    by: ChangeBy,
+    events: NewReleaseEvent[],
+  ): Promise<void> {
+    if (events.length === 0) return;
+    await trx
+      .insertInto('release_events')
+      .values(
+        events.map((e) => ({
+          at: by.at,
+          remote,
+          action: e.action,
+          version: e.version,
+          percent: e.percent,
+          actor: by.actor,
+          reason: e.reason,
+          figures: e.figures ? JSON.stringify(e.figures) : null,
+        })),
+      )
+      .execute();
+  }
+
+  private async stateIn(trx: Transaction<Database>, remote: string): Promise<ReleaseState> {
+    const row = await trx
+      .selectFrom('release_remotes')
+      .selectAll()
+      .where('remote', '=', remote)
+      .executeTakeFirst();
+    return row ? stateOf(row) : { active: undefined, previous: [], canary: undefined };
   }
 
   // Taking the write lock first: SQLite's deferred transaction becomes a writer before it reads (no lock upgrade
@@ -226,24 +421,42 @@ export class ReleaseRepository {
     trx: Transaction<Database>,
     remote: string,
     change: (current: ReleaseState) => ReleaseState,
+    by: ChangeBy | undefined,
   ): Promise<ReleaseState> {
     const row = await trx
       .selectFrom('release_remotes')
       .selectAll()
       .where('remote', '=', remote)
       .executeTakeFirst();
-    const next = change(row ? stateOf(row) : { active: undefined, previous: [], canary: undefined });
+    const before = row ? stateOf(row) : { active: undefined, previous: [], canary: undefined };
+    const next = change(before);
+    // A new canary version (or none) starts its own clock; a changed share keeps the canary's start.
+    const canaryStarted =
+      next.canary?.version === before.canary?.version && row
+        ? { canary_started_at: row.canary_started_at, canary_started_by: row.canary_started_by }
+        : next.canary
+          ? { canary_started_at: by?.at ?? Date.now(), canary_started_by: by?.actor ?? null }
+          : { canary_started_at: null, canary_started_by: null };
     const values = {
       active: next.active ?? null,
       previous: JSON.stringify(next.previous),
       canary_version: next.canary?.version ?? null,
       canary_percent: next.canary?.percent ?? null,
+      ...canaryStarted,
     };
     await trx
       .insertInto('release_remotes')
       .values({ remote, ...values })
       .onConflict((oc) => oc.column('remote').doUpdateSet(values))
       .execute();
+    if (next.active && next.active !== before.active)
+      await trx
+        .updateTable('release_versions')
+        .set({ activated_at: by?.at ?? Date.now(), activated_by: by?.actor ?? null })
+        .where('remote', '=', remote)
+        .where('version', '=', next.active)
+        .execute();
+    if (by) await this.insertEvents(trx, remote, by, by.events(before, next));
     return next;
   }
 
@@ -252,6 +465,77 @@ export class ReleaseRepository {
     if (this.dialect === 'postgres')
       await sql`select pg_notify(${RELEASES_CHANNEL}, ${String(revision)})`.execute(trx);
   }
+}
+
+const VERSION_COLUMNS = [
+  'version',
+  'content_hash',
+  'file_count',
+  'published_at',
+  'published_by',
+  'activated_at',
+  'activated_by',
+  'bytes_on_wire',
+  'requires',
+] as const;
+
+function versionOf(row: {
+  content_hash: string;
+  file_count: number;
+  published_at: number;
+  published_by: string | null;
+  activated_at: number | null;
+  activated_by: string | null;
+  bytes_on_wire: number;
+  requires: string;
+}): PublishedVersion {
+  return {
+    publishedAt: new Date(Number(row.published_at)).toISOString(),
+    contentHash: row.content_hash,
+    fileCount: Number(row.file_count),
+    publishedBy: row.published_by,
+    activatedAt: row.activated_at === null ? null : new Date(Number(row.activated_at)).toISOString(),
+    activatedBy: row.activated_by,
+    bytesOnWire: Number(row.bytes_on_wire),
+    requires: stringRecord(row.requires),
+  };
+}
+
+function guardOf(row: {
+  guard_min_page_loads: number;
+  guard_min_failure_rate: number;
+  guard_ratio: number;
+}): CanaryGuard {
+  return {
+    minPageLoads: Number(row.guard_min_page_loads),
+    minFailureRate: Number(row.guard_min_failure_rate),
+    ratio: Number(row.guard_ratio),
+  };
+}
+
+function parsed(json: string | null): unknown {
+  if (json === null) return undefined;
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function stringRecord(json: string): Record<string, string> {
+  const value = parsed(json);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+}
+
+function figuresOf(json: string | null): Record<string, number> | null {
+  const value = parsed(json);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  return Object.fromEntries(
+    Object.entries(value).filter((e): e is [string, number] => typeof e[1] === 'number'),
+  );
 }
 
 function stateOf(row: {

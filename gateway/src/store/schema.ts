@@ -297,6 +297,15 @@ export interface ReleaseVersionTable {
   /** How many rows of release_files the version has: a replica serves it only once it holds that many. */
   file_count: number;
   published_at: number;
+  /** Who published it: a console user's username or `cli:<os user>` (migration 0028; null before). */
+  published_by: string | null;
+  /** When (ms) and by whom it was last made the active version. */
+  activated_at: number | null;
+  activated_by: string | null;
+  /** Bytes on the wire (Brotli, else gzip, else plain) of its JS and CSS files. */
+  bytes_on_wire: number;
+  /** JSON: the shared versions its federation manifest requires, by package. */
+  requires: string;
 }
 
 /** release_files: one file of a published build, with its precompressed encodings (ADR 0026). */
@@ -320,6 +329,39 @@ export interface ReleaseRemoteTable {
   previous: string;
   canary_version: string | null;
   canary_percent: number | null;
+  /** When (ms) and by whom the running canary was started (migration 0028). */
+  canary_started_at: number | null;
+  canary_started_by: string | null;
+  /** The canary guard's settings of the remote (ADR 0059). */
+  guard_min_page_loads: Generated<number>;
+  guard_min_failure_rate: Generated<number>;
+  guard_ratio: Generated<number>;
+}
+
+/** release_events: the history of release changes (migration 0028, ADR 0059). */
+export interface ReleaseEventTable {
+  id: Generated<number>;
+  at: number;
+  remote: string;
+  /** One of RELEASE_ACTIONS (shared-contracts/console). */
+  action: string;
+  version: string | null;
+  percent: number | null;
+  /** A console user's username, `cli:<os user>` or `guard`. */
+  actor: string;
+  reason: string | null;
+  /** JSON: the guard's figures, by name. */
+  figures: string | null;
+}
+
+/** release_health_counts: page loads and remote-load failures per minute, remote and version (migration 0028). */
+export interface ReleaseHealthCountTable {
+  minute: number;
+  remote: string;
+  version: string;
+  /** `pageLoad` or `loadFailure`. */
+  kind: string;
+  count: number;
 }
 
 /** release_state: one row (id 1); `revision` rises with every registry change (what replicas poll). */
@@ -369,5 +411,7 @@ export interface Database {
   release_files: ReleaseFileTable;
   release_remotes: ReleaseRemoteTable;
   release_state: ReleaseStateTable;
+  release_events: ReleaseEventTable;
+  release_health_counts: ReleaseHealthCountTable;
   console_grants: ConsoleGrantTable;
 }

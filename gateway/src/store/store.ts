@@ -1,5 +1,6 @@
 import { SecretBox } from './secret-box.js';
 import { AuditRepository } from './audit.repository.js';
+import { ReleaseHealthRepository } from './release-health.repository.js';
 import { CaptchaSettingsRepository } from './captcha-settings.repository.js';
 import { ClientRepository } from './client.repository.js';
 import { ConsoleGrantRepository } from './console-grant.repository.js';
@@ -51,6 +52,8 @@ export interface Store {
   externalLogins: ExternalLoginRepository;
   /** The remotes' published builds and release registry (ADR 0033). */
   releases: ReleaseRepository;
+  /** Health per remote version: page loads, load failures and client errors (ADR 0059). */
+  releaseHealth: ReleaseHealthRepository;
   /** The operators' console grants, apart from the HR applications' roles (ADR 0058). */
   consoleGrants: ConsoleGrantRepository;
 }
@@ -81,6 +84,7 @@ export function createStore(
     identityProviders: new IdentityProviderRepository(database.db, secrets, now),
     externalLogins: new ExternalLoginRepository(database.db, now),
     releases: new ReleaseRepository(database.db, database.dialect),
+    releaseHealth: new ReleaseHealthRepository(database.db),
     consoleGrants: new ConsoleGrantRepository(database.db, database.dialect, now),
   };
 }

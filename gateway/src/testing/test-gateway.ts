@@ -28,6 +28,7 @@ import {
   type ThrottleLimits,
 } from '../infra/throttle/login-throttle.js';
 import { createOidcMount } from '../oidc/mount.js';
+import { HealthCounter } from '../releases/health-counter.js';
 import { ReleaseRegistry } from '../releases/release-registry.js';
 import type { Store } from '../store/store.js';
 import type { NewUser, User } from '../store/user.repository.js';
@@ -51,6 +52,8 @@ export interface TestGateway {
   metrics: Metrics;
   /** The app's view of the release registry in the store (polled every 100 ms; LISTEN on PostgreSQL). */
   releases: ReleaseRegistry;
+  /** The app's health counts per remote version (ADR 0059): buffered until a test calls `flush()`. */
+  healthCounts: HealthCounter;
   dataDir: string;
   shellDist: string;
   /** With `oidc: true`: the origin the gateway listens on (also its issuer, PUBLIC_URL). */
@@ -176,7 +179,14 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     // Before the store closes: its purge timer must not outlive the test.
     cleanups.unshift(() => Promise.resolve(mount.close()));
   }
+  // Not started: a suite flushes the counts when it reads them from the store.
+  const healthCounts = new HealthCounter({
+    repository: store.releaseHealth,
+    metrics,
+    now: () => clock.now(),
+  });
   const deps: AppDeps = {
+    healthCounts,
     config,
     store,
     sessionStore,
@@ -203,6 +213,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     kv,
     metrics,
     releases,
+    healthCounts,
     dataDir,
     shellDist,
     url: server ? config.publicUrl : undefined,

@@ -80,4 +80,11 @@ export const errorsDe = {
   genericError: 'Allgemeiner Fehler',
   unexpectedError: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   offline: 'Sie sind offline. Dafür ist eine Netzwerkverbindung nötig.',
+  releaseUnknownVersion: 'Von diesem Remote gibt es keine veröffentlichte Version dieses Namens.',
+  releaseIncompatible:
+    '{{remote}} {{version}} benötigt {{package}} {{required}}; die Shell stellt {{package}} {{provided}} bereit.',
+  releaseAlreadyActive: 'Diese Version ist bereits die aktive.',
+  releaseNoCanary: 'Für dieses Remote läuft kein Canary.',
+  releaseNoEarlierVersion:
+    'Für dieses Remote gibt es keine frühere Version, zu der zurückgekehrt werden kann.',
 } as const satisfies ErrorTranslation;

@@ -78,4 +78,10 @@ export const errorsEs = {
   genericError: 'Error genérico',
   unexpectedError: 'Algo salió mal. Vuelva a intentarlo.',
   offline: 'No tiene conexión. Esto necesita una conexión de red.',
+  releaseUnknownVersion: 'Este remoto no tiene ninguna versión publicada con ese nombre.',
+  releaseIncompatible:
+    '{{remote}} {{version}} requiere {{package}} {{required}}; el shell ofrece {{package}} {{provided}}.',
+  releaseAlreadyActive: 'Esta versión ya es la activa.',
+  releaseNoCanary: 'Este remoto no tiene ningún canary en curso.',
+  releaseNoEarlierVersion: 'Este remoto no tiene ninguna versión anterior a la que volver.',
 } as const satisfies ErrorTranslation;

@@ -78,4 +78,10 @@ export const errorsFrCA = {
   genericError: 'Erreur générique',
   unexpectedError: 'Une erreur s’est produite. Veuillez réessayer.',
   offline: 'Vous êtes hors ligne. Une connexion réseau est nécessaire.',
+  releaseUnknownVersion: 'Ce module distant n’a aucune version publiée de ce nom.',
+  releaseIncompatible:
+    '{{remote}} {{version}} exige {{package}} {{required}}; le shell fournit {{package}} {{provided}}.',
+  releaseAlreadyActive: 'Cette version est déjà la version active.',
+  releaseNoCanary: 'Aucun canari n’est en cours pour ce module distant.',
+  releaseNoEarlierVersion: 'Ce module distant n’a aucune version antérieure à laquelle revenir.',
 } as const satisfies ErrorTranslation;
