@@ -10,7 +10,7 @@ import { requestLocale } from './http/locale.js';
 import { opsRouter, reportedVersion, type ClientErrorLimits } from './http/ops.router.js';
 import { partnerShellValues } from './http/partner.router.js';
 import { sendFormError } from './http/problem.js';
-import { remotesRouter } from './http/remotes.router.js';
+import { browserBucket, remotesRouter } from './http/remotes.router.js';
 import { requestLogger } from './http/request-logger.js';
 import { securityHeaders } from './http/security-headers.js';
 import { compressBigAnswers } from './http/compression.js';
@@ -441,6 +441,7 @@ export function createApp(deps: AppDeps): Express {
       anonymousSession: async (req, res) => {
         if (sessions.cookieId(req) === undefined) await sessions.ensure(req, res);
       },
+      bucket: (req, res) => void browserBucket(req, res, config),
       // Health per version (ADR 0059): a page a remote renders, counted under the version this browser is given.
       pageLoad: (req, owner) => {
         const { remote, version } = reportedVersion(req, owner, {

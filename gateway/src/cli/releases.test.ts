@@ -86,7 +86,10 @@ describe('the releases CLI', () => {
     await expect(cli(['guard', 'mfe-mfa', '--ratio', 'lots'])).rejects.toThrow(UsageError);
     await expect(cli(['guard', 'mfe-mfa', '--ratio', '0.5'])).rejects.toThrow(/ratio must be 1–100/);
     await expect(cli(['guard', 'mfe-nope'])).rejects.toThrow(/unknown remote "mfe-nope"/);
-    await expect(cli(['guard', 'mfe-mfa', '--bogus', '1'])).rejects.toThrow(UsageError);
+    await expect(cli(['guard', 'mfe-mfa', '--bogus', '1'])).rejects.toThrow(
+      /^Unknown option '--bogus' \(releases help\)$/,
+    );
+    await expect(cli(['guard'])).rejects.toThrow(/^guard takes 1 argument\(s\)/);
   });
 
   it('shows health per version over a window', async () => {
@@ -122,10 +125,20 @@ describe('the releases CLI', () => {
       { cwd: GATEWAY, env: { ...process.env, DATA_DIR: gw.dataDir, DATABASE_URL: '', SHELL_DIST } },
     ).catch((error: { code: number; stderr: string }) => error);
     expect(refused).toMatchObject({ code: 2 });
-    expect((refused as { stderr: string }).stderr).toMatch(
+    const stderr = (refused as { stderr: string }).stderr;
+    expect(stderr).toMatch(
       new RegExp(
         `^error: mfe-login 0\\.1\\.0-[0-9a-f]{10} requires react \\^20\\.0\\.0; the shell provides react ${react.replace(/\./g, '\\.')}\\n$`,
       ),
     );
+    // The browser's own refusal is tested with such a build: `--unchecked` publishes it, audited as unchecked.
+    const version = /(0\.1\.0-[0-9a-f]{10})/.exec(stderr)![1]!;
+    expect(
+      await cli(['publish', 'mfe-login', build(gw.dataDir, 'react-20', '^20.0.0'), '--unchecked']),
+    ).toEqual([`mfe-login ${version} published`]);
+    await expect(cli(['promote', 'mfe-login', version])).rejects.toThrow(/requires react \^20\.0\.0/);
+    await cli(['promote', 'mfe-login', version, '--unchecked']);
+    const audited = await gw.store.audit.list({ kinds: ['release.promoted'] });
+    expect(audited[0]?.data).toMatchObject({ subject: `mfe-login@${version}`, unchecked: true });
   });
 });

@@ -34,6 +34,8 @@ const USAGE = `usage: releases <command> [--reason TEXT]
                                          page loads, load failures and client errors per version
   list                                   show the registry
 --reason TEXT: why (recorded with the change in the history and the audit trail)
+--unchecked: publish, promote or canary without the compatibility check (a build requiring another major of react,
+react-dom or shared-contracts than the shell provides is refused otherwise); for testing the browser's own refusal
 env: DATABASE_URL (PostgreSQL) or DATA_DIR (./data, SQLite file identity.db): the store every gateway serves from;
 every running gateway serves a change within seconds. SHELL_DIST: the shell build whose shared versions a build
 must be compatible with (default shell/dist)`;
@@ -73,19 +75,21 @@ export async function runReleasesCommand(
   try {
     parsed = parse(args);
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    const message = error instanceof Error ? error.message.split('. ')[0]! : String(error);
+    throw new UsageError(`${message} (releases help)`);
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   const by = actorOf(values.reason);
+  const checks = { unchecked: values.unchecked === true };
   const need = (n: number, max = n) => {
     if (rest.length < n || rest.length > max)
-      throw new UsageError(`${command} takes ${n === max ? n : `${n}–${max}`} argument(s)\n${USAGE}`);
+      throw new UsageError(`${command} takes ${n === max ? n : `${n}–${max}`} argument(s) (releases help)`);
   };
   switch (command) {
     case 'publish': {
       need(2);
-      const { version, created } = await service.publish(rest[0]!, path.resolve(rest[1]!), by);
+      const { version, created } = await service.publish(rest[0]!, path.resolve(rest[1]!), by, checks);
       out(`${rest[0]} ${version} ${created ? 'published' : 'already published'}`);
       return;
     }
@@ -98,7 +102,7 @@ export async function runReleasesCommand(
           out(`${id}: no build at ${dist}, skipped`);
           continue;
         }
-        const { version, created } = await service.publish(id, dist, by, { activate: true });
+        const { version, created } = await service.publish(id, dist, by, { ...checks, activate: true });
         out(`${id} ${version} ${created ? 'published' : 'already published'}, active`);
         count += 1;
       }
@@ -107,13 +111,13 @@ export async function runReleasesCommand(
     }
     case 'promote':
       need(2);
-      await service.promote(rest[0]!, rest[1]!, by);
+      await service.promote(rest[0]!, rest[1]!, by, checks);
       out(`${rest[0]} ${rest[1]} active`);
       return;
     case 'canary': {
       need(3);
       const percent = Number(rest[2]);
-      await service.canary(rest[0]!, rest[1]!, percent, by);
+      await service.canary(rest[0]!, rest[1]!, percent, by, checks);
       out(percent === 0 ? `${rest[0]} canary ended` : `${rest[0]} ${rest[1]} canary at ${percent}%`);
       return;
     }
@@ -202,6 +206,7 @@ function parse(args: string[]) {
     strict: true,
     options: {
       reason: { type: 'string' },
+      unchecked: { type: 'boolean' },
       'min-page-loads': { type: 'string' },
       'min-failure-rate': { type: 'string' },
       ratio: { type: 'string' },

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleRole } from 'shared-contracts/console';
@@ -7,19 +8,26 @@ import {
   releasesViewSchema,
   type ReleasesView,
 } from 'shared-contracts/console';
-import { storeReleases } from '../testing/releases.js';
+import type { Express } from 'express';
+import { REPO_ROOT } from '../config.js';
+import { shellProvides } from '../releases/compatibility.js';
+import { createReleaseService } from '../releases/release-service.js';
+import { releaseFile, storeReleases } from '../testing/releases.js';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { BACKENDS, browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 type Browser = Awaited<ReturnType<typeof browser>>;
 
 const METRICS_TOKEN = 'metrics-scraper-token-0123456789';
+const SHELL_DIST = path.join(REPO_ROOT, 'shell', 'dist');
 
 for (const backend of BACKENDS) {
   describe.skipIf(backend.skip)(
     `the console's release calls (${backend.name})${backend.skip ? ` — skipped: ${backend.skip}` : ''}`,
     () => {
       let gw: TestGateway;
+      /** The gateway with the release service checking builds against this repository's shell. */
+      let app: Express;
       let manager: { b: Browser; username: string; id: string };
       let employee: Browser;
 
@@ -34,7 +42,7 @@ for (const backend of BACKENDS) {
             customerId: null,
             grantedBy: 'cli:test',
           });
-        const b = await browser(gw.app);
+        const b = await browser(app);
         expect((await b.signIn(user.username)).status).toBe(209);
         const registration = await b.post('/api/Account/CredentialOptions?displayName=Laptop').expect(200);
         const { payload } = new SoftwareAuthenticator(gw.config.publicUrl).register(registration.body);
@@ -45,6 +53,9 @@ for (const backend of BACKENDS) {
 
       beforeAll(async () => {
         gw = await startTestGateway({ backend: backend.name, config: { metricsToken: METRICS_TOKEN } });
+        app = gw.appWith({
+          releaseService: createReleaseService(gw.store, SHELL_DIST, () => gw.clock.now()),
+        });
         await storeReleases(
           gw.store,
           gw.releases,
@@ -64,8 +75,9 @@ for (const backend of BACKENDS) {
       const login = async () => (await view()).remotes.find((r) => r.id === 'mfe-login')!;
       const versionFor = async (bucket: number) =>
         (
-          (await request(gw.app).get('/remotes/manifest.json').set('Cookie', `idp.bucket=${bucket}`))
-            .body as { remotes: Record<string, { version: string }> }
+          (await request(app).get('/remotes/manifest.json').set('Cookie', `idp.bucket=${bucket}`)).body as {
+            remotes: Record<string, { version: string }>;
+          }
         ).remotes['mfe-login']?.version;
 
       it('lists every remote with its active version, canary, guard and versions', async () => {
@@ -104,13 +116,13 @@ for (const backend of BACKENDS) {
 
       it('counts page loads and load failures per version, over every replica, in health and /metrics', async () => {
         const page = (bucket: number) =>
-          request(gw.app).get('/account/login').set('Cookie', `idp.bucket=${bucket}`).expect(200);
+          request(app).get('/account/login').set('Cookie', `idp.bucket=${bucket}`).expect(200);
         await page(10);
         await page(10);
         await page(70);
         // A page the shell renders counts for no remote.
-        await request(gw.app).get('/').set('Cookie', 'idp.bucket=10').expect(200);
-        await request(gw.app)
+        await request(app).get('/').set('Cookie', 'idp.bucket=10').expect(200);
+        await request(app)
           .post('/api/ops/client-errors')
           .set('Cookie', 'idp.bucket=10')
           .send({
@@ -158,10 +170,38 @@ for (const backend of BACKENDS) {
             failureRate: 0.5,
           },
         ]);
-        const metrics = await request(gw.app).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
+        const metrics = await request(app).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
         expect(metrics.text).toContain('release_page_loads_total{remote="mfe-login",version="1.1.0"} 2');
         expect(metrics.text).toContain('release_page_loads_total{remote="mfe-login",version="1.0.0"} 1');
         expect(metrics.text).toContain('release_load_failures_total{remote="mfe-login",version="1.1.0"} 1');
+      });
+
+      it("gives a browser's first page its bucket, and counts the page under the version that bucket gets", async () => {
+        const metric = async (version: string) => {
+          const text = (await request(app).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`))
+            .text;
+          const line = text
+            .split('\n')
+            .find((l) => l.startsWith(`release_page_loads_total{remote="mfe-login",version="${version}"}`));
+          return Number(line?.split(' ')[1] ?? 0);
+        };
+        const before = { canary: await metric('1.1.0'), active: await metric('1.0.0') };
+        const first = await request(app).get('/account/login').expect(200);
+        const bucket = Number(/idp\.bucket=(\d+)/.exec(String(first.headers['set-cookie']))?.[1]);
+        expect(bucket).toBeGreaterThanOrEqual(0);
+        const version = bucket < 50 ? '1.1.0' : '1.0.0';
+        expect(await versionFor(bucket)).toBe(version);
+        expect({ canary: await metric('1.1.0'), active: await metric('1.0.0') }).toEqual(
+          version === '1.1.0'
+            ? { ...before, canary: before.canary + 1 }
+            : { ...before, active: before.active + 1 },
+        );
+        // A browser with its bucket keeps it: no new cookie.
+        const next = await request(app)
+          .get('/account/login')
+          .set('Cookie', `idp.bucket=${bucket}`)
+          .expect(200);
+        expect(String(next.headers['set-cookie'])).not.toContain('idp.bucket');
       });
 
       it('answers bad input with the errors map, never a 500', async () => {
@@ -191,6 +231,33 @@ for (const backend of BACKENDS) {
         await manager.b.agent.get('/api/Account/ReleaseHistory?from=2026-13-01').expect(400);
         await manager.b.agent.get('/api/Account/ReleaseHistory?from=2026-02-30').expect(400);
         await manager.b.agent.get('/api/Account/ReleaseHistory?remote=mfe-login&remote=mfe-mfa').expect(400);
+      });
+
+      it('refuses a canary or promotion of a build the shell cannot run, naming both versions', async () => {
+        const react = shellProvides(SHELL_DIST).react!;
+        await gw.store.releases.publish('mfe-login', '2.0.0-react20', {
+          contentHash: 'react20',
+          files: [releaseFile('remoteEntry.js', '/* react 20 */')],
+          publishedAt: gw.clock.now(),
+          publishedBy: 'cli:tester',
+          requires: { react: '^20.0.0' },
+        });
+        for (const [call, body] of [
+          ['StartCanary', { remote: 'mfe-login', version: '2.0.0-react20', percent: 10 }],
+          ['PromoteRelease', { remote: 'mfe-login', version: '2.0.0-react20' }],
+        ] as const) {
+          const refused = await manager.b.post(`/api/Account/${call}`, body);
+          expect(refused.status).toBe(400);
+          expect(refused.body.errors).toEqual({
+            version: [
+              `releaseIncompatible|${JSON.stringify({ remote: 'mfe-login', version: '2.0.0-react20', package: 'react', required: '^20.0.0', provided: react })}`,
+            ],
+          });
+          expect(refused.body.detail).toBe(
+            `mfe-login 2.0.0-react20 requires react ^20.0.0; the shell provides react ${react}.`,
+          );
+        }
+        expect((await login()).active).toBe('1.0.0');
       });
 
       it('ends, promotes, rolls back and sets the guard; what cannot apply is a 409 with its code', async () => {

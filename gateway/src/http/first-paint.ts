@@ -82,7 +82,8 @@ export function fillFirstPaint(markup: string, partner: FirstPaintPartner): stri
 
 /**
  * Reads the pages a remote drew at build time from the release registry: the version the manifest gives this
- * browser (its bucket cookie; the active version for a browser without one yet), whose files this replica holds in
+ * browser (its bucket cookie, which the shell router gives a browser without one before this runs, ADR 0059; the
+ * active version when there is none), whose files this replica holds in
  * memory whenever the manifest names it (ADR 0033).
  */
 export class FirstPaintPages {

@@ -11,6 +11,30 @@ const YEAR_MS = 365 * 24 * 3_600_000;
 /** Release files never change under their URL (the version names the build). */
 const RELEASE_CACHE_CONTROL = `public, max-age=${YEAR_MS / 1000}, immutable`;
 
+/** A bucket cookie's value as a bucket (0–99), or undefined when it is none. */
+function bucketOf(value: string | undefined): number | undefined {
+  const bucket = Number(value);
+  return value !== undefined && Number.isInteger(bucket) && bucket >= 0 && bucket <= 99 ? bucket : undefined;
+}
+
+/**
+ * The browser's canary bucket (0–99): its cookie's, or, for a browser without one, a new random bucket set as its
+ * cookie with this answer and seen by everything else that reads this request (the first paint, the page load's
+ * count, ADR 0059), so the page, its count and the manifest it asks for next agree on the versions it gets.
+ */
+export function browserBucket(req: Request, res: Response, config: Pick<GatewayConfig, 'secure'>): number {
+  const name = cookieNames(config).bucket;
+  const known = bucketOf(readCookie(req, name));
+  if (known !== undefined) return known;
+  const bucket = randomInt(100);
+  setCookie(res, config, name, String(bucket), { httpOnly: true, maxAgeMs: YEAR_MS });
+  const others = (req.headers.cookie ?? '')
+    .split(';')
+    .filter((part) => part.trim() !== '' && part.split('=')[0]!.trim() !== name);
+  req.headers.cookie = [...others.map((p) => p.trim()), `${name}=${bucket}`].join('; ');
+  return bucket;
+}
+
 /**
  * `/remotes/manifest.json` per browser (stable bucket cookie decides canary; never cached) and the immutable
  * release files `/remotes/<id>/<version>/…`, both from this replica's view of the registry in the store: its memory
@@ -18,17 +42,12 @@ const RELEASE_CACHE_CONTROL = `public, max-age=${YEAR_MS / 1000}, immutable`;
  */
 export function remotesRouter(config: Pick<GatewayConfig, 'secure'>, registry: ReleaseRegistry): Router {
   const router = Router();
-  const bucketCookie = cookieNames(config).bucket;
 
   router.get('/manifest.json', async (req, res) => {
     await registry.ready;
     // The bucket lives in the browser's cookie, chosen once: every replica reads the same number from it and
     // compares it with the same percentages, so a browser gets the same versions whichever replica answers.
-    let bucket = Number(readCookie(req, bucketCookie));
-    if (!Number.isInteger(bucket) || bucket < 0 || bucket > 99) {
-      bucket = randomInt(100);
-      setCookie(res, config, bucketCookie, String(bucket), { httpOnly: true, maxAgeMs: YEAR_MS });
-    }
+    const bucket = browserBucket(req, res, config);
     res.set('Cache-Control', 'no-store');
     res.json(federationManifests(registry, registry.manifest(bucket)));
   });

@@ -34,6 +34,11 @@ export interface ShellRouterOptions {
    * AssertionOptions) each started a session of their own and the last cookie to arrive won over the others.
    */
   anonymousSession?: (req: Request, res: Response) => Promise<void>;
+  /**
+   * Gives a browser without a canary bucket its bucket with the page (http/remotes.router.ts `browserBucket`), before
+   * the first paint is chosen: the page drawn, its count and the manifest asked next are of the same versions.
+   */
+  bucket?: (req: Request, res: Response) => void;
   /** A page a remote renders is served (GET): health per remote version counts it (ADR 0059). */
   pageLoad?: (req: Request, owner: RemoteId) => void;
 }
@@ -125,6 +130,7 @@ export function shellRouter(options: ShellRouterOptions): Router {
       return;
     }
     try {
+      if (isKnownPage(req.path)) options.bucket?.(req, res);
       const values: Omit<ShellHtmlValues, 'nonce'> = options.shellValues
         ? await options.shellValues(req)
         : {};

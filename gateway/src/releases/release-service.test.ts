@@ -238,6 +238,20 @@ for (const backend of BACKENDS) {
         await expect(service.history({ from: '2026-02-30' })).rejects.toMatchObject({ field: 'from' });
       });
 
+      it('publishing an active build again (publish-all at every start) records nothing', async () => {
+        const fits = { react: `^${installed.react!}`, contracts: `^${installed['shared-contracts']!}` };
+        const again = await service.publish('mfe-devices', build(backends.dir, 'devices', fits), cli, {
+          activate: true,
+        });
+        const count = async () => (await backends.store.audit.list({ kinds: ['release'] })).length;
+        const events = async () => (await service.history({ remote: 'mfe-devices' })).length;
+        const before = { audit: await count(), events: await events() };
+        expect(
+          await service.publish('mfe-devices', build(backends.dir, 'devices', fits), cli, { activate: true }),
+        ).toEqual({ ...again, created: false });
+        expect({ audit: await count(), events: await events() }).toEqual(before);
+      });
+
       it('refuses what cannot apply with a clear code', async () => {
         const refused = (run: Promise<unknown>) =>
           run.then(() => undefined).catch((e: ReleaseError) => e.code);

@@ -72,6 +72,14 @@ export interface ReleaseActor {
   reason?: string | null | undefined;
 }
 
+/**
+ * `unchecked`: skip the compatibility check (the CLI's `--unchecked`: for testing the browser's own refusal of an
+ * incompatible build); audited as such.
+ */
+export interface ReleaseOptions {
+  unchecked?: boolean | undefined;
+}
+
 /** The guard's figures when it ends a canary (page loads, failures and rates of the canary and the active version). */
 export interface GuardFigures {
   canaryPageLoads: number;
@@ -171,7 +179,7 @@ export class ReleaseService {
     id: string,
     distDir: string,
     by: ReleaseActor,
-    options: { activate?: boolean } = {},
+    options: { activate?: boolean } & ReleaseOptions = {},
   ): Promise<{ version: string; created: boolean }> {
     if (!isRemoteId(id))
       throw new ReleaseError(
@@ -192,10 +200,10 @@ export class ReleaseService {
     const version = `${packageVersion}-${hash.slice(0, 10)}`;
     const manifest = path.join(distDir, 'mf-manifest.json');
     const requires = requiresOf(existsSync(manifest) ? readFileSync(manifest) : undefined);
-    this.checkCompatible(id, version, requires);
+    if (!options.unchecked) this.checkCompatible(id, version, requires);
     return {
       version,
-      created: await this.store(id, version, hash, distDir, requires, by, options.activate ?? false),
+      created: await this.store(id, version, hash, distDir, requires, by, options.activate ?? false, options),
     };
   }
 
@@ -207,6 +215,7 @@ export class ReleaseService {
     requires: Record<string, string>,
     by: ReleaseActor,
     activate: boolean,
+    options: ReleaseOptions = {},
   ): Promise<boolean> {
     const existing = await this.releases.version(id, version);
     if (existing && existing.contentHash !== hash)
@@ -216,9 +225,11 @@ export class ReleaseService {
       );
     if (existing && !activate) return false;
     const files: StoredReleaseFile[] = existing ? [] : await readBuild(dir);
-    const change = this.changeBy(by, (before, after) =>
-      before.active !== after.active ? [this.event('promoted', version, null, by)] : [],
-    );
+    let promoted = false;
+    const change = this.changeBy(by, (before, after) => {
+      promoted = before.active !== after.active;
+      return promoted ? [this.event('promoted', version, null, by)] : [];
+    });
     const created = await this.releases.publish(
       id,
       version,
@@ -233,8 +244,9 @@ export class ReleaseService {
       activate ? (state) => activated(state, version) : undefined,
       change,
     );
-    if (created) await this.audit('published', id, version, by);
-    if (activate) await this.audit('promoted', id, version, by);
+    if (created) await this.audit('published', id, version, by, uncheckedOf(options));
+    // `publish-all` at every start makes nothing active twice: only a change is audited.
+    if (promoted) await this.audit('promoted', id, version, by, uncheckedOf(options));
     return created;
   }
 
@@ -250,20 +262,20 @@ export class ReleaseService {
       });
   }
 
-  private async known(id: string, version: string): Promise<RemoteId> {
+  private async known(id: string, version: string, options: ReleaseOptions = {}): Promise<RemoteId> {
     if (!isRemoteId(id)) throw new ReleaseError(`unknown remote "${id}"`, 'unknownRemote', 'remote');
     if (!VERSION_PATTERN.test(version))
       throw new ReleaseError(`"${version}" is not a version`, 'unknownVersion', 'version');
     const published = await this.releases.version(id, version);
     if (!published)
       throw new ReleaseError(`${id} has no published version ${version}`, 'unknownVersion', 'version');
-    this.checkCompatible(id, version, published.requires);
+    if (!options.unchecked) this.checkCompatible(id, version, published.requires);
     return id;
   }
 
   /** Makes a published version the one everyone gets (ending a canary of it). */
-  async promote(id: string, version: string, by: ReleaseActor): Promise<void> {
-    const remote = await this.known(id, version);
+  async promote(id: string, version: string, by: ReleaseActor, options: ReleaseOptions = {}): Promise<void> {
+    const remote = await this.known(id, version, options);
     let already = false;
     await this.releases.update(
       remote,
@@ -275,14 +287,20 @@ export class ReleaseService {
     );
     if (already)
       throw new ReleaseError(`${id} ${version} is already active`, 'releaseAlreadyActive', 'version');
-    await this.audit('promoted', remote, version, by);
+    await this.audit('promoted', remote, version, by, uncheckedOf(options));
   }
 
   /**
    * Serves `version` to `percent` % (1–99) of browsers (by bucket cookie): starts a canary, or changes the running
    * one's version or share; 0 ends the canary.
    */
-  async canary(id: string, version: string, percent: number, by: ReleaseActor): Promise<void> {
+  async canary(
+    id: string,
+    version: string,
+    percent: number,
+    by: ReleaseActor,
+    options: ReleaseOptions = {},
+  ): Promise<void> {
     if (percent === 0) {
       await this.endCanary(id, by);
       return;
@@ -293,7 +311,7 @@ export class ReleaseService {
         'invalidValue',
         'percent',
       );
-    const remote = await this.known(id, version);
+    const remote = await this.known(id, version, options);
     let action: ReleaseAction = 'canaryStarted';
     let already = false;
     const changed = await this.releases.update(
@@ -313,7 +331,7 @@ export class ReleaseService {
         'releaseAlreadyActive',
         'version',
       );
-    if (changed) await this.audit(action, remote, version, by, { percent });
+    if (changed) await this.audit(action, remote, version, by, { percent, ...uncheckedOf(options) });
   }
 
   /** Ends the running canary: every browser gets the active version on its next load. */
@@ -587,6 +605,10 @@ export class ReleaseService {
     renameSync(file, `${file}.imported`);
     return lines;
   }
+}
+
+function uncheckedOf(options: ReleaseOptions): Record<string, unknown> {
+  return options.unchecked ? { unchecked: true } : {};
 }
 
 /** Who an import of the per-replica store of an older install is recorded as. */

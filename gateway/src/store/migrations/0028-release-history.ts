@@ -49,6 +49,10 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
 
   await db.schema.alterTable('release_remotes').addColumn('canary_started_at', 'bigint').execute();
   await db.schema.alterTable('release_remotes').addColumn('canary_started_by', 'text').execute();
+  // A canary running at this upgrade is judged by the guard from now on (its real start was never recorded).
+  await sql`update release_remotes set canary_started_at = ${Date.now()} where canary_version is not null`.execute(
+    db,
+  );
   await db.schema
     .alterTable('release_remotes')
     .addColumn('guard_min_page_loads', 'integer', (c) => c.notNull().defaultTo(100))

@@ -14,6 +14,9 @@ const FIGURES = [
   'activePageLoads',
   'activeFailures',
   'activeFailureRate',
+  'minPageLoads',
+  'minFailureRate',
+  'ratio',
 ] as const;
 
 function Figures({ figures }: { figures: Record<string, number> }) {
