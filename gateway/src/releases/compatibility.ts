@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import semver from 'semver';
 import { FEDERATION_MANIFEST_FILE } from 'shared-contracts';
 
 /**
@@ -82,68 +83,16 @@ export function shellProvides(shellDist: string): Record<string, string> {
   return provides;
 }
 
-type Triple = [number, number, number];
-
-function triple(text: string): Triple | undefined {
-  const match = /^v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(?:[-+].*)?$/.exec(text.trim());
-  if (!match) return undefined;
-  const part = (p: string | undefined) => (p === undefined || /[xX*]/.test(p) ? 0 : Number(p));
-  return [Number(match[1]), part(match[2]), part(match[3])];
-}
-
-function compare(a: Triple, b: Triple): number {
-  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
-}
-
-/** One comparator of a range (`^19.3.1`, `~1.2.0`, `>=19`, `<21`, `19.3.1`, `19.x`, `*`) against a version. */
-function meets(version: Triple, comparator: string): boolean | undefined {
-  if (comparator === '' || comparator === '*' || /^[xX]$/.test(comparator)) return true;
-  const match = /^(\^|~|>=|<=|>|<|=)?\s*(.+)$/.exec(comparator);
-  const bound = match && triple(match[2]!);
-  if (!match || !bound) return undefined;
-  const op = match[1] ?? '';
-  const wildcardMinor = /^v?\d+(?:\.[xX*])?$/.test(match[2]!.trim());
-  const c = compare(version, bound);
-  switch (op) {
-    case '^':
-      if (c < 0) return false;
-      if (bound[0] > 0 || wildcardMinor) return version[0] === bound[0];
-      return version[0] === 0 && version[1] === bound[1];
-    case '~':
-      return c >= 0 && version[0] === bound[0] && (wildcardMinor || version[1] === bound[1]);
-    case '>=':
-      return c >= 0;
-    case '<=':
-      return c <= 0;
-    case '>':
-      return c > 0;
-    case '<':
-      return c < 0;
-    default:
-      // `19` or `19.x`: that major; `19.3.1`: exactly.
-      return wildcardMinor ? version[0] === bound[0] : c === 0;
-  }
-}
-
 /**
- * Whether `version` satisfies the npm range `range` (the forms builds write: `^`, `~`, comparisons, exact, `x`,
- * `||` alternatives, space-joined comparators). Undefined for a range it cannot read (then nothing is refused: the
- * federation runtime still checks at load).
+ * Whether `version` satisfies the npm range `range` (semver's reading, as npm's and the federation runtime's).
+ * Undefined for a version or range it cannot read: nothing is refused then (the federation runtime still checks at
+ * load).
  */
 export function satisfies(version: string, range: string): boolean | undefined {
-  const v = triple(version);
-  if (!v) return undefined;
-  let unreadable = false;
-  for (const alternative of range.split('||')) {
-    const comparators = alternative.trim().split(/\s+/).filter(Boolean);
-    const results = comparators.map((c) => meets(v, c));
-    if (results.some((r) => r === undefined)) {
-      unreadable = true;
-      continue;
-    }
-    if (results.every((r) => r === true)) return true;
-  }
-  return unreadable ? undefined : false;
+  const parsed = semver.coerce(version, { includePrerelease: true });
+  const valid = semver.validRange(range);
+  if (!parsed || valid === null) return undefined;
+  return semver.satisfies(parsed, valid, { includePrerelease: true });
 }
 
 /**
