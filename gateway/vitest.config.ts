@@ -20,13 +20,12 @@ export default defineConfig({
           name: 'gateway',
           include: ['src/**/*.test.ts'],
           exclude: TIMING,
-          // One file at a time. Two at a time met on PostgreSQL in CI: runtime.test.ts' start whose schema comes
-          // from DATABASE_URL's search_path (no migrationTableSchema) let Kysely's migrator find another file's
-          // lock table and skip creating its own ("relation kysely_migration_lock does not exist"), and
-          // recent-sign-in.test.ts once failed with its fresh schema "does not exist" (not yet understood). Back to
-          // two files once both are explained and fixed.
-          maxWorkers: 1,
-          fileParallelism: false,
+          // Two files at a time (vitest's default is one fewer than the cores: one on the two-core CI machine).
+          // Each file opens its own SQLite folder, PostgreSQL schema and Redis key prefix (testing/backends.ts) and
+          // listens on free ports only, so files do not meet. They met once on PostgreSQL: Kysely's migrator, given
+          // no migrationTableSchema, found another file's kysely_migration_lock; the migrator now names the
+          // connection's current_schema() (store/migrator.ts, migrator.test.ts).
+          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },

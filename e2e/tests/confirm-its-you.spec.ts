@@ -5,9 +5,11 @@
  * after it). A wrong password is an error in the dialog; the right one renews the window, and the refused change is
  * sent again with what was typed — same page, same signed-in person, no navigation. Closing the dialog leaves the
  * change undone and says so in its card, never a raw status text. axe finds nothing on the dialog, light and dark.
+ * An account with SMS is asked its own second factor: a code texted only when Send is pressed (the outbox of the
+ * suite's gateway, read with the admin CLI, holds what went out).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { addUser } from '../helpers/admin.js';
+import { addUser, runAdmin } from '../helpers/admin.js';
 import { expectAxeCleanLightAndDark } from '../helpers/axe.js';
 import type { DemoUser } from '../helpers/demo-users.js';
 import { startIdentityService, type IdentityService } from '../helpers/portal.js';
@@ -173,4 +175,60 @@ test('an account with two-step verification is asked the authenticator code afte
   expect(await stillTheSameDocument(page)).toBe(true);
   await page.reload();
   await expect(profile.getByLabel('Display name')).toHaveValue('Grace Typed');
+});
+
+/** The texts the suite's gateway kept in its outbox for `phone` (no SMS_WEBHOOK_URL here), newest first. */
+function textsTo(phone: string): string[] {
+  const out = runAdmin(['outbox', '--to', phone, '--last', '50'], identity.env);
+  return out.split(/\n(?=\S)/).filter((entry) => entry.includes('\tsms\t'));
+}
+
+test('an account with SMS is texted a code only when Send is pressed in the dialog; that code saves the change', async ({
+  page,
+}) => {
+  const user = addUser('confirmsms', ['--require-2fa'], identity.env);
+  const phone = '+447700900456';
+  await passwordSignIn(page, user);
+  await expect(page).toHaveURL(/\/account\/setup-twofactor/);
+  const { wizard } = twoFactorPages(page);
+  await page.getByRole('radio', { name: 'Text message (SMS)' }).check();
+  await wizard.next.click();
+  await page.getByRole('textbox', { name: 'Mobile number' }).fill(phone);
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  await expect.poll(() => textsTo(phone).length).toBe(1);
+  const setupCode = /\b(\d{6})\b/.exec(textsTo(phone)[0] ?? '')?.[1] ?? '';
+  await page.getByLabel('6-digit code from the text message (SMS)').fill(setupCode);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(wizard.codes).toHaveCount(10);
+  await wizard.stored.check();
+  await wizard.continue.click();
+  await wizard.finish.click();
+  await expect(page).toHaveURL(/\/account\/$/);
+  const profile = page.getByTestId('profile');
+  await expect(profile).toBeVisible();
+  await waitOutTheWindow(page);
+  await markDocument(page);
+
+  await profile.getByLabel('Display name').fill('Texted Typed');
+  await profile.getByRole('button', { name: 'Save' }).click();
+  const confirm = confirmDialog(page);
+  await confirm.password.fill(user.password);
+  await confirm.continue.click();
+  // The second factor is the account's own: SMS, sent only on the press.
+  await expect(confirm.dialog.getByText('We’ll text a code to •••• 0456.')).toBeVisible();
+  await expect(confirm.dialog.getByLabel('Code from the text message (SMS)')).toHaveCount(0);
+  expect(textsTo(phone)).toHaveLength(1);
+  await expectAxeCleanLightAndDark(page);
+
+  await confirm.dialog.getByRole('button', { name: 'Send code' }).click();
+  await expect(confirm.dialog.getByText('We sent a code to •••• 0456.')).toBeVisible();
+  await expect.poll(() => textsTo(phone).length).toBe(2);
+  const code = /\b(\d{6})\b/.exec(textsTo(phone)[0] ?? '')?.[1] ?? '';
+  await confirm.dialog.getByLabel('Code from the text message (SMS)').fill(code);
+  await confirm.continue.click();
+  await expect(confirm.dialog).toBeHidden();
+  await expect(page.getByText('Employee has been updated.')).toBeVisible();
+  expect(await stillTheSameDocument(page)).toBe(true);
+  await page.reload();
+  await expect(profile.getByLabel('Display name')).toHaveValue('Texted Typed');
 });

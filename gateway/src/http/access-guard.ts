@@ -157,7 +157,7 @@ export function accessGuard(deps: AccessGuardDeps): RequestHandler {
   }
 
   return (req, res, next) => {
-    const policy = policyOfRequested(callName(req));
+    const policy = policyOfRequested(callName(req), req.body);
     if (!policy) return next();
     resolve(req, policy)
       .then(async (caller) => {

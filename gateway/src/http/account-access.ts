@@ -189,8 +189,9 @@ export const ACCOUNT_CALL_ACCESS = {
   SilentLogout: anyone,
   AssertionOptions: anyone,
   SecureLogin: anyone,
-  // SendOTP without a username is the 2FA step's SMS resend: that branch asks for the step itself (ADR 0019).
-  SendOTP: anyone,
+  // SendOTP is two things told apart by the body (ADR 0019): without a `username`, the 2FA step's SMS resend (here);
+  // with one, the one-time-token page's mail, which starts a sign-in over: anyone (BY_BODY below).
+  SendOTP: pendingSignInAt(twoFactorStep.id),
   LoginWithOTT: anyone,
   VendorLoginView: anyone,
   VendorLogin: anyone,
@@ -334,10 +335,35 @@ export function callerOf<C extends AccountCallName>(res: Response, call: C): Cal
   return caller as CallerOfCall<C>;
 }
 
-/** The policy of a call by its name as requested (case-insensitive), or undefined for a name of no call. */
-export function policyOfRequested(name: string): Policy | undefined {
+/**
+ * Whether a `SendOTP` body is the one-time-token page's mail request (it names the `username` to mail a code to)
+ * rather than the 2FA step's SMS resend (ADR 0019): the one test of both the guard and the router.
+ */
+export function isOneTimeTokenMailRequest(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'username' in body;
+}
+
+/**
+ * Calls SPEC.md names once for two things, told apart by the body: when `when` holds for a request's body, its
+ * caller is `policy` instead of the table's row. Only `SendOTP` (ADR 0019).
+ */
+const BY_BODY: Partial<Record<AccountCallName, { when: (body: unknown) => boolean; policy: Policy }>> = {
+  SendOTP: { when: isOneTimeTokenMailRequest, policy: anyone },
+};
+
+/**
+ * The policy of a call by its name as requested (case-insensitive) and its parsed body, or undefined for a name of
+ * no call.
+ */
+export function policyOfRequested(name: string, body?: unknown): Policy | undefined {
+  const variant = BODY_VARIANTS.get(name.toLowerCase());
+  if (variant?.when(body)) return variant.policy;
   return POLICIES.get(name.toLowerCase());
 }
+
+const BODY_VARIANTS = new Map(
+  Object.entries(BY_BODY).map(([call, variant]) => [call.toLowerCase(), variant]),
+);
 
 const POLICIES = new Map<string, Policy>(
   Object.entries(ACCOUNT_CALL_ACCESS).map(([call, policy]) => [call.toLowerCase(), policy]),

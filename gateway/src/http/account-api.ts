@@ -1,7 +1,6 @@
 import express, { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
-import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { ReleaseService } from '../releases/release-service.js';
 import { createSessionChanges } from '../identity/account/session-changes.js';
@@ -85,10 +84,7 @@ export function accountApi(deps: AccountApiDeps): Router {
       sessions,
       responses,
       sendGuard: captchaGuard({ ...identity, sessions, responses }, 'sendOtp'),
-      smsResend: smsResend(
-        { ...identity, sessions, responses, sessionChanges },
-        responses.requireStep([twoFactorStep.id]),
-      ),
+      smsResend: [smsResend({ ...identity, sessions, responses, sessionChanges })],
     }),
     twoFactorRouter({ ...identity, sessions, responses, sessionChanges }),
     recoveryRouter({

@@ -12,6 +12,7 @@ import {
   type OneTimeSignInService,
 } from '../identity/one-time-token/one-time-sign-in.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import { isOneTimeTokenMailRequest } from './account-access.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendFormError, sendValidationProblem } from './problem.js';
@@ -34,16 +35,6 @@ export interface OneTimeTokenRouterDeps {
 }
 
 /**
- * `SendOTP` names two things (ADR 0019): on the one-time-token page its body carries the `username` to mail a code
- * and link to; at the second-factor step its body is empty and it texts the SMS code (ADR 0008). This router's one
- * `SendOTP` route tells them apart: a body with a `username` is mailed here, any other is the 2FA step's resend.
- */
-function isMailRequest(req: Request): boolean {
-  const body: unknown = req.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'username' in body;
-}
-
-/**
  * One-time-token sign-in (SPEC.md §7 "Two-factor and codes": SendOTP, LoginWithOTT; issue 15; ADR 0019). Mounted in
  * the account API before the two-factor router. Both calls start a sign-in over, as `Login` does, so they are
  * answered whatever sign-in is pending (CALLS_OUTSIDE_SIGN_IN).
@@ -52,9 +43,11 @@ export function oneTimeTokenRouter(deps: OneTimeTokenRouterDeps): Router {
   const { sessions, oneTimeSignIn, responses } = deps;
   const router = Router();
 
+  // `SendOTP` names two things (ADR 0019): with a `username` the one-time-token page's mail (here), any other body
+  // the 2FA step's SMS resend (below); the access table tells them apart the same way.
   router.post(
     '/SendOTP',
-    (req, _res, next) => (isMailRequest(req) ? next() : next('route')),
+    (req, _res, next) => (isOneTimeTokenMailRequest(req.body) ? next() : next('route')),
     deps.sendGuard ?? ((_req, _res, next) => next()),
     handle(async (req, res) => {
       res.set('Cache-Control', 'no-store');

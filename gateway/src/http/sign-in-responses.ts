@@ -1,7 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { REDIRECT_STATUS } from 'shared-contracts';
 import type { SignInOutcome, SignInService } from '../identity/sign-in/sign-in.service.js';
-import type { StepId } from '../identity/sign-in/sign-in-step.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { Session } from '../infra/sessions/session-manager.js';
 import type { Antiforgery } from './antiforgery.js';
@@ -27,11 +26,6 @@ export interface SignInResponses {
   sendOutcome(res: Response, outcome: SignInOutcome): void;
   /** Deny by default while a sign-in is pending. */
   gate: RequestHandler;
-  /**
-   * For a step's own calls (`http/step-router.ts` applies it): answered only while a live pending sign-in waits at
-   * one of `stepIds`; anything else restarts the flow.
-   */
-  requireStep(stepIds: readonly StepId[]): RequestHandler;
 }
 
 /** Builds the {@link SignInResponses} over the request sessions, anti-forgery and the state machine. */
@@ -101,15 +95,5 @@ export function createSignInResponses({
       .catch(next);
   };
 
-  /** For a step's own calls: answered only while a live pending sign-in waits at one of `stepIds`. */
-  function requireStep(stepIds: readonly StepId[]): RequestHandler {
-    return (req, res, next) => {
-      sessions
-        .current(req)
-        .then((session) => (stepIds.some((id) => signIn.isAtStep(session, id)) ? next() : restart(req, res)))
-        .catch(next);
-    };
-  }
-
-  return { redirect, timedOut, restart, sendOutcome, gate, requireStep };
+  return { redirect, timedOut, restart, sendOutcome, gate };
 }

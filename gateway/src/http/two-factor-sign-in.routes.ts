@@ -9,6 +9,7 @@ import { twoFactorStep } from '../identity/two-factor/two-factor.step.js';
 import type { CodeOutcome } from '../identity/two-factor/two-factor.service.js';
 import { MFA_OWN_WINDOW_MS } from '../identity/two-factor/two-factor-context.js';
 import type { Session } from '../infra/sessions/session-manager.js';
+import { callerOf } from './account-access.js';
 import { localeOf } from './locale.js';
 import { handle, parse } from './plumbing.js';
 import { sendTooManyAttempts } from './throttled.js';
@@ -20,16 +21,6 @@ import { browserOf } from './browser.js';
 /** The calls of the 2FA page and its recovery-code page (the PIN calls are shared with the wizard). */
 type SignInCalls =
   'LoginWith2FAView' | 'LoginWith2FA' | 'LoginWithRecoveryCodeView' | 'LoginWithRecoveryCode';
-
-/** The user of the pending sign-in (for the SMS resend, whose `atStep` checked it waits at the 2FA step). */
-async function pending(
-  deps: TwoFactorRouterDeps,
-  req: Request,
-): Promise<{ session: Session; userId: string } | undefined> {
-  const session = await deps.sessions.current(req);
-  const userId = session?.record.data.pending?.userId;
-  return session && userId ? { session, userId } : undefined;
-}
 
 /**
  * The second-factor sign-in (SPEC.md §7 "Two-factor and codes", ADR 0008): the code or a recovery code completes
@@ -121,23 +112,16 @@ export function twoFactorSignInRoutes(
 }
 
 /**
- * `SendOTP` without a username: the 2FA step's SMS resend (ADR 0008). Only while a sign-in waits at that step; the
- * one-time-token router's single `SendOTP` route hands such a body here (ADR 0019).
+ * `SendOTP` without a username: the 2FA step's SMS resend (ADR 0008). Its caller is a pending sign-in waiting at
+ * that step, as the access table declares (`pendingSignInAt(two-factor)`, ADR 0052); the one-time-token router's
+ * single `SendOTP` route hands such a body here (ADR 0019).
  */
-export function smsResend(deps: TwoFactorRouterDeps, atStep: RequestHandler): RequestHandler[] {
-  const { twoFactor, responses } = deps;
-  return [
-    atStep,
-    handle(async (req, res) => {
-      if (!parse(sendOtpRequestSchema, req.body ?? {}, res)) return;
-      const found = await pending(deps, req);
-      const user = found ? await twoFactor.user(found.userId) : undefined;
-      if (!found || !user || user.disabled) return responses.restart(req, res);
-      const device = secondFactorBrowserOf(deps, req, res, user);
-      sendCodeOutcome(
-        res,
-        await twoFactor.sendSignInSms(user, bindingOf(found.session), localeOf(res), device),
-      );
-    }),
-  ];
+export function smsResend(deps: TwoFactorRouterDeps): RequestHandler {
+  const { twoFactor } = deps;
+  return handle(async (req, res) => {
+    if (!parse(sendOtpRequestSchema, req.body ?? {}, res)) return;
+    const { session, user } = callerOf(res, 'SendOTP');
+    const device = secondFactorBrowserOf(deps, req, res, user);
+    sendCodeOutcome(res, await twoFactor.sendSignInSms(user, bindingOf(session), localeOf(res), device));
+  });
 }

@@ -12,7 +12,12 @@ import {
   type ConfirmItsYouView,
 } from '../security-centre.schema.js';
 import { Button, FormErrors, Stack, TextField } from '../ui/index.js';
-import { isConfirmItsYouAsked, settleConfirmItsYou, subscribeConfirmItsYouHost } from './confirm-its-you.js';
+import {
+  hasFormCode,
+  isConfirmItsYouAsked,
+  settleConfirmItsYou,
+  subscribeConfirmItsYouHost,
+} from './confirm-its-you.js';
 import { Dialog, useDialogDescriptionId } from './dialog.js';
 
 /**
@@ -123,17 +128,6 @@ interface Sent {
 const isSentCode = (method: ConfirmItsYouSecondFactor): method is SentCode =>
   (CONFIRM_ITS_YOU_SENT_CODES as readonly string[]).includes(method);
 
-/** Whether a call's error carries the form code `code` (its errors map, or the body's). */
-function hasFormCode(error: ApiError | SerializedError | undefined, code: string): boolean {
-  const { errors, body } = (error ?? {}) as { errors?: unknown; body?: unknown };
-  const bodyErrors =
-    typeof body === 'object' && body !== null ? (body as { errors?: unknown }).errors : undefined;
-  return [errors, bodyErrors].some((map) => {
-    const form = typeof map === 'object' && map !== null ? (map as Record<string, unknown>)[''] : undefined;
-    return Array.isArray(form) && form.includes(code);
-  });
-}
-
 /** Whole seconds from now until `at` (never below zero). */
 const secondsUntil = (at: number, now: number) => Math.max(0, Math.ceil((at - now) / 1000));
 
@@ -193,7 +187,7 @@ function ConfirmItsYouForm({ text, actions }: ConfirmItsYouHostProps) {
       const result = await call();
       if ('error' in result) {
         // The partner's captcha guards the password (ADR 0014): solved, the same password is sent again.
-        if (which === 'password' && hasFormCode(result.error, 'captchaRequired')) return askCaptcha();
+        if (which === 'password' && hasFormCode(result.error, ['captchaRequired'])) return askCaptcha();
         return setError(result.error);
       }
       if (result.answer.confirmed) return settleConfirmItsYou(true);

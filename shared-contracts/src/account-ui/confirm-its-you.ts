@@ -69,16 +69,21 @@ export function subscribeConfirmItsYouHost(listener: Listener): () => void {
 /** The form codes of a refusal that needs a recent sign-in (S21, ADR 0036), the older one included. */
 const RECENT_SIGN_IN_CODES: readonly unknown[] = ['recentSignInRequired', 'reauthenticationRequired'];
 
-/** Whether an account call's error is the refusal a confirmation can lift. */
-export function isRecentSignInRefusal(error: unknown): boolean {
+/** Whether an account call's error carries one of the form-level `codes` (in its errors map, or its body's). */
+export function hasFormCode(error: unknown, codes: readonly unknown[]): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { errors, body } = error as { errors?: unknown; body?: unknown };
   const bodyErrors =
     typeof body === 'object' && body !== null ? (body as { errors?: unknown }).errors : undefined;
   return [errors, bodyErrors].some((map) => {
     const form = typeof map === 'object' && map !== null ? (map as Record<string, unknown>)[''] : undefined;
-    return Array.isArray(form) && form.some((code) => RECENT_SIGN_IN_CODES.includes(code));
+    return Array.isArray(form) && form.some((code) => codes.includes(code));
   });
+}
+
+/** Whether an account call's error is the refusal a confirmation can lift. */
+export function isRecentSignInRefusal(error: unknown): boolean {
+  return hasFormCode(error, RECENT_SIGN_IN_CODES);
 }
 
 /** The error a change ends with when the person closed the dialog: translated in its card, no "sign in again". */

@@ -11,9 +11,11 @@ import type { Clock } from '../../infra/clock.js';
 import { sha256 } from '../../infra/crypto/tokens.js';
 import type { KeyValueStore } from '../../infra/kv/key-value-store.js';
 import { ThrottleUnavailableError, type LoginThrottle } from '../../infra/throttle/login-throttle.js';
+import { waitSeconds } from '../../infra/throttle/wait.js';
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import { maskEmail, maskPhone } from '../two-factor/delivered-codes.js';
+import { MFA_OWN_WINDOW_MS } from '../two-factor/two-factor-context.js';
 import type { CodeBinding, TwoFactorService } from '../two-factor/two-factor.service.js';
 import { verifyPassword } from '../passwords/passwords.service.js';
 import type { WebauthnService } from '../passkeys/webauthn.service.js';
@@ -216,7 +218,9 @@ export function createConfirmItsYouService(deps: ConfirmItsYouDeps) {
         if (!/^[0-9]{1,12}$/.test(code)) return { kind: 'invalid', errors: { code: ['invalidCode'] } };
         outcome = await twoFactor.verifySignInCode(user.id, method, code, binding, actor.secondFactorBrowser);
       }
-      if (outcome === 'throttled') return { kind: 'throttled', retryAfterSeconds: 900 };
+      // The owner's budget of code attempts counts over MFA_OWN_WINDOW_MS, as at sign-in's 2FA page.
+      if (outcome === 'throttled')
+        return { kind: 'throttled', retryAfterSeconds: waitSeconds({ ms: MFA_OWN_WINDOW_MS }) };
       if (outcome === 'invalid') {
         await audit(user, actor.ip, 'failed', { reason: 'second-factor', method });
         return { kind: 'invalid', errors: { code: ['invalidCode'] } };

@@ -1,6 +1,7 @@
 import { PIN_LENGTH, SMS_CODE_LENGTH, type PinReference } from 'shared-contracts';
 import { renderMail } from '../../infra/mail/templates.js';
 import { renderSmsCode } from '../../infra/sms/sms-texts.js';
+import { waitSeconds } from '../../infra/throttle/wait.js';
 import type { User } from '../../store/user.repository.js';
 import { choosePositions, DELIVERED_CODE_TTL_MS, maskPhone } from './delivered-codes.js';
 import {
@@ -109,7 +110,7 @@ export function codeDelivery(ctx: TwoFactorContext) {
       return {
         sent: false,
         maskedPhone: maskPhone(phone),
-        retryAfterSeconds: Math.ceil((live.nextSendAt - now) / 1000),
+        retryAfterSeconds: waitSeconds({ ms: live.nextSendAt - now }),
       };
     if (!(await underSendLimit(keys.texts(user.id), MAX_SMS, MAX_SMS_PER_ACCOUNT, device)))
       return 'throttled';

@@ -4,6 +4,7 @@ import type { KeyValueStore } from '../../../infra/kv/key-value-store.js';
 import type { Mailer } from '../../../infra/mail/mailer.js';
 import { renderMail } from '../../../infra/mail/templates.js';
 import { readableIp } from '../../../infra/sessions/session-index.js';
+import { waitSeconds } from '../../../infra/throttle/wait.js';
 import type { Store } from '../../../store/store.js';
 import type { User } from '../../../store/user.repository.js';
 import type { PartnerService } from '../../partners/partner.service.js';
@@ -63,7 +64,7 @@ export function emailChangePart(options: {
       if (count <= limit) continue;
       const since = Number((await kv.get(`${key}:since`)) ?? now());
       const leftMs = Math.min(EMAIL_CHANGE_LIMIT_WINDOW_MS, since + EMAIL_CHANGE_LIMIT_WINDOW_MS - now());
-      return { kind: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)) };
+      return { kind: 'throttled', retryAfterSeconds: waitSeconds({ ms: leftMs }) };
     }
     return undefined;
   }
