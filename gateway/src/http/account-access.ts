@@ -157,6 +157,18 @@ const registerPasskey = stepOrSignedIn([passkeyOfferStep.id], { recently: true }
 const readReleases = consolePermission('console.releases.read', { recently: false });
 /** Changing a release: every change of the console needs a recent sign-in ("Confirm it's you"). */
 const changeReleases = consolePermission('console.releases.change', { recently: true });
+/** Reading people (issue 52): any grant holding it; the handler narrows to the caller's partner or customers. */
+const readPeople = consolePermission('console.people.read', { scope: 'customer', recently: false });
+/** Helping a person: as reading, with a recent sign-in. */
+const changePeople = consolePermission('console.people.change', { scope: 'customer', recently: true });
+const readPartners = consolePermission('console.partners.read', { recently: false });
+const changePartners = consolePermission('console.partners.change', { recently: true });
+const readApplications = consolePermission('console.applications.read', { recently: false });
+const changeApplications = consolePermission('console.applications.change', { recently: true });
+const readGrants = consolePermission('console.grants.read', { recently: false });
+const changeGrants = consolePermission('console.grants.change', { recently: true });
+/** Audit search: platform administrators everywhere, support within its partner (the handler narrows). */
+const readAudit = consolePermission('console.audit.read', { scope: 'partner', recently: false });
 /** Choosing a customer: the customer step of a sign-in, or the account switching customer (ADR 0009). */
 const chooseCustomer = stepOrSignedIn([customerSelectionStep.id], { recently: false, vendors: true });
 
@@ -264,6 +276,38 @@ export const ACCOUNT_CALL_ACCESS = {
   PromoteRelease: changeReleases,
   RollBackRelease: changeReleases,
   SetCanaryGuard: changeReleases,
+  ConsolePeople: readPeople,
+  ConsolePerson: readPeople,
+  DisablePerson: changePeople,
+  EnablePerson: changePeople,
+  EndPersonSessions: changePeople,
+  ResetPersonSecondFactor: changePeople,
+  SendPersonPasswordReset: changePeople,
+  RequirePersonTwoStep: changePeople,
+  ClearPersonThrottle: changePeople,
+  AddPersonMembership: changePeople,
+  RemovePersonMembership: changePeople,
+  ConsolePartners: readPartners,
+  ConsolePartner: readPartners,
+  UpdatePartner: changePartners,
+  UploadPartnerLogo: changePartners,
+  ConsoleApplications: readApplications,
+  CreateApplication: changeApplications,
+  UpdateApplication: changeApplications,
+  DisableApplication: changeApplications,
+  RotateApplicationSecret: changeApplications,
+  ConsoleUpstreams: readApplications,
+  CreateUpstream: changeApplications,
+  UpdateUpstream: changeApplications,
+  DisableUpstream: changeApplications,
+  ConsoleGrants: readGrants,
+  GrantConsoleRole: changeGrants,
+  WithdrawConsoleRole: changeGrants,
+  ConsoleAudit: readAudit,
+  ConsoleAuditExport: readAudit,
+  AuditRetention: readAudit,
+  SetAuditRetention: consolePermission('console.audit.settings', { recently: true }),
+  ImportCustomers: consolePermission('console.import', { recently: true }),
 } as const satisfies Record<AccountCallName, Policy>;
 
 /** The table's policy of a call. */

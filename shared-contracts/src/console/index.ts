@@ -17,7 +17,21 @@ export const CONSOLE_ROLES = ['platformAdmin', 'releaseManager', 'support', 'cus
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
 
 /** What a console call asks of its caller; each call declares one in the gateway's access table. */
-export const CONSOLE_PERMISSIONS = ['console.releases.read', 'console.releases.change'] as const;
+export const CONSOLE_PERMISSIONS = [
+  'console.releases.read',
+  'console.releases.change',
+  'console.people.read',
+  'console.people.change',
+  'console.partners.read',
+  'console.partners.change',
+  'console.applications.read',
+  'console.applications.change',
+  'console.grants.read',
+  'console.grants.change',
+  'console.audit.read',
+  'console.audit.settings',
+  'console.import',
+] as const;
 /** A console permission. */
 export type ConsolePermissionName = (typeof CONSOLE_PERMISSIONS)[number];
 
@@ -25,8 +39,10 @@ export type ConsolePermissionName = (typeof CONSOLE_PERMISSIONS)[number];
 export const ROLE_PERMISSIONS: Readonly<Record<ConsoleRole, readonly ConsolePermissionName[]>> = {
   platformAdmin: CONSOLE_PERMISSIONS,
   releaseManager: ['console.releases.read', 'console.releases.change'],
-  support: [],
-  customerAdmin: [],
+  // Support helps the people of its partner and reads their audit; never platform administrators (issue 52).
+  support: ['console.people.read', 'console.people.change', 'console.audit.read'],
+  // A customer administrator helps the members of its customers only.
+  customerAdmin: ['console.people.read', 'console.people.change'],
 };
 
 /** One grant: a role, and where it applies (support: a partner; customer administrator: one customer). */
@@ -228,6 +244,44 @@ export const CONSOLE_CALLS = [
   'PromoteRelease',
   'RollBackRelease',
   'SetCanaryGuard',
+  // People (issue 52): support for its partner, customer administrators for their customers' members.
+  'ConsolePeople',
+  'ConsolePerson',
+  'DisablePerson',
+  'EnablePerson',
+  'EndPersonSessions',
+  'ResetPersonSecondFactor',
+  'SendPersonPasswordReset',
+  'RequirePersonTwoStep',
+  'ClearPersonThrottle',
+  'AddPersonMembership',
+  'RemovePersonMembership',
+  // Partners (platform administrators).
+  'ConsolePartners',
+  'ConsolePartner',
+  'UpdatePartner',
+  'UploadPartnerLogo',
+  // Applications (OIDC clients) and upstream providers (platform administrators).
+  'ConsoleApplications',
+  'CreateApplication',
+  'UpdateApplication',
+  'DisableApplication',
+  'RotateApplicationSecret',
+  'ConsoleUpstreams',
+  'CreateUpstream',
+  'UpdateUpstream',
+  'DisableUpstream',
+  // Grants (platform administrators).
+  'ConsoleGrants',
+  'GrantConsoleRole',
+  'WithdrawConsoleRole',
+  // Audit search, export and retention.
+  'ConsoleAudit',
+  'ConsoleAuditExport',
+  'AuditRetention',
+  'SetAuditRetention',
+  // Bulk import of customers and memberships (platform administrators).
+  'ImportCustomers',
 ] as const;
 /** A console call's name. */
 export type ConsoleCallName = (typeof CONSOLE_CALLS)[number];
