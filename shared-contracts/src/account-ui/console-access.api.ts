@@ -13,12 +13,15 @@ export const NO_CONSOLE_ACCESS: ConsoleAccess = { grants: [], permissions: [], s
  * shell's account menu (its "Administration" entry) and by mfe-admin (its navigation and its access pages), so it
  * lives here, in the signed-in pages' kit that the shell shares lazily: the sign-in page carries none of it. It is
  * injected into the one shared API by its package name (`shared-contracts/api`), so the federated build consumes
- * the shell's API instead of bundling a second one. Tag `User`: a sign-in as someone else asks again.
+ * the shell's API instead of bundling a second one. Tag `User`: a sign-in as someone else asks again. Not signed
+ * in (any more): no console, and the page stays where it is.
  */
 export const consoleAccessApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     consoleAccess: build.query<ConsoleAccess, void>({
-      query: () => ({ url: 'ConsoleAccess', method: 'GET' }),
+      // A 401 here is no reason to leave the page: the menu asks while a sign-out ends the session (the sign-out
+      // pages carry the header), and the console's own routes are guarded by the shell.
+      query: () => ({ url: 'ConsoleAccess', method: 'GET', acceptUnauthorized: true }),
       transformResponse: (body: unknown) => {
         const parsed = consoleContract.consoleAccessSchema.safeParse(body);
         return parsed.success ? parsed.data : NO_CONSOLE_ACCESS;

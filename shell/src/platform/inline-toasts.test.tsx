@@ -50,6 +50,36 @@ describe("a phone's toasts (ADR 0031)", () => {
     expect(screen.queryByText('This site is ready to open offline.')).toBeNull();
   });
 
+  it('hold their time while a pointer rests on them or focus is in them, and leave with what was left after', async () => {
+    screenWidth(390);
+    render(<InlineToasts />);
+    act(() => showToast({ kind: 'info', message: 'This site is ready to open offline.' }));
+    const toast = screen.getByText('This site is ready to open offline.').parentElement!;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1500);
+    });
+    fireEvent.pointerEnter(toast);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10_000);
+    });
+    expect(screen.queryByText('This site is ready to open offline.')).not.toBeNull();
+    fireEvent.pointerLeave(toast);
+    fireEvent.focus(toast);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10_000);
+    });
+    expect(screen.queryByText('This site is ready to open offline.')).not.toBeNull();
+    fireEvent.blur(toast);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(400);
+    });
+    expect(screen.queryByText('This site is ready to open offline.')).not.toBeNull();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(200);
+    });
+    expect(screen.queryByText('This site is ready to open offline.')).toBeNull();
+  });
+
   it('show what remotes ask for with requestToast', () => {
     screenWidth(360);
     render(<PhoneOutlet />);

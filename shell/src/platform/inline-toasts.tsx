@@ -3,6 +3,8 @@ import { Button } from 'shared-contracts/ui';
 import {
   dismissInlineToast,
   inlineToasts,
+  pauseInlineToast,
+  resumeInlineToast,
   subscribeInlineToasts,
   type InlineToast,
 } from './inline-toast-store.js';
@@ -20,7 +22,7 @@ const KIND_CLASS: Record<InlineToast['kind'], string> = {
 /**
  * A phone's toasts (ADR 0031): lines after the page frame, the last thing of the page, so one that comes or goes
  * moves nothing above it and lies over nothing. One polite live region, present from the start so screen readers
- * announce what is added; empty, it takes no room.
+ * announce what is added; empty, it takes no room. A toast's time holds while a pointer rests on it or focus is in it.
  */
 export function InlineToasts() {
   const toasts = useSyncExternalStore(subscribeInlineToasts, inlineToasts, () => NONE);
@@ -31,6 +33,12 @@ export function InlineToasts() {
           key={toast.key}
           className={`hr-alert platform-inline-toast ${KIND_CLASS[toast.kind]}`}
           data-inline-toast={toast.kind}
+          onPointerEnter={() => pauseInlineToast(toast.key)}
+          onPointerLeave={() => resumeInlineToast(toast.key)}
+          onFocus={() => pauseInlineToast(toast.key)}
+          onBlur={(event) => {
+            if (!event.currentTarget.contains(event.relatedTarget)) resumeInlineToast(toast.key);
+          }}
         >
           <p className="platform-inline-toast__message">{toast.message}</p>
           {toast.action ? (
