@@ -285,3 +285,4 @@ export const CONSOLE_CALLS = [
 ] as const;
 /** A console call's name. */
 export type ConsoleCallName = (typeof CONSOLE_CALLS)[number];
+export * from './partners.js';
