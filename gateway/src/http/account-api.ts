@@ -2,12 +2,14 @@ import express, { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { ApplicationsConsoleService } from '../identity/console/applications.service.js';
 import type { PartnersConsoleService } from '../identity/console/partners.service.js';
 import type { ReleaseService } from '../releases/release-service.js';
 import { createSessionChanges } from '../identity/account/session-changes.js';
 import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
+import { consoleApplicationsRouter } from './console-applications.router.js';
 import { consolePartnersRouter } from './console-partners.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
 import { consoleRouter } from './console.router.js';
@@ -43,6 +45,8 @@ export interface AccountApiDeps {
   releases: ReleaseService;
   /** The console's partner settings over the store the CLI writes too (issue 52, ADR 0062). */
   partnersConsole: PartnersConsoleService;
+  /** The console's applications (OIDC clients) and upstream providers (issue 52, ADR 0062). */
+  applicationsConsole: ApplicationsConsoleService;
 }
 
 /**
@@ -107,6 +111,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     securityCentreRouter({ ...deps.securityCentre, sessions, antiforgery, sessionChanges }),
     consoleReleasesRouter({ releases: deps.releases }),
     consolePartnersRouter({ partnersConsole: deps.partnersConsole }),
+    consoleApplicationsRouter({ applicationsConsole: deps.applicationsConsole }),
     consoleRouter(identity),
   );
   if (deps.status) router.use(statusRouter(deps.status));

@@ -286,3 +286,4 @@ export const CONSOLE_CALLS = [
 /** A console call's name. */
 export type ConsoleCallName = (typeof CONSOLE_CALLS)[number];
 export * from './partners.js';
+export * from './applications.js';
