@@ -105,6 +105,19 @@ export const ERROR_MESSAGES = {
   releaseAlreadyActive: 'This version is already the active one.',
   releaseNoCanary: 'This remote has no canary running.',
   releaseNoEarlierVersion: 'This remote has no earlier version to roll back to.',
+  // console grants (issue 52, ADR 0063)
+  grantUnknownUser: 'No account has this username.',
+  grantUnknownPartner: 'There is no partner with this id.',
+  grantUnknownCustomer: 'There is no customer with this id.',
+  grantGlobalRole: 'This role applies everywhere: leave partner and customer empty.',
+  grantPartnerRequired: 'Support needs the partner whose people it helps.',
+  grantSupportTakesNoCustomer: 'Support is for a whole partner: leave the customer empty.',
+  grantCustomerRequired: 'A customer administrator needs the customer it administers.',
+  grantCustomerOfAnotherPartner: 'This customer belongs to another partner.',
+  grantAlreadyGranted: 'This account already holds this grant.',
+  grantNotGranted: 'This account holds no such grant.',
+  grantLastPlatformAdmin: 'This is the last platform administrator: grant another one first.',
+  grantBeyondOwn: 'You can grant only what you hold yourself, where you hold it.',
 } as const;
 
 /** A code listed in {@link ERROR_MESSAGES}. */

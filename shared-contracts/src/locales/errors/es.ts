@@ -84,4 +84,17 @@ export const errorsEs = {
   releaseAlreadyActive: 'Esta versión ya es la activa.',
   releaseNoCanary: 'Este remoto no tiene ningún canary en curso.',
   releaseNoEarlierVersion: 'Este remoto no tiene ninguna versión anterior a la que volver.',
+  // console grants (issue 52, ADR 0063)
+  grantUnknownUser: 'Ninguna cuenta tiene este nombre de usuario.',
+  grantUnknownPartner: 'No hay ningún socio con este identificador.',
+  grantUnknownCustomer: 'No hay ningún cliente con este identificador.',
+  grantGlobalRole: 'Este rol se aplica en todas partes: deje vacíos el socio y el cliente.',
+  grantPartnerRequired: 'El soporte necesita el socio a cuyas personas ayuda.',
+  grantSupportTakesNoCustomer: 'El soporte es para un socio entero: deje vacío el cliente.',
+  grantCustomerRequired: 'Un administrador de cliente necesita el cliente que administra.',
+  grantCustomerOfAnotherPartner: 'Este cliente pertenece a otro socio.',
+  grantAlreadyGranted: 'Esta cuenta ya tiene este permiso.',
+  grantNotGranted: 'Esta cuenta no tiene ese permiso.',
+  grantLastPlatformAdmin: 'Es el último administrador de la plataforma: nombre antes a otro.',
+  grantBeyondOwn: 'Solo puede otorgar lo que usted mismo tiene, donde lo tiene.',
 } as const satisfies ErrorTranslation;

@@ -84,4 +84,17 @@ export const errorsFrCA = {
   releaseAlreadyActive: 'Cette version est déjà la version active.',
   releaseNoCanary: 'Aucun canari n’est en cours pour ce module distant.',
   releaseNoEarlierVersion: 'Ce module distant n’a aucune version antérieure à laquelle revenir.',
+  // console grants (issue 52, ADR 0063)
+  grantUnknownUser: 'Aucun compte n’a ce nom d’utilisateur.',
+  grantUnknownPartner: 'Il n’y a aucun partenaire avec cet identifiant.',
+  grantUnknownCustomer: 'Il n’y a aucun client avec cet identifiant.',
+  grantGlobalRole: 'Ce rôle s’applique partout : laissez le partenaire et le client vides.',
+  grantPartnerRequired: 'Le soutien a besoin du partenaire dont il aide les personnes.',
+  grantSupportTakesNoCustomer: 'Le soutien vise un partenaire entier : laissez le client vide.',
+  grantCustomerRequired: 'Un administrateur client a besoin du client qu’il administre.',
+  grantCustomerOfAnotherPartner: 'Ce client appartient à un autre partenaire.',
+  grantAlreadyGranted: 'Ce compte détient déjà cette autorisation.',
+  grantNotGranted: 'Ce compte ne détient aucune autorisation de ce type.',
+  grantLastPlatformAdmin: 'C’est le dernier administrateur de la plateforme : nommez-en d’abord un autre.',
+  grantBeyondOwn: 'Vous ne pouvez accorder que ce que vous détenez vous-même, là où vous le détenez.',
 } as const satisfies ErrorTranslation;
