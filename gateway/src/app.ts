@@ -25,6 +25,7 @@ import {
 } from './identity/account/security-centre.service.js';
 import type { CaptchaServiceDeps } from './identity/captcha/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
+import { PartnersConsoleService } from './identity/console/partners.service.js';
 import { Upstreams } from './identity/external/upstreams.js';
 import { createErrorRecords, type ErrorRecords } from './identity/ops/error-records.service.js';
 import { SystemStatusService, type SystemStatusDeps } from './identity/ops/system-status.service.js';
@@ -407,6 +408,7 @@ export function createApp(deps: AppDeps): Express {
       status: { systemStatus, errorRecords },
       securityCentre,
       releases: releaseService,
+      partnersConsole: new PartnersConsoleService(store),
       // The `ownerOf` policies: a passkey of the account; another live session of it (this one is not listed).
       owners: {
         passkey: async (user, id) => (await identity.webauthn.devicesOf(user.id)).some((d) => d.id === id),

@@ -118,6 +118,16 @@ export const ERROR_MESSAGES = {
   grantNotGranted: 'This account holds no such grant.',
   grantLastPlatformAdmin: 'This is the last platform administrator: grant another one first.',
   grantBeyondOwn: 'You can grant only what you hold yourself, where you hold it.',
+  // partners and applications in the console (issue 52, ADR 0062)
+  partnerLogoTooLarge: 'The logo must be at most {{max}} KB.',
+  partnerLogoType: 'The logo must be a PNG, JPEG, WebP or SVG image.',
+  partnerLogoScript: 'An SVG logo must not contain scripts, event handlers or embedded content.',
+  partnerLanguageUntranslated: '{{language}} has no translation of the sign-in pages.',
+  partnerDefaultLanguageNotOffered: 'The default language must be one of the languages offered.',
+  partnerPasswordMinAboveMax: 'The minimum length ({{min}}) may not exceed the maximum ({{max}}).',
+  partnerCaptchaNeedsKeys: 'reCAPTCHA needs a site key and a secret.',
+  applicationExists: 'An application with this client ID exists already.',
+  applicationRedirectUri: 'Enter absolute http(s) addresses without a fragment, one per line.',
 } as const;
 
 /** A code listed in {@link ERROR_MESSAGES}. */

@@ -2,12 +2,14 @@ import express, { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { PartnersConsoleService } from '../identity/console/partners.service.js';
 import type { ReleaseService } from '../releases/release-service.js';
 import { createSessionChanges } from '../identity/account/session-changes.js';
 import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
 import { consoleGrantsRouter } from './console-grants.router.js';
+import { consolePartnersRouter } from './console-partners.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
 import { consoleRouter } from './console.router.js';
 import { customersRouter } from './customers.router.js';
@@ -40,6 +42,8 @@ export interface AccountApiDeps {
   securityCentre: Omit<SecurityCentreRouterDeps, 'sessions' | 'antiforgery' | 'sessionChanges'>;
   /** The one release service of the CLI and the console (ADR 0059): the console's release calls. */
   releases: ReleaseService;
+  /** The console's partner settings over the store the CLI writes too (issue 52, ADR 0062). */
+  partnersConsole: PartnersConsoleService;
 }
 
 /**
@@ -103,6 +107,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     }),
     securityCentreRouter({ ...deps.securityCentre, sessions, antiforgery, sessionChanges }),
     consoleReleasesRouter({ releases: deps.releases }),
+    consolePartnersRouter({ partnersConsole: deps.partnersConsole }),
     consoleRouter(identity),
     consoleGrantsRouter(identity),
   );

@@ -100,4 +100,16 @@ export const errorsDe = {
   grantNotGranted: 'Dieses Konto hat keine solche Berechtigung.',
   grantLastPlatformAdmin: 'Dies ist die letzte Plattformadministration: Ernennen Sie zuerst eine weitere.',
   grantBeyondOwn: 'Sie können nur vergeben, was Sie selbst haben, und nur dort, wo Sie es haben.',
+  // partners and applications in the console (issue 52, ADR 0062)
+  partnerLogoTooLarge: 'Das Logo darf höchstens {{max}} KB groß sein.',
+  partnerLogoType: 'Das Logo muss ein PNG-, JPEG-, WebP- oder SVG-Bild sein.',
+  partnerLogoScript:
+    'Ein SVG-Logo darf keine Skripte, Ereignis-Handler oder eingebetteten Inhalte enthalten.',
+  partnerLanguageUntranslated: 'Für {{language}} gibt es keine Übersetzung der Anmeldeseiten.',
+  partnerDefaultLanguageNotOffered: 'Die Standardsprache muss eine der angebotenen Sprachen sein.',
+  partnerPasswordMinAboveMax:
+    'Die Mindestlänge ({{min}}) darf die Höchstlänge ({{max}}) nicht überschreiten.',
+  partnerCaptchaNeedsKeys: 'reCAPTCHA benötigt einen Website-Schlüssel und ein Geheimnis.',
+  applicationExists: 'Eine Anwendung mit dieser Client-ID gibt es bereits.',
+  applicationRedirectUri: 'Geben Sie absolute http(s)-Adressen ohne Fragment ein, eine pro Zeile.',
 } as const satisfies ErrorTranslation;

@@ -97,4 +97,15 @@ export const errorsEs = {
   grantNotGranted: 'Esta cuenta no tiene ese permiso.',
   grantLastPlatformAdmin: 'Es el último administrador de la plataforma: nombre antes a otro.',
   grantBeyondOwn: 'Solo puede otorgar lo que usted mismo tiene, donde lo tiene.',
+  // partners and applications in the console (issue 52, ADR 0062)
+  partnerLogoTooLarge: 'El logotipo debe ocupar como máximo {{max}} KB.',
+  partnerLogoType: 'El logotipo debe ser una imagen PNG, JPEG, WebP o SVG.',
+  partnerLogoScript:
+    'Un logotipo SVG no debe contener scripts, controladores de eventos ni contenido incrustado.',
+  partnerLanguageUntranslated: 'Las páginas de inicio de sesión no están traducidas a {{language}}.',
+  partnerDefaultLanguageNotOffered: 'El idioma predeterminado debe ser uno de los idiomas ofrecidos.',
+  partnerPasswordMinAboveMax: 'La longitud mínima ({{min}}) no puede superar la máxima ({{max}}).',
+  partnerCaptchaNeedsKeys: 'reCAPTCHA necesita una clave de sitio y un secreto.',
+  applicationExists: 'Ya existe una aplicación con este ID de cliente.',
+  applicationRedirectUri: 'Introduce direcciones http(s) absolutas sin fragmento, una por línea.',
 } as const satisfies ErrorTranslation;

@@ -97,4 +97,16 @@ export const errorsFrCA = {
   grantNotGranted: 'Ce compte ne détient aucune autorisation de ce type.',
   grantLastPlatformAdmin: 'C’est le dernier administrateur de la plateforme : nommez-en d’abord un autre.',
   grantBeyondOwn: 'Vous ne pouvez accorder que ce que vous détenez vous-même, là où vous le détenez.',
+  // partners and applications in the console (issue 52, ADR 0062)
+  partnerLogoTooLarge: 'Le logo doit faire au plus {{max}} Ko.',
+  partnerLogoType: 'Le logo doit être une image PNG, JPEG, WebP ou SVG.',
+  partnerLogoScript:
+    'Un logo SVG ne doit contenir ni script, ni gestionnaire d’événement, ni contenu intégré.',
+  partnerLanguageUntranslated: 'Les pages de connexion n’ont pas de traduction en {{language}}.',
+  partnerDefaultLanguageNotOffered: 'La langue par défaut doit faire partie des langues offertes.',
+  partnerPasswordMinAboveMax:
+    'La longueur minimale ({{min}}) ne peut pas dépasser la longueur maximale ({{max}}).',
+  partnerCaptchaNeedsKeys: 'reCAPTCHA exige une clé de site et un secret.',
+  applicationExists: 'Une application avec cet identifiant client existe déjà.',
+  applicationRedirectUri: 'Entrez des adresses http(s) absolues sans fragment, une par ligne.',
 } as const satisfies ErrorTranslation;
