@@ -3,6 +3,7 @@ import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { PartnersConsoleService } from '../identity/console/partners.service.js';
+import type { PeopleService } from '../identity/console/people.service.js';
 import type { ReleaseService } from '../releases/release-service.js';
 import { createSessionChanges } from '../identity/account/session-changes.js';
 import { accessGuard, type ObjectOwners } from './access-guard.js';
@@ -10,6 +11,7 @@ import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
 import { consoleGrantsRouter } from './console-grants.router.js';
 import { consolePartnersRouter } from './console-partners.router.js';
+import { consolePeopleRouter } from './console-people.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
 import { consoleRouter } from './console.router.js';
 import { customersRouter } from './customers.router.js';
@@ -44,6 +46,8 @@ export interface AccountApiDeps {
   releases: ReleaseService;
   /** The console's partner settings over the store the CLI writes too (issue 52, ADR 0062). */
   partnersConsole: PartnersConsoleService;
+  /** The one people service of the CLI and the console (issue 52): the console's People calls. */
+  people: PeopleService;
 }
 
 /**
@@ -108,6 +112,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     securityCentreRouter({ ...deps.securityCentre, sessions, antiforgery, sessionChanges }),
     consoleReleasesRouter({ releases: deps.releases }),
     consolePartnersRouter({ partnersConsole: deps.partnersConsole }),
+    consolePeopleRouter({ people: deps.people }),
     consoleRouter(identity),
     consoleGrantsRouter(identity),
   );

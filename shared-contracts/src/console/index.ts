@@ -286,3 +286,4 @@ export const CONSOLE_CALLS = [
 export type ConsoleCallName = (typeof CONSOLE_CALLS)[number];
 export * from './grants.js';
 export * from './partners.js';
+export * from './people.js';
