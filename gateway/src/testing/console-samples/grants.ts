@@ -31,7 +31,7 @@ async function beyond(world: ConsoleWorld, operator: Operator) {
   }));
 }
 
-export const samples: ConsoleAreaSamples = {
+export const samples = {
   ConsoleGrants: {
     inScope: () => ({ method: 'GET' }),
   },
@@ -71,4 +71,4 @@ export const samples: ConsoleAreaSamples = {
     // A grant out of reach that the person does not hold: the platform administrator still reaches the call.
     allowed: [409],
   },
-};
+} satisfies ConsoleAreaSamples;
