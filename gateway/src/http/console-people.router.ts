@@ -65,16 +65,18 @@ export function consolePeopleRouter(deps: ConsolePeopleRouterDeps): Router {
       const { status, code } = REFUSALS[outcome.refusal];
       return sendValidationProblem(res, { [outcome.field]: [code] }, status);
     }
-    const view = await people.view(scope, outcome.person.id);
-    // Still in scope unless the change took the person out of it (the last of the caller's memberships removed).
-    if (!view) return sendFormError(res, 'notFound', 404);
-    res.json(view);
+    // null when the change took the person out of the caller's reach (a customer administrator removed the
+    // membership that made them one of its people).
+    res.json((await people.view(scope, outcome.person.id)) ?? null);
   }
 
   view(router, '/ConsolePeople', async (req: Request, res) => {
     const { scope } = scopeOf(res, 'ConsolePeople', 'console.people.read');
     const request = parse(consolePeopleRequestSchema, req.method === 'GET' ? req.query : req.body, res);
     if (!request) return;
+    // A customer outside the caller's is not found, as an unknown one: its members are not listed as "none".
+    if (request.customerId !== undefined && !(await people.customerInScope(scope, request.customerId)))
+      return sendFormError(res, 'notFound', 404);
     res.json(
       await people.search(scope, {
         text: request.query,

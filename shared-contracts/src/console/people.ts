@@ -118,7 +118,7 @@ export const consolePersonSchema = z.object({
   /** The newest sign-in events first (kind only: `login.succeeded`, `login.failed`, …). */
   recentEvents: z.array(z.object({ at: z.string(), kind: z.string() })),
 });
-/** Answer of `ConsolePerson` and of every change of a person (the person as they now are). */
+/** Answer of `ConsolePerson` and of every change of a person (the person as they now are; see `RemovePersonMembership`). */
 export type ConsolePerson = z.infer<typeof consolePersonSchema>;
 
 /**
@@ -139,7 +139,10 @@ export const addPersonMembershipRequestSchema = z.object({
 /** Request of `AddPersonMembership`. */
 export type AddPersonMembershipRequest = z.infer<typeof addPersonMembershipRequestSchema>;
 
-/** `RemovePersonMembership`. */
+/**
+ * `RemovePersonMembership`; answered with the person as they now are, or null when the removal took them out of the
+ * caller's reach (a customer administrator removing the membership of its own customer).
+ */
 export const removePersonMembershipRequestSchema = z.object({ id, customerId: id, reason });
 /** Request of `RemovePersonMembership`. */
 export type RemovePersonMembershipRequest = z.infer<typeof removePersonMembershipRequestSchema>;

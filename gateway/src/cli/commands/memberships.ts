@@ -19,6 +19,8 @@ export const membershipsCommands = [
       const user = await findUser(store, values.username);
       if (!(await store.customers.findById(values.customer)))
         throw new UsageError(`no customer "${values.customer}"`);
+      if (await store.customers.membershipOf(user.id, values.customer))
+        throw new UsageError('membership already exists');
       // The people service, as the console's AddPersonMembership: audited with the reason.
       const { people, scope, made } = cliPeople(ctx, values.reason);
       await people.addMembership(

@@ -174,6 +174,12 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   return {
     find,
 
+    /** Whether `customerId` names a customer within the scope. */
+    async customerInScope(scope: PeopleScope, customerId: string): Promise<boolean> {
+      const customer = await store.customers.findById(customerId);
+      return customer !== undefined && scopeCoversCustomer(scope, customer);
+    },
+
     /** `ConsolePeople`: one page of the people the scope reaches, by username. */
     async search(
       scope: PeopleScope,
@@ -252,7 +258,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
         })),
         customers: (await store.customers.customersOf(user.id))
           .filter((c) => scopeCoversCustomer(scope, c))
-          .map((c) => ({ id: c.id, name: c.name, roles: c.roles as PersonRole[], canChange: true })),
+          .map((c) => ({ id: c.id, name: c.name, roles: c.roles, canChange: true })),
         recentEvents: events.map((e) => ({ at: iso(e.at), kind: e.kind })),
       };
     },
@@ -373,11 +379,10 @@ export function createPeopleService(deps: PeopleServiceDeps) {
           const customer = await store.customers.findById(membership.customerId);
           if (!customer || !scopeCoversCustomer(scope, customer))
             return { field: 'customerId', refusal: 'unknownCustomer' as const };
-          await store.customers.addMembership({
-            userId: person.id,
-            customerId: customer.id,
-            roles: [...membership.roles],
-          });
+          const roles = [...membership.roles];
+          // A member already: the roles are replaced; otherwise the membership is added.
+          if (!(await store.customers.setMembershipRoles(person.id, customer.id, roles)))
+            await store.customers.addMembership({ userId: person.id, customerId: customer.id, roles });
         },
         {
           kind: 'console.people.membership-added',
