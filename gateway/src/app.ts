@@ -23,6 +23,7 @@ import {
   createSecurityCentreService,
   type EndOidcSessionsOf,
 } from './identity/account/security-centre.service.js';
+import { createPeopleService } from './identity/console/people.service.js';
 import type { CaptchaServiceDeps } from './identity/captcha/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
 import { ApplicationsConsoleService } from './identity/console/applications.service.js';
@@ -411,6 +412,17 @@ export function createApp(deps: AppDeps): Express {
       releases: releaseService,
       partnersConsole: new PartnersConsoleService(store),
       applicationsConsole: new ApplicationsConsoleService(store),
+      // The console's People section (issue 52): the service `admin users|sessions|memberships` use too.
+      people: createPeopleService({
+        store,
+        clock,
+        mailer: deps.mailer ?? new OutboxMailer(store.outbox),
+        sessionIndex,
+        revokeOidc: deps.oidc?.revokeAccount?.bind(deps.oidc),
+        throttle: deps.throttle,
+        recovery: identity.recovery,
+        onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
+      }),
       // The `ownerOf` policies: a passkey of the account; another live session of it (this one is not listed).
       owners: {
         passkey: async (user, id) => (await identity.webauthn.devicesOf(user.id)).some((d) => d.id === id),

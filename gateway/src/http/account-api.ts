@@ -4,13 +4,16 @@ import type { Identity } from '../identity/identity.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
 import type { ApplicationsConsoleService } from '../identity/console/applications.service.js';
 import type { PartnersConsoleService } from '../identity/console/partners.service.js';
+import type { PeopleService } from '../identity/console/people.service.js';
 import type { ReleaseService } from '../releases/release-service.js';
 import { createSessionChanges } from '../identity/account/session-changes.js';
 import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
 import { consoleApplicationsRouter } from './console-applications.router.js';
+import { consoleGrantsRouter } from './console-grants.router.js';
 import { consolePartnersRouter } from './console-partners.router.js';
+import { consolePeopleRouter } from './console-people.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
 import { consoleRouter } from './console.router.js';
 import { customersRouter } from './customers.router.js';
@@ -47,6 +50,8 @@ export interface AccountApiDeps {
   partnersConsole: PartnersConsoleService;
   /** The console's applications (OIDC clients) and upstream providers (issue 52, ADR 0062). */
   applicationsConsole: ApplicationsConsoleService;
+  /** The one people service of the CLI and the console (issue 52): the console's People calls. */
+  people: PeopleService;
 }
 
 /**
@@ -112,7 +117,9 @@ export function accountApi(deps: AccountApiDeps): Router {
     consoleReleasesRouter({ releases: deps.releases }),
     consolePartnersRouter({ partnersConsole: deps.partnersConsole }),
     consoleApplicationsRouter({ applicationsConsole: deps.applicationsConsole }),
+    consolePeopleRouter({ people: deps.people }),
     consoleRouter(identity),
+    consoleGrantsRouter(identity),
   );
   if (deps.status) router.use(statusRouter(deps.status));
   router.use((_req, res) => {

@@ -132,6 +132,17 @@ export class CustomerRepository {
       .execute();
   }
 
+  /** Replaces the roles of an existing membership (the console's AddPersonMembership on a member); true when found. */
+  async setMembershipRoles(userId: string, customerId: string, roles: RoleName[]): Promise<boolean> {
+    const result = await this.db
+      .updateTable('memberships')
+      .set({ roles: JSON.stringify(roles) })
+      .where('user_id', '=', userId)
+      .where('customer_id', '=', customerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Ends a membership; true when there was one. */
   async removeMembership(userId: string, customerId: string): Promise<boolean> {
     const result = await this.db

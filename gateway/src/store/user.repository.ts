@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { RoleName } from './roles.js';
 import { dropBoundAdditions } from './bound-additions.js';
+import { containsPattern } from './customer-search-key.js';
 import { Prepared, type CommittedReader } from './database.js';
 import type { Database, UserTable } from './schema.js';
 
@@ -218,6 +219,89 @@ export class UserRepository {
     // ADR 0042: a new stamp (password, disabling) ends the ways in bound to the old one.
     if (set.security_stamp) await dropBoundAdditions(this.db, id, set.security_stamp, at);
     return this.findById(id);
+  }
+
+  /**
+   * The console's people search (issue 52): accounts whose username, e-mail, display name or one of whose customers'
+   * names contains `text` (case and accents ignored as the customer search ignores them), optionally members of
+   * `customerId`, within `within` (accounts of those partners or members of those customers; everyone without it)
+   * and never those of `exclude`. One page by username, and the total.
+   */
+  async search(query: {
+    text?: string | undefined;
+    customerId?: string | undefined;
+    within?: { partnerIds: readonly string[]; customerIds: readonly string[] } | undefined;
+    exclude?: readonly string[] | undefined;
+    offset: number;
+    limit: number;
+  }): Promise<{ users: User[]; total: number }> {
+    const text = query.text?.trim() ?? '';
+    const escape = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const login = escape(normaliseLogin(text));
+    const folded = text === '' ? '' : containsPattern(text);
+    const matching = () => {
+      let q = this.db.selectFrom('users');
+      if (text !== '')
+        q = q.where((eb) =>
+          eb.or([
+            sql<boolean>`users.username_normalized like ${login} escape '\\'`,
+            sql<boolean>`users.email_normalized like ${login} escape '\\'`,
+            sql<boolean>`lower(users.display_name) like ${escape(text.toLowerCase())} escape '\\'`,
+            eb.exists(
+              eb
+                .selectFrom('memberships')
+                .select('memberships.user_id')
+                .whereRef('memberships.user_id', '=', 'users.id')
+                .where(sql<boolean>`memberships.search_key like ${folded} escape '\\'`),
+            ),
+          ]),
+        );
+      if (query.customerId !== undefined) {
+        const customerId = query.customerId;
+        q = q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('memberships')
+              .select('memberships.user_id')
+              .whereRef('memberships.user_id', '=', 'users.id')
+              .where('memberships.customer_id', '=', customerId),
+          ),
+        );
+      }
+      const within = query.within;
+      if (within !== undefined) {
+        q = q.where((eb) => {
+          const ors = [];
+          if (within.partnerIds.length > 0) ors.push(eb('users.partner_id', 'in', [...within.partnerIds]));
+          if (within.customerIds.length > 0)
+            ors.push(
+              eb.exists(
+                eb
+                  .selectFrom('memberships')
+                  .select('memberships.user_id')
+                  .whereRef('memberships.user_id', '=', 'users.id')
+                  .where('memberships.customer_id', 'in', [...within.customerIds]),
+              ),
+            );
+          return ors.length > 0 ? eb.or(ors) : sql<boolean>`1 = 0`;
+        });
+      }
+      if (query.exclude && query.exclude.length > 0) q = q.where('users.id', 'not in', [...query.exclude]);
+      return q;
+    };
+    const counted = await matching()
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    if (total === 0 || query.offset >= total) return { users: [], total };
+    const rows = await matching()
+      .selectAll('users')
+      .orderBy('users.username_normalized')
+      .orderBy('users.id')
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute();
+    return { users: rows.map(toUser), total };
   }
 
   async count(): Promise<number> {

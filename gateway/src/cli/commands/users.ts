@@ -1,11 +1,13 @@
 import { setAccountPassword } from '../../identity/passwords/account-password.js';
 import { hashPassword } from '../../identity/passwords/passwords.service.js';
 import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
-import { endEverySignInOfAccount } from '../../identity/sign-out/account-sign-ins.js';
 import { defineCommand } from '../admin-command.js';
+import { cliPeople } from '../people.js';
 import { email, findUser, password, roles } from '../option-values.js';
 
 const username = { type: 'string', value: 'U', required: true } as const;
+/** Why: recorded in the audit as the console's changes are (issue 52). */
+const reason = { type: 'string', value: 'TEXT' } as const;
 
 export const usersCommands = [
   defineCommand({
@@ -72,35 +74,45 @@ export const usersCommands = [
   defineCommand({
     area: 'users',
     name: 'require-2fa',
-    options: { username, off: { type: 'boolean' } },
-    async run({ store, out }, values) {
+    options: { username, off: { type: 'boolean' }, reason },
+    summary: ['as the console does: audited with the reason'],
+    async run(ctx, values) {
+      const { store, out } = ctx;
       const user = await findUser(store, values.username);
-      await store.users.update(user.id, { requiresTwoFactor: !values.off });
+      if (values.off) {
+        await store.users.update(user.id, { requiresTwoFactor: false });
+      } else {
+        const { people, scope, made } = cliPeople(ctx, values.reason);
+        await people.requireTwoStep(scope, user.id, made);
+      }
       out(`${user.username} ${values.off ? 'no longer requires' : 'requires'} a second factor`);
     },
   }),
   defineCommand({
     area: 'users',
     name: 'disable',
-    options: { username, enable: { type: 'boolean' } },
-    summary: ['also ends every session, OIDC session and refresh token of the user at once'],
+    options: { username, enable: { type: 'boolean' }, reason },
+    summary: [
+      'also ends every session, OIDC session and refresh token of the user at once;',
+      "audited with the reason, as the console's DisablePerson and EnablePerson are",
+    ],
     needsRedis: true,
-    async run({ store, out, oidc }, values) {
+    async run(ctx, values) {
+      const { store, out } = ctx;
       const user = await findUser(store, values.username);
-      await store.users.update(user.id, { disabled: !values.enable });
+      const { people, scope, made, revoked } = cliPeople(ctx, values.reason);
       if (values.enable) {
+        await people.enable(scope, user.id, made);
         out(`${user.username} enabled`);
         return;
       }
       // S29: disabling ends every session and token of the account at once, on every replica, and its
-      // applications are told by back-channel logout.
-      const revoked = await endEverySignInOfAccount(
-        { store, revokeOidc: (id) => revokeOidcArtefactsOfAccount(oidc, id) },
-        user.id,
-      );
-      if (!revoked) return;
+      // applications are told by back-channel logout (the people service, as the console's DisablePerson).
+      await people.disable(scope, user.id, made);
+      const ended = revoked();
+      if (!ended) return;
       out(
-        `${user.username} disabled; every sign-in session ended; ${revoked.sessions} OIDC session(s) and ${revoked.grants} grant(s) with their tokens revoked`,
+        `${user.username} disabled; every sign-in session ended; ${ended.sessions} OIDC session(s) and ${ended.grants} grant(s) with their tokens revoked`,
       );
     },
   }),

@@ -182,6 +182,32 @@ export function createRecoveryService(deps: RecoveryDeps) {
     }
   }
 
+  /** Issues a reset link for the account and mails it to `to` in `locale`, signed with the partner's name. */
+  async function mailResetLink(
+    user: User,
+    to: string,
+    partnerName: string | undefined,
+    locale: string | undefined,
+  ) {
+    const token = randomToken(RESET_TOKEN_BYTES);
+    await store.oneTimeTokens.issue({
+      userId: user.id,
+      purpose: 'password-reset',
+      tokenHash: sha256(token),
+      ttlMs: RESET_TOKEN_TTL_MS,
+    });
+    // The host of the link is PUBLIC_URL's, never the request's Host or X-Forwarded-Host (S13).
+    const link = new URL('/account/reset-password', deps.publicUrl);
+    link.searchParams.set('token', token);
+    const mail = renderMail('recovery', locale, {
+      partnerName: partnerDisplayName(partnerName, 'Identity'),
+      displayName: user.displayName,
+      link: link.toString(),
+      expiresInMinutes: RESET_TOKEN_TTL_MS / 60_000,
+    });
+    await deps.mailer.send({ to, subject: mail.subject, text: mail.text, html: mail.html });
+  }
+
   /** The account's part of `Recover`, run after the answer went out so nothing of it shows in the answer (S10, S11). */
   async function sendRecoveryMail(
     login: string,
@@ -193,24 +219,8 @@ export function createRecoveryService(deps: RecoveryDeps) {
     // A vendor account is not told apart from an unknown login (S10; ADR 0041: no local password).
     if (!user || user.disabled || !user.email || user.vendorId) return;
     if (!(await within(`recovery:account:${user.id}`, RECOVER_LIMITS.perAccount))) return;
-    const token = randomToken(RESET_TOKEN_BYTES);
-    await store.oneTimeTokens.issue({
-      userId: user.id,
-      purpose: 'password-reset',
-      tokenHash: sha256(token),
-      ttlMs: RESET_TOKEN_TTL_MS,
-    });
-    // The host of the link is PUBLIC_URL's, never the request's Host or X-Forwarded-Host (S13).
-    const link = new URL('/account/reset-password', deps.publicUrl);
-    link.searchParams.set('token', token);
     const partner = await deps.partners.forHost(host);
-    const mail = renderMail('recovery', locale, {
-      partnerName: partnerDisplayName(partner?.name, 'Identity'),
-      displayName: user.displayName,
-      link: link.toString(),
-      expiresInMinutes: RESET_TOKEN_TTL_MS / 60_000,
-    });
-    await deps.mailer.send({ to: user.email, subject: mail.subject, text: mail.text, html: mail.html });
+    await mailResetLink(user, user.email, partner?.name, locale);
     await store.audit.record({
       at: clock.now(),
       kind: 'password.recovery-mailed',
@@ -246,6 +256,18 @@ export function createRecoveryService(deps: RecoveryDeps) {
         .finally(() => inFlight.delete(job));
       inFlight.add(job);
       return { kind: 'accepted' };
+    },
+
+    /**
+     * The console's "send a password reset link" (issue 52): the mail `Recover` sends, to the account's own address,
+     * in its partner's name and `locale`; nobody sets another person's password. False when the account has no
+     * e-mail address, is disabled or is a vendor account (no local password).
+     */
+    async sendResetLinkTo(user: User, locale: string | undefined): Promise<boolean> {
+      if (!user.email || user.disabled || user.vendorId) return false;
+      const partner = user.partnerId ? await store.partners.findById(user.partnerId) : undefined;
+      await mailResetLink(user, user.email, partner?.name, locale);
+      return true;
     },
 
     /** `PasswordRules`: the rules of the token's, the signing-in user's, or the host's partner. */

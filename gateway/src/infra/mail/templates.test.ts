@@ -40,6 +40,12 @@ const PARAMS: { [K in MailKind]: MailParams[K] } = {
     link: LINK,
   },
   'email-change-taken': { partnerName: PARTNER, displayName: 'Ann' },
+  'account-help': {
+    partnerName: PARTNER,
+    displayName: 'Ann',
+    change: 'second-factor-reset',
+    changedAt: Date.UTC(2025, 2, 4, 8, 30),
+  },
 };
 
 /** What each kind must carry besides the partner's name. */
@@ -57,6 +63,7 @@ const PAYLOAD: Record<MailKind, { text: string[]; html: string[] }> = {
   },
   // A notice, no link: nothing in it could change the account.
   'email-change-taken': { text: [], html: [] },
+  'account-help': { text: ['2025', 'UTC'], html: ['2025', 'UTC'] },
 };
 
 // Written out, so a broken or missing translation shows up here as text a person can read.

@@ -56,7 +56,27 @@ export interface MailParams {
    * nothing changed; no link, no caller-chosen text.
    */
   'email-change-taken': CommonParams;
+  /**
+   * Notice that the operators' console changed the account for its owner (issue 52, ADR 0061): what, when, and
+   * that their organisation's support did it.
+   */
+  'account-help': CommonParams & { change: AccountHelpChange; changedAt: Date | number };
 }
+
+/** What the console's People section does to an account, each mailed to its owner (`account-help`). */
+export const ACCOUNT_HELP_CHANGES = [
+  'disabled',
+  'enabled',
+  'sessions-ended',
+  'second-factor-reset',
+  'two-step-required',
+  'throttle-cleared',
+  'membership-added',
+  'membership-removed',
+] as const;
+
+/** One of {@link ACCOUNT_HELP_CHANGES}. */
+export type AccountHelpChange = (typeof ACCOUNT_HELP_CHANGES)[number];
 
 /** The security centre's changes that are mailed to the account (the password has its own `password-changed`). */
 export const SECURITY_CHANGES = [
@@ -102,6 +122,7 @@ export const MAIL_KINDS = [
   'security-change',
   'sign-in-method-added',
   'email-change-taken',
+  'account-help',
 ] as const satisfies readonly MailKind[];
 
 /** A message ready for a {@link Mailer}: the same content as plain text and as HTML. */
@@ -127,6 +148,8 @@ interface Values {
   method: AddedSignInMethod | undefined;
   provider: string;
   userAgent: string;
+  /** `account-help`: what the console did. */
+  helpChange: AccountHelpChange | undefined;
 }
 
 /** Fills one of the mail's texts with the mail's values (and any of its own, such as a text chosen by a value). */
@@ -177,6 +200,11 @@ const BODIES: { [K in MailKind]: Body<K> } = {
     ];
   },
   'email-change-taken': (t, say) => [say(t.taken), say(t.ifYou)],
+  'account-help': (t, say, v) => [
+    say(t.changed, { change: t.changes[v.helpChange!] }),
+    say(t.byWhom),
+    say(t.ifNot),
+  ],
 };
 
 /**
@@ -221,12 +249,14 @@ function valuesOf(kind: MailKind, locale: SupportedLocale, texts: MessageTexts, 
     method: undefined,
     provider: '',
     userAgent: '',
+    helpChange: undefined,
   };
   if (
     kind !== 'password-changed' &&
     kind !== 'security-change' &&
     kind !== 'sign-in-method-added' &&
-    kind !== 'email-change-taken'
+    kind !== 'email-change-taken' &&
+    kind !== 'account-help'
   ) {
     const n = p.expiresInMinutes;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
@@ -237,8 +267,13 @@ function valuesOf(kind: MailKind, locale: SupportedLocale, texts: MessageTexts, 
   if (kind === 'one-time-token' || kind === 'email-verification') values.code = codeOf(kind, 'code', p.code);
   if (kind === 'recovery' || kind === 'one-time-token' || kind === 'email-change')
     values.link = linkOf(kind, p.link);
-  if (kind === 'password-changed' || kind === 'security-change')
+  if (kind === 'password-changed' || kind === 'security-change' || kind === 'account-help')
     values.date = dateOf(kind, locale, p.changedAt);
+  if (kind === 'account-help') {
+    if (!ACCOUNT_HELP_CHANGES.includes(p.change as AccountHelpChange))
+      throw new TypeError(`mail ${kind}: change must be one of ${ACCOUNT_HELP_CHANGES.join(', ')}`);
+    values.helpChange = p.change as AccountHelpChange;
+  }
   if (kind === 'security-change') {
     if (!SECURITY_CHANGES.includes(p.change as SecurityChange))
       throw new TypeError(`mail ${kind}: change must be one of ${SECURITY_CHANGES.join(', ')}`);

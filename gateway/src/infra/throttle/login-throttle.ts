@@ -223,6 +223,19 @@ export class LoginThrottle {
     }
   }
 
+  /**
+   * Clears an account's shared counter of strangers' failures (the console's "clear the sign-in throttle", issue
+   * 52): the account answers without a captcha challenge again. `account` is a subject's account (`user:<id>`).
+   * Each source's own counter and delay are keyed by the source and stay: they end with their window.
+   */
+  async clearAccount(account: string): Promise<void> {
+    try {
+      await this.account.delete(sha256(account));
+    } catch (error) {
+      throw new ThrottleUnavailableError(error);
+    }
+  }
+
   /** The attempt failed: start or grow its own delay once the free failures are used. */
   async failed(attempt: ThrottleAttempt): Promise<void> {
     const failures = attempt.failuresBefore + 1;

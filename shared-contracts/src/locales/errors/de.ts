@@ -87,6 +87,19 @@ export const errorsDe = {
   releaseNoCanary: 'Für dieses Remote läuft kein Canary.',
   releaseNoEarlierVersion:
     'Für dieses Remote gibt es keine frühere Version, zu der zurückgekehrt werden kann.',
+  // console grants (issue 52, ADR 0063)
+  grantUnknownUser: 'Kein Konto hat diesen Benutzernamen.',
+  grantUnknownPartner: 'Es gibt keinen Partner mit dieser ID.',
+  grantUnknownCustomer: 'Es gibt keinen Kunden mit dieser ID.',
+  grantGlobalRole: 'Diese Rolle gilt überall: Lassen Sie Partner und Kunde leer.',
+  grantPartnerRequired: 'Der Support braucht den Partner, dessen Personen er hilft.',
+  grantSupportTakesNoCustomer: 'Der Support gilt für einen ganzen Partner: Lassen Sie den Kunden leer.',
+  grantCustomerRequired: 'Eine Kundenadministration braucht den Kunden, den sie verwaltet.',
+  grantCustomerOfAnotherPartner: 'Dieser Kunde gehört zu einem anderen Partner.',
+  grantAlreadyGranted: 'Dieses Konto hat diese Berechtigung bereits.',
+  grantNotGranted: 'Dieses Konto hat keine solche Berechtigung.',
+  grantLastPlatformAdmin: 'Dies ist die letzte Plattformadministration: Ernennen Sie zuerst eine weitere.',
+  grantBeyondOwn: 'Sie können nur vergeben, was Sie selbst haben, und nur dort, wo Sie es haben.',
   // partners and applications in the console (issue 52, ADR 0062)
   partnerLogoTooLarge: 'Das Logo darf höchstens {{max}} KB groß sein.',
   partnerLogoType: 'Das Logo muss ein PNG-, JPEG-, WebP- oder SVG-Bild sein.',
