@@ -128,6 +128,9 @@ export const ERROR_MESSAGES = {
   partnerCaptchaNeedsKeys: 'reCAPTCHA needs a site key and a secret.',
   applicationExists: 'An application with this client ID exists already.',
   applicationRedirectUri: 'Enter absolute http(s) addresses without a fragment, one per line.',
+  upstreamDiscoveryFailed: "The provider's discovery document could not be read: {{detail}}",
+  upstreamRoles: 'A vendor provider needs at least one vendor role; a login provider has none.',
+  upstreamExists: 'A provider with this ID exists already.',
 } as const;
 
 /** A code listed in {@link ERROR_MESSAGES}. */

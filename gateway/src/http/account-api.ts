@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { UpstreamsConsoleService } from '../identity/console/applications-upstreams.service.js';
 import type { ApplicationsConsoleService } from '../identity/console/applications.service.js';
 import type { PartnersConsoleService } from '../identity/console/partners.service.js';
 import type { PeopleService } from '../identity/console/people.service.js';
@@ -50,6 +51,7 @@ export interface AccountApiDeps {
   partnersConsole: PartnersConsoleService;
   /** The console's applications (OIDC clients) and upstream providers (issue 52, ADR 0062). */
   applicationsConsole: ApplicationsConsoleService;
+  upstreamsConsole: UpstreamsConsoleService;
   /** The one people service of the CLI and the console (issue 52): the console's People calls. */
   people: PeopleService;
 }
@@ -116,7 +118,10 @@ export function accountApi(deps: AccountApiDeps): Router {
     securityCentreRouter({ ...deps.securityCentre, sessions, antiforgery, sessionChanges }),
     consoleReleasesRouter({ releases: deps.releases }),
     consolePartnersRouter({ partnersConsole: deps.partnersConsole }),
-    consoleApplicationsRouter({ applicationsConsole: deps.applicationsConsole }),
+    consoleApplicationsRouter({
+      applicationsConsole: deps.applicationsConsole,
+      upstreamsConsole: deps.upstreamsConsole,
+    }),
     consolePeopleRouter({ people: deps.people }),
     consoleRouter(identity),
     consoleGrantsRouter(identity),

@@ -106,3 +106,85 @@ export const applicationWithSecretSchema = z.object({
 });
 /** Answer with the one-time secret. */
 export type ApplicationWithSecret = z.infer<typeof applicationWithSecretSchema>;
+
+/** The vendor roles a vendor provider's accounts may get (SPEC.md §6). */
+export const UPSTREAM_VENDOR_ROLES = ['VENDOR_SUPPORT', 'VENDOR_OPERATIONS', 'VENDOR_PARTNER'] as const;
+
+/** An upstream provider's id: part of its callback address (`/signin/<id>/callback`), as `admin idps add` checks. */
+export const upstreamIdSchema = z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,62}$/));
+
+/** One upstream provider (external OpenID Connect provider) as the console lists it: never its client secret. */
+export const upstreamSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  issuer: z.string(),
+  clientId: z.string(),
+  scopes: z.string(),
+  /** The partner whose sign-in page offers it; null: every partner's. */
+  partnerId: z.nullable(z.string()),
+  /** A vendor's company provider (vendor sign-in only) rather than a login provider. */
+  vendor: z.boolean(),
+  roles: z.array(z.string()),
+  buttonLabel: z.nullable(z.string()),
+  trustUpstreamMfa: z.boolean(),
+  disabled: z.boolean(),
+});
+/** One upstream provider. */
+export type Upstream = z.infer<typeof upstreamSchema>;
+
+/** Answer of `ConsoleUpstreams` (GET). */
+export const consoleUpstreamsSchema = z.object({ upstreams: z.array(upstreamSchema) });
+/** Answer of `ConsoleUpstreams`. */
+export type ConsoleUpstreams = z.infer<typeof consoleUpstreamsSchema>;
+
+/** Space- or comma-separated scope names including `openid` (the CLI's check). */
+const scopes = z.string().check(
+  z.refine(
+    (text) => {
+      const list = text.split(/[\s,]+/).filter(Boolean);
+      return list.includes('openid') && list.every((s) => /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s));
+    },
+    { error: 'invalidValue' },
+  ),
+);
+const upstreamSecret = z.string().check(z.minLength(1), z.maxLength(500));
+const upstreamFields = {
+  name,
+  issuer: uri,
+  clientId: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
+  scopes: z.optional(scopes),
+  partnerId: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(100)))),
+  roles: z.optional(z.array(z.enum(UPSTREAM_VENDOR_ROLES)).check(z.maxLength(3))),
+  buttonLabel: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(80)))),
+  trustUpstreamMfa: z.optional(z.boolean()),
+};
+
+/** `CreateUpstream`: its discovery document is read before it is saved; a failure is the `issuer` field's error. */
+export const createUpstreamRequestSchema = z.object({
+  id: upstreamIdSchema,
+  ...upstreamFields,
+  clientSecret: upstreamSecret,
+  vendor: z.optional(z.boolean()),
+  reason,
+});
+/** Request of `CreateUpstream`. */
+export type CreateUpstreamRequest = z.infer<typeof createUpstreamRequestSchema>;
+
+/** `UpdateUpstream`: changes only the fields given; a new issuer, client or secret is discovered before it is saved. */
+export const updateUpstreamRequestSchema = z.object({
+  id: upstreamIdSchema,
+  ...z.partial(z.object(upstreamFields)).shape,
+  clientSecret: z.optional(upstreamSecret),
+  reason,
+});
+/** Request of `UpdateUpstream`. */
+export type UpdateUpstreamRequest = z.infer<typeof updateUpstreamRequestSchema>;
+
+/** `DisableUpstream`: `disabled: false` enables it again. */
+export const disableUpstreamRequestSchema = z.object({
+  id: upstreamIdSchema,
+  disabled: z.optional(z.boolean()),
+  reason,
+});
+/** Request of `DisableUpstream`. */
+export type DisableUpstreamRequest = z.infer<typeof disableUpstreamRequestSchema>;

@@ -112,4 +112,8 @@ export const errorsDe = {
   partnerCaptchaNeedsKeys: 'reCAPTCHA benötigt einen Website-Schlüssel und ein Geheimnis.',
   applicationExists: 'Eine Anwendung mit dieser Client-ID gibt es bereits.',
   applicationRedirectUri: 'Geben Sie absolute http(s)-Adressen ohne Fragment ein, eine pro Zeile.',
+  upstreamDiscoveryFailed: 'Das Discovery-Dokument des Anbieters konnte nicht gelesen werden: {{detail}}',
+  upstreamRoles:
+    'Ein Anbieter eines Dienstleisters braucht mindestens eine Dienstleisterrolle; ein Anmeldeanbieter hat keine.',
+  upstreamExists: 'Einen Anbieter mit dieser ID gibt es bereits.',
 } as const satisfies ErrorTranslation;

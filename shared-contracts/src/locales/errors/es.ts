@@ -108,4 +108,8 @@ export const errorsEs = {
   partnerCaptchaNeedsKeys: 'reCAPTCHA necesita una clave de sitio y un secreto.',
   applicationExists: 'Ya existe una aplicación con este ID de cliente.',
   applicationRedirectUri: 'Introduce direcciones http(s) absolutas sin fragmento, una por línea.',
+  upstreamDiscoveryFailed: 'No se pudo leer el documento de descubrimiento del proveedor: {{detail}}',
+  upstreamRoles:
+    'Un proveedor de un proveedor de servicios necesita al menos un rol de proveedor de servicios; un proveedor de inicio de sesión no tiene ninguno.',
+  upstreamExists: 'Ya existe un proveedor con este ID.',
 } as const satisfies ErrorTranslation;

@@ -109,4 +109,8 @@ export const errorsFrCA = {
   partnerCaptchaNeedsKeys: 'reCAPTCHA exige une clé de site et un secret.',
   applicationExists: 'Une application avec cet identifiant client existe déjà.',
   applicationRedirectUri: 'Entrez des adresses http(s) absolues sans fragment, une par ligne.',
+  upstreamDiscoveryFailed: 'Le document de découverte du fournisseur n’a pas pu être lu : {{detail}}',
+  upstreamRoles:
+    'Un fournisseur de prestataire exige au moins un rôle de prestataire; un fournisseur de connexion n’en a aucun.',
+  upstreamExists: 'Un fournisseur avec cet identifiant existe déjà.',
 } as const satisfies ErrorTranslation;
