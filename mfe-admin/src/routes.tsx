@@ -10,4 +10,8 @@ export const routes: readonly RemoteRoute[] = [
     path: '/admin/releases',
     lazy: () => import('./features/releases/releases-page').then((m) => ({ Component: m.ReleasesPage })),
   },
+  {
+    path: '/admin/partners',
+    lazy: () => import('./features/partners/partners-page').then((m) => ({ Component: m.PartnersPage })),
+  },
 ];

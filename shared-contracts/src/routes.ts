@@ -84,6 +84,10 @@ export const ROUTES: readonly RouteDefinition[] = [
     anonymous: false,
     layout: consoleLayout,
   }),
+  route('/admin/partners', 'mfe-admin', 'routes.partners', 'Partners', {
+    anonymous: false,
+    layout: consoleLayout,
+  }),
   route('/devops', 'shell', 'routes.devops', 'DevOps', { layout: { sidebar: false, navbar: false } }),
   route('/error', 'shell', 'routes.error', 'Error'),
   route('/error/access-denied', 'shell', 'routes.accessDenied', 'Access denied'),
@@ -122,5 +126,7 @@ export const ACCESS_DENIED_PATH = '/error/access-denied';
 export const ADMIN_PATH = '/admin';
 /** The console's releases page (issue 51). */
 export const ADMIN_RELEASES_PATH = '/admin/releases';
+/** The console's partners page (issue 52). */
+export const ADMIN_PARTNERS_PATH = '/admin/partners';
 /** The home route. */
 export const HOME_PATH = '/';
