@@ -14,4 +14,9 @@ export const routes: readonly RemoteRoute[] = [
     path: '/admin/partners',
     lazy: () => import('./features/partners/partners-page').then((m) => ({ Component: m.PartnersPage })),
   },
+  {
+    path: '/admin/applications',
+    lazy: () =>
+      import('./features/applications/applications-page').then((m) => ({ Component: m.ApplicationsPage })),
+  },
 ];

@@ -128,5 +128,7 @@ export const ADMIN_PATH = '/admin';
 export const ADMIN_RELEASES_PATH = '/admin/releases';
 /** The console's partners page (issue 52). */
 export const ADMIN_PARTNERS_PATH = '/admin/partners';
+/** The console's applications page: OIDC clients and upstream providers (issue 52). */
+export const ADMIN_APPLICATIONS_PATH = '/admin/applications';
 /** The home route. */
 export const HOME_PATH = '/';
