@@ -88,6 +88,10 @@ export const ROUTES: readonly RouteDefinition[] = [
     anonymous: false,
     layout: consoleLayout,
   }),
+  route('/admin/applications', 'mfe-admin', 'routes.applications', 'Applications', {
+    anonymous: false,
+    layout: consoleLayout,
+  }),
   route('/devops', 'shell', 'routes.devops', 'DevOps', { layout: { sidebar: false, navbar: false } }),
   route('/error', 'shell', 'routes.error', 'Error'),
   route('/error/access-denied', 'shell', 'routes.accessDenied', 'Access denied'),
