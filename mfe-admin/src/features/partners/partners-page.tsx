@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SerializedError } from '@reduxjs/toolkit';
 import { ADMIN_PARTNERS_PATH, type ApiError } from 'shared-contracts';
@@ -189,14 +189,16 @@ function PartnerForm({
   const changes = useMemo(() => changesOf(partner, draft), [partner, draft]);
   const dirty = Object.keys(changes).length > 0 || logo !== null;
 
-  // The chosen file shown in the preview before it is uploaded; its address is released when it changes.
-  const logoUrl = useMemo(() => (logo ? URL.createObjectURL(logo) : null), [logo]);
-  useEffect(
-    () => () => {
-      if (logoUrl) URL.revokeObjectURL(logoUrl);
-    },
-    [logoUrl],
-  );
+  // The chosen file in the preview before it is uploaded, as a data: URL (the console's CSP allows no blob: image).
+  const [logoUrl, setLogoUrl] = useState<string | null>(null);
+  function chooseLogo(file: File | null) {
+    setLogo(file);
+    setLogoUrl(null);
+    if (!file) return;
+    const reader = new FileReader();
+    reader.onload = () => setLogoUrl(typeof reader.result === 'string' ? reader.result : null);
+    reader.readAsDataURL(file);
+  }
 
   const errors = formErrorsOf(t, error);
   const set = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
@@ -250,7 +252,7 @@ function PartnerForm({
                 .join(' ')}
               aria-invalid={errors.field('logo').length > 0 || undefined}
               data-testid="partner-logo"
-              onChange={(event) => setLogo(event.target.files?.[0] ?? null)}
+              onChange={(event) => chooseLogo(event.target.files?.[0] ?? null)}
             />
             {errors.field('logo').length > 0 ? (
               <ul id={`${logoId}-errors`} className="hr-field__errors" data-testid="partner-logo-errors">
@@ -311,7 +313,7 @@ function PartnerForm({
               disabled={!dirty}
               onClick={() => {
                 setDraft(draftOf(partner));
-                setLogo(null);
+                chooseLogo(null);
                 setError(undefined);
               }}
             >
@@ -337,7 +339,7 @@ function PartnerForm({
           logo={logo}
           onDone={(message) => {
             setConfirming(false);
-            setLogo(null);
+            chooseLogo(null);
             onResult(message);
           }}
           onFailed={(failure) => {
