@@ -353,7 +353,10 @@ function PartnerForm({
   );
 }
 
-/** The chosen partner, loaded; the form starts again from its stored values whenever they change. */
+/**
+ * The chosen partner, loaded. The form keeps what is typed while a save is under way; once saved, the partner as
+ * stored is what the typed values are compared with, so nothing is left to save.
+ */
 function SelectedPartner({ id }: { id: string }) {
   const { t } = useTranslation('mfe-admin');
   const { data, error, isLoading } = useConsolePartnerQuery(id);
@@ -362,7 +365,7 @@ function SelectedPartner({ id }: { id: string }) {
     <>
       <ProgressBar active={isLoading} label={t('partners.loading')} />
       <FormErrors messages={formErrorsOf(t, error).form} />
-      {data ? <PartnerForm key={JSON.stringify(data)} partner={data} onResult={setResult} /> : null}
+      {data ? <PartnerForm key={data.id} partner={data} onResult={setResult} /> : null}
       <ResultStatus message={result} testId="partner-result" />
     </>
   );

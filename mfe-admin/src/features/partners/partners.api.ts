@@ -38,7 +38,7 @@ export const partnersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Partners'] 
       >((body) => ({ url: 'UpdatePartner', method: 'POST', body })),
       invalidatesTags: ['Partners'],
     }),
-    // The image is the body as it is (its type the Content-Type the browser sets for the file), not JSON.
+    // The image is the body as it is, its type the Content-Type (the account base query sends a Blob unchanged).
     uploadPartnerLogo: build.mutation<unknown, UploadPartnerLogoArgs>({
       queryFn: confirmedChange<
         UploadPartnerLogoArgs,
@@ -47,14 +47,12 @@ export const partnersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Partners'] 
           method: 'POST';
           params: Record<string, string>;
           body: Blob;
-          headers: Record<string, string>;
         }
       >(({ id, file, reason }) => ({
         url: 'UploadPartnerLogo',
         method: 'POST',
         params: { id, ...(reason ? { reason } : {}) },
         body: file,
-        headers: { 'Content-Type': file.type || 'application/octet-stream' },
       })),
       invalidatesTags: ['Partners'],
     }),
