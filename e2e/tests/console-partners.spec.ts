@@ -132,9 +132,9 @@ test('shows a new application’s secret once; after a rotation the old one is r
   const clientId = `e2e-app-${Date.now().toString(36)}`;
   await page.goto('/admin/applications');
   const form = page.getByTestId('new-application');
-  await form.getByLabel('Client ID').fill(clientId);
-  await form.getByLabel('Name').fill('E2E portal');
-  await form.getByLabel('Redirect URIs (one per line)').fill(REDIRECT);
+  await form.getByLabel('Client ID', { exact: true }).fill(clientId);
+  await form.getByLabel('Name', { exact: true }).fill('E2E portal');
+  await form.getByLabel('Redirect URIs (one per line)', { exact: true }).fill(REDIRECT);
   await form.getByRole('button', { name: 'Add…' }).click();
   const created = form.getByTestId('application-secret');
   await withConfirmItsYou(
