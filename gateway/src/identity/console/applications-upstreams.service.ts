@@ -9,6 +9,7 @@ import type {
 import type { PartnerRepository } from '../../store/partner.repository.js';
 import type { RoleName } from '../../store/roles.js';
 import type { ConsoleActor } from './console-actor.js';
+import { recordConsoleAction } from './console-audit.js';
 
 /** A refused upstream change: the field and its error text (a code, with values when it has some). */
 export class UpstreamChangeError extends Error {
@@ -78,18 +79,16 @@ export class UpstreamsConsoleService {
 
   private async record(
     action: string,
-    id: string,
+    subject: string,
     actor: ConsoleActor,
     reason: string | undefined,
-    extra = {},
+    data: Record<string, unknown> = {},
   ) {
-    await this.deps.audit.record({
-      at: this.now(),
-      kind: `console.upstreams.${action}`,
-      userId: actor.userId,
-      ip: null,
-      data: { actor: actor.name, subject: id, reason: reason?.trim() || null, ...extra },
-    });
+    await recordConsoleAction(
+      this.deps.audit,
+      { kind: `console.upstreams.${action}`, actor, subject, reason, data },
+      this.now,
+    );
   }
 
   private async checkPartner(partnerId: string | null | undefined): Promise<void> {

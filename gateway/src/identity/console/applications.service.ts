@@ -8,6 +8,7 @@ import type {
 import type { AuditRepository } from '../../store/audit.repository.js';
 import type { ClientRepository, OidcClient } from '../../store/client.repository.js';
 import type { ConsoleActor } from './console-actor.js';
+import { recordConsoleAction } from './console-audit.js';
 
 /** Dependencies of {@link ApplicationsConsoleService}. */
 export interface ApplicationsConsoleDeps {
@@ -61,18 +62,16 @@ export class ApplicationsConsoleService {
 
   private async record(
     action: string,
-    clientId: string,
+    subject: string,
     actor: ConsoleActor,
     reason: string | undefined,
-    extra = {},
+    data: Record<string, unknown> = {},
   ) {
-    await this.deps.audit.record({
-      at: this.now(),
-      kind: `console.applications.${action}`,
-      userId: actor.userId,
-      ip: null,
-      data: { actor: actor.name, subject: clientId, reason: reason?.trim() || null, ...extra },
-    });
+    await recordConsoleAction(
+      this.deps.audit,
+      { kind: `console.applications.${action}`, actor, subject, reason, data },
+      this.now,
+    );
   }
 
   /** Creates a client; a confidential one gets a new secret, answered here once. */

@@ -18,6 +18,7 @@ import type { CaptchaSettings, CaptchaSettingsRepository } from '../../store/cap
 import type { Partner, PartnerRepository } from '../../store/partner.repository.js';
 import type { PasswordPolicyRepository } from '../../store/password-policy.repository.js';
 import type { ConsoleActor } from './console-actor.js';
+import { recordConsoleAction } from './console-audit.js';
 
 /** A change the service refuses: the field it is about and the error code (with values) shown there. */
 export class PartnerChangeError extends Error {
@@ -224,14 +225,11 @@ export class PartnersConsoleService {
       // Never a captcha secret in the audit: only that it changed.
       ...(captchaChanges ? Object.keys(captchaChanges).map((k) => `captcha.${k}`) : []),
     ];
-    await this.deps.audit.record({
-      at: this.now(),
-      kind: 'console.partners.updated',
-      userId: actor.userId,
-      ip: null,
-      partnerId: id,
-      data: { actor: actor.name, subject: id, reason: reason?.trim() || null, changed },
-    });
+    await recordConsoleAction(
+      this.deps.audit,
+      { kind: 'console.partners.updated', actor, subject: id, reason, partnerId: id, data: { changed } },
+      this.now,
+    );
     return this.settings(id);
   }
 
@@ -249,14 +247,18 @@ export class PartnersConsoleService {
       logo: Buffer.from(bytes).toString('base64'),
       logoContentType: type,
     });
-    await this.deps.audit.record({
-      at: this.now(),
-      kind: 'console.partners.logo',
-      userId: actor.userId,
-      ip: null,
-      partnerId: id,
-      data: { actor: actor.name, subject: id, reason: reason?.trim() || null, type, bytes: bytes.length },
-    });
+    await recordConsoleAction(
+      this.deps.audit,
+      {
+        kind: 'console.partners.logo',
+        actor,
+        subject: id,
+        reason,
+        partnerId: id,
+        data: { type, bytes: bytes.length },
+      },
+      this.now,
+    );
     return this.settings(id);
   }
 }
