@@ -4,13 +4,19 @@
  * preview at phone and desktop width, light and dark, before saving, saves with a reason, and a fresh sign-in page
  * (another browser) shows them. A 5 MB logo and an SVG with a script are refused with clear errors on the logo field
  * and nothing is stored. An application made in the console shows its secret once; after a rotation the old secret
- * is refused at the token endpoint and the new one accepted. axe finds nothing on either page, light and dark.
+ * is refused at the token endpoint and the new one accepted. axe finds nothing on either page, light and dark, left
+ * to right and right to left (Arabic, which the demo partner offers for the test).
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectAxeCleanLightAndDark } from '../helpers/axe.js';
 import { signInWithCode, withConfirmItsYou } from '../helpers/console.js';
 import { CONSOLE_USERS } from '../helpers/demo-users.js';
-import { updateDemoPartner } from '../helpers/partners.js';
+import {
+  DEMO_LANGUAGES,
+  DEMO_LANGUAGES_WITH_ARABIC,
+  updateDemoPartner,
+  waitForPartnerLanguage,
+} from '../helpers/partners.js';
 import { systemUnderTest } from '../helpers/system.js';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -160,4 +166,28 @@ test('shows a new application’s secret once; after a rotation the old one is r
   expect(await tokenVerdict(clientId, first)).toBe('invalid_client');
   expect(await tokenVerdict(clientId, second)).toBe('invalid_grant');
   await expectAxeCleanLightAndDark(page);
+});
+
+test('axe finds nothing on the partners and applications pages right to left, light and dark', async () => {
+  const { baseUrl, dataDir } = systemUnderTest();
+  updateDemoPartner(['--languages', DEMO_LANGUAGES_WITH_ARABIC, '--allow-untranslated'], dataDir);
+  try {
+    await waitForPartnerLanguage(baseUrl, 'ar');
+    await context.addCookies([
+      { name: '.AspNetCore.Culture', value: encodeURIComponent('c=ar|uic=ar'), url: baseUrl },
+    ]);
+    await page.evaluate(() => localStorage.setItem('locale', 'ar'));
+    for (const path of ['/admin/partners', '/admin/applications']) {
+      await page.goto(path);
+      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      await expect(
+        page.getByTestId(path === '/admin/partners' ? 'partner-form' : 'new-application'),
+      ).toBeVisible();
+      await expectAxeCleanLightAndDark(page);
+    }
+  } finally {
+    await page.evaluate(() => localStorage.removeItem('locale'));
+    updateDemoPartner(['--languages', DEMO_LANGUAGES], dataDir);
+    await waitForPartnerLanguage(baseUrl, 'ar', false);
+  }
 });
