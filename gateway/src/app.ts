@@ -26,6 +26,9 @@ import {
 import { createPeopleService } from './identity/console/people.service.js';
 import type { CaptchaServiceDeps } from './identity/captcha/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
+import { UpstreamsConsoleService } from './identity/console/applications-upstreams.service.js';
+import { ApplicationsConsoleService } from './identity/console/applications.service.js';
+import { PartnersConsoleService } from './identity/console/partners.service.js';
 import { Upstreams } from './identity/external/upstreams.js';
 import { createErrorRecords, type ErrorRecords } from './identity/ops/error-records.service.js';
 import { SystemStatusService, type SystemStatusDeps } from './identity/ops/system-status.service.js';
@@ -408,6 +411,12 @@ export function createApp(deps: AppDeps): Express {
       status: { systemStatus, errorRecords },
       securityCentre,
       releases: releaseService,
+      partnersConsole: new PartnersConsoleService(store),
+      applicationsConsole: new ApplicationsConsoleService(store),
+      upstreamsConsole: new UpstreamsConsoleService({
+        ...store,
+        probe: (settings) => identity.upstreams.probe(settings),
+      }),
       // The console's People section (issue 52): the service `admin users|sessions|memberships` use too.
       people: createPeopleService({
         store,

@@ -18,4 +18,13 @@ export const routes: readonly RemoteRoute[] = [
     path: '/admin/person',
     lazy: () => import('./features/people/person-page').then((m) => ({ Component: m.PersonPage })),
   },
+  {
+    path: '/admin/partners',
+    lazy: () => import('./features/partners/partners-page').then((m) => ({ Component: m.PartnersPage })),
+  },
+  {
+    path: '/admin/applications',
+    lazy: () =>
+      import('./features/applications/applications-page').then((m) => ({ Component: m.ApplicationsPage })),
+  },
 ];

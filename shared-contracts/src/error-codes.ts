@@ -105,6 +105,32 @@ export const ERROR_MESSAGES = {
   releaseAlreadyActive: 'This version is already the active one.',
   releaseNoCanary: 'This remote has no canary running.',
   releaseNoEarlierVersion: 'This remote has no earlier version to roll back to.',
+  // console grants (issue 52, ADR 0063)
+  grantUnknownUser: 'No account has this username.',
+  grantUnknownPartner: 'There is no partner with this id.',
+  grantUnknownCustomer: 'There is no customer with this id.',
+  grantGlobalRole: 'This role applies everywhere: leave partner and customer empty.',
+  grantPartnerRequired: 'Support needs the partner whose people it helps.',
+  grantSupportTakesNoCustomer: 'Support is for a whole partner: leave the customer empty.',
+  grantCustomerRequired: 'A customer administrator needs the customer it administers.',
+  grantCustomerOfAnotherPartner: 'This customer belongs to another partner.',
+  grantAlreadyGranted: 'This account already holds this grant.',
+  grantNotGranted: 'This account holds no such grant.',
+  grantLastPlatformAdmin: 'This is the last platform administrator: grant another one first.',
+  grantBeyondOwn: 'You can grant only what you hold yourself, where you hold it.',
+  // partners and applications in the console (issue 52, ADR 0062)
+  partnerLogoTooLarge: 'The logo must be at most {{max}} KB.',
+  partnerLogoType: 'The logo must be a PNG, JPEG, WebP or SVG image.',
+  partnerLogoScript: 'An SVG logo must not contain scripts, event handlers or embedded content.',
+  partnerLanguageUntranslated: '{{language}} has no translation of the sign-in pages.',
+  partnerDefaultLanguageNotOffered: 'The default language must be one of the languages offered.',
+  partnerPasswordMinAboveMax: 'The minimum length ({{min}}) may not exceed the maximum ({{max}}).',
+  partnerCaptchaNeedsKeys: 'reCAPTCHA needs a site key and a secret.',
+  applicationExists: 'An application with this client ID exists already.',
+  applicationRedirectUri: 'Enter absolute http(s) addresses without a fragment, one per line.',
+  upstreamDiscoveryFailed: "The provider's discovery document could not be read: {{detail}}",
+  upstreamRoles: 'A vendor provider needs at least one vendor role; a login provider has none.',
+  upstreamExists: 'A provider with this ID exists already.',
 } as const;
 
 /** A code listed in {@link ERROR_MESSAGES}. */

@@ -86,6 +86,14 @@ export const ROUTES: readonly RouteDefinition[] = [
   }),
   route('/admin/people', 'mfe-admin', 'routes.people', 'People', { anonymous: false, layout: consoleLayout }),
   route('/admin/person', 'mfe-admin', 'routes.person', 'Person', { anonymous: false, layout: consoleLayout }),
+  route('/admin/partners', 'mfe-admin', 'routes.partners', 'Partners', {
+    anonymous: false,
+    layout: consoleLayout,
+  }),
+  route('/admin/applications', 'mfe-admin', 'routes.applications', 'Applications', {
+    anonymous: false,
+    layout: consoleLayout,
+  }),
   route('/devops', 'shell', 'routes.devops', 'DevOps', { layout: { sidebar: false, navbar: false } }),
   route('/error', 'shell', 'routes.error', 'Error'),
   route('/error/access-denied', 'shell', 'routes.accessDenied', 'Access denied'),
@@ -128,5 +136,9 @@ export const ADMIN_RELEASES_PATH = '/admin/releases';
 export const ADMIN_PEOPLE_PATH = '/admin/people';
 /** … and one person's page (`?id=`). */
 export const ADMIN_PERSON_PATH = '/admin/person';
+/** The console's partners page (issue 52). */
+export const ADMIN_PARTNERS_PATH = '/admin/partners';
+/** The console's applications page: OIDC clients and upstream providers (issue 52). */
+export const ADMIN_APPLICATIONS_PATH = '/admin/applications';
 /** The home route. */
 export const HOME_PATH = '/';

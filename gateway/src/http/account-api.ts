@@ -2,12 +2,18 @@ import express, { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { UpstreamsConsoleService } from '../identity/console/applications-upstreams.service.js';
+import type { ApplicationsConsoleService } from '../identity/console/applications.service.js';
+import type { PartnersConsoleService } from '../identity/console/partners.service.js';
 import type { PeopleService } from '../identity/console/people.service.js';
 import type { ReleaseService } from '../releases/release-service.js';
 import { createSessionChanges } from '../identity/account/session-changes.js';
 import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
+import { consoleApplicationsRouter } from './console-applications.router.js';
+import { consoleGrantsRouter } from './console-grants.router.js';
+import { consolePartnersRouter } from './console-partners.router.js';
 import { consolePeopleRouter } from './console-people.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
 import { consoleRouter } from './console.router.js';
@@ -41,6 +47,11 @@ export interface AccountApiDeps {
   securityCentre: Omit<SecurityCentreRouterDeps, 'sessions' | 'antiforgery' | 'sessionChanges'>;
   /** The one release service of the CLI and the console (ADR 0059): the console's release calls. */
   releases: ReleaseService;
+  /** The console's partner settings over the store the CLI writes too (issue 52, ADR 0062). */
+  partnersConsole: PartnersConsoleService;
+  /** The console's applications (OIDC clients) and upstream providers (issue 52, ADR 0062). */
+  applicationsConsole: ApplicationsConsoleService;
+  upstreamsConsole: UpstreamsConsoleService;
   /** The one people service of the CLI and the console (issue 52): the console's People calls. */
   people: PeopleService;
 }
@@ -106,8 +117,14 @@ export function accountApi(deps: AccountApiDeps): Router {
     }),
     securityCentreRouter({ ...deps.securityCentre, sessions, antiforgery, sessionChanges }),
     consoleReleasesRouter({ releases: deps.releases }),
+    consolePartnersRouter({ partnersConsole: deps.partnersConsole }),
+    consoleApplicationsRouter({
+      applicationsConsole: deps.applicationsConsole,
+      upstreamsConsole: deps.upstreamsConsole,
+    }),
     consolePeopleRouter({ people: deps.people }),
     consoleRouter(identity),
+    consoleGrantsRouter(identity),
   );
   if (deps.status) router.use(statusRouter(deps.status));
   router.use((_req, res) => {

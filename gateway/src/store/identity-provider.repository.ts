@@ -21,6 +21,8 @@ export interface IdentityProvider {
   buttonLabel: string | undefined;
   /** An upstream `amr` with a second factor (`mfa`, `otp`, `hwk`, …) stands for the local second factor. */
   trustUpstreamMfa: boolean;
+  /** Disabled in the console (ADR 0062): no button, no sign-in through it; its links stay. */
+  disabled: boolean;
 }
 
 /** Fields of a new provider. */
@@ -70,6 +72,7 @@ export class IdentityProviderRepository {
       roles: JSON.parse(row.roles) as RoleName[],
       buttonLabel: row.button_label ?? undefined,
       trustUpstreamMfa: row.trust_upstream_mfa === 1,
+      disabled: row.disabled === 1,
     };
   }
 
@@ -110,6 +113,7 @@ export class IdentityProviderRepository {
     if (changes.roles !== undefined) set.roles = JSON.stringify(changes.roles);
     if (changes.buttonLabel !== undefined) set.button_label = changes.buttonLabel;
     if (changes.trustUpstreamMfa !== undefined) set.trust_upstream_mfa = changes.trustUpstreamMfa ? 1 : 0;
+    if (changes.disabled !== undefined) set.disabled = changes.disabled ? 1 : 0;
     if (Object.keys(set).length > 0) {
       set.updated_at = this.now();
       await this.db.updateTable('identity_providers').set(set).where('id', '=', id).execute();

@@ -116,6 +116,17 @@ describe('account base query: headers (SPEC.md §7)', () => {
     expect(call.headers['x-csrf-token-value']).toBeUndefined();
   });
 
+  it('sends a file as it is, with its own type, and JSON otherwise (UploadPartnerLogo, issue 52)', async () => {
+    const file = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' });
+    const { calls } = await run(
+      { ...antiforgery, 'POST /api/Account/UploadPartnerLogo': { status: 200, body: {} } },
+      { url: 'UploadPartnerLogo', params: { id: 'demo' }, body: file },
+    );
+    const call = calls.find((c) => c.url.includes('UploadPartnerLogo'))!;
+    expect(call.headers['Content-Type']).toBe('image/png');
+    expect(call.body).toBeUndefined();
+  });
+
   it('fetches an anti-forgery token first when the cookie is absent, then sends it on the POST', async () => {
     const { calls } = await run(
       { ...antiforgery, 'POST /api/Account/Login': { status: 200, body: {} } },

@@ -223,8 +223,14 @@ export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
   }
   const init: RequestInit = { method, headers, credentials: 'same-origin', signal: api.signal };
   if (call.body !== undefined && method !== 'GET') {
-    headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(call.body);
+    if (typeof Blob !== 'undefined' && call.body instanceof Blob) {
+      // A file sent as it is, with its own type (UploadPartnerLogo, issue 52), not as JSON.
+      headers['Content-Type'] = call.body.type || 'application/octet-stream';
+      init.body = call.body;
+    } else {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(call.body);
+    }
   }
 
   let response: Response;

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { REMOTE_IDS } from '../remote.js';
+import { CONSOLE_ROLES, type ConsoleRole } from './roles.js';
 
 /**
  * The operators' console (issues 51–52, ADR 0058): its grants, permissions and calls, agreed by the gateway (which
@@ -12,9 +13,7 @@ import { REMOTE_IDS } from '../remote.js';
  * administrator (everything), a release manager (releases only), support (the people of one partner) and a customer
  * administrator (the members of named customers).
  */
-export const CONSOLE_ROLES = ['platformAdmin', 'releaseManager', 'support', 'customerAdmin'] as const;
-/** A console grant's role. */
-export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
+export { CONSOLE_ROLES, type ConsoleRole } from './roles.js';
 
 /** What a console call asks of its caller; each call declares one in the gateway's access table. */
 export const CONSOLE_PERMISSIONS = [
@@ -285,4 +284,7 @@ export const CONSOLE_CALLS = [
 ] as const;
 /** A console call's name. */
 export type ConsoleCallName = (typeof CONSOLE_CALLS)[number];
+export * from './grants.js';
+export * from './partners.js';
+export * from './applications.js';
 export * from './people.js';

@@ -44,6 +44,13 @@ describe('admin clients', () => {
       backchannelLogoutUri: 'http://localhost:4000/backchannel-logout',
       firstParty: true,
       initiateLoginUri: 'http://localhost:4000/login',
+      disabled: false,
+    });
+    // The same record as the console's CreateApplication (ADR 0062), the CLI as actor.
+    const [event] = await admin.store.audit.list({ kinds: ['console.applications.created'] });
+    expect(event).toMatchObject({
+      userId: null,
+      data: { actor: expect.stringMatching(/^cli:/), subject: 'portal', reason: null, confidential: false },
     });
   });
 

@@ -1,3 +1,5 @@
+import { cliActor } from '../../identity/console/console-actor.js';
+import { recordConsoleAction } from '../../identity/console/console-audit.js';
 import { defineCommand } from '../admin-command.js';
 import { UsageError } from '../cli-support.js';
 import { list, url } from '../option-values.js';
@@ -41,6 +43,12 @@ export const clientsCommands = [
         ...(launch ? { initiateLoginUri: url(launch, 'initiate-login-uri') } : {}),
         ...(values.secret !== undefined ? { clientSecret: values.secret } : {}),
         firstParty: !values['third-party'],
+      });
+      await recordConsoleAction(store.audit, {
+        kind: 'console.applications.created',
+        actor: cliActor(),
+        subject: client.clientId,
+        data: { confidential: client.clientSecret !== undefined },
       });
       out(`client ${client.clientId} added (${client.clientSecret ? 'confidential' : 'public, PKCE'})`);
     },

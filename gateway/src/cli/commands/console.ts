@@ -66,6 +66,8 @@ function refusalText(refusal: ConsoleGrantRefusal, username: string): string {
       return `${username} holds no such grant`;
     case 'lastPlatformAdmin':
       return `${username} is the last platform administrator: grant another one first`;
+    case 'beyondOwn':
+      return 'only what the operator holds, where they hold it, can be granted or withdrawn';
   }
 }
 

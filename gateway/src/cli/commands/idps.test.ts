@@ -44,7 +44,11 @@ describe('admin idps', () => {
       roles: ['VENDOR_SUPPORT', 'VENDOR_OPERATIONS'],
       buttonLabel: undefined,
       trustUpstreamMfa: false,
+      disabled: false,
     });
+    const [event] = await admin.store.audit.list({ kinds: ['console.upstreams.created'] });
+    expect(event?.data).toMatchObject({ subject: 'contoso', vendor: true });
+    expect(JSON.stringify(event)).not.toContain(SECRET);
     const row = await admin.store.database.db
       .selectFrom('identity_providers')
       .select('client_secret_enc')

@@ -1,3 +1,5 @@
+import { cliActor } from '../../identity/console/console-actor.js';
+import { recordConsoleAction } from '../../identity/console/console-audit.js';
 import { endEverySignInOfAccount } from '../../identity/sign-out/account-sign-ins.js';
 import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
 import { isVendor } from '../../store/roles.js';
@@ -123,6 +125,12 @@ export const idpsCommands = [
           : {}),
         ...(trust !== undefined ? { trustUpstreamMfa: trust } : {}),
       });
+      await recordConsoleAction(store.audit, {
+        kind: 'console.upstreams.created',
+        actor: cliActor(),
+        subject: created.id,
+        data: { vendor: created.vendor },
+      });
       out(`identity provider ${created.id} added (${created.vendor ? 'vendor' : 'login provider'})`);
     },
   }),
@@ -163,6 +171,16 @@ export const idpsCommands = [
           ? { buttonLabel: label === '-' ? null : nonBlank(label, 'button-label', 80) }
           : {}),
         ...(trust !== undefined ? { trustUpstreamMfa: trust } : {}),
+      });
+      // The console's record (ADR 0062): which options changed, never the secret.
+      const changed = Object.keys(values).filter(
+        (key) => key !== 'id' && values[key as keyof typeof values] !== undefined,
+      );
+      await recordConsoleAction(store.audit, {
+        kind: 'console.upstreams.updated',
+        actor: cliActor(),
+        subject: found.id,
+        data: { changed },
       });
       out(`identity provider ${found.id} updated`);
     },

@@ -79,6 +79,12 @@ describe('admin partners', () => {
       'partner globex updated',
     );
     expect(await admin.store.partners.findById('globex')).toEqual({ ...before, name: 'Globex Corp' });
+    // The same record as the console's UpdatePartner (ADR 0062), the CLI as actor.
+    const [event] = await admin.store.audit.list({ kinds: ['console.partners.updated'] });
+    expect(event).toMatchObject({
+      userId: null,
+      data: { actor: expect.stringMatching(/^cli:/), subject: 'globex', reason: null, changed: ['name'] },
+    });
   });
 
   it('update --require-two-factor turns the partner-wide second factor on and off, and refuses other values', async () => {

@@ -15,6 +15,8 @@ import {
 import type { Partner } from '../../store/partner.repository.js';
 import type { PasswordPolicy } from '../../store/password-policy.repository.js';
 import type { Store } from '../../store/store.js';
+import { cliActor } from '../../identity/console/console-actor.js';
+import { recordConsoleAction } from '../../identity/console/console-audit.js';
 import { defineCommand, type OptionValues } from '../admin-command.js';
 import { UsageError } from '../cli-support.js';
 import { flag, list } from '../option-values.js';
@@ -268,6 +270,17 @@ export const partnersCommands = [
       });
       if (policy) await store.passwordPolicies.set(policy);
       if (captcha) out(describeCaptcha(await store.captchaSettings.update(values.id, captcha)));
+      // The same record as the console's UpdatePartner (ADR 0062): which options changed, never a secret.
+      const changed = Object.keys(values).filter(
+        (key) => key !== 'id' && values[key as keyof typeof values] !== undefined,
+      );
+      await recordConsoleAction(store.audit, {
+        kind: 'console.partners.updated',
+        actor: cliActor(),
+        subject: values.id,
+        partnerId: values.id,
+        data: { changed },
+      });
       out(`partner ${values.id} updated`);
       if (policy) out(describePolicy(policy));
       if (idleSignOutMinutes !== undefined)

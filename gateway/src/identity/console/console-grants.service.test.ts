@@ -13,6 +13,7 @@ import { cliActor, operatorActor } from './console-actor.js';
 import {
   createConsoleGrantsService,
   grantGives,
+  holdsEnough,
   permissionsOf,
   type ConsoleGrantsService,
 } from './console-grants.service.js';
@@ -49,10 +50,59 @@ describe('what a grant gives', () => {
 
   it("gives the union of the roles' permissions, each once", () => {
     expect(permissionsOf([])).toEqual([]);
-    expect(permissionsOf([{ role: 'support' }])).toEqual([]);
+    expect(permissionsOf([{ role: 'support' }])).toEqual(ROLE_PERMISSIONS.support);
     expect(permissionsOf([{ role: 'releaseManager' }, { role: 'platformAdmin' }]).sort()).toEqual(
       [...new Set([...ROLE_PERMISSIONS.releaseManager, ...ROLE_PERMISSIONS.platformAdmin])].sort(),
     );
+  });
+});
+
+describe('nobody grants more than they hold (ADR 0063)', () => {
+  const everywhere = (role: 'platformAdmin' | 'releaseManager') => ({
+    role,
+    partnerId: null,
+    customerId: null,
+  });
+  const support = (partnerId: string) => ({ role: 'support' as const, partnerId, customerId: null });
+  const customerAdmin = (partnerId: string, customerId: string) => ({
+    role: 'customerAdmin' as const,
+    partnerId,
+    customerId,
+  });
+  const nowhere = { partnerId: null, customerId: null };
+  it.each([
+    // A platform administrator holds every permission everywhere.
+    [[everywhere('platformAdmin')], 'platformAdmin', nowhere, true],
+    [[everywhere('platformAdmin')], 'support', { partnerId: 'north', customerId: null }, true],
+    // A release manager holds releases only: no people, let alone everything.
+    [[everywhere('releaseManager')], 'releaseManager', nowhere, true],
+    [[everywhere('releaseManager')], 'platformAdmin', nowhere, false],
+    [[everywhere('releaseManager')], 'support', { partnerId: 'north', customerId: null }, false],
+    // Support of a partner: support of that partner and the customer administrators of its customers only.
+    [[support('north')], 'support', { partnerId: 'north', customerId: null }, true],
+    [[support('north')], 'support', { partnerId: 'south', customerId: null }, false],
+    [[support('north')], 'customerAdmin', { partnerId: 'north', customerId: 'north-retail' }, true],
+    [[support('north')], 'customerAdmin', { partnerId: 'south', customerId: 'south-retail' }, false],
+    [[support('north')], 'platformAdmin', nowhere, false],
+    // A customer administrator: its customer's administrators, never support of the whole partner.
+    [
+      [customerAdmin('north', 'north-retail')],
+      'customerAdmin',
+      { partnerId: 'north', customerId: 'north-retail' },
+      true,
+    ],
+    [
+      [customerAdmin('north', 'north-retail')],
+      'customerAdmin',
+      { partnerId: 'north', customerId: 'north-x' },
+      false,
+    ],
+    [[customerAdmin('north', 'north-retail')], 'support', { partnerId: 'north', customerId: null }, false],
+    // Grants add up: support of a partner beside a release manager is not a platform administrator.
+    [[everywhere('releaseManager'), support('north')], 'platformAdmin', nowhere, false],
+    [[], 'customerAdmin', { partnerId: 'north', customerId: 'north-retail' }, false],
+  ] as const)('%o may give %s over %o: %s', (held, role, scope, allowed) => {
+    expect(holdsEnough(held, role, scope)).toBe(allowed);
   });
 });
 
@@ -161,6 +211,8 @@ for (const { sql, skip } of SQL) {
     it('audits every grant and withdrawal with who, what, on whom and why', async () => {
       const actor = await addUser('granter');
       const user = await addUser('audited');
+      // The operator gives what they hold themselves, where they hold it (ADR 0063).
+      await grants.grant({ userId: actor.id, role: 'support', partnerId: 'north', actor: cli });
       await grants.grant({
         userId: user.id,
         role: 'support',
@@ -198,6 +250,37 @@ for (const { sql, skip } of SQL) {
         },
       ]);
       expect(await grants.grantsOf(user.id)).toEqual([]);
+    });
+
+    it('refuses an operator more than they hold, themselves included; the CLI holds everything', async () => {
+      const operator = await addUser('partial');
+      await grants.grant({ userId: operator.id, role: 'support', partnerId: 'north', actor: cli });
+      const other = await addUser('other-partial');
+      const as = operatorActor(operator);
+      for (const request of [
+        { userId: operator.id, role: 'platformAdmin' as const },
+        { userId: operator.id, role: 'support' as const, partnerId: 'south' },
+        { userId: other.id, role: 'releaseManager' as const },
+      ])
+        expect(await grants.grant({ ...request, actor: as })).toEqual({
+          kind: 'refused',
+          refusal: { kind: 'beyondOwn' },
+        });
+      expect(await grants.grantsOf(other.id)).toEqual([]);
+      expect(await grants.grantsOf(operator.id)).toEqual([
+        { role: 'support', partnerId: 'north', customerId: null },
+      ]);
+      // Withdrawing too: what they could not give, they cannot take.
+      await grants.grant({ userId: other.id, role: 'support', partnerId: 'south', actor: cli });
+      expect(
+        await grants.withdraw({ userId: other.id, role: 'support', partnerId: 'south', actor: as }),
+      ).toEqual({
+        kind: 'refused',
+        refusal: { kind: 'beyondOwn' },
+      });
+      expect(
+        (await grants.grant({ userId: other.id, role: 'support', partnerId: 'north', actor: as })).kind,
+      ).toBe('done');
     });
 
     it('withdraws only what was granted, and refuses an unknown account', async () => {

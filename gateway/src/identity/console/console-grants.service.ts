@@ -35,7 +35,9 @@ export type ConsoleGrantRefusal =
   | { kind: 'alreadyGranted' }
   | { kind: 'notGranted' }
   /** The console would be left without a platform administrator. */
-  | { kind: 'lastPlatformAdmin' };
+  | { kind: 'lastPlatformAdmin' }
+  /** The operator does not hold every permission of the role over the grant's scope ({@link holdsEnough}). */
+  | { kind: 'beyondOwn' };
 
 /** What a grant or withdrawal asks for. */
 export interface ConsoleGrantRequest {
@@ -84,6 +86,32 @@ export function grantGives(
     case 'customer':
       return true;
   }
+}
+
+/** Whether `held` applies over all of `scope`: everywhere, over the scope's whole partner, or its very customer. */
+function covers(
+  held: Pick<ConsoleGrant, 'partnerId' | 'customerId'>,
+  scope: { partnerId: string | null; customerId: string | null },
+): boolean {
+  if (held.partnerId === null && held.customerId === null) return true;
+  if (held.customerId === null) return scope.partnerId !== null && held.partnerId === scope.partnerId;
+  return scope.customerId !== null && held.customerId === scope.customerId;
+}
+
+/**
+ * "Nobody grants more than they hold" (ADR 0063): an operator may give or withdraw a role over a scope only when
+ * every permission of that role is given to the operator by a grant of theirs that applies over all of that scope
+ * (everywhere; or the same whole partner; or the same customer). So a support of one partner can never hand out
+ * platform administrator, nor support of another partner, nor grant themselves anything they lack.
+ */
+export function holdsEnough(
+  held: readonly ConsoleGrant[],
+  role: ConsoleRole,
+  scope: { partnerId: string | null; customerId: string | null },
+): boolean {
+  return ROLE_PERMISSIONS[role].every((permission) =>
+    held.some((grant) => ROLE_PERMISSIONS[grant.role].includes(permission) && covers(grant, scope)),
+  );
 }
 
 function contractGrant(grant: StoredConsoleGrant): ConsoleGrant {
@@ -155,6 +183,15 @@ export function createConsoleGrantsService(deps: ConsoleGrantsDeps) {
     return (await store.consoleGrants.listOf(userId)).map(contractGrant);
   }
 
+  /** The CLI (a shell on the server, no account) holds everything; an operator what their grants give. */
+  async function actorHoldsEnough(
+    request: ConsoleGrantRequest,
+    scope: { partnerId: string | null; customerId: string | null },
+  ): Promise<boolean> {
+    if (request.actor.userId === null) return true;
+    return holdsEnough(await grantsOf(request.actor.userId), request.role, scope);
+  }
+
   async function secondFactorReady(userId: string): Promise<boolean> {
     return (await facts.hasSecondFactor(userId)) || (await facts.hasDevice(userId));
   }
@@ -166,6 +203,8 @@ export function createConsoleGrantsService(deps: ConsoleGrantsDeps) {
       if (!user) return { kind: 'refused', refusal: { kind: 'unknownUser' } };
       const scope = await scopeOf(request);
       if ('kind' in scope) return { kind: 'refused', refusal: scope };
+      if (!(await actorHoldsEnough(request, scope)))
+        return { kind: 'refused', refusal: { kind: 'beyondOwn' } };
       const stored = await store.consoleGrants.add({
         userId: user.id,
         role: request.role,
@@ -183,11 +222,19 @@ export function createConsoleGrantsService(deps: ConsoleGrantsDeps) {
       if (!user) return { kind: 'refused', refusal: { kind: 'unknownUser' } };
       const scope = await scopeOf(request);
       if ('kind' in scope) return { kind: 'refused', refusal: scope };
+      if (!(await actorHoldsEnough(request, scope)))
+        return { kind: 'refused', refusal: { kind: 'beyondOwn' } };
       const removal = await store.consoleGrants.remove({ userId: user.id, role: request.role, ...scope });
       if (removal === 'notFound') return { kind: 'refused', refusal: { kind: 'notGranted' } };
       if (removal === 'lastPlatformAdmin') return { kind: 'refused', refusal: { kind: 'lastPlatformAdmin' } };
       await audit('console.grant.withdrawn', request, user.username, scope);
       return { kind: 'done', grant: { role: request.role, ...scope, username: user.username } };
+    },
+
+    /** The account of a username (exactly that username, not an e-mail address), for the console's forms. */
+    async accountNamed(username: string): Promise<{ id: string; username: string } | undefined> {
+      const user = await store.users.findByLogin(username);
+      return user && user.username.toLowerCase() === username.trim().toLowerCase() ? user : undefined;
     },
 
     /** Every grant (or one account's), with usernames and who granted each. */

@@ -80,7 +80,9 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
   async function loginProvidersFor(host: string): Promise<IdentityProvider[]> {
     const partner = await deps.partners.forHost(host);
     const all = await store.identityProviders.list();
-    return all.filter((p) => !p.vendor && (p.partnerId === undefined || p.partnerId === partner?.id));
+    return all.filter(
+      (p) => !p.vendor && !p.disabled && (p.partnerId === undefined || p.partnerId === partner?.id),
+    );
   }
 
   async function fail(reason: string, data: Record<string, unknown> = {}): Promise<CallbackResult> {
@@ -156,7 +158,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
      */
     async vendorView(vendorId: string, host: string): Promise<VendorLoginView | undefined> {
       const provider = await store.identityProviders.findById(vendorId);
-      if (!provider) return undefined;
+      if (!provider || provider.disabled) return undefined;
       if (!provider.vendor && !(await loginProvidersFor(host)).some((p) => p.id === provider.id))
         return undefined;
       return { vendorId: provider.id, name: provider.name };
@@ -180,7 +182,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
       { kind: 'started'; url: string; session: Session } | { kind: 'unknown' } | { kind: 'unavailable' }
     > {
       const provider = await store.identityProviders.findById(input.providerId);
-      if (!provider) return { kind: 'unknown' };
+      if (!provider || provider.disabled) return { kind: 'unknown' };
       // A login provider only on its partner's site; linking is for login providers only.
       if (!provider.vendor || input.purpose === 'link') {
         const offered = await loginProvidersFor(input.host);

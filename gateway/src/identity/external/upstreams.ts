@@ -81,7 +81,7 @@ export class Upstreams {
     this.timers.delete(id);
     const found = await this.get(id).catch(() => undefined);
     const provider = await this.deps.providers.findById(id).catch(() => undefined);
-    if (found || !provider || this.closed) return;
+    if (found || !provider || provider.disabled || this.closed) return;
     const retry = setTimeout(
       () => void this.discoverInBackground(id, Math.min(delay * 2, MAX_RETRY_MS)),
       delay,
@@ -93,7 +93,8 @@ export class Upstreams {
   /** The discovered provider, discovering it now when not cached; undefined when unknown or unreachable. */
   async get(id: string): Promise<DiscoveredUpstream | undefined> {
     const provider = await this.deps.providers.findById(id);
-    if (!provider) {
+    // A provider disabled in the console (ADR 0062) signs nobody in, whichever path asks.
+    if (!provider || provider.disabled) {
       this.cache.delete(id);
       return undefined;
     }
@@ -123,7 +124,24 @@ export class Upstreams {
     return pending;
   }
 
-  private discover(provider: IdentityProvider): Promise<oidc.Configuration> {
+  /**
+   * Reads the discovery document of settings not stored yet (the console checks them when saved, ADR 0062):
+   * undefined when it answers, else the reason it did not.
+   */
+  async probe(
+    provider: Pick<IdentityProvider, 'issuer' | 'clientId' | 'clientSecret'>,
+  ): Promise<string | undefined> {
+    try {
+      await this.discover(provider);
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message.slice(0, 300) : 'discovery failed';
+    }
+  }
+
+  private discover(
+    provider: Pick<IdentityProvider, 'issuer' | 'clientId' | 'clientSecret'>,
+  ): Promise<oidc.Configuration> {
     return oidc.discovery(
       new URL(provider.issuer),
       provider.clientId,

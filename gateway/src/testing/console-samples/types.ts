@@ -120,6 +120,12 @@ export interface ConsoleRequest {
    * display name, a partner's name …). Persons' username, e-mail and display name are added by `personData`.
    */
   mustNotShow?: readonly string[];
+  /**
+   * Out of scope only: a search the caller may run whose answer leaves out what is out of reach (a people search
+   * for another partner's username, an audit search by another partner's actor). Expected let through (2xx) to a
+   * caller who holds the permission, yet showing none of `mustNotShow`; refused (403) to one who does not.
+   */
+  filtered?: boolean;
 }
 
 /**

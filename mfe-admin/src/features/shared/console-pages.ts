@@ -1,4 +1,9 @@
-import { ADMIN_PEOPLE_PATH, ADMIN_RELEASES_PATH } from 'shared-contracts';
+import {
+  ADMIN_APPLICATIONS_PATH,
+  ADMIN_PARTNERS_PATH,
+  ADMIN_PEOPLE_PATH,
+  ADMIN_RELEASES_PATH,
+} from 'shared-contracts';
 import type { ConsolePermissionName } from 'shared-contracts/console';
 
 /** One page of the console's navigation: where it is, what it needs, and its title key (`routes.*`). */
@@ -15,6 +20,8 @@ export interface ConsolePage {
 export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { path: ADMIN_RELEASES_PATH, permission: 'console.releases.read', titleKey: 'routes.releases' },
   { path: ADMIN_PEOPLE_PATH, permission: 'console.people.read', titleKey: 'routes.people' },
+  { path: ADMIN_PARTNERS_PATH, permission: 'console.partners.read', titleKey: 'routes.partners' },
+  { path: ADMIN_APPLICATIONS_PATH, permission: 'console.applications.read', titleKey: 'routes.applications' },
 ];
 
 /** The pages a caller with these permissions may open, in navigation order. */

@@ -87,4 +87,33 @@ export const errorsDe = {
   releaseNoCanary: 'Für dieses Remote läuft kein Canary.',
   releaseNoEarlierVersion:
     'Für dieses Remote gibt es keine frühere Version, zu der zurückgekehrt werden kann.',
+  // console grants (issue 52, ADR 0063)
+  grantUnknownUser: 'Kein Konto hat diesen Benutzernamen.',
+  grantUnknownPartner: 'Es gibt keinen Partner mit dieser ID.',
+  grantUnknownCustomer: 'Es gibt keinen Kunden mit dieser ID.',
+  grantGlobalRole: 'Diese Rolle gilt überall: Lassen Sie Partner und Kunde leer.',
+  grantPartnerRequired: 'Der Support braucht den Partner, dessen Personen er hilft.',
+  grantSupportTakesNoCustomer: 'Der Support gilt für einen ganzen Partner: Lassen Sie den Kunden leer.',
+  grantCustomerRequired: 'Eine Kundenadministration braucht den Kunden, den sie verwaltet.',
+  grantCustomerOfAnotherPartner: 'Dieser Kunde gehört zu einem anderen Partner.',
+  grantAlreadyGranted: 'Dieses Konto hat diese Berechtigung bereits.',
+  grantNotGranted: 'Dieses Konto hat keine solche Berechtigung.',
+  grantLastPlatformAdmin: 'Dies ist die letzte Plattformadministration: Ernennen Sie zuerst eine weitere.',
+  grantBeyondOwn: 'Sie können nur vergeben, was Sie selbst haben, und nur dort, wo Sie es haben.',
+  // partners and applications in the console (issue 52, ADR 0062)
+  partnerLogoTooLarge: 'Das Logo darf höchstens {{max}} KB groß sein.',
+  partnerLogoType: 'Das Logo muss ein PNG-, JPEG-, WebP- oder SVG-Bild sein.',
+  partnerLogoScript:
+    'Ein SVG-Logo darf keine Skripte, Ereignis-Handler oder eingebetteten Inhalte enthalten.',
+  partnerLanguageUntranslated: 'Für {{language}} gibt es keine Übersetzung der Anmeldeseiten.',
+  partnerDefaultLanguageNotOffered: 'Die Standardsprache muss eine der angebotenen Sprachen sein.',
+  partnerPasswordMinAboveMax:
+    'Die Mindestlänge ({{min}}) darf die Höchstlänge ({{max}}) nicht überschreiten.',
+  partnerCaptchaNeedsKeys: 'reCAPTCHA benötigt einen Website-Schlüssel und ein Geheimnis.',
+  applicationExists: 'Eine Anwendung mit dieser Client-ID gibt es bereits.',
+  applicationRedirectUri: 'Geben Sie absolute http(s)-Adressen ohne Fragment ein, eine pro Zeile.',
+  upstreamDiscoveryFailed: 'Das Discovery-Dokument des Anbieters konnte nicht gelesen werden: {{detail}}',
+  upstreamRoles:
+    'Ein Anbieter eines Dienstleisters braucht mindestens eine Dienstleisterrolle; ein Anmeldeanbieter hat keine.',
+  upstreamExists: 'Einen Anbieter mit dieser ID gibt es bereits.',
 } as const satisfies ErrorTranslation;

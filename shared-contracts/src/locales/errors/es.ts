@@ -84,4 +84,32 @@ export const errorsEs = {
   releaseAlreadyActive: 'Esta versión ya es la activa.',
   releaseNoCanary: 'Este remoto no tiene ningún canary en curso.',
   releaseNoEarlierVersion: 'Este remoto no tiene ninguna versión anterior a la que volver.',
+  // console grants (issue 52, ADR 0063)
+  grantUnknownUser: 'Ninguna cuenta tiene este nombre de usuario.',
+  grantUnknownPartner: 'No hay ningún socio con este identificador.',
+  grantUnknownCustomer: 'No hay ningún cliente con este identificador.',
+  grantGlobalRole: 'Este rol se aplica en todas partes: deje vacíos el socio y el cliente.',
+  grantPartnerRequired: 'El soporte necesita el socio a cuyas personas ayuda.',
+  grantSupportTakesNoCustomer: 'El soporte es para un socio entero: deje vacío el cliente.',
+  grantCustomerRequired: 'Un administrador de cliente necesita el cliente que administra.',
+  grantCustomerOfAnotherPartner: 'Este cliente pertenece a otro socio.',
+  grantAlreadyGranted: 'Esta cuenta ya tiene este permiso.',
+  grantNotGranted: 'Esta cuenta no tiene ese permiso.',
+  grantLastPlatformAdmin: 'Es el último administrador de la plataforma: nombre antes a otro.',
+  grantBeyondOwn: 'Solo puede otorgar lo que usted mismo tiene, donde lo tiene.',
+  // partners and applications in the console (issue 52, ADR 0062)
+  partnerLogoTooLarge: 'El logotipo debe ocupar como máximo {{max}} KB.',
+  partnerLogoType: 'El logotipo debe ser una imagen PNG, JPEG, WebP o SVG.',
+  partnerLogoScript:
+    'Un logotipo SVG no debe contener scripts, controladores de eventos ni contenido incrustado.',
+  partnerLanguageUntranslated: 'Las páginas de inicio de sesión no están traducidas a {{language}}.',
+  partnerDefaultLanguageNotOffered: 'El idioma predeterminado debe ser uno de los idiomas ofrecidos.',
+  partnerPasswordMinAboveMax: 'La longitud mínima ({{min}}) no puede superar la máxima ({{max}}).',
+  partnerCaptchaNeedsKeys: 'reCAPTCHA necesita una clave de sitio y un secreto.',
+  applicationExists: 'Ya existe una aplicación con este ID de cliente.',
+  applicationRedirectUri: 'Introduce direcciones http(s) absolutas sin fragmento, una por línea.',
+  upstreamDiscoveryFailed: 'No se pudo leer el documento de descubrimiento del proveedor: {{detail}}',
+  upstreamRoles:
+    'Un proveedor de un proveedor de servicios necesita al menos un rol de proveedor de servicios; un proveedor de inicio de sesión no tiene ninguno.',
+  upstreamExists: 'Ya existe un proveedor con este ID.',
 } as const satisfies ErrorTranslation;

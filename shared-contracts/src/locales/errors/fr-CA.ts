@@ -84,4 +84,33 @@ export const errorsFrCA = {
   releaseAlreadyActive: 'Cette version est déjà la version active.',
   releaseNoCanary: 'Aucun canari n’est en cours pour ce module distant.',
   releaseNoEarlierVersion: 'Ce module distant n’a aucune version antérieure à laquelle revenir.',
+  // console grants (issue 52, ADR 0063)
+  grantUnknownUser: 'Aucun compte n’a ce nom d’utilisateur.',
+  grantUnknownPartner: 'Il n’y a aucun partenaire avec cet identifiant.',
+  grantUnknownCustomer: 'Il n’y a aucun client avec cet identifiant.',
+  grantGlobalRole: 'Ce rôle s’applique partout : laissez le partenaire et le client vides.',
+  grantPartnerRequired: 'Le soutien a besoin du partenaire dont il aide les personnes.',
+  grantSupportTakesNoCustomer: 'Le soutien vise un partenaire entier : laissez le client vide.',
+  grantCustomerRequired: 'Un administrateur client a besoin du client qu’il administre.',
+  grantCustomerOfAnotherPartner: 'Ce client appartient à un autre partenaire.',
+  grantAlreadyGranted: 'Ce compte détient déjà cette autorisation.',
+  grantNotGranted: 'Ce compte ne détient aucune autorisation de ce type.',
+  grantLastPlatformAdmin: 'C’est le dernier administrateur de la plateforme : nommez-en d’abord un autre.',
+  grantBeyondOwn: 'Vous ne pouvez accorder que ce que vous détenez vous-même, là où vous le détenez.',
+  // partners and applications in the console (issue 52, ADR 0062)
+  partnerLogoTooLarge: 'Le logo doit faire au plus {{max}} Ko.',
+  partnerLogoType: 'Le logo doit être une image PNG, JPEG, WebP ou SVG.',
+  partnerLogoScript:
+    'Un logo SVG ne doit contenir ni script, ni gestionnaire d’événement, ni contenu intégré.',
+  partnerLanguageUntranslated: 'Les pages de connexion n’ont pas de traduction en {{language}}.',
+  partnerDefaultLanguageNotOffered: 'La langue par défaut doit faire partie des langues offertes.',
+  partnerPasswordMinAboveMax:
+    'La longueur minimale ({{min}}) ne peut pas dépasser la longueur maximale ({{max}}).',
+  partnerCaptchaNeedsKeys: 'reCAPTCHA exige une clé de site et un secret.',
+  applicationExists: 'Une application avec cet identifiant client existe déjà.',
+  applicationRedirectUri: 'Entrez des adresses http(s) absolues sans fragment, une par ligne.',
+  upstreamDiscoveryFailed: 'Le document de découverte du fournisseur n’a pas pu être lu : {{detail}}',
+  upstreamRoles:
+    'Un fournisseur de prestataire exige au moins un rôle de prestataire; un fournisseur de connexion n’en a aucun.',
+  upstreamExists: 'Un fournisseur avec cet identifiant existe déjà.',
 } as const satisfies ErrorTranslation;
