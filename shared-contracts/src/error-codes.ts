@@ -118,6 +118,9 @@ export const ERROR_MESSAGES = {
   grantNotGranted: 'This account holds no such grant.',
   grantLastPlatformAdmin: 'This is the last platform administrator: grant another one first.',
   grantBeyondOwn: 'You can grant only what you hold yourself, where you hold it.',
+  // console audit search (issue 52, ADR 0063)
+  auditToBeforeFrom: 'The end date must not be before the start date.',
+  auditOtherPartner: 'You can search only the events of your own partner.',
 } as const;
 
 /** A code listed in {@link ERROR_MESSAGES}. */

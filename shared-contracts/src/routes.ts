@@ -84,6 +84,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     anonymous: false,
     layout: consoleLayout,
   }),
+  route('/admin/grants', 'mfe-admin', 'routes.grants', 'Grants', { anonymous: false, layout: consoleLayout }),
+  route('/admin/audit', 'mfe-admin', 'routes.audit', 'Audit', { anonymous: false, layout: consoleLayout }),
   route('/devops', 'shell', 'routes.devops', 'DevOps', { layout: { sidebar: false, navbar: false } }),
   route('/error', 'shell', 'routes.error', 'Error'),
   route('/error/access-denied', 'shell', 'routes.accessDenied', 'Access denied'),
@@ -122,5 +124,9 @@ export const ACCESS_DENIED_PATH = '/error/access-denied';
 export const ADMIN_PATH = '/admin';
 /** The console's releases page (issue 51). */
 export const ADMIN_RELEASES_PATH = '/admin/releases';
+/** The console's grants page (issue 52). */
+export const ADMIN_GRANTS_PATH = '/admin/grants';
+/** The console's audit search (issue 52). */
+export const ADMIN_AUDIT_PATH = '/admin/audit';
 /** The home route. */
 export const HOME_PATH = '/';

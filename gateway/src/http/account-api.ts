@@ -7,6 +7,7 @@ import { createSessionChanges } from '../identity/account/session-changes.js';
 import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
+import { consoleAuditRouter } from './console-audit.router.js';
 import { consoleGrantsRouter } from './console-grants.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
 import { consoleRouter } from './console.router.js';
@@ -105,6 +106,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     consoleReleasesRouter({ releases: deps.releases }),
     consoleRouter(identity),
     consoleGrantsRouter(identity),
+    consoleAuditRouter(identity),
   );
   if (deps.status) router.use(statusRouter(deps.status));
   router.use((_req, res) => {

@@ -24,6 +24,7 @@ import { createReturnUrls } from './applications/return-urls.service.js';
 import { createSessionAuthService } from './session/session-auth.service.js';
 import { SignInService, type SignInMetrics } from './sign-in/sign-in.service.js';
 import { storeSignInFacts } from './sign-in/sign-in-context.js';
+import { createConsoleAuditService } from './console/audit-search.js';
 import type { SignInStepRegistry } from './sign-in/step-registry.js';
 import { createWebauthnService } from './passkeys/webauthn.service.js';
 import { DEFAULT_INTERACTION_LIMIT, SourceLimit } from '../infra/throttle/source-limit.js';
@@ -154,6 +155,8 @@ export function createIdentity(deps: IdentityDeps) {
     twoFactor,
     // The operators' console grants (ADR 0058); "has a second factor or a passkey" is the sign-in's own fact.
     consoleGrants: createConsoleGrantsService({ store, facts: storeSignInFacts(store), clock }),
+    // The console's audit search and export (ADR 0063).
+    consoleAudit: createConsoleAuditService({ store }),
     secondFactorBrowsers: deps.secondFactorBrowsers,
     captcha,
     loginView: createLoginViewService(

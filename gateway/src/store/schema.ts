@@ -205,6 +205,10 @@ export interface AuditEventTable {
   user_agent: string | null;
   request_id: string | null;
   partner_id: string | null;
+  /** The console's `data.actor`, `data.subject` and `data.customerId`, searchable (migration 0031). */
+  actor: string | null;
+  subject: string | null;
+  customer_id: string | null;
 }
 
 /** oidc_payloads: oidc-provider adapter storage, primary key (kind, id). */

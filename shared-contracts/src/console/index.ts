@@ -285,3 +285,4 @@ export const CONSOLE_CALLS = [
 /** A console call's name. */
 export type ConsoleCallName = (typeof CONSOLE_CALLS)[number];
 export * from './grants.js';
+export * from './audit.js';

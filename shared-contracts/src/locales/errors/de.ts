@@ -100,4 +100,7 @@ export const errorsDe = {
   grantNotGranted: 'Dieses Konto hat keine solche Berechtigung.',
   grantLastPlatformAdmin: 'Dies ist die letzte Plattformadministration: Ernennen Sie zuerst eine weitere.',
   grantBeyondOwn: 'Sie können nur vergeben, was Sie selbst haben, und nur dort, wo Sie es haben.',
+  // console audit search (issue 52, ADR 0063)
+  auditToBeforeFrom: 'Das Enddatum darf nicht vor dem Startdatum liegen.',
+  auditOtherPartner: 'Sie können nur die Ereignisse Ihres eigenen Partners durchsuchen.',
 } as const satisfies ErrorTranslation;

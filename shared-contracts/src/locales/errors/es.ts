@@ -97,4 +97,7 @@ export const errorsEs = {
   grantNotGranted: 'Esta cuenta no tiene ese permiso.',
   grantLastPlatformAdmin: 'Es el último administrador de la plataforma: nombre antes a otro.',
   grantBeyondOwn: 'Solo puede otorgar lo que usted mismo tiene, donde lo tiene.',
+  // console audit search (issue 52, ADR 0063)
+  auditToBeforeFrom: 'La fecha final no puede ser anterior a la inicial.',
+  auditOtherPartner: 'Solo puede buscar los eventos de su propio socio.',
 } as const satisfies ErrorTranslation;

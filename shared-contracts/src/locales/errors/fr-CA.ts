@@ -97,4 +97,7 @@ export const errorsFrCA = {
   grantNotGranted: 'Ce compte ne détient aucune autorisation de ce type.',
   grantLastPlatformAdmin: 'C’est le dernier administrateur de la plateforme : nommez-en d’abord un autre.',
   grantBeyondOwn: 'Vous ne pouvez accorder que ce que vous détenez vous-même, là où vous le détenez.',
+  // console audit search (issue 52, ADR 0063)
+  auditToBeforeFrom: 'La date de fin ne peut pas précéder la date de début.',
+  auditOtherPartner: 'Vous ne pouvez consulter que les événements de votre propre partenaire.',
 } as const satisfies ErrorTranslation;
