@@ -10,4 +10,12 @@ export const routes: readonly RemoteRoute[] = [
     path: '/admin/releases',
     lazy: () => import('./features/releases/releases-page').then((m) => ({ Component: m.ReleasesPage })),
   },
+  {
+    path: '/admin/grants',
+    lazy: () => import('./features/grants/grants-page').then((m) => ({ Component: m.GrantsPage })),
+  },
+  {
+    path: '/admin/audit',
+    lazy: () => import('./features/audit/audit-page').then((m) => ({ Component: m.AuditPage })),
+  },
 ];
