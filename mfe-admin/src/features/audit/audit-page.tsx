@@ -5,7 +5,7 @@ import { DateField, type DateFieldStrings } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import type { AuditEventView, ConsoleAuditRequest } from 'shared-contracts/console';
 import { Button, FormErrors, ProgressBar, TextField } from 'shared-contracts/ui';
-import { formatWhen } from '../releases/format';
+import { formatWhen } from '../shared/format';
 import { ConsoleLayout } from '../shared/console-layout';
 import { useConsoleAuditQuery } from './audit.api';
 
@@ -19,7 +19,7 @@ function requestOf(filter: Filter, page: number): ConsoleAuditRequest {
   const request: Record<string, string> = {};
   for (const [key, value] of Object.entries(filter)) if (value.trim()) request[key] = value.trim();
   if (page > 1) request.page = String(page);
-  return request as ConsoleAuditRequest;
+  return request;
 }
 
 function EventRow({ event }: { event: AuditEventView }) {
@@ -73,7 +73,7 @@ function Audit() {
     setApplied(draft);
     setPage(1);
   }
-  const exportQuery = new URLSearchParams(requestOf(applied, 1) as Record<string, string>).toString();
+  const exportQuery = new URLSearchParams(requestOf(applied, 1)).toString();
   const events = data?.events ?? [];
   return (
     <>

@@ -6,7 +6,7 @@ import { Dialog, useDialogDescriptionId } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import { CONSOLE_ROLES, type ConsoleRole, type ListedGrant } from 'shared-contracts/console';
 import { Button, FormErrors, Stack, TextField } from 'shared-contracts/ui';
-import { isolate } from '../releases/format';
+import { isolate } from '../shared/format';
 import { useGrantConsoleRoleMutation, useWithdrawConsoleRoleMutation } from './grants.api';
 
 /** Props of {@link GrantDialog}. */

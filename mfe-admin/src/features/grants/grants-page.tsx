@@ -5,7 +5,7 @@ import { ResultStatus, useConsoleAccessQuery } from 'shared-contracts/account-ui
 import { formErrorsOf } from 'shared-contracts/api';
 import type { ListedGrant } from 'shared-contracts/console';
 import { Button, FormErrors, ProgressBar } from 'shared-contracts/ui';
-import { formatWhen } from '../releases/format';
+import { formatWhen } from '../shared/format';
 import { ConsoleLayout } from '../shared/console-layout';
 import { GrantDialog, useScopeText } from './grant-dialog';
 import { useConsoleGrantsQuery } from './grants.api';
