@@ -69,7 +69,7 @@ describe('/admin/audit', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
     expect(await screen.findByText('older')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next page' }).disabled).toBe(true);
   });
 
   it('speaks German', async () => {
