@@ -1,5 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import { consoleAuditRequestSchema, type ConsoleAuditRequest } from 'shared-contracts/console';
+import {
+  consoleAuditRequestSchema,
+  setAuditRetentionRequestSchema,
+  type ConsoleAuditRequest,
+} from 'shared-contracts/console';
+import { operatorActor } from '../identity/console/console-actor.js';
 import { auditFilterOf, auditReachOf, type ConsoleAuditService } from '../identity/console/audit-search.js';
 import { callerOf } from './account-access.js';
 import { handle, parse, view } from './plumbing.js';
@@ -19,7 +24,7 @@ function paramsOf(req: Request): unknown {
 
 /**
  * The console's audit search (issue 52, ADR 0063): `ConsoleAudit` answers a page of events, `ConsoleAuditExport`
- * the same filter as a CSV download. Support reads its partner's events only: the handler narrows by the caller's
+ * the same filter as a CSV download; `AuditRetention` / `SetAuditRetention` read and set how long events are kept. Support reads its partner's events only: the handler narrows by the caller's
  * grants (the row's scope 'partner' lets a partner-wide grant through) and refuses a filter naming another partner.
  */
 export function consoleAuditRouter(deps: ConsoleAuditRouterDeps): Router {
@@ -58,6 +63,23 @@ export function consoleAuditRouter(deps: ConsoleAuditRouterDeps): Router {
         .set('Content-Disposition', `attachment; filename="${name}.csv"`)
         .set('Cache-Control', 'no-store')
         .send(await consoleAudit.exportCsv(found.filter));
+    }),
+  );
+  view(router, '/AuditRetention', async (_req, res) => {
+    callerOf(res, 'AuditRetention');
+    res.json(await consoleAudit.retention());
+  });
+
+  router.post(
+    '/SetAuditRetention',
+    handle(async (req, res) => {
+      const caller = callerOf(res, 'SetAuditRetention');
+      const request = parse(setAuditRetentionRequestSchema, req.body, res);
+      if (!request) return;
+      const reason = request.reason?.trim();
+      res.json(
+        await consoleAudit.setRetention(request.days, operatorActor(caller.user), reason ? reason : null),
+      );
     }),
   );
   return router;

@@ -5,7 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_PAGE_SIZE, consoleAuditSchema, type ConsoleAudit } from 'shared-contracts/console';
+import {
+  AUDIT_PAGE_SIZE,
+  auditRetentionSchema,
+  consoleAuditSchema,
+  type ConsoleAudit,
+} from 'shared-contracts/console';
+import { purgeExpiredAuditEvents } from '../identity/ops/audit-retention.js';
 import { BACKENDS } from '../testing/test-gateway.js';
 import { buildConsoleWorld, type ConsoleWorld, type Operator } from '../testing/console-samples/types.js';
 
@@ -171,6 +177,47 @@ for (const backend of BACKENDS) {
         expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.test"",""x"")"`);
         expect(res.text).not.toContain(',"=HYPERLINK');
         expect(lines[1]).toContain(`"${actor}"`);
+      });
+
+      // Last: a retention of 30 days purges the events seeded in January.
+      it('keeps events as long as the retention says: the default, then the stored setting, on every run', async () => {
+        const read = async (who: Operator) =>
+          auditRetentionSchema.parse((await who.b.agent.get('/api/Account/AuditRetention').expect(200)).body);
+        expect(await read(admin())).toEqual({ days: 180, stored: false });
+        // Support reads it (it reads the audit), but only a platform administrator sets it.
+        expect(await read(world.operators.supportA)).toEqual({ days: 180, stored: false });
+        const refused = await world.operators.supportA.b.post('/api/Account/SetAuditRetention', { days: 1 });
+        expect(refused.status).toBe(403);
+        for (const days of [0, 3651, 1.5, '30'])
+          expect(
+            (await admin().b.post('/api/Account/SetAuditRetention', { days })).body.errors,
+          ).toHaveProperty('days');
+
+        const set = await admin().b.post('/api/Account/SetAuditRetention', { days: 30, reason: 'policy' });
+        expect(set.status).toBe(200);
+        expect(set.body).toEqual({ days: 30, stored: true });
+        expect(await read(admin())).toEqual({ days: 30, stored: true });
+        expect(
+          (await world.gw.store.audit.list({ kinds: ['console.audit.retention.changed'] }))[0],
+        ).toMatchObject({
+          userId: admin().id,
+          data: {
+            actor: admin().username,
+            subject: 'audit retention',
+            reason: 'policy',
+            days: 30,
+            previousDays: 180,
+          },
+        });
+
+        const now = world.gw.clock.now();
+        const keeper = `keeper-${randomBytes(3).toString('hex')}`;
+        await event(now - 40 * 24 * 3_600_000, { who: keeper, subject: 'old' });
+        await event(now - 10 * 24 * 3_600_000, { who: keeper, subject: 'recent' });
+        // The purge every replica runs hourly: the configured default (365) yields to the stored 30 days.
+        await purgeExpiredAuditEvents({ audit: world.gw.store.audit, retentionDays: 365, now: () => now });
+        expect(subjects(await search(admin(), { actor: keeper }))).toEqual(['recent']);
+        expect(subjects(await search(admin(), { actor }))).toEqual([]);
       });
     },
   );

@@ -56,6 +56,8 @@ export interface IdentityDeps {
   secondFactorBrowsers?: KnownBrowsers;
   /** PUBLIC_URL: the origin of every mailed link (S13). */
   publicUrl: string;
+  /** AUDIT_RETENTION_DAYS: the audit's retention until one is set in the console (ADR 0063). */
+  auditRetentionDays?: number | undefined;
   /** RECENT_SIGN_IN_SECONDS: how recent a full sign-in must be to change how one signs in (S21). */
   recentSignInMs?: number | undefined;
   /** Ends an account's OIDC sessions and refresh tokens after a password change (S15). */
@@ -156,7 +158,7 @@ export function createIdentity(deps: IdentityDeps) {
     // The operators' console grants (ADR 0058); "has a second factor or a passkey" is the sign-in's own fact.
     consoleGrants: createConsoleGrantsService({ store, facts: storeSignInFacts(store), clock }),
     // The console's audit search and export (ADR 0063).
-    consoleAudit: createConsoleAuditService({ store }),
+    consoleAudit: createConsoleAuditService({ store, clock, defaultRetentionDays: deps.auditRetentionDays }),
     secondFactorBrowsers: deps.secondFactorBrowsers,
     captcha,
     loginView: createLoginViewService(

@@ -259,6 +259,27 @@ export class AuditRepository {
     return Number(row.n);
   }
 
+  /** The retention in days set in the console (migration 0031); undefined until set. */
+  async retentionDays(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('audit_settings')
+      .select('retention_days')
+      .where('id', '=', 'audit')
+      .executeTakeFirst();
+    return row ? Number(row.retention_days) : undefined;
+  }
+
+  /** Stores the retention (every replica's purge reads it at its next run). */
+  async setRetentionDays(days: number, by: string, at: number): Promise<void> {
+    await this.db
+      .insertInto('audit_settings')
+      .values({ id: 'audit', retention_days: days, updated_at: at, updated_by: by })
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({ retention_days: days, updated_at: at, updated_by: by }),
+      )
+      .execute();
+  }
+
   /**
    * Deletes up to `batch` events older than `before` (ms) and answers how many went. Small batches keep each
    * statement short (SQLite runs it on the event loop), so a purge never holds requests back for long.

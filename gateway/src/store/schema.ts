@@ -211,6 +211,14 @@ export interface AuditEventTable {
   customer_id: string | null;
 }
 
+/** audit_settings: the audit retention set in the console, one row `audit` (migration 0031). */
+export interface AuditSettingsTable {
+  id: string;
+  retention_days: number;
+  updated_at: number;
+  updated_by: string;
+}
+
 /** oidc_payloads: oidc-provider adapter storage, primary key (kind, id). */
 export interface OidcPayloadTable {
   id: string;
@@ -404,6 +412,7 @@ export interface Database {
   recovery_codes: RecoveryCodeTable;
   one_time_tokens: OneTimeTokenTable;
   audit_events: AuditEventTable;
+  audit_settings: AuditSettingsTable;
   oidc_payloads: OidcPayloadTable;
   sessions: SessionTable;
   account_sessions: AccountSessionTable;

@@ -63,3 +63,26 @@ export const consoleAuditSchema = z.object({
 });
 /** A page of the audit search. */
 export type ConsoleAudit = z.infer<typeof consoleAuditSchema>;
+
+/** The shortest and longest retention the console accepts, in days. */
+export const AUDIT_RETENTION_LIMITS = { min: 1, max: 3650 } as const;
+const retentionDays = z
+  .number()
+  .check(z.int(), z.minimum(AUDIT_RETENTION_LIMITS.min), z.maximum(AUDIT_RETENTION_LIMITS.max));
+
+/** Answer of `AuditRetention`: how many days events are kept, and whether that is the stored setting or the default. */
+export const auditRetentionSchema = z.object({
+  days: retentionDays,
+  /** False: no setting stored yet, `days` is the gateway's AUDIT_RETENTION_DAYS. */
+  stored: z.boolean(),
+});
+/** The audit retention. */
+export type AuditRetention = z.infer<typeof auditRetentionSchema>;
+
+/** Request of `SetAuditRetention`: the new retention in days, and why. */
+export const setAuditRetentionRequestSchema = z.object({
+  days: retentionDays,
+  reason: z.optional(z.string().check(z.maxLength(500))),
+});
+/** Request of `SetAuditRetention`. */
+export type SetAuditRetentionRequest = z.infer<typeof setAuditRetentionRequestSchema>;

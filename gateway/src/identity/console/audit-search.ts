@@ -2,11 +2,15 @@ import {
   AUDIT_EXPORT_LIMIT,
   AUDIT_PAGE_SIZE,
   type AuditEventView,
+  type AuditRetention,
   type ConsoleAudit,
   type ConsoleAuditRequest,
   type ConsoleGrant,
 } from 'shared-contracts/console';
+import type { Clock } from '../../infra/clock.js';
 import type { AuditSearch, SearchedAuditEvent } from '../../store/audit.repository.js';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '../ops/audit-retention.js';
+import type { ConsoleActor } from './console-actor.js';
 import type { Store } from '../../store/store.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -138,9 +142,38 @@ export function auditCsv(events: readonly AuditEventView[]): string {
  * The console's audit search (issue 52, ADR 0063) over the one audit repository: a page of events newest first,
  * or the CSV of the same filter, within the operator's reach.
  */
-export function createConsoleAuditService(deps: { store: Pick<Store, 'audit'> }) {
+export function createConsoleAuditService(deps: {
+  store: Pick<Store, 'audit'>;
+  clock: Clock;
+  /** AUDIT_RETENTION_DAYS: the retention until one is set. */
+  defaultRetentionDays?: number | undefined;
+}) {
   const { audit } = deps.store;
+  const defaultDays = deps.defaultRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS;
+  async function retention(): Promise<AuditRetention> {
+    const stored = await audit.retentionDays();
+    return { days: stored ?? defaultDays, stored: stored !== undefined };
+  }
   return {
+    /** `AuditRetention`: the days events are kept (the stored setting, else AUDIT_RETENTION_DAYS). */
+    retention,
+    /**
+     * Sets the retention, audited as `console.audit.retention.changed` with the console's shape; the purge of every
+     * replica applies it at its next run.
+     */
+    async setRetention(days: number, actor: ConsoleActor, reason: string | null): Promise<AuditRetention> {
+      const before = await retention();
+      const at = deps.clock.now();
+      await audit.setRetentionDays(days, actor.name, at);
+      await audit.record({
+        at,
+        kind: 'console.audit.retention.changed',
+        userId: actor.userId,
+        ip: null,
+        data: { actor: actor.name, subject: 'audit retention', reason, days, previousDays: before.days },
+      });
+      return retention();
+    },
     /** One page (from 1) of the filter's events, newest first. */
     async search(filter: Omit<AuditSearch, 'limit'>, page: number): Promise<ConsoleAudit> {
       const found = await audit.search({

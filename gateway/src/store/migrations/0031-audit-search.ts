@@ -29,4 +29,13 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .on('audit_events')
     .columns(['customer_id', 'at'])
     .execute();
+  // The retention set in the console (SetAuditRetention): one row every replica's hourly purge reads; none until
+  // set, and then AUDIT_RETENTION_DAYS applies.
+  await db.schema
+    .createTable('audit_settings')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('retention_days', 'integer', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_by', 'text', (c) => c.notNull())
+    .execute();
 }
