@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AuditEventView, ConsoleAccess } from 'shared-contracts/console';
+import { CONSOLE_PERMISSIONS, type AuditEventView, type ConsoleAccess } from 'shared-contracts/console';
 import { renderWithProviders, stubGateway } from 'shared-contracts/testing';
 import de from '../../locales/de.json';
 import enGB from '../../locales/en-GB.json';
@@ -32,9 +32,15 @@ const event = (id: number, subject: string): AuditEventView => ({
   data: {},
 });
 
-async function renderPage(lng = 'en-GB') {
+async function renderPage(lng = 'en-GB', access: ConsoleAccess = SUPPORT) {
+  let days = 180;
   const gateway = stubGateway({
-    ConsoleAccess: () => Response.json(SUPPORT),
+    ConsoleAccess: () => Response.json(access),
+    AuditRetention: () => Response.json({ days, stored: days !== 180 }),
+    SetAuditRetention: ({ body }) => {
+      days = (body as { days: number }).days;
+      return Response.json({ days, stored: true });
+    },
     ConsoleAudit: ({ query }) =>
       Response.json({
         events: query.get('page') === '2' ? [event(1, 'older')] : [event(2, 'newer')],
@@ -70,6 +76,38 @@ describe('/admin/audit', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
     expect(await screen.findByText('older')).toBeTruthy();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next page' }).disabled).toBe(true);
+  });
+
+  it('shows support the retention without a way to change it', async () => {
+    await renderPage();
+    expect(await screen.findByText('Events are kept for 180 days, then deleted.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Change the retention' })).toBeNull();
+  });
+
+  it('lets a platform administrator change the retention, with a reason', async () => {
+    const { calls } = await renderPage('en-GB', {
+      grants: [{ role: 'platformAdmin', partnerId: null, customerId: null }],
+      permissions: [...CONSOLE_PERMISSIONS],
+      secondFactorReady: true,
+    });
+    fireEvent.change(await screen.findByLabelText('Keep events for (days)'), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change the retention' }));
+    expect(await screen.findByText('Enter a whole number of days from 1 to 3650.')).toBeTruthy();
+    expect(await screen.findByText('Say why.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Keep events for (days)'), { target: { value: '90' } });
+    fireEvent.change(screen.getByLabelText('Reason (required)'), { target: { value: 'policy' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change the retention' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('audit-retention-result').textContent).toBe(
+        'Events are now kept for 90 days.',
+      ),
+    );
+    expect(calls.find((c) => c.call === 'SetAuditRetention')?.body).toEqual({ days: 90, reason: 'policy' });
+    await waitFor(() =>
+      expect(screen.getByTestId('audit-retention').textContent).toBe(
+        'Events are kept for 90 days, then deleted.',
+      ),
+    );
   });
 
   it('speaks German', async () => {

@@ -8,6 +8,7 @@ import { Button, FormErrors, ProgressBar, TextField } from 'shared-contracts/ui'
 import { formatWhen } from '../shared/format';
 import { ConsoleLayout } from '../shared/console-layout';
 import { useConsoleAuditQuery } from './audit.api';
+import { AuditRetentionSection } from './audit-retention';
 
 const TEXT_FILTERS = ['actor', 'subject', 'kind', 'partnerId', 'customerId'] as const;
 type TextFilter = (typeof TEXT_FILTERS)[number];
@@ -155,6 +156,7 @@ function Audit() {
           {t('audit.next')}
         </Button>
       </nav>
+      <AuditRetentionSection />
     </>
   );
 }
