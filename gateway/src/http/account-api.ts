@@ -9,6 +9,7 @@ import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
 import { consoleAuditRouter } from './console-audit.router.js';
 import { consoleGrantsRouter } from './console-grants.router.js';
+import { consoleImportRouter } from './console-import.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
 import { consoleRouter } from './console.router.js';
 import { customersRouter } from './customers.router.js';
@@ -107,6 +108,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     consoleRouter(identity),
     consoleGrantsRouter(identity),
     consoleAuditRouter(identity),
+    consoleImportRouter(identity),
   );
   if (deps.status) router.use(statusRouter(deps.status));
   router.use((_req, res) => {

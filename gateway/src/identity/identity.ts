@@ -25,6 +25,7 @@ import { createSessionAuthService } from './session/session-auth.service.js';
 import { SignInService, type SignInMetrics } from './sign-in/sign-in.service.js';
 import { storeSignInFacts } from './sign-in/sign-in-context.js';
 import { createConsoleAuditService } from './console/audit-search.js';
+import { createConsoleImportService } from './console/import.js';
 import type { SignInStepRegistry } from './sign-in/step-registry.js';
 import { createWebauthnService } from './passkeys/webauthn.service.js';
 import { DEFAULT_INTERACTION_LIMIT, SourceLimit } from '../infra/throttle/source-limit.js';
@@ -158,6 +159,8 @@ export function createIdentity(deps: IdentityDeps) {
     // The operators' console grants (ADR 0058); "has a second factor or a passkey" is the sign-in's own fact.
     consoleGrants: createConsoleGrantsService({ store, facts: storeSignInFacts(store), clock }),
     // The console's audit search and export (ADR 0063).
+    // The console's bulk import of customers, the CLI's check and store (ADR 0063).
+    consoleImport: createConsoleImportService({ store, clock }),
     consoleAudit: createConsoleAuditService({ store, clock, defaultRetentionDays: deps.auditRetentionDays }),
     secondFactorBrowsers: deps.secondFactorBrowsers,
     captcha,

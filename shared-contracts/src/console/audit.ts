@@ -86,3 +86,23 @@ export const setAuditRetentionRequestSchema = z.object({
 });
 /** Request of `SetAuditRetention`. */
 export type SetAuditRetentionRequest = z.infer<typeof setAuditRetentionRequestSchema>;
+
+/** The largest CSV `ImportCustomers` takes in the page (the account API's JSON bodies stop at 64 kB). */
+export const IMPORT_CSV_MAX = 60_000;
+
+/**
+ * Request of `ImportCustomers`: the CSV of customers and memberships (the admin CLI's `customers import` file:
+ * header `id,name,partner,username,roles`), and why. All or nothing: a file with a bad row stores nothing and is
+ * answered 400 with every bad row under `csv` ("row N: reason").
+ */
+export const importCustomersRequestSchema = z.object({
+  csv: z.string().check(z.minLength(1), z.maxLength(IMPORT_CSV_MAX)),
+  reason: z.optional(z.string().check(z.maxLength(500))),
+});
+/** Request of `ImportCustomers`. */
+export type ImportCustomersRequest = z.infer<typeof importCustomersRequestSchema>;
+
+/** Answer of `ImportCustomers`: what was stored. */
+export const importCustomersSchema = z.object({ customers: z.number(), memberships: z.number() });
+/** What an import stored. */
+export type ImportedCustomers = z.infer<typeof importCustomersSchema>;
