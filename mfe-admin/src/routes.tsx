@@ -18,4 +18,8 @@ export const routes: readonly RemoteRoute[] = [
     path: '/admin/audit',
     lazy: () => import('./features/audit/audit-page').then((m) => ({ Component: m.AuditPage })),
   },
+  {
+    path: '/admin/import',
+    lazy: () => import('./features/import/import-page').then((m) => ({ Component: m.ImportPage })),
+  },
 ];

@@ -3,13 +3,14 @@ import { ROUTES, findRoute, isKnownPage } from './routes.js';
 
 describe('route table (SPEC.md §2)', () => {
   it("has all 30 rows of SPEC.md and the console's two", () => {
-    expect(ROUTES).toHaveLength(34);
-    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(34);
+    expect(ROUTES).toHaveLength(35);
+    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(35);
     expect(ROUTES.filter((r) => r.owner === 'mfe-admin').map((r) => r.path)).toEqual([
       '/admin',
       '/admin/releases',
       '/admin/grants',
       '/admin/audit',
+      '/admin/import',
     ]);
   });
 
@@ -21,6 +22,7 @@ describe('route table (SPEC.md §2)', () => {
       '/admin/releases',
       '/admin/grants',
       '/admin/audit',
+      '/admin/import',
     ]);
   });
 

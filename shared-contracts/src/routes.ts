@@ -86,6 +86,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   }),
   route('/admin/grants', 'mfe-admin', 'routes.grants', 'Grants', { anonymous: false, layout: consoleLayout }),
   route('/admin/audit', 'mfe-admin', 'routes.audit', 'Audit', { anonymous: false, layout: consoleLayout }),
+  route('/admin/import', 'mfe-admin', 'routes.import', 'Import', { anonymous: false, layout: consoleLayout }),
   route('/devops', 'shell', 'routes.devops', 'DevOps', { layout: { sidebar: false, navbar: false } }),
   route('/error', 'shell', 'routes.error', 'Error'),
   route('/error/access-denied', 'shell', 'routes.accessDenied', 'Access denied'),
@@ -128,5 +129,7 @@ export const ADMIN_RELEASES_PATH = '/admin/releases';
 export const ADMIN_GRANTS_PATH = '/admin/grants';
 /** The console's audit search (issue 52). */
 export const ADMIN_AUDIT_PATH = '/admin/audit';
+/** The console's bulk import of customers (issue 52). */
+export const ADMIN_IMPORT_PATH = '/admin/import';
 /** The home route. */
 export const HOME_PATH = '/';

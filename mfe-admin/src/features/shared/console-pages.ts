@@ -1,4 +1,9 @@
-import { ADMIN_AUDIT_PATH, ADMIN_GRANTS_PATH, ADMIN_RELEASES_PATH } from 'shared-contracts';
+import {
+  ADMIN_AUDIT_PATH,
+  ADMIN_GRANTS_PATH,
+  ADMIN_IMPORT_PATH,
+  ADMIN_RELEASES_PATH,
+} from 'shared-contracts';
 import type { ConsolePermissionName } from 'shared-contracts/console';
 
 /** One page of the console's navigation: where it is, what it needs, and its title key (`routes.*`). */
@@ -16,6 +21,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { path: ADMIN_RELEASES_PATH, permission: 'console.releases.read', titleKey: 'routes.releases' },
   { path: ADMIN_GRANTS_PATH, permission: 'console.grants.read', titleKey: 'routes.grants' },
   { path: ADMIN_AUDIT_PATH, permission: 'console.audit.read', titleKey: 'routes.audit' },
+  { path: ADMIN_IMPORT_PATH, permission: 'console.import', titleKey: 'routes.import' },
 ];
 
 /** The pages a caller with these permissions may open, in navigation order. */
