@@ -123,3 +123,34 @@ test('the audit finds the changes by actor and date range, and downloads them as
   expect(csv[1]).toContain('"console.grant.withdrawn"');
   expect(csv[2]).toContain(`"${grantee}"`);
 });
+
+test('an import with bad rows lists each with its number and stores nothing; then a good one imports', async ({
+  page,
+}) => {
+  const tag = Date.now().toString(36);
+  await signInWithCode(page, admin, { returnUrl: '/admin/import' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Import' })).toBeVisible();
+  const csv = page.getByLabel('CSV text');
+  const submit = page.getByRole('button', { name: 'Import', exact: true });
+  await csv.fill(
+    [
+      'id,name,partner,username,roles',
+      `e2e-shop-${tag},Shop ${tag},demo,employee,EMPLOYEE`,
+      `e2e-bad-${tag},Bad,nowhere,,`,
+      `e2e-ghost-${tag},Ghost,demo,ghost-${tag},`,
+    ].join('\n'),
+  );
+  await page.getByLabel('Reason (required)').fill('onboarding');
+  await withConfirmItsYou(page, admin, () => submit.click(), page.getByTestId('import-bad-rows'));
+  const bad = page.getByTestId('import-bad-rows');
+  await expect(bad).toContainText('2 rows are wrong; nothing was imported:');
+  await expect(bad.getByRole('listitem')).toHaveText([/^row 3: no partner "nowhere"/, /^row 4: no user/]);
+
+  await csv.fill(
+    ['id,name,partner,username,roles', `e2e-shop-${tag},Shop ${tag},demo,employee,EMPLOYEE`].join('\n'),
+  );
+  await submit.click();
+  await expect(page.getByTestId('import-result')).toHaveText('Imported 1 customer and 1 membership.');
+  await expect(bad).toHaveCount(0);
+  // Nothing of the bad file was stored: the good file's customer was new to it.
+});
