@@ -2,13 +2,22 @@
  * The console's grants and audit search (issue 52, ADR 0063), in Chromium against this worker's gateway: the demo
  * platform administrator grants support of the demo partner to a new user and withdraws it, each confirmed with a
  * reason; cannot withdraw the last platform administrator (the page says why); then finds both changes in the audit
- * by actor and date range and downloads them as CSV.
+ * by actor and date range and downloads them as CSV; imports a CSV with bad rows (each listed, nothing stored) and
+ * then a good one; and axe finds nothing on the three pages, light and dark, left to right and right to left.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
+import { expectAxeCleanLightAndDark } from '../helpers/axe.js';
 import { said, signInWithCode, withConfirmItsYou } from '../helpers/console.js';
 import { CONSOLE_USERS } from '../helpers/demo-users.js';
+import {
+  DEMO_LANGUAGES,
+  DEMO_LANGUAGES_WITH_ARABIC,
+  updateDemoPartner,
+  waitForPartnerLanguage,
+} from '../helpers/partners.js';
+import { systemUnderTest } from '../helpers/system.js';
 
 // Operators sign in with a code; one may wait for the authenticator's next time step (S17).
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
@@ -152,5 +161,41 @@ test('an import with bad rows lists each with its number and stores nothing; the
   await submit.click();
   await expect(page.getByTestId('import-result')).toHaveText('Imported 1 customer and 1 membership.');
   await expect(bad).toHaveCount(0);
-  // Nothing of the bad file was stored: the good file's customer was new to it.
+  // Nothing of the bad file was stored: its good row's customer was still new to the second file.
+});
+
+test('axe finds nothing on the grants, audit and import pages, light and dark, left to right and right to left', async ({
+  page,
+  context,
+}) => {
+  await signInWithCode(page, admin, { returnUrl: '/admin/grants' });
+  const pages = [
+    { path: '/admin/grants', ready: page.getByTestId('grant-row').first() },
+    { path: '/admin/audit', ready: page.getByTestId('audit-retention') },
+    { path: '/admin/import', ready: page.getByLabel('CSV text') },
+  ];
+  for (const { path, ready } of pages) {
+    await page.goto(path);
+    await expect(ready).toBeVisible();
+    await expectAxeCleanLightAndDark(page);
+  }
+  const { baseUrl, dataDir } = systemUnderTest();
+  updateDemoPartner(['--languages', DEMO_LANGUAGES_WITH_ARABIC, '--allow-untranslated'], dataDir);
+  try {
+    await waitForPartnerLanguage(baseUrl, 'ar');
+    await context.addCookies([
+      { name: '.AspNetCore.Culture', value: encodeURIComponent('c=ar|uic=ar'), url: baseUrl },
+    ]);
+    await page.evaluate(() => localStorage.setItem('locale', 'ar'));
+    for (const { path } of pages) {
+      await page.goto(path);
+      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      await expect(page.getByRole('navigation').last()).toBeVisible();
+      await expectAxeCleanLightAndDark(page);
+    }
+  } finally {
+    await page.evaluate(() => localStorage.removeItem('locale'));
+    updateDemoPartner(['--languages', DEMO_LANGUAGES], dataDir);
+    await waitForPartnerLanguage(baseUrl, 'ar', false);
+  }
 });
