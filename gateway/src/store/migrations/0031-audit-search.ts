@@ -9,14 +9,7 @@ import type { Dialect } from '../database.js';
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   for (const column of ['actor', 'subject', 'customer_id'])
     await db.schema.alterTable('audit_events').addColumn(column, 'text').execute();
-  const field = (name: string) =>
-    dialect === 'postgres'
-      ? sql`case when data::jsonb ->> ${name} is null then null else left(data::jsonb ->> ${name}, 512) end`
-      : sql`case when json_type(data, ${`$.${name}`}) = 'text' then substr(json_extract(data, ${`$.${name}`}), 1, 512) end`;
-  // Only events of the console's shape carry these (an actor); the rest stay null.
-  await sql`update audit_events set actor = ${field('actor')}, subject = ${field('subject')}, customer_id = ${field('customerId')} where data like ${'%"actor"%'}`.execute(
-    db,
-  );
+  await backfillAuditSearch(db, dialect);
   await db.schema.createIndex('audit_events_actor').on('audit_events').columns(['actor', 'at']).execute();
   await db.schema.createIndex('audit_events_subject').on('audit_events').columns(['subject', 'at']).execute();
   await db.schema
@@ -38,4 +31,19 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_by', 'text', (c) => c.notNull())
     .execute();
+}
+
+/**
+ * Copies `data.actor`, `data.subject` and `data.customerId` of the events stored before into their columns (text
+ * values only, clipped as `record` clips), leaving the rest null.
+ */
+export async function backfillAuditSearch(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  const field = (name: string) =>
+    dialect === 'postgres'
+      ? sql`case when jsonb_typeof(data::jsonb -> ${name}) = 'string' then left(data::jsonb ->> ${name}, 512) end`
+      : sql`case when json_type(data, ${`$.${name}`}) = 'text' then substr(json_extract(data, ${`$.${name}`}), 1, 512) end`;
+  // Only events of the console's shape carry these (an actor); the rest stay null.
+  await sql`update audit_events set actor = ${field('actor')}, subject = ${field('subject')}, customer_id = ${field('customerId')} where data like ${'%"actor"%'}`.execute(
+    db,
+  );
 }
