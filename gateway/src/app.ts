@@ -195,6 +195,7 @@ export function createApp(deps: AppDeps): Express {
     sms: deps.sms ?? new OutboxSmsSender(store.outbox),
     publicUrl: config.publicUrl,
     recentSignInMs: config.recentSignInMs,
+    auditRetentionDays: config.auditRetentionDays,
     captcha: {
       secretKey: config.secretKey,
       recaptchaVerifyUrl: config.recaptchaVerifyUrl,

@@ -27,4 +27,16 @@ export const routes: readonly RemoteRoute[] = [
     lazy: () =>
       import('./features/applications/applications-page').then((m) => ({ Component: m.ApplicationsPage })),
   },
+  {
+    path: '/admin/grants',
+    lazy: () => import('./features/grants/grants-page').then((m) => ({ Component: m.GrantsPage })),
+  },
+  {
+    path: '/admin/audit',
+    lazy: () => import('./features/audit/audit-page').then((m) => ({ Component: m.AuditPage })),
+  },
+  {
+    path: '/admin/import',
+    lazy: () => import('./features/import/import-page').then((m) => ({ Component: m.ImportPage })),
+  },
 ];

@@ -12,6 +12,7 @@ describe('route table (SPEC.md §2)', () => {
       expect.arrayContaining(['/admin/people', '/admin/person', '/admin/partners', '/admin/applications']),
     );
     expect(pages.every((path) => path.startsWith('/admin/') || path === '/admin')).toBe(true);
+    expect(pages).toEqual(expect.arrayContaining(['/admin/grants', '/admin/audit', '/admin/import']));
   });
 
   it('marks only registerdevice, select and the console as not anonymous', () => {

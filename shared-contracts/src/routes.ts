@@ -94,6 +94,9 @@ export const ROUTES: readonly RouteDefinition[] = [
     anonymous: false,
     layout: consoleLayout,
   }),
+  route('/admin/grants', 'mfe-admin', 'routes.grants', 'Grants', { anonymous: false, layout: consoleLayout }),
+  route('/admin/audit', 'mfe-admin', 'routes.audit', 'Audit', { anonymous: false, layout: consoleLayout }),
+  route('/admin/import', 'mfe-admin', 'routes.import', 'Import', { anonymous: false, layout: consoleLayout }),
   route('/devops', 'shell', 'routes.devops', 'DevOps', { layout: { sidebar: false, navbar: false } }),
   route('/error', 'shell', 'routes.error', 'Error'),
   route('/error/access-denied', 'shell', 'routes.accessDenied', 'Access denied'),
@@ -140,5 +143,11 @@ export const ADMIN_PERSON_PATH = '/admin/person';
 export const ADMIN_PARTNERS_PATH = '/admin/partners';
 /** The console's applications page: OIDC clients and upstream providers (issue 52). */
 export const ADMIN_APPLICATIONS_PATH = '/admin/applications';
+/** The console's grants page (issue 52). */
+export const ADMIN_GRANTS_PATH = '/admin/grants';
+/** The console's audit search (issue 52). */
+export const ADMIN_AUDIT_PATH = '/admin/audit';
+/** The console's bulk import of customers (issue 52). */
+export const ADMIN_IMPORT_PATH = '/admin/import';
 /** The home route. */
 export const HOME_PATH = '/';

@@ -15,6 +15,8 @@ import { consoleApplicationsRouter } from './console-applications.router.js';
 import { consoleGrantsRouter } from './console-grants.router.js';
 import { consolePartnersRouter } from './console-partners.router.js';
 import { consolePeopleRouter } from './console-people.router.js';
+import { consoleAuditRouter } from './console-audit.router.js';
+import { consoleImportRouter } from './console-import.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
 import { consoleRouter } from './console.router.js';
 import { customersRouter } from './customers.router.js';
@@ -125,6 +127,8 @@ export function accountApi(deps: AccountApiDeps): Router {
     consolePeopleRouter({ people: deps.people }),
     consoleRouter(identity),
     consoleGrantsRouter(identity),
+    consoleAuditRouter(identity),
+    consoleImportRouter(identity),
   );
   if (deps.status) router.use(statusRouter(deps.status));
   router.use((_req, res) => {

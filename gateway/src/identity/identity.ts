@@ -24,6 +24,8 @@ import { createReturnUrls } from './applications/return-urls.service.js';
 import { createSessionAuthService } from './session/session-auth.service.js';
 import { SignInService, type SignInMetrics } from './sign-in/sign-in.service.js';
 import { storeSignInFacts } from './sign-in/sign-in-context.js';
+import { createConsoleAuditService } from './console/audit-search.js';
+import { createConsoleImportService } from './console/import.js';
 import type { SignInStepRegistry } from './sign-in/step-registry.js';
 import { createWebauthnService } from './passkeys/webauthn.service.js';
 import { DEFAULT_INTERACTION_LIMIT, SourceLimit } from '../infra/throttle/source-limit.js';
@@ -55,6 +57,8 @@ export interface IdentityDeps {
   secondFactorBrowsers?: KnownBrowsers;
   /** PUBLIC_URL: the origin of every mailed link (S13). */
   publicUrl: string;
+  /** AUDIT_RETENTION_DAYS: the audit's retention until one is set in the console (ADR 0063). */
+  auditRetentionDays?: number | undefined;
   /** RECENT_SIGN_IN_SECONDS: how recent a full sign-in must be to change how one signs in (S21). */
   recentSignInMs?: number | undefined;
   /** Ends an account's OIDC sessions and refresh tokens after a password change (S15). */
@@ -154,6 +158,10 @@ export function createIdentity(deps: IdentityDeps) {
     twoFactor,
     // The operators' console grants (ADR 0058); "has a second factor or a passkey" is the sign-in's own fact.
     consoleGrants: createConsoleGrantsService({ store, facts: storeSignInFacts(store), clock }),
+    // The console's audit search and export (ADR 0063).
+    // The console's bulk import of customers, the CLI's check and store (ADR 0063).
+    consoleImport: createConsoleImportService({ store, clock }),
+    consoleAudit: createConsoleAuditService({ store, clock, defaultRetentionDays: deps.auditRetentionDays }),
     secondFactorBrowsers: deps.secondFactorBrowsers,
     captcha,
     loginView: createLoginViewService(

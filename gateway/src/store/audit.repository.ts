@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Prepared } from './database.js';
 import type { Database } from './schema.js';
 
@@ -43,6 +43,32 @@ export interface AuditFilter {
   limit?: number | undefined;
 }
 
+/** What {@link AuditRepository.search} selects (the console's audit search, issue 52): every given filter applies. */
+export interface AuditSearch {
+  /** Exactly this actor (`data.actor`: a username, `cli:<os user>`, `guard`). */
+  actor?: string | undefined;
+  /** Exactly this subject (`data.subject`). */
+  subject?: string | undefined;
+  /** A kind or kind prefix, as {@link AuditFilter.kinds}. */
+  kind?: string | undefined;
+  /** Events of any of these partners only (support: its partners); undefined: any partner or none. */
+  partnerIds?: readonly string[] | undefined;
+  customerId?: string | undefined;
+  /** At or after (ms). */
+  from?: number | undefined;
+  /** Before (ms). */
+  to?: number | undefined;
+  offset?: number | undefined;
+  limit: number;
+}
+
+/** A stored event as the console's search answers it. */
+export interface SearchedAuditEvent extends StoredAuditEvent {
+  actor: string | null;
+  subject: string | null;
+  customerId: string | null;
+}
+
 /** Columns of an event as `record` writes them. */
 const COLUMNS = [
   'at',
@@ -54,6 +80,9 @@ const COLUMNS = [
   'user_agent',
   'request_id',
   'partner_id',
+  'actor',
+  'subject',
+  'customer_id',
 ] as const;
 type Column = (typeof COLUMNS)[number];
 type Row = Record<Column, unknown>;
@@ -71,6 +100,12 @@ export function outcomeOfKind(kind: string): AuditOutcome {
 
 function clip(value: string | null | undefined): string | null {
   return value ? value.slice(0, MAX_TEXT) : null;
+}
+
+/** A string field of an event's data, clipped; null when absent or not a string. */
+function dataText(data: Record<string, unknown>, key: string): string | null {
+  const value = data[key];
+  return typeof value === 'string' ? clip(value) : null;
 }
 
 /**
@@ -120,6 +155,10 @@ export class AuditRepository {
       user_agent: clip(event.userAgent ?? context.userAgent),
       request_id: clip(event.requestId ?? context.requestId),
       partner_id: clip(event.partnerId ?? context.partnerId),
+      // The console's audit shape, searchable by column (migration 0031).
+      actor: dataText(event.data, 'actor'),
+      subject: dataText(event.data, 'subject'),
+      customer_id: dataText(event.data, 'customerId'),
     }));
     const prepared = this.inserts[rows.length - 1];
     if (!prepared) {
@@ -166,6 +205,47 @@ export class AuditRepository {
     }));
   }
 
+  /** The console's audit search: newest first, `limit` events from `offset`. */
+  async search(filter: AuditSearch): Promise<SearchedAuditEvent[]> {
+    let query = this.db.selectFrom('audit_events').selectAll();
+    if (filter.actor !== undefined) query = query.where('actor', '=', filter.actor);
+    if (filter.subject !== undefined) query = query.where('subject', '=', filter.subject);
+    if (filter.kind !== undefined) {
+      const kind = filter.kind;
+      query = query.where((eb) => eb.or([eb('kind', '=', kind), eb('kind', 'like', `${kind}.%`)]));
+    }
+    if (filter.partnerIds !== undefined)
+      query =
+        filter.partnerIds.length === 0
+          ? query.where(sql<boolean>`1 = 0`)
+          : query.where('partner_id', 'in', [...filter.partnerIds]);
+    if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
+    if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
+    if (filter.to !== undefined) query = query.where('at', '<', filter.to);
+    const rows = await query
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset ?? 0)
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      at: Number(r.at),
+      kind: r.kind,
+      userId: r.user_id,
+      ip: r.ip,
+      data: JSON.parse(r.data) as Record<string, unknown>,
+      outcome:
+        r.outcome === 'failure' ? 'failure' : r.outcome === 'success' ? 'success' : outcomeOfKind(r.kind),
+      userAgent: r.user_agent,
+      requestId: r.request_id,
+      partnerId: r.partner_id,
+      actor: r.actor,
+      subject: r.subject,
+      customerId: r.customer_id,
+    }));
+  }
+
   async listForUser(userId: string, limit = 50): Promise<AuditEvent[]> {
     return this.list({ userId, limit });
   }
@@ -177,6 +257,27 @@ export class AuditRepository {
       .where('kind', '=', kind)
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** The retention in days set in the console (migration 0031); undefined until set. */
+  async retentionDays(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('audit_settings')
+      .select('retention_days')
+      .where('id', '=', 'audit')
+      .executeTakeFirst();
+    return row ? Number(row.retention_days) : undefined;
+  }
+
+  /** Stores the retention (every replica's purge reads it at its next run). */
+  async setRetentionDays(days: number, by: string, at: number): Promise<void> {
+    await this.db
+      .insertInto('audit_settings')
+      .values({ id: 'audit', retention_days: days, updated_at: at, updated_by: by })
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({ retention_days: days, updated_at: at, updated_by: by }),
+      )
+      .execute();
   }
 
   /**

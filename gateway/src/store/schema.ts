@@ -209,6 +209,18 @@ export interface AuditEventTable {
   user_agent: string | null;
   request_id: string | null;
   partner_id: string | null;
+  /** The console's `data.actor`, `data.subject` and `data.customerId`, searchable (migration 0031). */
+  actor: string | null;
+  subject: string | null;
+  customer_id: string | null;
+}
+
+/** audit_settings: the audit retention set in the console, one row `audit` (migration 0031). */
+export interface AuditSettingsTable {
+  id: string;
+  retention_days: number;
+  updated_at: number;
+  updated_by: string;
 }
 
 /** oidc_payloads: oidc-provider adapter storage, primary key (kind, id). */
@@ -404,6 +416,7 @@ export interface Database {
   recovery_codes: RecoveryCodeTable;
   one_time_tokens: OneTimeTokenTable;
   audit_events: AuditEventTable;
+  audit_settings: AuditSettingsTable;
   oidc_payloads: OidcPayloadTable;
   sessions: SessionTable;
   account_sessions: AccountSessionTable;

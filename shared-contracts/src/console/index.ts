@@ -288,3 +288,4 @@ export * from './grants.js';
 export * from './partners.js';
 export * from './applications.js';
 export * from './people.js';
+export * from './audit.js';

@@ -1,3 +1,7 @@
+import { AUDIT_RETENTION_LIMITS } from 'shared-contracts/console';
+import { createConsoleAuditService } from '../../identity/console/audit-search.js';
+import { cliActor } from '../../identity/console/console-actor.js';
+import { systemClock } from '../../infra/clock.js';
 import { defineCommand } from '../admin-command.js';
 import { UsageError } from '../cli-support.js';
 
@@ -66,6 +70,35 @@ export const auditCommands = [
           ].join('\t'),
         );
       }
+    },
+  }),
+  defineCommand({
+    area: 'audit',
+    name: 'retention',
+    options: { days: { type: 'string', value: 'N' }, reason: { type: 'string', value: 'TEXT' } },
+    summary: [
+      "how many days audit events are kept (the console's setting, else AUDIT_RETENTION_DAYS); --days N sets it",
+      'for every replica (ADR 0063), audited as the console audits it',
+    ],
+    async run({ store, out }, values) {
+      const envDays = Number(process.env.AUDIT_RETENTION_DAYS);
+      const audit = createConsoleAuditService({
+        store,
+        clock: systemClock,
+        defaultRetentionDays: Number.isInteger(envDays) && envDays > 0 ? envDays : undefined,
+      });
+      if (values.days === undefined) {
+        const { days, stored } = await audit.retention();
+        out(`${days} days${stored ? '' : ' (AUDIT_RETENTION_DAYS: none set in the console)'}`);
+        return;
+      }
+      const days = Number(values.days);
+      if (!Number.isInteger(days) || days < AUDIT_RETENTION_LIMITS.min || days > AUDIT_RETENTION_LIMITS.max)
+        throw new UsageError(
+          `--days must be a whole number from ${AUDIT_RETENTION_LIMITS.min} to ${AUDIT_RETENTION_LIMITS.max}, not "${values.days}"`,
+        );
+      await audit.setRetention(days, cliActor(), values.reason?.trim() || null);
+      out(`audit events are now kept ${days} days`);
     },
   }),
 ];

@@ -6,9 +6,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What {@link purgeExpiredAuditEvents} and {@link startAuditPurge} need. */
 export interface AuditRetentionDeps {
-  audit: Pick<AuditRepository, 'purgeBatch'>;
+  audit: Pick<AuditRepository, 'purgeBatch' | 'retentionDays'>;
   /** Other time-stamped records kept as long as the audit trail (the client-error counts): their purge. */
   alsoPurge?: ((before: number) => Promise<unknown>) | undefined;
+  /** AUDIT_RETENTION_DAYS: the retention until one is set in the console (stored, read at every run). */
   retentionDays: number;
   now: () => number;
 }
@@ -18,7 +19,9 @@ export interface AuditRetentionDeps {
  * so requests are served in between; answers how many went.
  */
 export async function purgeExpiredAuditEvents(deps: AuditRetentionDeps): Promise<number> {
-  const before = deps.now() - deps.retentionDays * DAY_MS;
+  // The console's setting, read from the shared store at each run: every replica purges by the same retention.
+  const days = (await deps.audit.retentionDays()) ?? deps.retentionDays;
+  const before = deps.now() - days * DAY_MS;
   await deps.alsoPurge?.(before);
   let total = 0;
   for (;;) {

@@ -2,6 +2,9 @@ import {
   ADMIN_APPLICATIONS_PATH,
   ADMIN_PARTNERS_PATH,
   ADMIN_PEOPLE_PATH,
+  ADMIN_AUDIT_PATH,
+  ADMIN_GRANTS_PATH,
+  ADMIN_IMPORT_PATH,
   ADMIN_RELEASES_PATH,
 } from 'shared-contracts';
 import type { ConsolePermissionName } from 'shared-contracts/console';
@@ -22,6 +25,9 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { path: ADMIN_PEOPLE_PATH, permission: 'console.people.read', titleKey: 'routes.people' },
   { path: ADMIN_PARTNERS_PATH, permission: 'console.partners.read', titleKey: 'routes.partners' },
   { path: ADMIN_APPLICATIONS_PATH, permission: 'console.applications.read', titleKey: 'routes.applications' },
+  { path: ADMIN_GRANTS_PATH, permission: 'console.grants.read', titleKey: 'routes.grants' },
+  { path: ADMIN_AUDIT_PATH, permission: 'console.audit.read', titleKey: 'routes.audit' },
+  { path: ADMIN_IMPORT_PATH, permission: 'console.import', titleKey: 'routes.import' },
 ];
 
 /** The pages a caller with these permissions may open, in navigation order. */

@@ -116,4 +116,7 @@ export const errorsDe = {
   upstreamRoles:
     'Ein Anbieter eines Dienstleisters braucht mindestens eine Dienstleisterrolle; ein Anmeldeanbieter hat keine.',
   upstreamExists: 'Einen Anbieter mit dieser ID gibt es bereits.',
+  // console audit search (issue 52, ADR 0063)
+  auditToBeforeFrom: 'Das Enddatum darf nicht vor dem Startdatum liegen.',
+  auditOtherPartner: 'Sie können nur die Ereignisse Ihres eigenen Partners durchsuchen.',
 } as const satisfies ErrorTranslation;

@@ -112,4 +112,7 @@ export const errorsEs = {
   upstreamRoles:
     'Un proveedor de un proveedor de servicios necesita al menos un rol de proveedor de servicios; un proveedor de inicio de sesión no tiene ninguno.',
   upstreamExists: 'Ya existe un proveedor con este ID.',
+  // console audit search (issue 52, ADR 0063)
+  auditToBeforeFrom: 'La fecha final no puede ser anterior a la inicial.',
+  auditOtherPartner: 'Solo puede buscar los eventos de su propio socio.',
 } as const satisfies ErrorTranslation;

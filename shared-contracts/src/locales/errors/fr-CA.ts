@@ -113,4 +113,7 @@ export const errorsFrCA = {
   upstreamRoles:
     'Un fournisseur de prestataire exige au moins un rôle de prestataire; un fournisseur de connexion n’en a aucun.',
   upstreamExists: 'Un fournisseur avec cet identifiant existe déjà.',
+  // console audit search (issue 52, ADR 0063)
+  auditToBeforeFrom: 'La date de fin ne peut pas précéder la date de début.',
+  auditOtherPartner: 'Vous ne pouvez consulter que les événements de votre propre partenaire.',
 } as const satisfies ErrorTranslation;

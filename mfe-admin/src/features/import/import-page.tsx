@@ -1,0 +1,157 @@
+import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SerializedError } from '@reduxjs/toolkit';
+import { ADMIN_IMPORT_PATH, type ApiError } from 'shared-contracts';
+import { ResultStatus } from 'shared-contracts/account-ui';
+import { formErrorsOf } from 'shared-contracts/api';
+import { IMPORT_CSV_MAX, importCustomersSchema } from 'shared-contracts/console';
+import { Button, FormErrors } from 'shared-contracts/ui';
+import { ConsoleLayout } from '../shared/console-layout';
+import { useImportCustomersMutation } from './import.api';
+
+/** The bad rows the gateway listed (`row N: reason`, under `csv`), as they came. */
+function badRowsOf(error: ApiError | SerializedError | undefined): string[] {
+  if (!error || !('errors' in error)) return [];
+  return error.errors.csv ?? [];
+}
+
+function ImportForm() {
+  const { t } = useTranslation('mfe-admin');
+  const csvId = useId();
+  const fileId = useId();
+  const reasonId = useId();
+  const badId = useId();
+  const [csv, setCsv] = useState('');
+  const [reason, setReason] = useState('');
+  const [checks, setChecks] = useState<Record<string, string>>({});
+  const [error, setError] = useState<ApiError | SerializedError | undefined>(undefined);
+  const [result, setResult] = useState('');
+  const [importCustomers, { isLoading }] = useImportCustomersMutation();
+
+  async function chooseFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    if (file) setCsv(await file.text());
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: Record<string, string> = {};
+    if (!csv.trim()) found.csv = t('import.checks.csv');
+    else if (csv.length > IMPORT_CSV_MAX) found.csv = t('import.checks.tooLarge', { max: IMPORT_CSV_MAX });
+    if (!reason.trim()) found.reason = t('grants.checks.reason');
+    setChecks(found);
+    setError(undefined);
+    setResult('');
+    if (Object.keys(found).length > 0) return;
+    const answer = await importCustomers({ csv, reason: reason.trim() });
+    if (answer.error) {
+      setError(answer.error);
+      return;
+    }
+    const done = importCustomersSchema.parse(answer.data);
+    setResult(
+      t('import.done', {
+        customers: t('import.customers', { count: done.customers }),
+        memberships: t('import.memberships', { count: done.memberships }),
+      }),
+    );
+    setCsv('');
+    setReason('');
+  }
+
+  const badRows = badRowsOf(error);
+  const errors = formErrorsOf(t, error);
+  const csvErrors = checks.csv ? [checks.csv] : [];
+  const reasonErrors = checks.reason ? [checks.reason] : [];
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)}>
+      <p>{t('import.intro')}</p>
+      <pre className="admin-muted" dir="ltr">
+        id,name,partner,username,roles
+      </pre>
+      <div className="hr-field">
+        <label className="hr-field__label" htmlFor={fileId}>
+          {t('import.file')}
+        </label>
+        <input id={fileId} type="file" accept=".csv,text/csv" onChange={(event) => void chooseFile(event)} />
+      </div>
+      <div className="hr-field">
+        <label className="hr-field__label" htmlFor={csvId}>
+          {t('import.csv')}
+        </label>
+        <textarea
+          id={csvId}
+          className="hr-field__input admin-import__csv"
+          dir="ltr"
+          rows={10}
+          spellCheck={false}
+          value={csv}
+          aria-invalid={csvErrors.length > 0 || badRows.length > 0 || undefined}
+          aria-describedby={
+            [csvErrors.length > 0 ? `${csvId}-errors` : '', badRows.length > 0 ? badId : '']
+              .filter(Boolean)
+              .join(' ') || undefined
+          }
+          onChange={(event) => setCsv(event.target.value)}
+        />
+        {csvErrors.length > 0 ? (
+          <ul id={`${csvId}-errors`} className="hr-field__errors">
+            {csvErrors.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <div className="hr-field">
+        <label className="hr-field__label" htmlFor={reasonId}>
+          {t('grants.reason')}
+        </label>
+        <textarea
+          id={reasonId}
+          className="hr-field__input admin-reason"
+          maxLength={500}
+          rows={2}
+          required
+          aria-invalid={reasonErrors.length > 0 || undefined}
+          aria-describedby={reasonErrors.length > 0 ? `${reasonId}-errors` : undefined}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+        />
+        {reasonErrors.length > 0 ? (
+          <ul id={`${reasonId}-errors`} className="hr-field__errors">
+            {reasonErrors.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      {badRows.length > 0 ? (
+        <div id={badId} role="alert" className="hr-field__errors" data-testid="import-bad-rows">
+          <p>{t('import.badRows', { count: badRows.length })}</p>
+          <ul>
+            {badRows.map((row) => (
+              <li key={row} dir="ltr">
+                {row}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <FormErrors messages={errors.form} />
+      )}
+      <Button type="submit" loading={isLoading}>
+        {t('import.submit')}
+      </Button>
+      <ResultStatus message={result} testId="import-result" />
+    </form>
+  );
+}
+
+/** `/admin/import` (issue 52): customers and memberships from CSV, all or nothing, for platform administrators. */
+export function ImportPage() {
+  return (
+    <ConsoleLayout titleKey="routes.import" permission="console.import" path={ADMIN_IMPORT_PATH}>
+      <ImportForm />
+    </ConsoleLayout>
+  );
+}
