@@ -2,13 +2,14 @@
  * Who may use the operators' console (issue 51, ADR 0058), in Chromium against this worker's gateway: an employee
  * without grants, a support user (a grant for the demo partner) and a customer administrator (a grant for one
  * customer), each made with the admin CLI, get 403 on every release call, called from the page with the
- * anti-forgery header as the console calls them, and find no "Administration" in the account menu. The demo release
+ * anti-forgery header as the console calls them. The employee finds no "Administration" in the account menu; support
+ * and the customer administrator find it for the People pages their grants give (issue 52). The demo release
  * manager reads the releases (the same call answers 200, so the refusals are the grants' doing) and sees only
  * Releases in the console's navigation; the demo platform administrator finds Administration, which opens the
  * console.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { CONSOLE_CALLS } from 'shared-contracts/console';
+import { ROLE_PERMISSIONS } from 'shared-contracts/console';
 import { addUser, runAdmin } from '../helpers/admin.js';
 import {
   administrationEntry,
@@ -23,9 +24,8 @@ import { signIn } from '../helpers/sign-in.js';
 // Operators sign in with a code; one may wait for the authenticator's next time step (S17).
 test.describe.configure({ timeout: 90_000 });
 
-/** A valid input of every release call (every console call but ConsoleAccess, which any signed-in account may read). */
-const RELEASE_CALLS = CONSOLE_CALLS.filter((name) => name !== 'ConsoleAccess');
-const INPUT: Record<(typeof RELEASE_CALLS)[number], Record<string, string | number>> = {
+/** A valid input of every release call (issue 51's console calls). */
+const INPUT = {
   Releases: {},
   ReleaseHealth: { remote: 'mfe-login', window: '15m' },
   ReleaseHistory: { remote: 'mfe-login' },
@@ -34,7 +34,8 @@ const INPUT: Record<(typeof RELEASE_CALLS)[number], Record<string, string | numb
   PromoteRelease: { remote: 'mfe-login', version: '0.1.0-0123456789' },
   RollBackRelease: { remote: 'mfe-login' },
   SetCanaryGuard: { remote: 'mfe-login', minPageLoads: 100, minFailureRate: 0.02, ratio: 2 },
-};
+} satisfies Record<string, Record<string, string | number>>;
+const RELEASE_CALLS = Object.keys(INPUT) as (keyof typeof INPUT)[];
 
 /** The error codes of a refusal's errors map (SPEC.md §4). */
 const codesOf = (answer: CallAnswer) =>
@@ -46,8 +47,8 @@ async function signedInAtHome(page: Page, user: DemoUser) {
   await expect(page.getByTestId('account-menu').getByRole('button')).toBeVisible();
 }
 
-const WITHOUT_RELEASES: { who: string; user: () => DemoUser }[] = [
-  { who: 'an employee without grants', user: () => DEMO_USERS.employee },
+const WITHOUT_RELEASES: { who: string; user: () => DemoUser; permissions: readonly string[] }[] = [
+  { who: 'an employee without grants', user: () => DEMO_USERS.employee, permissions: [] },
   {
     who: 'a support user of the demo partner',
     user: () => {
@@ -55,6 +56,7 @@ const WITHOUT_RELEASES: { who: string; user: () => DemoUser }[] = [
       runAdmin(['console', 'grant', user.username, '--role', 'support', '--partner', 'demo']);
       return user;
     },
+    permissions: ROLE_PERMISSIONS.support,
   },
   {
     who: 'a customer administrator of Acme Retail',
@@ -63,11 +65,13 @@ const WITHOUT_RELEASES: { who: string; user: () => DemoUser }[] = [
       runAdmin(['console', 'grant', user.username, '--role', 'customerAdmin', '--customer', 'acme-retail']);
       return user;
     },
+    permissions: ROLE_PERMISSIONS.customerAdmin,
   },
 ];
 
-for (const { who, user } of WITHOUT_RELEASES) {
-  test(`${who} gets 403 on every release call and no Administration entry`, async ({ page }) => {
+for (const { who, user, permissions } of WITHOUT_RELEASES) {
+  const entry = permissions.length > 0 ? 'the Administration entry of its grants' : 'no Administration entry';
+  test(`${who} gets 403 on every release call and ${entry}`, async ({ page }) => {
     const account = user();
     await signedInAtHome(page, account);
     for (const name of RELEASE_CALLS) {
@@ -76,11 +80,14 @@ for (const { who, user } of WITHOUT_RELEASES) {
       // Refused for the permission itself: nothing says what else the console would ask (ADR 0058).
       expect(codesOf(answer), name).toEqual(['forbidden']);
     }
-    // The console's own question answers no permission; the menu offers the security centre but no console.
+    // The console's own question answers the grants' permissions (none for the employee, none of releases for
+    // anyone here); the menu offers the console exactly when there is one.
     const access = await consoleCall(page, 'ConsoleAccess');
     expect(access.status).toBe(200);
-    expect((access.body as { permissions: string[] }).permissions).toEqual([]);
-    await expect(await administrationEntry(page)).toHaveCount(0);
+    const answered = (access.body as { permissions: string[] }).permissions;
+    expect([...answered].sort()).toEqual([...permissions].sort());
+    expect(answered.filter((p) => p.startsWith('console.releases.'))).toEqual([]);
+    await expect(await administrationEntry(page)).toHaveCount(permissions.length > 0 ? 1 : 0);
   });
 }
 
