@@ -129,7 +129,7 @@ export const ERROR_MESSAGES = {
   applicationExists: 'An application with this client ID exists already.',
   applicationRedirectUri: 'Enter absolute http(s) addresses without a fragment, one per line.',
   upstreamDiscoveryFailed: "The provider's discovery document could not be read: {{detail}}",
-  upstreamRoles: 'A vendor provider needs at least one vendor role; a login provider has none.',
+  upstreamRoles: 'A vendor provider needs at least one vendor role; a sign-in provider has none.',
   upstreamExists: 'A provider with this ID exists already.',
   // console audit search (issue 52, ADR 0063)
   auditToBeforeFrom: 'The end date must not be before the start date.',
