@@ -4,10 +4,12 @@
  * check here (and the matrix's own check at run time).
  */
 import { samples as grants } from './grants.js';
+import { samples as people } from './people.js';
 import { samples as releases } from './releases.js';
 import type { ConsoleCallSamples, ConsoleMatrixCallName } from './types.js';
 
 export const CONSOLE_SAMPLES: Record<ConsoleMatrixCallName, ConsoleCallSamples> = {
   ...releases,
   ...grants,
+  ...people,
 };
