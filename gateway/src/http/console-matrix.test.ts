@@ -168,7 +168,7 @@ for (const backend of BACKENDS) {
               else expectLetThrough(answer, samples);
             });
             if (samples?.outOfScope)
-              it(`${name}: ${expected === 'own' ? '403/404 (a search: filtered)' : expected === '403' ? '403' : 'let through'} out of reach, never its data`, async () => {
+              it(`${name}: ${expected === 'own' ? '403/404 (searches: without it)' : expected === '403' ? '403' : 'let through'} out of reach, never its data`, async () => {
                 const operator = world.operators[name];
                 const requests = await samples.outOfScope!(world, operator);
                 // Someone who reaches everything has nothing out of reach; a narrowed operator always has.
