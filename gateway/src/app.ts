@@ -26,6 +26,7 @@ import {
 import { createPeopleService } from './identity/console/people.service.js';
 import type { CaptchaServiceDeps } from './identity/captcha/captcha.service.js';
 import { createIdentity } from './identity/identity.js';
+import { ApplicationsConsoleService } from './identity/console/applications.service.js';
 import { PartnersConsoleService } from './identity/console/partners.service.js';
 import { Upstreams } from './identity/external/upstreams.js';
 import { createErrorRecords, type ErrorRecords } from './identity/ops/error-records.service.js';
@@ -421,6 +422,7 @@ export function createApp(deps: AppDeps): Express {
         recovery: identity.recovery,
         onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
       }),
+      applicationsConsole: new ApplicationsConsoleService(store),
       // The `ownerOf` policies: a passkey of the account; another live session of it (this one is not listed).
       owners: {
         passkey: async (user, id) => (await identity.webauthn.devicesOf(user.id)).some((d) => d.id === id),

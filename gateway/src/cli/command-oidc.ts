@@ -41,7 +41,7 @@ export function commandOidc(
       secretKey: options.secretKey ?? randomBytes(32),
       findAccount: async (accountId, customerId) =>
         (await findAccount(store, accountId, customerId))?.claims(),
-      findClient: (clientId) => store.clients.findById(clientId),
+      findClient: (clientId) => store.clients.findEnabled(clientId),
       getSignedInAccount: () => undefined,
       purgeIntervalMs: 0,
       keyPollIntervalMs: 0,

@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import type { GatewayConfig } from '../config.js';
 import type { Identity } from '../identity/identity.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
+import type { ApplicationsConsoleService } from '../identity/console/applications.service.js';
 import type { PartnersConsoleService } from '../identity/console/partners.service.js';
 import type { PeopleService } from '../identity/console/people.service.js';
 import type { ReleaseService } from '../releases/release-service.js';
@@ -10,6 +11,7 @@ import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
 import { consoleGrantsRouter } from './console-grants.router.js';
+import { consoleApplicationsRouter } from './console-applications.router.js';
 import { consolePartnersRouter } from './console-partners.router.js';
 import { consolePeopleRouter } from './console-people.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
@@ -48,6 +50,8 @@ export interface AccountApiDeps {
   partnersConsole: PartnersConsoleService;
   /** The one people service of the CLI and the console (issue 52): the console's People calls. */
   people: PeopleService;
+  /** The console's applications (OIDC clients) and upstream providers (issue 52, ADR 0062). */
+  applicationsConsole: ApplicationsConsoleService;
 }
 
 /**
@@ -113,6 +117,7 @@ export function accountApi(deps: AccountApiDeps): Router {
     consoleReleasesRouter({ releases: deps.releases }),
     consolePartnersRouter({ partnersConsole: deps.partnersConsole }),
     consolePeopleRouter({ people: deps.people }),
+    consoleApplicationsRouter({ applicationsConsole: deps.applicationsConsole }),
     consoleRouter(identity),
     consoleGrantsRouter(identity),
   );

@@ -1,9 +1,7 @@
 import request from 'supertest';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleRole } from 'shared-contracts/console';
 import { consolePartnersSchema, partnerSettingsSchema } from 'shared-contracts/console';
-import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
+import { consoleOutsiders, consolePlatformAdmin } from '../testing/console-operators.js';
 import { BACKENDS, browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 type Browser = Awaited<ReturnType<typeof browser>>;
@@ -21,53 +19,7 @@ for (const backend of BACKENDS) {
     () => {
       let gw: TestGateway;
       let admin: { b: Browser; username: string; id: string };
-      const outsiders: Record<string, Browser> = {};
-
-      /** Grants a console role to a new account with a passkey, signed in just now. */
-      async function operator(
-        role: ConsoleRole | null,
-        partnerId: string | null = null,
-        customerId: string | null = null,
-      ) {
-        const user = await gw.addUser();
-        if (role)
-          await gw.store.consoleGrants.add({
-            userId: user.id,
-            role,
-            partnerId,
-            customerId,
-            grantedBy: 'cli:test',
-          });
-        const b = await browser(gw.app);
-        expect((await b.signIn(user.username)).status).toBe(209);
-        const registration = await b.post('/api/Account/CredentialOptions?displayName=Laptop').expect(200);
-        const { payload } = new SoftwareAuthenticator(gw.config.publicUrl).register(registration.body);
-        expect((await b.post('/api/Account/RegisterCredential', payload)).status).toBe(209);
-        b.token = (await b.agent.get('/api/Account/Antiforgery').expect(200)).body.token;
-        return b;
-      }
-
-      /** A platform administrator with an authenticator app, signed in with its code. */
-      async function platformAdmin() {
-        const user = await gw.addUser();
-        await gw.store.consoleGrants.add({
-          userId: user.id,
-          role: 'platformAdmin',
-          partnerId: null,
-          customerId: null,
-          grantedBy: 'cli:test',
-        });
-        const secret = new Secret();
-        await gw.store.secondFactors.enableAuthenticator(user.id, gw.store.secrets.encrypt(secret.base32), 0);
-        const b = await browser(gw.app);
-        expect((await b.signIn(user.username)).body.redirect).toMatch(/\/account\/login\/twofactor/);
-        const code = new TOTP({ secret }).generate({ timestamp: gw.clock.now() });
-        expect((await b.post('/api/Account/LoginWith2FA', { method: 'authenticator', code })).status).toBe(
-          209,
-        );
-        b.token = (await b.agent.get('/api/Account/Antiforgery').expect(200)).body.token;
-        return { b, username: user.username, id: user.id };
-      }
+      let outsiders: Record<string, Browser>;
 
       const upload = (b: Browser, id: string, body: Buffer | string, type: string, reason = 'new logo') =>
         b.agent
@@ -83,11 +35,8 @@ for (const backend of BACKENDS) {
         await gw.store.partners.create({ id: 'acme', name: 'Acme', domains: ['acme.example'] });
         await gw.store.partners.create({ id: 'other', name: 'Other Co', domains: ['other.example'] });
         await gw.store.customers.create({ id: 'acme-customer', name: 'Acme Customer', partnerId: 'acme' });
-        admin = await platformAdmin();
-        outsiders.employee = await operator(null);
-        outsiders.support = await operator('support', 'acme');
-        outsiders.customerAdmin = await operator('customerAdmin', 'acme', 'acme-customer');
-        outsiders.releaseManager = await operator('releaseManager');
+        admin = await consolePlatformAdmin(gw);
+        outsiders = await consoleOutsiders(gw, 'acme', 'acme-customer');
       });
       afterAll(async () => {
         await gw?.close();
@@ -161,19 +110,20 @@ for (const backend of BACKENDS) {
           availableLanguages: [{ name: 'xx', description: 'Nowhere' }],
         });
         expect(untranslated.status).toBe(400);
-        expect(untranslated.body.errors['availableLanguages.0.name'][0]).toMatch(
-          /^partnerLanguageUntranslated/,
-        );
+        expect(untranslated.body.errors.availableLanguages[0]).toMatch(/^partnerLanguageUntranslated/);
         const minAboveMax = await admin.b.post('/api/Account/UpdatePartner', {
           id: 'acme',
           passwordRules: { minLength: 200, maxLength: 100 },
         });
         expect(minAboveMax.status).toBe(400);
+        expect(minAboveMax.body.errors.passwordRules).toEqual([
+          'partnerPasswordMinAboveMax|{"min":200,"max":100}',
+        ]);
         const captcha = await admin.b.post('/api/Account/UpdatePartner', {
           id: 'acme',
           captcha: { provider: 'recaptcha-v2' },
         });
-        expect(captcha.body.errors['captcha.siteKey']).toEqual(['partnerCaptchaNeedsKeys']);
+        expect(captcha.body.errors.captcha).toEqual(['partnerCaptchaNeedsKeys']);
         expect((await gw.store.partners.findById('acme'))!.name).toBe('Acme');
         expect((await gw.store.captchaSettings.find('acme')).provider).toBe('altcha');
       });

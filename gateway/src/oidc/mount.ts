@@ -44,7 +44,7 @@ export async function createOidcMount(
         ? false
         : { points: config.authorizationsPerMinute, durationSeconds: 60 },
     findAccount: async (accountId, customerId) => (await findAccount(store, accountId, customerId))?.claims(),
-    findClient: (clientId) => store.clients.findById(clientId),
+    findClient: (clientId) => store.clients.findEnabled(clientId),
     getSignedInAccount: async (req) => (services ? services.getSignedInAccount(req) : undefined),
     logger: logger.child({ module: 'oidc' }),
     recordError: oidcErrorRecorder(() => services?.errorRecords, logger.child({ module: 'oidc' })),

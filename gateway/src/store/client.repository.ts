@@ -14,6 +14,8 @@ export interface OidcClient {
   firstParty: boolean;
   /** Where the application starts its own sign-in (initiate_login_uri); the signed-in home offers it. */
   initiateLoginUri: string | undefined;
+  /** Disabled in the console (ADR 0062): unknown to the OIDC provider, its URLs no return address. */
+  disabled: boolean;
 }
 
 /** Fields of a new client. */
@@ -49,6 +51,7 @@ export class ClientRepository {
       backchannelLogoutUri: row.backchannel_logout_uri ?? undefined,
       firstParty: row.first_party === 1,
       initiateLoginUri: row.initiate_login_uri ?? undefined,
+      disabled: row.disabled === 1,
     };
   }
 
@@ -82,10 +85,11 @@ export class ClientRepository {
     if (changes.redirectUris !== undefined) set.redirect_uris = JSON.stringify(changes.redirectUris);
     if (changes.postLogoutRedirectUris !== undefined)
       set.post_logout_redirect_uris = JSON.stringify(changes.postLogoutRedirectUris);
-    if (changes.backchannelLogoutUri !== undefined)
+    if ('backchannelLogoutUri' in changes)
       set.backchannel_logout_uri = changes.backchannelLogoutUri ?? null;
     if (changes.firstParty !== undefined) set.first_party = changes.firstParty ? 1 : 0;
-    if (changes.initiateLoginUri !== undefined) set.initiate_login_uri = changes.initiateLoginUri ?? null;
+    if ('initiateLoginUri' in changes) set.initiate_login_uri = changes.initiateLoginUri ?? null;
+    if (changes.disabled !== undefined) set.disabled = changes.disabled ? 1 : 0;
     if (Object.keys(set).length > 0) {
       await this.db.updateTable('oidc_clients').set(set).where('client_id', '=', clientId).execute();
       this.changed();
@@ -102,6 +106,12 @@ export class ClientRepository {
     return row ? this.toClient(row) : undefined;
   }
 
+  /** The client the OIDC provider knows: undefined when there is none or it is disabled (ADR 0062). */
+  async findEnabled(clientId: string): Promise<OidcClient | undefined> {
+    const client = await this.findById(clientId);
+    return client && !client.disabled ? client : undefined;
+  }
+
   async list(): Promise<OidcClient[]> {
     const rows = await this.db.selectFrom('oidc_clients').selectAll().orderBy('client_id').execute();
     return rows.map((row) => this.toClient(row));
@@ -112,7 +122,7 @@ export class ClientRepository {
    * registered (matched as a path prefix by `isRegisteredClientUrl`).
    */
   async registeredReturnUrls(): Promise<string[]> {
-    const clients = await this.list();
+    const clients = (await this.list()).filter((c) => !c.disabled);
     return clients.flatMap((c) => [...c.redirectUris, ...c.postLogoutRedirectUris]);
   }
 }

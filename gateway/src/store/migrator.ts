@@ -26,6 +26,7 @@ import * as vendorAccounts from './migrations/0025-vendor-accounts.js';
 import * as boundAdditions from './migrations/0026-bound-additions.js';
 import * as releaseHistory from './migrations/0028-release-history.js';
 import * as consoleGrants from './migrations/0027-console-grants.js';
+import * as disabledApplications from './migrations/0030-disabled-applications.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 export function provider(store: StoreDatabase): MigrationProvider {
@@ -56,6 +57,7 @@ export function provider(store: StoreDatabase): MigrationProvider {
     '0026-bound-additions': { up: (db) => boundAdditions.up(db) },
     '0028-release-history': { up: (db) => releaseHistory.up(db, store.dialect) },
     '0027-console-grants': { up: (db) => consoleGrants.up(db) },
+    '0030-disabled-applications': { up: (db) => disabledApplications.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }

@@ -88,6 +88,8 @@ export interface OidcClientTable {
   created_at: number;
   /** Where the application starts its own sign-in (initiate_login_uri); the signed-in home links to it. */
   initiate_login_uri: string | null;
+  /** 1: disabled in the console (migration 0030): unknown to the OIDC provider. */
+  disabled: Generated<number>;
 }
 
 /** external_logins: vendor identities, keyed by (issuer, subject), never e-mail (S35). */
@@ -123,6 +125,8 @@ export interface IdentityProviderTable {
   roles: Generated<string>;
   button_label: string | null;
   trust_upstream_mfa: Generated<number>;
+  /** 1: disabled in the console (migration 0030): no button, no sign-in through it. */
+  disabled: Generated<number>;
   created_at: number;
   updated_at: number;
 }

@@ -125,7 +125,7 @@ export async function startOidcHarness(options: OidcHarnessOptions): Promise<Oid
     // As the gateway with its default TRUST_PROXY: X-Forwarded-* headers reach the provider.
     proxy: true,
     findAccount: (id) => Promise.resolve(accounts.get(id)),
-    findClient: (id) => store.clients.findById(id),
+    findClient: (id) => store.clients.findEnabled(id),
     getSignedInAccount: (req) => {
       const value = readCookie(req, ACCOUNT_COOKIE);
       if (!value) return undefined;

@@ -287,3 +287,4 @@ export type ConsoleCallName = (typeof CONSOLE_CALLS)[number];
 export * from './grants.js';
 export * from './partners.js';
 export * from './people.js';
+export * from './applications.js';

@@ -20,7 +20,7 @@ export function createApplications(
     const clients = await store.clients.list();
     return clients
       .flatMap((client) =>
-        client.initiateLoginUri ? [{ name: client.name, url: client.initiateLoginUri }] : [],
+        client.initiateLoginUri && !client.disabled ? [{ name: client.name, url: client.initiateLoginUri }] : [],
       )
       .sort((a, b) => a.name.localeCompare(b.name));
   }, cache);

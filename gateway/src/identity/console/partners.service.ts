@@ -159,9 +159,9 @@ export class PartnersConsoleService {
         fields.privacyPolicyUrl === null ? null : safeHttpUrl(fields.privacyPolicyUrl)!;
     const languages = fields.availableLanguages ?? partner.availableLanguages;
     if (fields.availableLanguages !== undefined) {
-      fields.availableLanguages.forEach((language, i) => {
+      fields.availableLanguages.forEach((language) => {
         if (!matchSupportedLocale(language.name))
-          throw new PartnerChangeError(`availableLanguages.${i}.name`, 'partnerLanguageUntranslated', {
+          throw new PartnerChangeError('availableLanguages', 'partnerLanguageUntranslated', {
             language: language.name,
           });
       });
@@ -200,7 +200,7 @@ export class PartnersConsoleService {
       const rules = { ...stored.rules, ...passwordRules };
       const resolved = resolvePasswordRules(rules);
       if (resolved.minLength > resolved.maxLength)
-        throw new PartnerChangeError('passwordRules.minLength', 'partnerPasswordMinAboveMax', {
+        throw new PartnerChangeError('passwordRules', 'partnerPasswordMinAboveMax', {
           min: resolved.minLength,
           max: resolved.maxLength,
         });
@@ -210,7 +210,7 @@ export class PartnersConsoleService {
     if (captcha !== undefined && Object.keys(captcha).length > 0) {
       const next = { ...(await this.deps.captchaSettings.find(id)), ...captcha };
       if (next.provider.startsWith('recaptcha') && (!next.siteKey || !next.secret))
-        throw new PartnerChangeError('captcha.siteKey', 'partnerCaptchaNeedsKeys');
+        throw new PartnerChangeError('captcha', 'partnerCaptchaNeedsKeys');
       captchaChanges = captcha;
     }
 
