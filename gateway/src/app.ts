@@ -411,6 +411,7 @@ export function createApp(deps: AppDeps): Express {
       securityCentre,
       releases: releaseService,
       partnersConsole: new PartnersConsoleService(store),
+      applicationsConsole: new ApplicationsConsoleService(store),
       // The console's People section (issue 52): the service `admin users|sessions|memberships` use too.
       people: createPeopleService({
         store,
@@ -422,7 +423,6 @@ export function createApp(deps: AppDeps): Express {
         recovery: identity.recovery,
         onBackgroundError: (error) => logger.error({ err: error }, 'background work failed'),
       }),
-      applicationsConsole: new ApplicationsConsoleService(store),
       // The `ownerOf` policies: a passkey of the account; another live session of it (this one is not listed).
       owners: {
         passkey: async (user, id) => (await identity.webauthn.devicesOf(user.id)).some((d) => d.id === id),

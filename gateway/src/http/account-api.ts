@@ -10,8 +10,8 @@ import { createSessionChanges } from '../identity/account/session-changes.js';
 import { accessGuard, type ObjectOwners } from './access-guard.js';
 import type { Antiforgery } from './antiforgery.js';
 import { captchaGuard, captchaRouter } from './captcha.router.js';
-import { consoleGrantsRouter } from './console-grants.router.js';
 import { consoleApplicationsRouter } from './console-applications.router.js';
+import { consoleGrantsRouter } from './console-grants.router.js';
 import { consolePartnersRouter } from './console-partners.router.js';
 import { consolePeopleRouter } from './console-people.router.js';
 import { consoleReleasesRouter } from './console-releases.router.js';
@@ -48,10 +48,10 @@ export interface AccountApiDeps {
   releases: ReleaseService;
   /** The console's partner settings over the store the CLI writes too (issue 52, ADR 0062). */
   partnersConsole: PartnersConsoleService;
-  /** The one people service of the CLI and the console (issue 52): the console's People calls. */
-  people: PeopleService;
   /** The console's applications (OIDC clients) and upstream providers (issue 52, ADR 0062). */
   applicationsConsole: ApplicationsConsoleService;
+  /** The one people service of the CLI and the console (issue 52): the console's People calls. */
+  people: PeopleService;
 }
 
 /**
@@ -116,8 +116,8 @@ export function accountApi(deps: AccountApiDeps): Router {
     securityCentreRouter({ ...deps.securityCentre, sessions, antiforgery, sessionChanges }),
     consoleReleasesRouter({ releases: deps.releases }),
     consolePartnersRouter({ partnersConsole: deps.partnersConsole }),
-    consolePeopleRouter({ people: deps.people }),
     consoleApplicationsRouter({ applicationsConsole: deps.applicationsConsole }),
+    consolePeopleRouter({ people: deps.people }),
     consoleRouter(identity),
     consoleGrantsRouter(identity),
   );

@@ -286,5 +286,5 @@ export const CONSOLE_CALLS = [
 export type ConsoleCallName = (typeof CONSOLE_CALLS)[number];
 export * from './grants.js';
 export * from './partners.js';
-export * from './people.js';
 export * from './applications.js';
+export * from './people.js';

@@ -3,8 +3,10 @@
  * names every call whose row is a console permission: a call added to the table without samples fails the type
  * check here (and the matrix's own check at run time).
  */
+import { samples as applications } from './applications.js';
 import { samples as grants } from './grants.js';
 import { samples as people } from './people.js';
+import { samples as partners } from './partners.js';
 import { samples as releases } from './releases.js';
 import type { ConsoleCallSamples, ConsoleMatrixCallName } from './types.js';
 
@@ -12,4 +14,6 @@ export const CONSOLE_SAMPLES: Record<ConsoleMatrixCallName, ConsoleCallSamples> 
   ...releases,
   ...grants,
   ...people,
+  ...partners,
+  ...applications,
 };
