@@ -10,4 +10,12 @@ export const routes: readonly RemoteRoute[] = [
     path: '/admin/releases',
     lazy: () => import('./features/releases/releases-page').then((m) => ({ Component: m.ReleasesPage })),
   },
+  {
+    path: '/admin/people',
+    lazy: () => import('./features/people/people-page').then((m) => ({ Component: m.PeoplePage })),
+  },
+  {
+    path: '/admin/person',
+    lazy: () => import('./features/people/person-page').then((m) => ({ Component: m.PersonPage })),
+  },
 ];

@@ -3,11 +3,13 @@ import { ROUTES, findRoute, isKnownPage } from './routes.js';
 
 describe('route table (SPEC.md §2)', () => {
   it("has all 30 rows of SPEC.md and the console's two", () => {
-    expect(ROUTES).toHaveLength(32);
-    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(32);
+    expect(ROUTES).toHaveLength(34);
+    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(34);
     expect(ROUTES.filter((r) => r.owner === 'mfe-admin').map((r) => r.path)).toEqual([
       '/admin',
       '/admin/releases',
+      '/admin/people',
+      '/admin/person',
     ]);
   });
 
@@ -17,6 +19,8 @@ describe('route table (SPEC.md §2)', () => {
       '/account/select',
       '/admin',
       '/admin/releases',
+      '/admin/people',
+      '/admin/person',
     ]);
   });
 

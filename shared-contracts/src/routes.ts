@@ -84,6 +84,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     anonymous: false,
     layout: consoleLayout,
   }),
+  route('/admin/people', 'mfe-admin', 'routes.people', 'People', { anonymous: false, layout: consoleLayout }),
+  route('/admin/person', 'mfe-admin', 'routes.person', 'Person', { anonymous: false, layout: consoleLayout }),
   route('/devops', 'shell', 'routes.devops', 'DevOps', { layout: { sidebar: false, navbar: false } }),
   route('/error', 'shell', 'routes.error', 'Error'),
   route('/error/access-denied', 'shell', 'routes.accessDenied', 'Access denied'),
@@ -122,5 +124,9 @@ export const ACCESS_DENIED_PATH = '/error/access-denied';
 export const ADMIN_PATH = '/admin';
 /** The console's releases page (issue 51). */
 export const ADMIN_RELEASES_PATH = '/admin/releases';
+/** The console's People section (issue 52): the search … */
+export const ADMIN_PEOPLE_PATH = '/admin/people';
+/** … and one person's page (`?id=`). */
+export const ADMIN_PERSON_PATH = '/admin/person';
 /** The home route. */
 export const HOME_PATH = '/';

@@ -6,7 +6,7 @@ import { Dialog, useDialogDescriptionId } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import type { RemoteRelease } from 'shared-contracts/console';
 import { Button, FormErrors, Stack, TextField } from 'shared-contracts/ui';
-import { formatPercent, formatRate, isolate } from './format';
+import { formatPercent, formatRate, isolate } from '../shared/format';
 import {
   useEndCanaryMutation,
   usePromoteReleaseMutation,

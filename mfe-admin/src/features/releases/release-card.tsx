@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ResultStatus, useFocusAfterRemoval } from 'shared-contracts/account-ui';
 import type { HealthWindow, RemoteRelease } from 'shared-contracts/console';
 import { Button } from 'shared-contracts/ui';
-import { formatBytes, formatCount, formatPercent, formatRate, formatWhen, isolate } from './format';
+import { formatBytes, formatCount, formatPercent, formatRate, formatWhen, isolate } from '../shared/format';
 import { ReleaseActionDialog, type ReleaseActionKind } from './release-action-dialog';
 import { HEALTH_REFRESH_MS, useReleaseHealthQuery } from './releases.api';
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { REMOTE_IDS, type RemoteId } from 'shared-contracts';
 import { DateField, type DateFieldStrings } from 'shared-contracts/account-ui';
 import type { ReleaseEvent, ReleaseHistoryRequest } from 'shared-contracts/console';
-import { formatCount, formatPercent, formatRate, formatWhen, isolate } from './format';
+import { formatCount, formatPercent, formatRate, formatWhen, isolate } from '../shared/format';
 import { useReleaseHistoryQuery } from './releases.api';
 
 /** The guard's figures the page names (others are shown by their key). Rates are 0–1. */

@@ -1,4 +1,4 @@
-import { ADMIN_RELEASES_PATH } from 'shared-contracts';
+import { ADMIN_PEOPLE_PATH, ADMIN_RELEASES_PATH } from 'shared-contracts';
 import type { ConsolePermissionName } from 'shared-contracts/console';
 
 /** One page of the console's navigation: where it is, what it needs, and its title key (`routes.*`). */
@@ -14,6 +14,7 @@ export interface ConsolePage {
  */
 export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { path: ADMIN_RELEASES_PATH, permission: 'console.releases.read', titleKey: 'routes.releases' },
+  { path: ADMIN_PEOPLE_PATH, permission: 'console.people.read', titleKey: 'routes.people' },
 ];
 
 /** The pages a caller with these permissions may open, in navigation order. */

@@ -1,4 +1,4 @@
-/** Locale formatting of the releases page (figures, sizes and times in the reader's language). */
+/** Locale formatting of the console's pages (figures, sizes and times in the reader's language). */
 
 /** A moment (ISO 8601) as date and time in the locale, in the reader's time zone. */
 export function formatWhen(iso: string, locale: string): string {
