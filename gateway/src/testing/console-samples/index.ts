@@ -4,6 +4,7 @@
  * check here (and the matrix's own check at run time).
  */
 import { samples as applications } from './applications.js';
+import { samples as audit } from './audit.js';
 import { samples as grants } from './grants.js';
 import { samples as people } from './people.js';
 import { samples as partners } from './partners.js';
@@ -16,4 +17,5 @@ export const CONSOLE_SAMPLES: Record<ConsoleMatrixCallName, ConsoleCallSamples> 
   ...people,
   ...partners,
   ...applications,
+  ...audit,
 };

@@ -151,7 +151,10 @@ export interface ConsoleCallSamples {
   allowed?: readonly (400 | 409)[];
 }
 
-/** Samples of one area, by call. */
+/**
+ * Samples of one area, by call. An area exports `samples = { … } satisfies ConsoleAreaSamples` (not annotated with
+ * the type, which would hide from the index which calls it names).
+ */
 export type ConsoleAreaSamples = Partial<Record<ConsoleMatrixCallName, ConsoleCallSamples>>;
 
 /** A person's data a refusal must not show. */
