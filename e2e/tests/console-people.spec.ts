@@ -4,7 +4,7 @@
  * finds `authenticator` and resets its second factor — the person got a mail, and their next sign-in asks them to
  * set one up; it disables `employee` while `employee` is signed in at the portal — the portal is told by
  * back-channel logout — and enables the account again. A customer administrator of Acme Retail sees only its
- * members and is refused a member of Acme Logistics only. axe: the pages light and dark.
+ * members and is refused a member of Acme Logistics only. axe: the pages light and dark, and right to left.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { addUser, runAdmin } from '../helpers/admin.js';
@@ -12,6 +12,7 @@ import { expectAxeCleanLightAndDark } from '../helpers/axe.js';
 import { consoleCall } from '../helpers/console.js';
 import { DEMO_USERS, type DemoUser } from '../helpers/demo-users.js';
 import { startMailCatcher, type MailCatcher } from '../helpers/mail.js';
+import { DEMO_LANGUAGES_WITH_ARABIC, waitForPartnerLanguage } from '../helpers/partners.js';
 import { startIdentityService, startPortal, type IdentityService, type Portal } from '../helpers/portal.js';
 import { appTookOver } from '../helpers/sign-in.js';
 import { setUpAuthenticator, twoFactorPages } from '../helpers/two-factor.js';
@@ -163,4 +164,23 @@ test('a customer administrator of Acme Retail sees only its members and is refus
   expect(JSON.stringify(refused.body)).not.toContain(outsider.username);
   await page.goto(`${identity.url}/admin/person?id=${outsiderId}`);
   await expect(page.getByTestId('person-missing')).toBeVisible();
+});
+
+test('axe finds nothing on the person page right to left (Arabic), light and dark', async () => {
+  runAdmin(
+    ['partners', 'update', '--id', 'demo', '--languages', DEMO_LANGUAGES_WITH_ARABIC, '--allow-untranslated'],
+    identity.env,
+  );
+  await waitForPartnerLanguage(identity.url, 'ar');
+  await support
+    .context()
+    .addCookies([
+      { name: '.AspNetCore.Culture', value: encodeURIComponent('c=ar|uic=ar'), url: identity.url },
+    ]);
+  await support.evaluate(() => localStorage.setItem('locale', 'ar'));
+  await openPerson(support, 'authenticator');
+  await expect(support.locator('html')).toHaveAttribute('dir', 'rtl');
+  await support.getByTestId('person-action-DisablePerson').click();
+  await expect(support.getByRole('dialog')).toBeVisible();
+  await expectAxeCleanLightAndDark(support);
 });

@@ -145,6 +145,22 @@ describe('admin users', () => {
     expect((await user('bob')).disabled).toBe(false);
   });
 
+  it('disable and enable are audited as the console audits them, with the reason (issue 52: one people service)', async () => {
+    await admin.run('users', 'disable', '--username', 'bob', '--reason', 'Left the company');
+    await admin.run('users', 'disable', '--username', 'bob', '--enable');
+    const events = await admin.store.audit.list({
+      kinds: ['console.people.disabled', 'console.people.enabled'],
+    });
+    expect(events.map((e) => [e.kind, e.userId, e.data.subject, e.data.reason])).toEqual([
+      ['console.people.enabled', null, 'bob', null],
+      ['console.people.disabled', null, 'bob', 'Left the company'],
+      // The test above's changes, made without a reason.
+      ['console.people.enabled', null, 'bob', null],
+      ['console.people.disabled', null, 'bob', null],
+    ]);
+    expect(String(events[0]!.data.actor)).toMatch(/^cli:/);
+  });
+
   it('roles replaces the roles', async () => {
     expect(await admin.run('users', 'roles', '--username', 'ann', '--roles', 'MANAGER,7')).toBe(
       'ann: MANAGER, HR_ADMIN',
