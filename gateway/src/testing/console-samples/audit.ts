@@ -20,4 +20,11 @@ export const samples = {
     inScope: () => ({ method: 'GET', query: { kind: 'console' } }),
     outOfScope: outside,
   },
+  AuditRetention: {
+    inScope: () => ({ method: 'GET' }),
+  },
+  SetAuditRetention: {
+    // The default retention: a try that gets through changes nothing another try sees.
+    inScope: () => ({ method: 'POST', body: { days: 180, reason: 'matrix' } }),
+  },
 } satisfies ConsoleAreaSamples;

@@ -5,6 +5,7 @@
  */
 import { samples as applications } from './applications.js';
 import { samples as audit } from './audit.js';
+import { samples as importing } from './import.js';
 import { samples as grants } from './grants.js';
 import { samples as people } from './people.js';
 import { samples as partners } from './partners.js';
@@ -18,4 +19,5 @@ export const CONSOLE_SAMPLES: Record<ConsoleMatrixCallName, ConsoleCallSamples> 
   ...partners,
   ...applications,
   ...audit,
+  ...importing,
 };
