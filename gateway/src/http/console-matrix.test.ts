@@ -19,6 +19,11 @@ const ROWS = (Object.entries(ACCOUNT_CALL_ACCESS) as [string, Policy][]).filter(
   (row): row is [ConsoleMatrixCallName, ConsolePermission] => row[1].kind === 'consolePermission',
 );
 
+/** A call's samples (undefined until its area's samples are in the index). */
+function samplesOf(call: ConsoleMatrixCallName): ConsoleCallSamples | undefined {
+  return (CONSOLE_SAMPLES as Partial<Record<ConsoleMatrixCallName, ConsoleCallSamples>>)[call];
+}
+
 /** The grants of the world's operators (as `buildConsoleWorld` makes them): known before the world is built. */
 const GRANTS: Record<OperatorName, ConsoleGrant> = {
   platformAdmin: { role: 'platformAdmin', partnerId: null, customerId: null },
@@ -135,7 +140,13 @@ function expectFiltered(answer: Answer, request: ConsoleRequest) {
 describe("the console's access matrix, as the table and ROLE_PERMISSIONS give it", () => {
   it('has samples for every console row', () => {
     expect(ROWS.length).toBeGreaterThan(8);
-    expect(ROWS.map(([call]) => call).filter((call) => !(call in CONSOLE_SAMPLES))).toEqual([]);
+    expect(ROWS.map(([call]) => call).filter((call) => !samplesOf(call))).toEqual([]);
+  });
+
+  it('tries objects out of reach on every row a grant of one partner or customer passes, unless it has none', () => {
+    const narrowed = ROWS.filter(([, row]) => row.scope !== 'all').map(([call]) => call);
+    expect(narrowed.length).toBeGreaterThan(0);
+    expect(narrowed.filter((call) => !samplesOf(call)?.outOfScope && !samplesOf(call)?.noObject)).toEqual([]);
   });
 
   it('derives this matrix from the table and ROLE_PERMISSIONS (a change shows here: review it, then update it)', () => {
@@ -173,7 +184,7 @@ for (const backend of BACKENDS) {
       });
 
       for (const [call, row] of ROWS) {
-        const samples = (CONSOLE_SAMPLES as Partial<Record<ConsoleMatrixCallName, ConsoleCallSamples>>)[call];
+        const samples = samplesOf(call);
         // A row without samples fails 'has samples for every console row' (and the type check of the samples' index).
         if (!samples) continue;
         describe(`${call} (${row.permission}, ${row.scope})`, () => {
@@ -186,7 +197,7 @@ for (const backend of BACKENDS) {
               if (expected === '403') expectRefused(answer, request, false);
               else expectLetThrough(answer, samples);
             });
-            if (samples?.outOfScope)
+            if (samples.outOfScope)
               it(`${name}: ${expected === 'own' ? '403/404 (searches: without it)' : expected === '403' ? '403' : 'let through'} out of reach, never its data`, async () => {
                 const operator = world.operators[name];
                 const requests = await samples.outOfScope!(world, operator);

@@ -39,6 +39,7 @@ export const samples = {
   },
   AuditRetention: {
     inScope: () => ({ method: 'GET' }),
+    noObject: 'the retention is one setting of the whole service, the same for every reader',
   },
   SetAuditRetention: {
     // The default retention: a try that gets through changes nothing another try sees.

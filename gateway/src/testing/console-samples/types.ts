@@ -145,6 +145,11 @@ export interface ConsoleCallSamples {
    */
   outOfScope?(world: ConsoleWorld, operator: Operator): ConsoleRequest[] | Promise<ConsoleRequest[]>;
   /**
+   * Why a call of a row of scope 'partner' or 'customer' has no `outOfScope` (it names no object: e.g. the audit
+   * retention, one setting of the whole service). Without it such a row must have `outOfScope`.
+   */
+  noObject?: string;
+  /**
    * Statuses besides 2xx that still mean "let through": the call's own validation (e.g. 400 with a field error, 409
    * for a state conflict). Never 403/404 with `forbidden`/`notFound`: those are refusals.
    */
