@@ -1,9 +1,14 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleRole } from 'shared-contracts/console';
+import { ROLE_PERMISSIONS, type ConsoleGrant, type ConsoleRole } from 'shared-contracts/console';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { ACCOUNT_CALL_ACCESS, type AccountCallName, type Policy } from './account-access.js';
+import {
+  ACCOUNT_CALL_ACCESS,
+  type AccountCallName,
+  type ConsolePermission,
+  type Policy,
+} from './account-access.js';
 import type { StepId } from '../identity/sign-in/sign-in-step.js';
 
 type Browser = Awaited<ReturnType<typeof browser>>;
@@ -61,6 +66,21 @@ function expectedAnswers(policy: Policy) {
   }
 }
 
+/** The grants of this suite's operators (see `operator` below). */
+const GRANTS_OF: Record<'support' | 'customerAdmin' | 'releaseManager', ConsoleGrant> = {
+  support: { role: 'support', partnerId: 'console-partner', customerId: null },
+  customerAdmin: { role: 'customerAdmin', partnerId: 'console-partner', customerId: 'console-customer' },
+  releaseManager: { role: 'releaseManager', partnerId: null, customerId: null },
+};
+
+/** Whether a grant gives a row's permission over its scope (ADR 0058): 'all' everywhere, 'partner' not one customer. */
+function grantGives(grant: ConsoleGrant, policy: ConsolePermission): boolean {
+  if (!ROLE_PERMISSIONS[grant.role].includes(policy.permission)) return false;
+  if (policy.scope === 'all') return grant.partnerId === null && grant.customerId === null;
+  if (policy.scope === 'partner') return grant.customerId === null;
+  return true;
+}
+
 function answerOf(res: { status: number; body: unknown }) {
   return { status: res.status, errors: (res.body as { errors?: unknown } | undefined)?.errors };
 }
@@ -79,17 +99,18 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
   let othersPasskey: string;
   let othersSession: string;
   /**
-   * The console's callers (ADR 0058), each signed in recently unless said: an account without grants, grants of
-   * the wrong role (support of a partner, a customer administrator), a release manager without a second factor or a
-   * passkey, a release manager with a passkey whose sign-in is not recent, and the callers who pass — a release
-   * manager with a passkey and a platform administrator signed in with an authenticator code.
+   * The console's callers (ADR 0058), each signed in recently unless said: an account without grants; support of a
+   * partner, a customer administrator and a release manager, each refused or let through as ROLE_PERMISSIONS and
+   * the row's scope say; a platform administrator without a second factor or a passkey; one with a passkey whose
+   * sign-in is not recent; and one signed in with an authenticator code, who passes every row. (Every console row
+   * × every grant × objects in and out of reach: console-matrix.test.ts.)
    */
   const operators = {} as Record<
     | 'employee'
     | 'support'
     | 'customerAdmin'
     | 'unready'
-    | 'staleReleaseManager'
+    | 'stalePlatformAdmin'
     | 'releaseManager'
     | 'platformAdmin',
     Browser
@@ -182,7 +203,7 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
     gw = await startTestGateway({ backend: 'sqlite', config: { recentSignInMs: RECENT_MS } });
     stale = await browser(gw.app);
     expect((await stale.signIn((await gw.addUser()).username)).status).toBe(209);
-    operators.staleReleaseManager = await operator('releaseManager', { passkey: true });
+    operators.stalePlatformAdmin = await operator('platformAdmin', { passkey: true });
     gw.clock.advance(RECENT_MS + 1_000);
 
     await gw.store.partners.create({ id: 'console-partner', name: 'Console Partner' });
@@ -198,7 +219,7 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
       customerId: 'console-customer',
       passkey: true,
     });
-    operators.unready = await operator('releaseManager');
+    operators.unready = await operator('platformAdmin');
     operators.releaseManager = await operator('releaseManager', { passkey: true });
     operators.platformAdmin = await platformAdmin();
 
@@ -272,23 +293,30 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
           expect(answerOf(await recent.post(url, { id, name: 'Mine now' }))).toEqual(NOT_YOURS);
         });
       if (policy.kind === 'consolePermission') {
+        // Which of the grants below give the row's permission over its scope follows from ROLE_PERMISSIONS and
+        // ADR 0058 (what each grant may do on which object: console-matrix.test.ts).
+        const wrongGrants = (['support', 'customerAdmin', 'releaseManager'] as const).filter(
+          (caller) => !grantGives(GRANTS_OF[caller], policy),
+        );
+        const rightGrants = (['support', 'customerAdmin', 'releaseManager'] as const).filter((caller) =>
+          grantGives(GRANTS_OF[caller], policy),
+        );
         it.each([
           ['a signed-in account without console grants', 'employee', FORBIDDEN],
-          ["support's grant (the wrong role)", 'support', FORBIDDEN],
-          ["a customer administrator's grant (the wrong role)", 'customerAdmin', FORBIDDEN],
+          ...wrongGrants.map((caller) => [`${caller}'s grant (not this row's)`, caller, FORBIDDEN] as const),
           ['the right grant without a second factor or a passkey', 'unready', SECOND_FACTOR_REQUIRED],
           ...(policy.recently
-            ? ([['the right grant, signed in not recently', 'staleReleaseManager', NOT_RECENT]] as const)
+            ? ([['the right grant, signed in not recently', 'stalePlatformAdmin', NOT_RECENT]] as const)
             : []),
         ] as const)('refuses %s', async (_who, caller, refusal) => {
           expect(answerOf(await operators[caller].post(url, {}))).toEqual(refusal);
         });
         it.each([
-          ['a release manager with a passkey', 'releaseManager'],
+          ...rightGrants.map((caller) => [`${caller}'s grant with a passkey`, caller] as const),
           ['a platform administrator signed in with a code', 'platformAdmin'],
           ...(policy.recently
             ? []
-            : ([['a release manager signed in not recently', 'staleReleaseManager']] as const)),
+            : ([['a platform administrator signed in not recently', 'stalePlatformAdmin']] as const)),
         ] as const)('lets %s through to the call', async (_who, caller) => {
           expect(REFUSALS_BEFORE_THE_CALL).not.toContainEqual(
             answerOf(await operators[caller].post(url, {})),
