@@ -1,9 +1,14 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLE_PERMISSIONS, type ConsoleRole } from 'shared-contracts/console';
+import { ROLE_PERMISSIONS, type ConsoleGrant, type ConsoleRole } from 'shared-contracts/console';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { browser, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { ACCOUNT_CALL_ACCESS, type AccountCallName, type Policy } from './account-access.js';
+import {
+  ACCOUNT_CALL_ACCESS,
+  type AccountCallName,
+  type ConsolePermission,
+  type Policy,
+} from './account-access.js';
 import type { StepId } from '../identity/sign-in/sign-in-step.js';
 
 type Browser = Awaited<ReturnType<typeof browser>>;
@@ -61,6 +66,21 @@ function expectedAnswers(policy: Policy) {
   }
 }
 
+/** The grants of this suite's operators (see `operator` below). */
+const GRANTS_OF: Record<'support' | 'customerAdmin' | 'releaseManager', ConsoleGrant> = {
+  support: { role: 'support', partnerId: 'console-partner', customerId: null },
+  customerAdmin: { role: 'customerAdmin', partnerId: 'console-partner', customerId: 'console-customer' },
+  releaseManager: { role: 'releaseManager', partnerId: null, customerId: null },
+};
+
+/** Whether a grant gives a row's permission over its scope (ADR 0058): 'all' everywhere, 'partner' not one customer. */
+function grantGives(grant: ConsoleGrant, policy: ConsolePermission): boolean {
+  if (!ROLE_PERMISSIONS[grant.role].includes(policy.permission)) return false;
+  if (policy.scope === 'all') return grant.partnerId === null && grant.customerId === null;
+  if (policy.scope === 'partner') return grant.customerId === null;
+  return true;
+}
+
 function answerOf(res: { status: number; body: unknown }) {
   return { status: res.status, errors: (res.body as { errors?: unknown } | undefined)?.errors };
 }
@@ -79,11 +99,11 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
   let othersPasskey: string;
   let othersSession: string;
   /**
-   * The console's callers (ADR 0058), each signed in recently unless said: an account without grants, a grant of
-   * each role (support of a partner, a customer administrator, a release manager, each with a passkey; a platform
-   * administrator signed in with an authenticator code), a platform administrator without a second factor or a
-   * passkey, and one with a passkey whose sign-in is not recent. Which role a row lets through is read from
-   * ROLE_PERMISSIONS and the row's scope, never listed by hand.
+   * The console's callers (ADR 0058), each signed in recently unless said: an account without grants; support of a
+   * partner, a customer administrator and a release manager, each refused or let through as ROLE_PERMISSIONS and
+   * the row's scope say; a platform administrator without a second factor or a passkey; one with a passkey whose
+   * sign-in is not recent; and one signed in with an authenticator code, who passes every row. (Every console row
+   * × every grant × objects in and out of reach: console-matrix.test.ts.)
    */
   const operators = {} as Record<
     | 'employee'
@@ -238,7 +258,7 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
       case 'stepOrSignedIn':
         return `stepOrSignedIn([${policy.steps.join(', ')}], ${policy.recently ? 'recently' : 'any sign-in'}${policy.vendors ? ', vendors too' : ''})`;
       case 'consolePermission':
-        return `consolePermission(${policy.permission}, ${policy.scope}${policy.recently ? ', recently' : ''})`;
+        return `consolePermission(${policy.permission}, ${policy.scope})`;
       default:
         return policy.kind;
     }
@@ -273,37 +293,31 @@ describe('who may call what (ACCOUNT_CALL_ACCESS)', () => {
           expect(answerOf(await recent.post(url, { id, name: 'Mine now' }))).toEqual(NOT_YOURS);
         });
       if (policy.kind === 'consolePermission') {
-        // Whether a grant of `role` (at its scope in `operators`) gives the row's permission where the row needs it.
-        const holds = (role: ConsoleRole) =>
-          ROLE_PERMISSIONS[role].includes(policy.permission) &&
-          (policy.scope === 'customer' ||
-            role === 'platformAdmin' ||
-            role === 'releaseManager' ||
-            (policy.scope === 'partner' && role === 'support'));
-        const roles = ['support', 'customerAdmin', 'releaseManager'] as const;
+        // Which of the grants below give the row's permission over its scope follows from ROLE_PERMISSIONS and
+        // ADR 0058 (what each grant may do on which object: console-matrix.test.ts).
+        const wrongGrants = (['support', 'customerAdmin', 'releaseManager'] as const).filter(
+          (caller) => !grantGives(GRANTS_OF[caller], policy),
+        );
+        const rightGrants = (['support', 'customerAdmin', 'releaseManager'] as const).filter((caller) =>
+          grantGives(GRANTS_OF[caller], policy),
+        );
         it.each([
-          ['a signed-in account without console grants', 'employee', FORBIDDEN] as const,
-          ...roles
-            .filter((role) => !holds(role))
-            .map((role) => [`a grant of ${role} (not for this call)`, role, FORBIDDEN] as const),
-          [
-            'the right grant without a second factor or a passkey',
-            'unready',
-            SECOND_FACTOR_REQUIRED,
-          ] as const,
+          ['a signed-in account without console grants', 'employee', FORBIDDEN],
+          ...wrongGrants.map((caller) => [`${caller}'s grant (not this row's)`, caller, FORBIDDEN] as const),
+          ['the right grant without a second factor or a passkey', 'unready', SECOND_FACTOR_REQUIRED],
           ...(policy.recently
-            ? [['the right grant, signed in not recently', 'stalePlatformAdmin', NOT_RECENT] as const]
+            ? ([['the right grant, signed in not recently', 'stalePlatformAdmin', NOT_RECENT]] as const)
             : []),
-        ])('refuses %s', async (_who, caller, refusal) => {
+        ] as const)('refuses %s', async (_who, caller, refusal) => {
           expect(answerOf(await operators[caller].post(url, {}))).toEqual(refusal);
         });
         it.each([
-          ...roles.filter(holds).map((role) => [`a grant of ${role} with a passkey`, role] as const),
-          ['a platform administrator signed in with a code', 'platformAdmin'] as const,
+          ...rightGrants.map((caller) => [`${caller}'s grant with a passkey`, caller] as const),
+          ['a platform administrator signed in with a code', 'platformAdmin'],
           ...(policy.recently
             ? []
-            : [['a platform administrator signed in not recently', 'stalePlatformAdmin'] as const]),
-        ])('lets %s through to the call', async (_who, caller) => {
+            : ([['a platform administrator signed in not recently', 'stalePlatformAdmin']] as const)),
+        ] as const)('lets %s through to the call', async (_who, caller) => {
           expect(REFUSALS_BEFORE_THE_CALL).not.toContainEqual(
             answerOf(await operators[caller].post(url, {})),
           );

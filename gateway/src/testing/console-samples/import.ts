@@ -5,7 +5,7 @@ import type { ConsoleAreaSamples } from './types.js';
  * Samples of `ImportCustomers` (issue 52, ADR 0063) for the access matrix: scope 'all' (platform administrators);
  * each try a customer of its own, so a try that got through leaves nothing another one trips on.
  */
-export const samples: ConsoleAreaSamples = {
+export const samples = {
   ImportCustomers: {
     inScope: (world) => ({
       method: 'POST',
@@ -15,4 +15,4 @@ export const samples: ConsoleAreaSamples = {
       },
     }),
   },
-};
+} satisfies ConsoleAreaSamples;

@@ -4,7 +4,10 @@
  * check here (and the matrix's own check at run time).
  */
 import { samples as applications } from './applications.js';
+import { samples as audit } from './audit.js';
+import { samples as importing } from './import.js';
 import { samples as grants } from './grants.js';
+import { samples as people } from './people.js';
 import { samples as partners } from './partners.js';
 import { samples as releases } from './releases.js';
 import type { ConsoleCallSamples, ConsoleMatrixCallName } from './types.js';
@@ -12,6 +15,9 @@ import type { ConsoleCallSamples, ConsoleMatrixCallName } from './types.js';
 export const CONSOLE_SAMPLES: Record<ConsoleMatrixCallName, ConsoleCallSamples> = {
   ...releases,
   ...grants,
+  ...people,
   ...partners,
   ...applications,
+  ...audit,
+  ...importing,
 };

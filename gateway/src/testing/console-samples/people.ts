@@ -6,6 +6,7 @@ import type {
   Operator,
   Person,
 } from './types.js';
+import { personData } from './types.js';
 
 /**
  * The People calls' samples for the access matrix (issue 52): each change acts on a fresh person placed as the
@@ -38,28 +39,46 @@ function change(allowed?: readonly (400 | 409)[]): ConsoleCallSamples {
       return { method: 'POST', body: { id: person.id, reason: REASON } };
     },
     outOfScope: (world, operator) =>
-      world
-        .peopleOutside(operator)
-        .map((person): ConsoleRequest => ({ method: 'POST', body: { id: person.id, reason: REASON } })),
+      world.peopleOutside(operator).map((person): ConsoleRequest => ({
+        method: 'POST',
+        body: { id: person.id, reason: REASON },
+        mustNotShow: personData(person),
+      })),
     ...(allowed ? { allowed } : {}),
   };
 }
 
-export const samples: ConsoleAreaSamples = {
+export const samples = {
   ConsolePeople: {
     inScope: () => ({ method: 'GET', query: { query: '' } }),
-    outOfScope: (world, operator) =>
-      customersOutside(world, operator).map((customerId): ConsoleRequest => ({
+    outOfScope: (world, operator) => [
+      ...customersOutside(world, operator).map((customerId): ConsoleRequest => ({
         method: 'GET',
         query: { customerId },
+        mustNotShow: world
+          .peopleOutside(operator)
+          .filter((person) => person.customerIds.includes(customerId))
+          .flatMap(personData),
       })),
+      // A search for a person out of reach, by username, e-mail and display name: answered, without them.
+      ...world.peopleOutside(operator).flatMap((person) =>
+        personData(person).map((query): ConsoleRequest => ({
+          method: 'GET',
+          query: { query },
+          mustNotShow: personData(person),
+          filtered: true,
+        })),
+      ),
+    ],
   },
   ConsolePerson: {
     inScope: (world, operator) => ({ method: 'GET', query: { id: world.personIn(operator).id } }),
     outOfScope: (world, operator) =>
-      world
-        .peopleOutside(operator)
-        .map((person): ConsoleRequest => ({ method: 'GET', query: { id: person.id } })),
+      world.peopleOutside(operator).map((person): ConsoleRequest => ({
+        method: 'GET',
+        query: { id: person.id },
+        mustNotShow: personData(person),
+      })),
   },
   DisablePerson: change(),
   EnablePerson: change(),
@@ -80,6 +99,7 @@ export const samples: ConsoleAreaSamples = {
       const others = world.peopleOutside(operator).map((person): ConsoleRequest => ({
         method: 'POST',
         body: { id: person.id, customerId, roles: ['EMPLOYEE'], reason: REASON },
+        mustNotShow: personData(person),
       }));
       const outside = customersOutside(world, operator);
       if (outside.length === 0) return others;
@@ -104,6 +124,7 @@ export const samples: ConsoleAreaSamples = {
       const others = world.peopleOutside(operator).map((person): ConsoleRequest => ({
         method: 'POST',
         body: { id: person.id, customerId: person.customerIds[0] ?? outside[0], reason: REASON },
+        mustNotShow: personData(person),
       }));
       if (outside.length === 0) return others;
       // A person in reach who is also a member of customers outside the operator's: those memberships stay.
@@ -121,4 +142,4 @@ export const samples: ConsoleAreaSamples = {
       ];
     },
   },
-};
+} satisfies ConsoleAreaSamples;

@@ -145,13 +145,21 @@ export interface ConsoleCallSamples {
    */
   outOfScope?(world: ConsoleWorld, operator: Operator): ConsoleRequest[] | Promise<ConsoleRequest[]>;
   /**
+   * Why a call of a row of scope 'partner' or 'customer' has no `outOfScope` (it names no object: e.g. the audit
+   * retention, one setting of the whole service). Without it such a row must have `outOfScope`.
+   */
+  noObject?: string;
+  /**
    * Statuses besides 2xx that still mean "let through": the call's own validation (e.g. 400 with a field error, 409
    * for a state conflict). Never 403/404 with `forbidden`/`notFound`: those are refusals.
    */
   allowed?: readonly (400 | 409)[];
 }
 
-/** Samples of one area, by call. */
+/**
+ * Samples of one area, by call. An area exports `samples = { … } satisfies ConsoleAreaSamples` (not annotated with
+ * the type, which would hide from the index which calls it names).
+ */
 export type ConsoleAreaSamples = Partial<Record<ConsoleMatrixCallName, ConsoleCallSamples>>;
 
 /** A person's data a refusal must not show. */
