@@ -106,7 +106,8 @@ describe('/admin/people', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['People']);
+      // Support's grant: the people of its partner and their audit (ROLE_PERMISSIONS), nothing else.
+    ).toEqual(['People', 'Audit']);
   });
 });
 
