@@ -85,8 +85,7 @@ export class ClientRepository {
     if (changes.redirectUris !== undefined) set.redirect_uris = JSON.stringify(changes.redirectUris);
     if (changes.postLogoutRedirectUris !== undefined)
       set.post_logout_redirect_uris = JSON.stringify(changes.postLogoutRedirectUris);
-    if ('backchannelLogoutUri' in changes)
-      set.backchannel_logout_uri = changes.backchannelLogoutUri ?? null;
+    if ('backchannelLogoutUri' in changes) set.backchannel_logout_uri = changes.backchannelLogoutUri ?? null;
     if (changes.firstParty !== undefined) set.first_party = changes.firstParty ? 1 : 0;
     if ('initiateLoginUri' in changes) set.initiate_login_uri = changes.initiateLoginUri ?? null;
     if (changes.disabled !== undefined) set.disabled = changes.disabled ? 1 : 0;

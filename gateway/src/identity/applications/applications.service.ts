@@ -20,7 +20,9 @@ export function createApplications(
     const clients = await store.clients.list();
     return clients
       .flatMap((client) =>
-        client.initiateLoginUri && !client.disabled ? [{ name: client.name, url: client.initiateLoginUri }] : [],
+        client.initiateLoginUri && !client.disabled
+          ? [{ name: client.name, url: client.initiateLoginUri }]
+          : [],
       )
       .sort((a, b) => a.name.localeCompare(b.name));
   }, cache);
