@@ -139,12 +139,14 @@ test('an import with bad rows lists each with its number and stores nothing; the
   const tag = Date.now().toString(36);
   await signInWithCode(page, admin, { returnUrl: '/admin/import' });
   await expect(page.getByRole('heading', { level: 1, name: 'Import' })).toBeVisible();
+  // A member of its own: a demo user given a second customer would meet the customer choice in later specs.
+  const member = addUser('import-member').username;
   const csv = page.getByLabel('CSV text');
   const submit = page.getByRole('button', { name: 'Import', exact: true });
   await csv.fill(
     [
       'id,name,partner,username,roles',
-      `e2e-shop-${tag},Shop ${tag},demo,employee,EMPLOYEE`,
+      `e2e-shop-${tag},Shop ${tag},demo,${member},EMPLOYEE`,
       `e2e-bad-${tag},Bad,nowhere,,`,
       `e2e-ghost-${tag},Ghost,demo,ghost-${tag},`,
     ].join('\n'),
@@ -156,7 +158,7 @@ test('an import with bad rows lists each with its number and stores nothing; the
   await expect(bad.getByRole('listitem')).toHaveText([/^row 3: no partner "nowhere"/, /^row 4: no user/]);
 
   await csv.fill(
-    ['id,name,partner,username,roles', `e2e-shop-${tag},Shop ${tag},demo,employee,EMPLOYEE`].join('\n'),
+    ['id,name,partner,username,roles', `e2e-shop-${tag},Shop ${tag},demo,${member},EMPLOYEE`].join('\n'),
   );
   await submit.click();
   await expect(page.getByTestId('import-result')).toHaveText('Imported 1 customer and 1 membership.');
