@@ -42,8 +42,9 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(async () => {
   await context?.close();
-  // The next spec files of this worker find the demo partner's colour as seeded (its logo stays: a 1×1 PNG).
-  updateDemoPartner(['--background-color', DEMO_COLOUR], systemUnderTest().dataDir);
+  // The next spec files of this worker find the demo partner as seeded: its colour, and no logo (first-paint.spec.ts
+  // checks the partner's name in the brand band and that a partner without a logo asks for none).
+  updateDemoPartner(['--background-color', DEMO_COLOUR, '--logo', 'none'], systemUnderTest().dataDir);
 });
 
 const preview = (frame: string) =>

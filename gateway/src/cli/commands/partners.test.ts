@@ -67,6 +67,16 @@ describe('admin partners', () => {
     });
   });
 
+  it('update --logo none takes the logo away', async () => {
+    const logo = path.join(admin.dir, 'logo-away.png');
+    writeFileSync(logo, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    await admin.run('partners', 'update', '--id', 'acme', '--logo', logo);
+    expect((await admin.store.partners.findById('acme'))?.logoContentType).toBe('image/png');
+    await admin.run('partners', 'update', '--id', 'acme', '--logo', 'none');
+    const partner = await admin.store.partners.findById('acme');
+    expect([partner?.logo, partner?.logoContentType]).toEqual([null, null]);
+  });
+
   it('add refuses an id that is taken', async () => {
     expect(await admin.refused('partners', 'add', '--id', 'acme', '--name', 'Other')).toBe(
       'error: partner already exists',

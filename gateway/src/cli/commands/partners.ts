@@ -36,7 +36,8 @@ const brandingOptions = {
   languages: { type: 'string', value: 'en-GB:English,de:Deutsch' },
   /** Offer a language the interface has no translation for (its pages then show en-GB's words), on purpose. */
   'allow-untranslated': { type: 'boolean' },
-  logo: { type: 'string', value: 'FILE' },
+  /** A logo file, or `none` to take the logo away (the sign-in page then shows the partner's name). */
+  logo: { type: 'string', value: 'FILE|none' },
   'show-login-providers': { type: 'string', value: 'true|false' },
   'show-language-options': { type: 'string', value: 'true|false' },
   'show-background-images': { type: 'string', value: 'true|false' },
@@ -185,7 +186,10 @@ function partnerFields(
       return { name, description };
     });
   }
-  if (values.logo !== undefined) {
+  if (values.logo === 'none') {
+    fields.logo = null;
+    fields.logoContentType = null;
+  } else if (values.logo !== undefined) {
     const file = path.resolve(values.logo);
     const type = LOGO_TYPES[path.extname(file).toLowerCase()];
     if (!type) throw new UsageError('--logo must be a .png, .jpg, .svg or .webp file');
