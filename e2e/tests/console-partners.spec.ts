@@ -44,7 +44,14 @@ test.afterAll(async () => {
   await context?.close();
   // The next spec files of this worker find the demo partner as seeded: its colour, and no logo (first-paint.spec.ts
   // checks the partner's name in the brand band and that a partner without a logo asks for none).
-  updateDemoPartner(['--background-color', DEMO_COLOUR, '--logo', 'none'], systemUnderTest().dataDir);
+  const { baseUrl, dataDir } = systemUnderTest();
+  updateDemoPartner(['--background-color', DEMO_COLOUR, '--logo', 'none'], dataDir);
+  // Every replica's partner cache has let go of the logo: the first HTML names no logo again.
+  await expect
+    .poll(async () => (await (await fetch(`${baseUrl}/account/login`)).text()).includes('GetPartnerLogo'), {
+      timeout: 15_000,
+    })
+    .toBe(false);
 });
 
 const preview = (frame: string) =>
