@@ -110,6 +110,18 @@ export type ApplicationWithSecret = z.infer<typeof applicationWithSecretSchema>;
 /** The vendor roles a vendor provider's accounts may get (SPEC.md §6). */
 export const UPSTREAM_VENDOR_ROLES = ['VENDOR_SUPPORT', 'VENDOR_OPERATIONS', 'VENDOR_PARTNER'] as const;
 
+/**
+ * How the gateway authenticates at an upstream's token endpoint (issue 53, ADR 0064). Unset: the first of these the
+ * provider's discovery lists, `client_secret_basic` last (RFC 8414 `token_endpoint_auth_methods_supported`).
+ */
+export const UPSTREAM_TOKEN_AUTH_METHODS = [
+  'client_secret_post',
+  'private_key_jwt',
+  'client_secret_basic',
+] as const;
+/** One token endpoint authentication method. */
+export type UpstreamTokenAuthMethod = (typeof UPSTREAM_TOKEN_AUTH_METHODS)[number];
+
 /** An upstream provider's id: part of its callback address (`/signin/<id>/callback`), as `admin idps add` checks. */
 export const upstreamIdSchema = z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,62}$/));
 
@@ -128,6 +140,12 @@ export const upstreamSchema = z.object({
   buttonLabel: z.nullable(z.string()),
   trustUpstreamMfa: z.boolean(),
   disabled: z.boolean(),
+  /** The method chosen by the operator; null: chosen from the provider's discovery. */
+  tokenAuthMethod: z.nullable(z.enum(UPSTREAM_TOKEN_AUTH_METHODS)),
+  /** The method in use, as the last discovery decided it; null while the provider was not discovered. */
+  tokenAuthMethodInUse: z.nullable(z.enum(UPSTREAM_TOKEN_AUTH_METHODS)),
+  /** Where the provider reads this upstream's public keys (`private_key_jwt`): the address to register with it. */
+  jwksUri: z.string(),
 });
 /** One upstream provider. */
 export type Upstream = z.infer<typeof upstreamSchema>;
@@ -157,6 +175,8 @@ const upstreamFields = {
   roles: z.optional(z.array(z.enum(UPSTREAM_VENDOR_ROLES)).check(z.maxLength(3))),
   buttonLabel: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(80)))),
   trustUpstreamMfa: z.optional(z.boolean()),
+  /** null: chosen from discovery again. */
+  tokenAuthMethod: z.optional(z.nullable(z.enum(UPSTREAM_TOKEN_AUTH_METHODS))),
 };
 
 /** `CreateUpstream`: its discovery document is read before it is saved; a failure is the `issuer` field's error. */

@@ -47,6 +47,10 @@ function upstreamOf(p: IdentityProvider): Upstream {
     buttonLabel: p.buttonLabel ?? null,
     trustUpstreamMfa: p.trustUpstreamMfa,
     disabled: p.disabled,
+    // Issue 53 (ADR 0064) makes these real: the configured method, the one discovery chose, the JWKS address.
+    tokenAuthMethod: null,
+    tokenAuthMethodInUse: null,
+    jwksUri: '',
   };
 }
 
