@@ -38,6 +38,9 @@ const CONTOSO: Upstream = {
   buttonLabel: null,
   trustUpstreamMfa: false,
   disabled: false,
+  tokenAuthMethod: null,
+  tokenAuthMethodInUse: 'client_secret_basic',
+  jwksUri: 'https://identity.example/signin/contoso/jwks',
 };
 
 async function renderPage(answers: StubAnswers = {}) {
