@@ -39,8 +39,14 @@ interface LoadOptions {
   workers: number;
   /** The load stops starting loops at this time (ms since epoch)... */
   until: number;
-  /** ...or after this many loops in all, whichever comes first. */
+  /** ...or after this many loops in all, whichever comes first (a safety bound: the time is the real limit). */
   maxLoops: number;
+  /**
+   * Each worker starts a loop at most this often (ms, default 40). Paced, the load lasts until `until` on a fast
+   * machine too: unpaced, a machine with a quick argon2 spent the whole loop budget before a Redis outage was over,
+   * and nothing ran after it to show the service clean again (CI, stop 58).
+   */
+  minLoopMs?: number;
   username: string;
   password: string;
   /** The account the wrong passwords are tried on (its lockout must not block the good sign-ins). */
@@ -95,8 +101,13 @@ export async function runSignInLoad(options: LoadOptions): Promise<CallRecord[]>
     return { status, body };
   };
 
+  const minLoopMs = options.minLoopMs ?? 40;
   const worker = async (index: number) => {
+    let loopStarted = 0;
     for (let round = 0; Date.now() < options.until && loops < options.maxLoops; round += 1) {
+      const wait = loopStarted + minLoopMs - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      loopStarted = Date.now();
       loops += 1;
       const source = `10.${index + 1}.${(round >> 8) & 255}.${round & 255}`;
       const jar = new Jar();
