@@ -49,6 +49,39 @@ test('the sign-in page names the application that started the sign-in, and nothi
   await expect(applicationLine(page)).toHaveCount(0);
 });
 
+test('the line is in the first HTML and nothing moves when the app takes over, LoginView answering last', async ({
+  page,
+}) => {
+  // Hold the shell's script (the page is the gateway's HTML alone meanwhile), and LoginView until after the takeover.
+  let releaseScript!: () => void;
+  const scriptHeld = new Promise<void>((resolve) => (releaseScript = resolve));
+  await page.route(/\/assets\/main\.[0-9a-f]+\.js$/, async (route) => {
+    await scriptHeld;
+    await route.continue();
+  });
+  let answerView!: () => void;
+  const viewHeld = new Promise<void>((resolve) => (answerView = resolve));
+  await page.route(/\/api\/Account\/LoginView\?returnUrl=%2Finteraction/, async (route) => {
+    await viewHeld;
+    await route.continue();
+  });
+  await page.goto(portal.url);
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${identity.url}/account/login\\?returnUrl=%2Finteraction%2F`));
+  const drawn = page.locator('#root[data-first-paint] h1 + p[data-testid="login-client"]');
+  await expect(drawn).toHaveText('to continue to Payroll portal');
+  const before = await signInPage(page).password.boundingBox();
+  releaseScript();
+  await appTookOver(page);
+  // The app's page keeps the drawn line while LoginView is on its way: the form did not move.
+  await expect(page.locator('h1 + p')).toHaveText('to continue to Payroll portal');
+  expect(await signInPage(page).password.boundingBox()).toEqual(before);
+  answerView();
+  await page.waitForResponse((response) => response.url().includes('/api/Account/LoginView'));
+  await expect(applicationLine(page)).toHaveText('to continue to Payroll portal');
+  expect(await signInPage(page).password.boundingBox()).toEqual(before);
+});
+
 test('sign-in step pages opened cold do not say a session timed out; they go to the sign-in page', async ({
   page,
 }) => {

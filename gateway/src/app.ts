@@ -459,6 +459,7 @@ export function createApp(deps: AppDeps): Express {
       firstPaint: {
         pages: new FirstPaintPages(releases, cookieNames(config).bucket),
         partner: firstPaintPartner(identity.partners),
+        applicationName: identity.applicationNameOf,
       },
       anonymousSession: async (req, res) => {
         if (sessions.cookieId(req) === undefined) await sessions.ensure(req, res);

@@ -12,9 +12,12 @@ import { typescriptRule } from './federation.mjs';
 /** Folder of the rendered pages inside a remote's dist/. */
 export const FIRST_PAINT_DIR = 'first-paint';
 
-/** File name of one rendered page: `<locale>.html`, or `<locale>.logo.html` for the variant with a logo. */
-export function firstPaintFile(locale, logo) {
-  return `${locale}${logo ? '.logo' : ''}.html`;
+/**
+ * File name of one rendered page: `<locale>.html`, with `.logo` for the variant with a logo and `.application` for
+ * the one naming the application the sign-in goes on to (`<locale>.logo.application.html`).
+ */
+export function firstPaintFile(locale, logo, application = false) {
+  return `${locale}${logo ? '.logo' : ''}${application ? '.application' : ''}.html`;
 }
 
 /** Folder of one page: its path without the leading slash, slashes turned into dashes (`account-login`). */
@@ -33,8 +36,8 @@ function compile(config) {
 }
 
 /**
- * Bundles `entry` (a module exporting `renderFirstPaintPages(): {path, locale, logo, html}[]`) for Node, runs it
- * and writes `dist/first-paint/<folder>/<locale>[.logo].html` plus `dist/first-paint/pages.json`.
+ * Bundles `entry` (a module exporting `renderFirstPaintPages(): {path, locale, logo, application, html}[]`) for Node, runs it
+ * and writes `dist/first-paint/<folder>/<locale>[.logo][.application].html` plus `dist/first-paint/pages.json`.
  *
  * @param dir - the remote package's folder.
  * @param entry - the render module, relative to `dir`.
@@ -65,7 +68,10 @@ export async function buildFirstPaint(dir, entry) {
     const folder = firstPaintFolder(page.path);
     index.pages[page.path] = folder;
     mkdirSync(path.join(out, folder), { recursive: true });
-    writeFileSync(path.join(out, folder, firstPaintFile(page.locale, page.logo)), page.html);
+    writeFileSync(
+      path.join(out, folder, firstPaintFile(page.locale, page.logo, page.application)),
+      page.html,
+    );
   }
   writeFileSync(path.join(out, 'pages.json'), `${JSON.stringify(index, null, 2)}\n`);
   return pages.length;

@@ -15,11 +15,13 @@ const INDEX =
 const CSS = '.hr-page{margin:0}';
 const NAME = '__HR_FIRST_PAINT_PARTNER_NAME__';
 const LOGO = '__HR_FIRST_PAINT_PARTNER_LOGO__';
+const APPLICATION = '__HR_FIRST_PAINT_APPLICATION_NAME__';
 
 /** A drawn page as mfe-login's build writes it: the brand, the heading and the form, in one locale. */
-function drawnPage(heading: string, label: string, logo: boolean): string {
+function drawnPage(heading: string, label: string, logo: boolean, application = false): string {
   const brand = logo ? `<img src="${LOGO}" alt="${NAME}"/>` : `<span>${NAME}</span>`;
-  return `<div class="shell">${brand}<h1>${heading}</h1><form method="post"><label>${label}</label><input name="username"/></form></div>`;
+  const line = application ? `<p data-testid="login-client">to continue to ${APPLICATION}</p>` : '';
+  return `<div class="shell">${brand}<h1>${heading}</h1>${line}<form method="post"><label>${label}</label><input name="username"/></form></div>`;
 }
 
 describe('the sign-in page in the first HTML', () => {
@@ -49,6 +51,11 @@ describe('the sign-in page in the first HTML', () => {
         path.join(version, 'account-login', `${locale}.logo.html`),
         drawnPage(heading, label, true),
       );
+      if (locale === 'en-GB')
+        writeFileSync(
+          path.join(version, 'account-login', `${locale}.application.html`),
+          drawnPage(heading, label, false, true),
+        );
     }
     const releases = {
       manifest: () => ({
@@ -69,6 +76,13 @@ describe('the sign-in page in the first HTML', () => {
         firstPaint: {
           pages: new FirstPaintPages(releases, 'idp.bucket'),
           partner: () => Promise.resolve(partner),
+          // As LoginView: only a known interaction names an application.
+          applicationName: (returnUrl) =>
+            returnUrl === '/interaction/known'
+              ? Promise.resolve('Payroll <b>portal</b>')
+              : returnUrl === '/interaction/broken'
+                ? Promise.reject(new Error('store down'))
+                : Promise.resolve(undefined),
         },
       }),
     );
@@ -106,6 +120,26 @@ describe('the sign-in page in the first HTML', () => {
     expect(res.text).toContain(
       '<meta name="partner-logo" content="/api/Account/GetPartnerLogo?partnerId=demo" />',
     );
+  });
+
+  it('names the application the sign-in goes on to, as text, so the line is there before any script (issue 49)', async () => {
+    partner = acme();
+    const named = await request(app).get('/account/login?returnUrl=%2Finteraction%2Fknown').expect(200);
+    expect(named.text).toContain(
+      '<h1>Sign in</h1><p data-testid="login-client">to continue to Payroll &lt;b&gt;portal&lt;/b&gt;</p><form',
+    );
+    expect(named.text).not.toContain('__HR_FIRST_PAINT');
+    // No application (a sign-in to this site), or one that can't be named: the page without the line.
+    for (const returnUrl of ['%2Faccount%2F', '%2Finteraction%2Fbroken']) {
+      const plain = await request(app).get(`/account/login?returnUrl=${returnUrl}`).expect(200);
+      expect(plain.text).toContain('<h1>Sign in</h1><form');
+      expect(plain.text).not.toContain('login-client');
+    }
+    // A build without the variant (German here): the page without the line, never a placeholder.
+    partner = acme({ defaultLanguage: 'de' });
+    const older = await request(app).get('/account/login?returnUrl=%2Finteraction%2Fknown').expect(200);
+    expect(older.text).toContain('<h1>Anmelden</h1><form');
+    expect(older.text).not.toContain('__HR_FIRST_PAINT');
   });
 
   it('writes a partner name with markup as text (S34)', async () => {

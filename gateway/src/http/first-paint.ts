@@ -22,6 +22,7 @@ import { readCookie } from './cookies.js';
 // (shared-contracts/build/first-paint.mjs): dist/first-paint/pages.json and <folder>/<locale>[.logo].html.
 const NAME_SLOT = '__HR_FIRST_PAINT_PARTNER_NAME__';
 const LOGO_SLOT = '__HR_FIRST_PAINT_PARTNER_LOGO__';
+const APPLICATION_SLOT = '__HR_FIRST_PAINT_APPLICATION_NAME__';
 
 /** What the first HTML needs of the request's partner. */
 export interface FirstPaintPartner {
@@ -73,11 +74,15 @@ export function textLocaleOf(lang: string): SupportedLocale {
   return matchSupportedLocale(lang) ?? DEFAULT_LOCALE;
 }
 
-/** Fills the placeholders of a drawn page: the name as text, the logo URL as an attribute, both escaped. */
-export function fillFirstPaint(markup: string, partner: FirstPaintPartner): string {
+/**
+ * Fills the placeholders of a drawn page: the partner's name and the application's as text, the logo URL as an
+ * attribute, all escaped.
+ */
+export function fillFirstPaint(markup: string, partner: FirstPaintPartner, applicationName?: string): string {
   return markup
     .replaceAll(NAME_SLOT, escapeHtmlText(partnerDisplayName(partner.partnerName)))
-    .replaceAll(LOGO_SLOT, escapeHtmlText(partnerLogoUrl(partner.partnerId)));
+    .replaceAll(LOGO_SLOT, escapeHtmlText(partnerLogoUrl(partner.partnerId)))
+    .replaceAll(APPLICATION_SLOT, escapeHtmlText(applicationName ?? ''));
 }
 
 /**
@@ -96,8 +101,12 @@ export class FirstPaintPages {
     return this.releases.file(owner, version, `first-paint/${file}`)?.body.toString('utf8');
   }
 
-  /** The drawn page for this request, or undefined when the path has none (every other page stays as today). */
-  forRequest(req: Request, partner: FirstPaintPartner): FirstPaint | undefined {
+  /**
+   * The drawn page for this request, or undefined when the path has none (every other page stays as today). With
+   * `applicationName` (the application the sign-in goes on to, as LoginView names it), the variant with the line
+   * "to continue to …"; a build without that variant gives the page without it.
+   */
+  forRequest(req: Request, partner: FirstPaintPartner, applicationName?: string): FirstPaint | undefined {
     const route = findRoute(req.path);
     if (!route || route.owner === 'shell') return undefined;
     const owner = route.owner;
@@ -117,11 +126,14 @@ export class FirstPaintPages {
     if (typeof folder !== 'string' || !/^[a-z0-9-]+$/.test(folder)) return undefined;
     const lang = firstPaintLanguage(partner, readCookie(req, CULTURE_COOKIE), req.get('accept-language'));
     const textLang = textLocaleOf(lang);
-    const file = `${textLang}${partner.hasLogo ? '.logo' : ''}.html`;
-    const markup = this.read(owner, entry.version, `${folder}/${file}`);
+    const file = `${textLang}${partner.hasLogo ? '.logo' : ''}`;
+    const named = applicationName
+      ? this.read(owner, entry.version, `${folder}/${file}.application.html`)
+      : undefined;
+    const markup = named ?? this.read(owner, entry.version, `${folder}/${file}.html`);
     if (!markup) return undefined;
     return {
-      html: fillFirstPaint(markup, partner),
+      html: fillFirstPaint(markup, partner, named ? applicationName : undefined),
       lang,
       dir: isRtlLocale(lang) ? 'rtl' : 'ltr',
       textLang,

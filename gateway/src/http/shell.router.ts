@@ -27,7 +27,12 @@ export interface ShellRouterOptions {
    * The pages remotes drew at build time (sign-in) and the partner values they need: with both, such a page's
    * first HTML already shows it (docs/adr/0007-sign-in-first-paint.md); without, the root stays empty as before.
    */
-  firstPaint?: { pages: FirstPaintPages; partner: (req: Request) => Promise<FirstPaintPartner> };
+  firstPaint?: {
+    pages: FirstPaintPages;
+    partner: (req: Request) => Promise<FirstPaintPartner>;
+    /** The application a sign-in page's `returnUrl` goes on to, as LoginView names it (issue 49). */
+    applicationName?: (returnUrl: string) => Promise<string | undefined>;
+  };
   /**
    * Gives a browser that sent no session cookie its anonymous session with the page (nothing stored: an issued id).
    * The page's first calls then carry the same session; without it, calls sent at once (LoginView, Antiforgery,
@@ -135,8 +140,13 @@ export function shellRouter(options: ShellRouterOptions): Router {
         ? await options.shellValues(req)
         : {};
       if (options.firstPaint && isKnownPage(req.path)) {
-        const partner = await options.firstPaint.partner(req);
-        const page = options.firstPaint.pages.forRequest(req, partner);
+        const returnUrl = typeof req.query.returnUrl === 'string' ? req.query.returnUrl : undefined;
+        const [partner, applicationName] = await Promise.all([
+          options.firstPaint.partner(req),
+          // Only a line of the page: a failure to name the application leaves it out, as LoginView would.
+          returnUrl ? options.firstPaint.applicationName?.(returnUrl).catch(() => undefined) : undefined,
+        ]);
+        const page = options.firstPaint.pages.forRequest(req, partner, applicationName);
         values.firstPaint = page;
         values.logoUrl = partner.hasLogo ? partnerLogoUrl(partner.partnerId) : undefined;
       }

@@ -13,7 +13,7 @@ import { CaptchaService, type CaptchaServiceDeps } from './captcha/captcha.servi
 import { createCustomerSelection } from './customers/customer-selection.service.js';
 import { createConsoleGrantsService } from './console/console-grants.service.js';
 import { createCustomersService } from './customers/customers.service.js';
-import { createLoginViewService } from './sign-in/login-view.service.js';
+import { createApplicationNameOf, createLoginViewService } from './sign-in/login-view.service.js';
 import { createOneTimeSignInService } from './one-time-token/one-time-sign-in.service.js';
 import type { RememberedBrowsers } from './two-factor/remembered-browsers.js';
 import { createChangeAnnouncer, createWaysInAnnouncer } from './account/ways-in.js';
@@ -218,6 +218,8 @@ export function createIdentity(deps: IdentityDeps) {
       now: () => clock.now(),
       upstreamName: (id) => external.providerName(id),
     }),
+    /** The application a sign-in page's returnUrl goes on to, as LoginView names it (the first HTML's line). */
+    applicationNameOf: createApplicationNameOf(returnUrls, deps.oidc?.describeInteraction?.bind(deps.oidc)),
     /** The OIDC side's view of an application's pending sign-in (SilentLogin, ADR 0020). */
     describeInteraction: deps.oidc?.describeInteraction?.bind(deps.oidc),
   };

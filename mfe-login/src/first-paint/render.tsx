@@ -14,7 +14,7 @@ import { findRoute, SUPPORTED_LOCALES, type SupportedLocale } from 'shared-contr
 import { ERROR_TRANSLATIONS } from 'shared-contracts/locales';
 import { createAppStore } from 'shared-contracts/api';
 import { BrandBand, SiteFrame, SiteHeader } from 'shared-contracts/ui';
-import { LocalLoginPage, LoginPage } from '../features/login/login-page';
+import { FirstPaintApplication, LocalLoginPage, LoginPage } from '../features/login/login-page';
 import deTranslations from '../locales/de.json';
 import enGbTranslations from '../locales/en-GB.json';
 import enTranslations from '../locales/en.json';
@@ -25,6 +25,8 @@ import frCaTranslations from '../locales/fr-CA.json';
 export const PARTNER_NAME_SLOT = '__HR_FIRST_PAINT_PARTNER_NAME__';
 /** Placeholder of the partner's logo URL; the gateway replaces it with the escaped URL. */
 export const PARTNER_LOGO_SLOT = '__HR_FIRST_PAINT_PARTNER_LOGO__';
+/** Placeholder of the name of the application a sign-in goes on to; the gateway replaces it with the escaped name. */
+export const APPLICATION_NAME_SLOT = '__HR_FIRST_PAINT_APPLICATION_NAME__';
 
 const TRANSLATIONS: Record<SupportedLocale, typeof enGbTranslations> = {
   'en-GB': enGbTranslations,
@@ -40,15 +42,25 @@ export const FIRST_PAINT_PAGES: Readonly<Record<string, ComponentType>> = {
   '/account/login/local': LocalLoginPage,
 };
 
-/** One rendered page: its path, locale, whether it shows a logo, and the markup for the shell's root. */
+/**
+ * One rendered page: its path, locale, whether it shows a logo and the application line ("to continue to …"), and
+ * the markup for the shell's root.
+ */
 export interface FirstPaintPage {
   path: string;
   locale: SupportedLocale;
   logo: boolean;
+  application: boolean;
   html: string;
 }
 
-function renderPage(path: string, Page: ComponentType, locale: SupportedLocale, logo: boolean): string {
+function renderPage(
+  path: string,
+  Page: ComponentType,
+  locale: SupportedLocale,
+  logo: boolean,
+  application: boolean,
+): string {
   const i18n = i18next.createInstance();
   void i18n.use(initReactI18next).init({
     lng: locale,
@@ -73,7 +85,9 @@ function renderPage(path: string, Page: ComponentType, locale: SupportedLocale, 
             header={<SiteHeader brand={brand} />}
             footer={<footer className="platform-footer" />}
           >
-            <Page />
+            <FirstPaintApplication.Provider value={application ? APPLICATION_NAME_SLOT : undefined}>
+              <Page />
+            </FirstPaintApplication.Provider>
           </SiteFrame>
         </MemoryRouter>
       </I18nextProvider>
@@ -81,13 +95,21 @@ function renderPage(path: string, Page: ComponentType, locale: SupportedLocale, 
   );
 }
 
-/** Every first page in every supported locale, with and without a logo. */
+/** Every first page in every supported locale, with and without a logo, with and without the application line. */
 export function renderFirstPaintPages(): FirstPaintPage[] {
   const pages: FirstPaintPage[] = [];
   for (const [path, Page] of Object.entries(FIRST_PAINT_PAGES)) {
     for (const locale of SUPPORTED_LOCALES) {
       for (const logo of [false, true]) {
-        pages.push({ path, locale, logo, html: renderPage(path, Page, locale, logo) });
+        for (const application of [false, true]) {
+          pages.push({
+            path,
+            locale,
+            logo,
+            application,
+            html: renderPage(path, Page, locale, logo, application),
+          });
+        }
       }
     }
   }

@@ -30,6 +30,19 @@ async function clientNameOf(
   return `${cut}…`;
 }
 
+/**
+ * The name of the application a sign-in page's `returnUrl` goes on to, as LoginView names it: the same answer for
+ * the first HTML the gateway draws (first-paint.ts), so the line "to continue to …" is there before any script and
+ * nothing moves when the app takes over.
+ */
+export function createApplicationNameOf(
+  returnUrls: ReturnUrls,
+  describeInteraction: DescribeInteraction | undefined,
+): (returnUrl: string) => Promise<string | undefined> {
+  return async (returnUrl) =>
+    describeInteraction ? clientNameOf(await returnUrls.safe(returnUrl), describeInteraction) : undefined;
+}
+
 /** What the sign-in page needs (`LoginView`): the remembered username, the partner's options, the checked target. */
 export function createLoginViewService(
   partners: PartnerService,

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { returnUrlOf, withReturnUrl } from 'shared-contracts';
@@ -171,6 +171,22 @@ function SignInBody({ local }: { local: boolean }) {
 }
 
 /**
+ * The application's name in a page drawn ahead: the build-time render (first-paint/render.tsx) gives the gateway's
+ * placeholder, which the gateway fills with the name LoginView would give (issue 49: the line is there before any
+ * script, so it does not push the form down when LoginView answers).
+ */
+export const FirstPaintApplication = createContext<string | undefined>(undefined);
+
+/**
+ * The line the gateway drew, read once when the app first renders: the takeover renders beside the drawn page
+ * (shell/src/platform/first-paint.ts), so it is still in the document. It stands until LoginView answers.
+ */
+function drawnApplicationLine(): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  return document.querySelector('[data-first-paint] [data-testid="login-client"]')?.textContent ?? undefined;
+}
+
+/**
  * Under the heading, the application this sign-in goes on to ("to continue to Payroll portal", as Google and Auth0
  * say), when LoginView names one: a sign-in to this site itself names nothing. Plain text (React escapes it); the
  * gateway sends only the registered name, cut to the schema's length.
@@ -178,10 +194,12 @@ function SignInBody({ local }: { local: boolean }) {
 function ApplicationName() {
   const { t } = useTranslation(NS);
   const [search] = useSearchParams();
+  const drawnName = useContext(FirstPaintApplication);
+  const [drawnLine] = useState(drawnApplicationLine);
   const { data: view } = useLoginViewQuery({ returnUrl: returnUrlOf(search) });
-  return view?.clientName ? (
-    <p data-testid="login-client">{t('login.continueTo', { client: view.clientName })}</p>
-  ) : null;
+  const name = view?.clientName ?? drawnName;
+  if (name) return <p data-testid="login-client">{t('login.continueTo', { client: name })}</p>;
+  return !view && drawnLine ? <p data-testid="login-client">{drawnLine}</p> : null;
 }
 
 /** `/account/login`: the sign-in page (password form and, when the partner allows, external providers). */
