@@ -1,6 +1,7 @@
 /**
  * The README screenshots (issue 43): the sign-in page (mfe-login), two-step verification (mfe-mfa), the security
- * centre (shell) and customer selection (mfe-tenant), each at 390 px (phone) and 1280 px (desktop), light and dark,
+ * centre (shell), customer selection (mfe-tenant) and the operators' console (mfe-admin: releases, and a person's
+ * page as support sees it; issue 52), each at 390 px (phone) and 1280 px (desktop), light and dark,
  * in en-GB, de and ar (right to left), as `<package>/docs/screenshots/<page>-<width>-<theme>-<locale>.png`.
  * `npm run screenshots` regenerates them from the built system (playwright.screenshots.config.ts).
  *
@@ -11,7 +12,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
-import { DEMO_PASSWORD } from '../helpers/demo-users.js';
+import { signInWithCode } from '../helpers/console.js';
+import { CONSOLE_USERS, DEMO_PASSWORD } from '../helpers/demo-users.js';
 import {
   DEMO_LANGUAGES_WITH_ARABIC,
   updateDemoPartner,
@@ -67,6 +69,7 @@ async function passwordSignIn(page: Page, username: string, returnUrl = '/accoun
 }
 
 let securityCentreState: StorageState | undefined;
+let consoleState: StorageState | undefined;
 
 const SUBJECTS: Subject[] = [
   {
@@ -108,6 +111,30 @@ const SUBJECTS: Subject[] = [
       await passwordSignIn(page, 'hradmin');
       await expect(page).toHaveURL(/\/account\/select\?/);
       await expect(page.getByRole('listbox').getByRole('option').first()).toBeVisible();
+    },
+  },
+  {
+    // The console's releases page as the demo platform administrator sees it (signed in once for the run).
+    name: 'console-releases',
+    pkg: 'mfe-admin',
+    signedIn: () => consoleState!,
+    async open(page) {
+      await page.goto('/admin/releases');
+      await expect(page.getByTestId('release-mfe-login-active')).toBeVisible();
+    },
+  },
+  {
+    // A person's page: `authenticator`, found by the console's search.
+    name: 'console-person',
+    pkg: 'mfe-admin',
+    signedIn: () => consoleState!,
+    fullPage: true,
+    async open(page) {
+      await page.goto('/admin/people');
+      await page.getByRole('searchbox').fill('authenticator');
+      await page.getByRole('searchbox').press('Enter');
+      await page.getByTestId('person-row-authenticator').getByRole('link').click();
+      await expect(page.getByTestId('person')).toBeVisible();
     },
   },
 ];
@@ -178,6 +205,13 @@ test.beforeAll(async ({ browser }) => {
   await expect(page).toHaveURL(/\/account\/$/);
   securityCentreState = await context.storageState();
   await context.close();
+
+  // The demo platform administrator, for the console's pages (a code of its own: each is taken once per account).
+  const operator = await browserIn(browser, 'en-GB', SCREENS[1]);
+  const operatorPage = await operator.newPage();
+  await signInWithCode(operatorPage, CONSOLE_USERS.platformadmin);
+  consoleState = await operator.storageState();
+  await operator.close();
 });
 
 for (const subject of SUBJECTS) {
