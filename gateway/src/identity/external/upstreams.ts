@@ -208,8 +208,16 @@ export class Upstreams {
     return probeUpstream(settings, this.deps.timeoutSeconds);
   }
 
-  /** The client authentication openid-client applies at the token endpoint for `method`. */
-  private async clientAuth(provider: IdentityProvider, method: UpstreamTokenAuthMethod): Promise<oidc.ClientAuth> {
+  /**
+   * The client authentication openid-client applies at the token endpoint for `method`. The client assertion's
+   * `aud` is the token endpoint's URL, as OpenID Connect Core §9 says it should be (openid-client puts the issuer
+   * there): providers in the wild (glewlwyd among them) accept nothing else.
+   */
+  private async clientAuth(
+    provider: IdentityProvider,
+    method: UpstreamTokenAuthMethod,
+    metadata: oidc.ServerMetadata,
+  ): Promise<oidc.ClientAuth> {
     if (method === 'client_secret_post') return oidc.ClientSecretPost(provider.clientSecret);
     if (method === 'client_secret_basic') return oidc.ClientSecretBasic(provider.clientSecret);
     const pair = await this.deps.providers.signingKey(provider.id);
@@ -221,7 +229,15 @@ export class Upstreams {
       false,
       ['sign'],
     );
-    return oidc.PrivateKeyJwt({ key, kid: pair.privateJwk.kid });
+    const audience = metadata.token_endpoint ?? metadata.issuer;
+    return oidc.PrivateKeyJwt(
+      { key, kid: pair.privateJwk.kid },
+      {
+        [oidc.modifyAssertion]: (_header, payload) => {
+          payload.aud = audience;
+        },
+      },
+    );
   }
 
   private async discover(provider: IdentityProvider): Promise<DiscoveredUpstream> {
@@ -233,7 +249,7 @@ export class Upstreams {
       metadata,
       provider.clientId,
       { token_endpoint_auth_method: tokenAuthMethod },
-      await this.clientAuth(provider, tokenAuthMethod),
+      await this.clientAuth(provider, tokenAuthMethod, metadata),
     );
     config.timeout = this.deps.timeoutSeconds ?? 10;
     if (isLoopback(provider.issuer)) oidc.allowInsecureRequests(config);
