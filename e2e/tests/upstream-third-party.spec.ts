@@ -268,7 +268,6 @@ test('private_key_jwt: glewlwyd reads our JWKS and accepts the signed client ass
   };
   expect(jwks.keys).toEqual([expect.objectContaining({ kty: 'RSA', alg: 'RS256' })]);
   await vendorSignIn(page, 'glw-jwt', 'Glewlwyd Keys');
-  console.log(glewlwyd.logs().split('\n').filter((l) => /jwks|assertion|signature|pubkey|jwt/i.test(l)).join('\n'));
   await expectVendorSignedIn(page);
 });
 

@@ -37,10 +37,8 @@ export function upstreamCallbackRouter(deps: {
           ? await deps.providers.signingKey(id.data)
           : undefined;
       if (!pair) return sendFormError(res, 'notFound', 404);
-      res
-        .set('Cache-Control', 'public, max-age=300')
-        .type('application/jwk-set+json')
-        .send(JSON.stringify({ keys: [pair.publicJwk] }));
+      // application/json, as providers' own JWKS are served: some clients (glewlwyd's) read no other type.
+      res.set('Cache-Control', 'public, max-age=300').json({ keys: [pair.publicJwk] });
     }),
   );
   router.get(
