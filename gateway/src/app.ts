@@ -208,6 +208,7 @@ export function createApp(deps: AppDeps): Express {
       logger: logger.child({ module: 'upstreams' }),
       now,
     }),
+    upstreamFailures: { logger: logger.child({ module: 'upstreams' }), errorRecords },
   });
 
   const app = express();
@@ -417,6 +418,7 @@ export function createApp(deps: AppDeps): Express {
       upstreamsConsole: new UpstreamsConsoleService({
         ...store,
         probe: (settings) => identity.upstreams.probe(settings),
+        publicUrl: config.publicUrl,
       }),
       // The console's People section (issue 52): the service `admin users|sessions|memberships` use too.
       people: createPeopleService({
@@ -441,7 +443,14 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use('/remotes', remotesRouter(config, releases));
   // External identity providers' redirect back (ADR 0018); their discovery runs in the background from now on.
-  app.use(upstreamCallbackRouter({ external: identity.external, antiforgery, sessions }));
+  app.use(
+    upstreamCallbackRouter({
+      external: identity.external,
+      antiforgery,
+      sessions,
+      providers: store.identityProviders,
+    }),
+  );
   identity.upstreams.start();
 
   deps.oidc?.mount(app, {

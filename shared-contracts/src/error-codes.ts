@@ -131,6 +131,9 @@ export const ERROR_MESSAGES = {
   upstreamDiscoveryFailed: "The provider's discovery document could not be read: {{detail}}",
   upstreamRoles: 'A vendor provider needs at least one vendor role; a sign-in provider has none.',
   upstreamExists: 'A provider with this ID exists already.',
+  upstreamTokenAuthMethod:
+    'The provider does not list {{method}} among its token endpoint methods ({{supported}}).',
+  upstreamSecretRequired: 'Enter the client secret: only private_key_jwt signs in without one.',
   // console audit search (issue 52, ADR 0063)
   auditToBeforeFrom: 'The end date must not be before the start date.',
   auditOtherPartner: 'You can search only the events of your own partner.',

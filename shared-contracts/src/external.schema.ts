@@ -83,3 +83,7 @@ export const UPSTREAM_POST_LOGOUT_PATH = '/account/loggedout';
 export function upstreamCallbackPath(providerId: string): string {
   return `/signin/${providerId}/callback`;
 }
+/** Where the provider reads the gateway's public key for `private_key_jwt` (ADR 0064): registered with it. */
+export function upstreamJwksPath(providerId: string): string {
+  return `/signin/${providerId}/jwks`;
+}

@@ -77,6 +77,8 @@ export const ERROR_MESSAGE_KEYS = [
   'accessDenied',
   'sessionExpired',
   'unexpected',
+  /** An upstream provider refused the sign-in (issue 53): the record's `clientName` is the provider's name. */
+  'upstreamFailed',
 ] as const;
 /** A safe message key of an error record. */
 export type ErrorMessageKey = (typeof ERROR_MESSAGE_KEYS)[number];

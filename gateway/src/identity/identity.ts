@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+import type { ErrorRecords } from './ops/error-records.service.js';
 import { GOOGLE_SITEVERIFY_URL } from '../infra/captcha/recaptcha-verifier.js';
 import { systemClock, type Clock } from '../infra/clock.js';
 import type { KeyValueStore } from '../infra/kv/key-value-store.js';
@@ -73,6 +75,8 @@ export interface IdentityDeps {
   onBackgroundError?: (error: unknown) => void;
   /** Discovery of the external identity providers (ADR 0018); one over the store when omitted. */
   upstreams?: Upstreams;
+  /** An upstream's refusal: its warn line and the reference on the person's page (issue 53). */
+  upstreamFailures?: { logger: Pick<Logger, 'warn'>; errorRecords: ErrorRecords } | undefined;
 }
 
 /** The identity layer's services, built once per app and handed to the routers and the OIDC mount. */
@@ -142,6 +146,8 @@ export function createIdentity(deps: IdentityDeps) {
     clock,
     publicUrl: deps.publicUrl,
     announceWayIn,
+    logger: deps.upstreamFailures?.logger,
+    errorRecords: deps.upstreamFailures?.errorRecords,
   });
   return {
     signIn,

@@ -28,6 +28,7 @@ import * as releaseHistory from './migrations/0028-release-history.js';
 import * as consoleGrants from './migrations/0027-console-grants.js';
 import * as disabledApplications from './migrations/0030-disabled-applications.js';
 import * as auditSearch from './migrations/0031-audit-search.js';
+import * as upstreamTokenAuth from './migrations/0032-upstream-token-auth.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 export function provider(store: StoreDatabase): MigrationProvider {
@@ -60,6 +61,7 @@ export function provider(store: StoreDatabase): MigrationProvider {
     '0027-console-grants': { up: (db) => consoleGrants.up(db) },
     '0030-disabled-applications': { up: (db) => disabledApplications.up(db) },
     '0031-audit-search': { up: (db) => auditSearch.up(db, store.dialect) },
+    '0032-upstream-token-auth': { up: (db) => upstreamTokenAuth.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }

@@ -127,6 +127,14 @@ export interface IdentityProviderTable {
   trust_upstream_mfa: Generated<number>;
   /** 1: disabled in the console (migration 0030): no button, no sign-in through it. */
   disabled: Generated<number>;
+  /** The operator's token endpoint authentication method (migration 0032, ADR 0064); null: chosen by discovery. */
+  token_auth_method: string | null;
+  /** The method the last discovery chose (or the operator's); null until discovered. */
+  token_auth_method_in_use: string | null;
+  /** `private_key_jwt`'s private JWK (JSON), sealed as the client secret; null until first needed. */
+  signing_key_enc: string | null;
+  /** Its public JWK (JSON, with `kid`), served as the provider's JWKS. */
+  signing_public_jwk: string | null;
   created_at: number;
   updated_at: number;
 }

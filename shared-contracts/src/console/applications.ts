@@ -179,11 +179,15 @@ const upstreamFields = {
   tokenAuthMethod: z.optional(z.nullable(z.enum(UPSTREAM_TOKEN_AUTH_METHODS))),
 };
 
-/** `CreateUpstream`: its discovery document is read before it is saved; a failure is the `issuer` field's error. */
+/**
+ * `CreateUpstream`: its discovery document is read before it is saved; a failure is the `issuer` field's error, a
+ * `tokenAuthMethod` the provider does not list that field's. `clientSecret` may be left out for `private_key_jwt`
+ * only (else the field's error `upstreamSecretRequired`).
+ */
 export const createUpstreamRequestSchema = z.object({
   id: upstreamIdSchema,
   ...upstreamFields,
-  clientSecret: upstreamSecret,
+  clientSecret: z.optional(upstreamSecret),
   vendor: z.optional(z.boolean()),
   reason,
 });

@@ -1,6 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ERROR_ID_PATTERN, LOGIN_PATH, safeReturnUrl, withReturnUrl } from 'shared-contracts';
+import {
+  ERROR_ID_PATTERN,
+  LOGIN_PATH,
+  providerIdSchema,
+  safeReturnUrl,
+  withReturnUrl,
+} from 'shared-contracts';
 import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
 import { useErrorRecordQuery } from '../platform/platform.api';
 
@@ -19,7 +25,9 @@ export function ErrorReference({ offerSignIn = true }: { offerSignIn?: boolean }
   const time = new Date(record.occurredAt);
   return (
     <div className="hr-error-reference" data-testid="error-reference">
-      <p data-testid="error-message">{t(`errorPages.messages.${record.messageKey}`)}</p>
+      <p data-testid="error-message">
+        {t(`errorPages.messages.${record.messageKey}`, { clientName: record.clientName ?? '' })}
+      </p>
       <p>
         {t('errorPages.errorId', { errorId: '' })}
         <strong data-testid="error-reference-id">{record.errorId}</strong>
@@ -114,12 +122,29 @@ export function ErrorNotFoundPage() {
   return <ErrorPage pageKey="errorNotFound" pageId="error-notfound" />;
 }
 
-/** `/error/signin`. */
+/**
+ * `/error/signin`; after an upstream provider refused (`?provider=<id>&returnUrl=`, issue 53) the record says
+ * "Signing in with <provider> failed", and the page offers to try that provider again or sign in another way.
+ */
 export function SignInErrorPage() {
   const { t } = useTranslation('common');
+  const [search] = useSearchParams();
+  const provider = providerIdSchema.safeParse(search.get('provider'));
+  const given = search.get('returnUrl');
+  const back = (path: string) => (given ? withReturnUrl(path, safeReturnUrl(given)) : path);
   return (
     <ErrorPage pageKey="signInError" pageId="signin-error">
-      <Link to={LOGIN_PATH}>{t('errorPages.signIn')}</Link>
+      {provider.success ? (
+        <Link
+          to={back(`/account/login/vendor?vendorId=${encodeURIComponent(provider.data)}`)}
+          data-testid="upstream-try-again"
+        >
+          {t('errorPages.tryAgain')}
+        </Link>
+      ) : null}
+      <Link to={back(LOGIN_PATH)}>
+        {t(provider.success ? 'errorPages.signInAnotherWay' : 'errorPages.signIn')}
+      </Link>
     </ErrorPage>
   );
 }

@@ -1,4 +1,7 @@
+import { upstreamJwksPath } from 'shared-contracts';
+import { UPSTREAM_TOKEN_AUTH_METHODS, type UpstreamTokenAuthMethod } from 'shared-contracts/console';
 import { cliActor } from '../../identity/console/console-actor.js';
+import { probeUpstream, type UpstreamSettings } from '../../identity/external/upstreams.js';
 import { recordConsoleAction } from '../../identity/console/console-audit.js';
 import { endEverySignInOfAccount } from '../../identity/sign-out/account-sign-ins.js';
 import { revokeOidcArtefactsOfAccount } from '../../oidc/account-revocation.js';
@@ -34,6 +37,45 @@ function nonBlank(text: string, option: string, max = 200): string {
   return value;
 }
 
+/** `--token-auth-method`: one of ours, or `auto` (undefined: chosen from the provider's discovery). */
+function tokenAuthMethod(text: string): UpstreamTokenAuthMethod | null {
+  if (text === 'auto') return null;
+  if ((UPSTREAM_TOKEN_AUTH_METHODS as readonly string[]).includes(text)) return text as UpstreamTokenAuthMethod;
+  throw new UsageError(
+    `--token-auth-method: "${text}" is not one of ${UPSTREAM_TOKEN_AUTH_METHODS.join(', ')}, auto`,
+  );
+}
+
+/**
+ * Reads the provider's discovery before saving (ADR 0064): a method it does not list is refused; one that does not
+ * answer is saved all the same (it is discovered when it answers) with a note. The lines to print after saving.
+ */
+async function discoveryLines(
+  settings: UpstreamSettings & { id: string },
+  publicUrl: string,
+): Promise<{ lines: string[]; inUse?: UpstreamTokenAuthMethod }> {
+  const result = await probeUpstream(settings);
+  if (!result.ok && result.field === 'tokenAuthMethod')
+    throw new UsageError(
+      `--token-auth-method: the provider does not list ${result.method} among its token endpoint methods (${result.supported.join(', ') || 'none listed: client_secret_basic'})`,
+    );
+  const jwks = `${publicUrl.replace(/\/$/, '')}${upstreamJwksPath(settings.id)}`;
+  if (!result.ok)
+    return {
+      lines: [
+        `discovery failed (${result.detail}); the token endpoint method is chosen when the provider answers`,
+        ...(settings.tokenAuthMethod === 'private_key_jwt' ? [`register its JWKS URL: ${jwks}`] : []),
+      ],
+    };
+  return {
+    inUse: result.tokenAuthMethod,
+    lines: [
+      `token endpoint authentication: ${result.tokenAuthMethod} (${settings.tokenAuthMethod ? 'chosen' : `from discovery: ${result.supported?.join(', ') ?? 'none listed'}`})`,
+      ...(result.tokenAuthMethod === 'private_key_jwt' ? [`register its JWKS URL: ${jwks}`] : []),
+    ],
+  };
+}
+
 function secret(text: string): string {
   if (text.length === 0) throw new UsageError('--client-secret must not be empty');
   return text;
@@ -63,6 +105,7 @@ export function describeProvider(p: IdentityProvider): string {
     p.issuer,
     `client ${p.clientId}`,
     p.vendor ? `vendor ${p.roles.join(',') || '-'}` : 'login provider',
+    `token auth ${p.tokenAuthMethod ?? 'auto'}${p.tokenAuthMethodInUse ? ` (in use: ${p.tokenAuthMethodInUse})` : ''}`,
     `partner ${p.partnerId ?? '*'}`,
     `scopes "${p.scopes}"`,
     ...(p.buttonLabel ? [`button "${p.buttonLabel}"`] : []),
@@ -76,6 +119,10 @@ const shared = {
   roles: { type: 'string', value: 'VENDOR_SUPPORT,4' },
   'button-label': { type: 'string', value: 'TEXT' },
   'trust-upstream-mfa': { type: 'string', value: 'true|false' },
+  'token-auth-method': {
+    type: 'string',
+    value: 'client_secret_basic|client_secret_post|private_key_jwt|auto',
+  },
 } as const;
 
 export const idpsCommands = [
@@ -87,7 +134,7 @@ export const idpsCommands = [
       name: { type: 'string', value: 'N', required: true },
       issuer: { type: 'string', value: 'URL', required: true },
       'client-id': { type: 'string', value: 'X', required: true },
-      'client-secret': { type: 'string', value: 'Y', required: true },
+      'client-secret': { type: 'string', value: 'Y' },
       vendor: { type: 'boolean' },
       ...shared,
     },
@@ -97,8 +144,11 @@ export const idpsCommands = [
       "--vendor: a vendor company's provider (/account/login/vendor?vendorId=ID); its accounts get --roles",
       'otherwise a login provider: a button on the sign-in page of --partner (all partners without it)',
       '--trust-upstream-mfa true: an upstream amr with a second factor stands for the local one',
+      '--token-auth-method: how the gateway authenticates at its token endpoint; auto (the default): the first of',
+      "client_secret_post, private_key_jwt, client_secret_basic the provider's discovery lists; private_key_jwt",
+      'needs no --client-secret: register <PUBLIC_URL>/signin/<ID>/jwks as its JWKS URL',
     ],
-    async run({ store, out }, values) {
+    async run({ store, out, publicUrl }, values) {
       const id = providerId(values.id);
       if (await store.identityProviders.findById(id))
         throw new UsageError(`identity provider "${id}" exists`);
@@ -110,12 +160,21 @@ export const idpsCommands = [
           'a --vendor provider needs --roles (VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER)',
         );
       const trust = flag(values['trust-upstream-mfa'], 'trust-upstream-mfa');
-      const created = await store.identityProviders.create({
+      const method =
+        values['token-auth-method'] !== undefined ? tokenAuthMethod(values['token-auth-method']) : null;
+      if (values['client-secret'] === undefined && method !== 'private_key_jwt')
+        throw new UsageError('--client-secret is required unless --token-auth-method is private_key_jwt');
+      const settings = {
         id,
-        name: nonBlank(values.name, 'name'),
         issuer: url(values.issuer, 'issuer').replace(/\/$/, ''),
         clientId: nonBlank(values['client-id'], 'client-id', 500),
-        clientSecret: secret(values['client-secret']),
+        clientSecret: values['client-secret'] !== undefined ? secret(values['client-secret']) : '',
+        tokenAuthMethod: method ?? undefined,
+      };
+      const discovered = await discoveryLines(settings, publicUrl);
+      const created = await store.identityProviders.create({
+        ...settings,
+        name: nonBlank(values.name, 'name'),
         ...(values.scopes !== undefined ? { scopes: scopes(values.scopes) } : {}),
         ...(values.partner !== undefined ? { partnerId: await partner(store, values.partner) } : {}),
         vendor,
@@ -131,7 +190,9 @@ export const idpsCommands = [
         subject: created.id,
         data: { vendor: created.vendor },
       });
+      if (discovered.inUse) await store.identityProviders.recordMethodInUse(created.id, discovered.inUse);
       out(`identity provider ${created.id} added (${created.vendor ? 'vendor' : 'login provider'})`);
+      for (const line of discovered.lines) out(line);
     },
   }),
   defineCommand({
@@ -145,8 +206,11 @@ export const idpsCommands = [
       'client-secret': { type: 'string', value: 'Y' },
       ...shared,
     },
-    summary: ['changes only the options given; --partner - and --button-label - clear them'],
-    async run({ store, out }, values) {
+    summary: [
+      'changes only the options given; --partner - and --button-label - clear them; --token-auth-method auto',
+      "chooses from the provider's discovery again",
+    ],
+    async run({ store, out, publicUrl }, values) {
       const found = await store.identityProviders.findById(values.id);
       if (!found) throw new UsageError(`no identity provider "${values.id}"`);
       const roleList = values.roles !== undefined ? vendorRoles(values.roles) : undefined;
@@ -155,7 +219,27 @@ export const idpsCommands = [
         throw new UsageError('a vendor provider needs at least one role');
       const trust = flag(values['trust-upstream-mfa'], 'trust-upstream-mfa');
       const label = values['button-label'];
+      const method =
+        values['token-auth-method'] !== undefined ? tokenAuthMethod(values['token-auth-method']) : undefined;
+      const settings = {
+        id: found.id,
+        issuer: values.issuer !== undefined ? url(values.issuer, 'issuer').replace(/\/$/, '') : found.issuer,
+        clientId:
+          values['client-id'] !== undefined ? nonBlank(values['client-id'], 'client-id', 500) : found.clientId,
+        clientSecret:
+          values['client-secret'] !== undefined ? secret(values['client-secret']) : found.clientSecret,
+        tokenAuthMethod: method === undefined ? found.tokenAuthMethod : (method ?? undefined),
+      };
+      if (!settings.clientSecret && settings.tokenAuthMethod !== 'private_key_jwt')
+        throw new UsageError('--client-secret is required unless --token-auth-method is private_key_jwt');
+      const rediscover =
+        values.issuer !== undefined ||
+        values['client-id'] !== undefined ||
+        values['client-secret'] !== undefined ||
+        method !== undefined;
+      const discovered = rediscover ? await discoveryLines(settings, publicUrl) : undefined;
       await store.identityProviders.update(found.id, {
+        ...(method !== undefined ? { tokenAuthMethod: method } : {}),
         ...(values.name !== undefined ? { name: nonBlank(values.name, 'name') } : {}),
         ...(values.issuer !== undefined ? { issuer: url(values.issuer, 'issuer').replace(/\/$/, '') } : {}),
         ...(values['client-id'] !== undefined
@@ -182,7 +266,9 @@ export const idpsCommands = [
         subject: found.id,
         data: { changed },
       });
+      if (discovered?.inUse) await store.identityProviders.recordMethodInUse(found.id, discovered.inUse);
       out(`identity provider ${found.id} updated`);
+      for (const line of discovered?.lines ?? []) out(line);
     },
   }),
   defineCommand({

@@ -1,4 +1,4 @@
-import { formatErrorCode, type ErrorCode } from 'shared-contracts';
+import { formatErrorCode, upstreamJwksPath, type ErrorCode } from 'shared-contracts';
 import type { CreateUpstreamRequest, Upstream, UpdateUpstreamRequest } from 'shared-contracts/console';
 import type { AuditRepository } from '../../store/audit.repository.js';
 import type {
@@ -8,6 +8,7 @@ import type {
 } from '../../store/identity-provider.repository.js';
 import type { PartnerRepository } from '../../store/partner.repository.js';
 import type { RoleName } from '../../store/roles.js';
+import type { ProbeResult, UpstreamSettings } from '../external/upstreams.js';
 import type { ConsoleActor } from './console-actor.js';
 import { recordConsoleAction } from './console-audit.js';
 
@@ -27,14 +28,15 @@ export interface UpstreamsConsoleDeps {
   identityProviders: Pick<IdentityProviderRepository, 'list' | 'findById' | 'create' | 'update'>;
   partners: Pick<PartnerRepository, 'findById'>;
   audit: Pick<AuditRepository, 'record'>;
-  /** Reads the discovery document of unsaved settings: undefined when it answers, else why not (`Upstreams.probe`). */
-  probe(
-    settings: Pick<IdentityProvider, 'issuer' | 'clientId' | 'clientSecret'>,
-  ): Promise<string | undefined>;
+  /** Reads the discovery document of unsaved settings: the method it leads to, or why not (`Upstreams.probe`). */
+  probe(settings: UpstreamSettings): Promise<ProbeResult>;
+  /** PUBLIC_URL: the origin of each provider's JWKS address. */
+  publicUrl: string;
   now?: () => number;
 }
 
-function upstreamOf(p: IdentityProvider): Upstream {
+/** The console's view of a stored provider; `publicUrl` makes its JWKS address. */
+export function upstreamOf(p: IdentityProvider, publicUrl: string): Upstream {
   return {
     id: p.id,
     name: p.name,
@@ -47,10 +49,9 @@ function upstreamOf(p: IdentityProvider): Upstream {
     buttonLabel: p.buttonLabel ?? null,
     trustUpstreamMfa: p.trustUpstreamMfa,
     disabled: p.disabled,
-    // Issue 53 (ADR 0064) makes these real: the configured method, the one discovery chose, the JWKS address.
-    tokenAuthMethod: null,
-    tokenAuthMethodInUse: null,
-    jwksUri: '',
+    tokenAuthMethod: p.tokenAuthMethod ?? null,
+    tokenAuthMethodInUse: p.tokenAuthMethodInUse ?? null,
+    jwksUri: `${publicUrl.replace(/\/$/, '')}${upstreamJwksPath(p.id)}`,
   };
 }
 
@@ -77,8 +78,12 @@ export class UpstreamsConsoleService {
     this.now = deps.now ?? Date.now;
   }
 
+  private view(p: IdentityProvider): Upstream {
+    return upstreamOf(p, this.deps.publicUrl);
+  }
+
   async list(): Promise<Upstream[]> {
-    return (await this.deps.identityProviders.list()).map(upstreamOf);
+    return (await this.deps.identityProviders.list()).map((p) => this.view(p));
   }
 
   private async record(
@@ -99,9 +104,23 @@ export class UpstreamsConsoleService {
     if (partnerId && !(await this.deps.partners.findById(partnerId))) throw fail('partnerId', 'notFound');
   }
 
-  private async checkDiscovery(settings: Pick<IdentityProvider, 'issuer' | 'clientId' | 'clientSecret'>) {
-    const problem = await this.deps.probe(settings);
-    if (problem) throw fail('issuer', 'upstreamDiscoveryFailed', { detail: problem });
+  /**
+   * The discovery document read before saving: its failure is the `issuer` field's error; a method the provider
+   * does not list is the `tokenAuthMethod` field's (ADR 0064).
+   */
+  private async checkDiscovery(settings: UpstreamSettings) {
+    const result = await this.deps.probe(settings);
+    if (result.ok) return;
+    if (result.field === 'issuer') throw fail('issuer', 'upstreamDiscoveryFailed', { detail: result.detail });
+    throw fail('tokenAuthMethod', 'upstreamTokenAuthMethod', {
+      method: result.method,
+      supported: result.supported.join(', ') || 'client_secret_basic',
+    });
+  }
+
+  /** A client secret is needed unless the provider authenticates the gateway by its key (`private_key_jwt`). */
+  private static needsSecret(method: string | null | undefined, inUse: string | null | undefined): boolean {
+    return (method ?? inUse) !== 'private_key_jwt';
   }
 
   async create(request: CreateUpstreamRequest, actor: ConsoleActor): Promise<Upstream> {
@@ -112,13 +131,18 @@ export class UpstreamsConsoleService {
     if (vendor !== roles.length > 0) throw fail('roles', 'upstreamRoles');
     await this.checkPartner(request.partnerId);
     const issuer = normalisedIssuer(request.issuer);
-    await this.checkDiscovery({ issuer, clientId: request.clientId, clientSecret: request.clientSecret });
+    const tokenAuthMethod = request.tokenAuthMethod ?? undefined;
+    if (!request.clientSecret && UpstreamsConsoleService.needsSecret(tokenAuthMethod, undefined))
+      throw fail('clientSecret', 'upstreamSecretRequired');
+    const clientSecret = request.clientSecret ?? '';
+    await this.checkDiscovery({ issuer, clientId: request.clientId, clientSecret, tokenAuthMethod });
     const created = await this.deps.identityProviders.create({
       id: request.id,
       name: request.name,
       issuer,
       clientId: request.clientId,
-      clientSecret: request.clientSecret,
+      clientSecret,
+      ...(tokenAuthMethod ? { tokenAuthMethod } : {}),
       ...(request.scopes !== undefined ? { scopes: normalisedScopes(request.scopes) } : {}),
       ...(request.partnerId ? { partnerId: request.partnerId } : {}),
       vendor,
@@ -127,7 +151,7 @@ export class UpstreamsConsoleService {
       ...(request.trustUpstreamMfa !== undefined ? { trustUpstreamMfa: request.trustUpstreamMfa } : {}),
     });
     await this.record('created', created.id, actor, request.reason, { vendor });
-    return upstreamOf(created);
+    return this.view(created);
   }
 
   /** Changes the fields given; undefined when there is no such provider. */
@@ -152,16 +176,31 @@ export class UpstreamsConsoleService {
     }
     if (fields.buttonLabel !== undefined) changes.buttonLabel = fields.buttonLabel;
     if (fields.trustUpstreamMfa !== undefined) changes.trustUpstreamMfa = fields.trustUpstreamMfa;
-    if (changes.issuer !== undefined || changes.clientId !== undefined || changes.clientSecret !== undefined)
+    if (fields.tokenAuthMethod !== undefined) changes.tokenAuthMethod = fields.tokenAuthMethod;
+    const method =
+      changes.tokenAuthMethod !== undefined ? changes.tokenAuthMethod : (found.tokenAuthMethod ?? null);
+    if (
+      changes.tokenAuthMethod !== undefined &&
+      !(changes.clientSecret ?? found.clientSecret) &&
+      UpstreamsConsoleService.needsSecret(method, undefined)
+    )
+      throw fail('clientSecret', 'upstreamSecretRequired');
+    if (
+      changes.issuer !== undefined ||
+      changes.clientId !== undefined ||
+      changes.clientSecret !== undefined ||
+      changes.tokenAuthMethod !== undefined
+    )
       await this.checkDiscovery({
         issuer: changes.issuer ?? found.issuer,
         clientId: changes.clientId ?? found.clientId,
         clientSecret: changes.clientSecret ?? found.clientSecret,
+        tokenAuthMethod: method ?? undefined,
       });
     const updated = await this.deps.identityProviders.update(id, changes);
     // Never a secret in the audit: only that it changed.
     await this.record('updated', id, actor, reason, { changed: Object.keys(changes) });
-    return updated && upstreamOf(updated);
+    return updated && this.view(updated);
   }
 
   /** Disables (or enables again) a provider; undefined when there is no such provider. */
@@ -174,6 +213,6 @@ export class UpstreamsConsoleService {
     if (!(await this.deps.identityProviders.findById(id))) return undefined;
     const updated = await this.deps.identityProviders.update(id, { disabled });
     await this.record(disabled ? 'disabled' : 'enabled', id, actor, reason);
-    return updated && upstreamOf(updated);
+    return updated && this.view(updated);
   }
 }

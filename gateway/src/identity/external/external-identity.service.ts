@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
+import type { Logger } from 'pino';
 import {
   UPSTREAM_POST_LOGOUT_PATH,
   upstreamCallbackPath,
@@ -17,6 +18,7 @@ import type { IdentityProvider } from '../../store/identity-provider.repository.
 import type { Store } from '../../store/store.js';
 import type { User } from '../../store/user.repository.js';
 import type { AnnounceWayIn } from '../account/ways-in.js';
+import type { ErrorRecords } from '../ops/error-records.service.js';
 import type { PartnerService } from '../partners/partner.service.js';
 import type { Browser, SessionWriter } from '../browser.js';
 import type { SessionAuthService } from '../session/session-auth.service.js';
@@ -44,8 +46,11 @@ const SECOND_FACTOR_AMR = new Set([
 /** What the gateway does after the upstream's callback. */
 export type CallbackResult =
   | { kind: 'redirect'; target: string; session: Session }
-  /** Refused (tampered, expired, upstream error): the sign-in error page; nothing signed in. */
-  | { kind: 'failed'; reason: string };
+  /**
+   * Refused (tampered, expired, upstream error): nothing signed in; `page` is the sign-in error page naming the
+   * provider, with the error's reference, when the failure is the upstream's.
+   */
+  | { kind: 'failed'; reason: string; page?: string };
 
 /** Dependencies of {@link createExternalIdentityService}. */
 export interface ExternalIdentityDeps {
@@ -60,6 +65,50 @@ export interface ExternalIdentityDeps {
   publicUrl: string;
   /** Mails the account each upstream linked to it (issue 48, ADR 0042). */
   announceWayIn?: AnnounceWayIn | undefined;
+  /** The warn line of an upstream's refusal (issue 53). */
+  logger?: Pick<Logger, 'warn'> | undefined;
+  /** The reference the person's page shows and the warn line carries. */
+  errorRecords?: Pick<ErrorRecords, 'record' | 'pageOf'> | undefined;
+}
+
+/** What an upstream said when it refused: its OAuth error, description and HTTP status (issue 53). */
+export interface UpstreamRefusal {
+  error: string;
+  errorDescription?: string;
+  status?: number;
+}
+
+/**
+ * The provider's own words from openid-client's error: a token endpoint's error body (`ResponseBodyError`), an
+ * error in the redirect back (`AuthorizationResponseError`), or an answer that was not OAuth (`WWWAuthenticate…`,
+ * unexpected status); otherwise the error's name and message.
+ */
+export function upstreamRefusalOf(error: unknown): UpstreamRefusal {
+  const text = (value: unknown, max: number) =>
+    typeof value === 'string' && value ? value.slice(0, max) : undefined;
+  if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) {
+    const description = text(error.error_description, 500);
+    return {
+      error: text(error.error, 100) ?? 'unknown',
+      ...(description ? { errorDescription: description } : {}),
+      ...(error instanceof oidc.ResponseBodyError ? { status: error.status } : {}),
+    };
+  }
+  if (error instanceof oidc.WWWAuthenticateChallengeError) {
+    const challenge = error.cause[0]?.parameters;
+    const description = text(challenge?.error_description, 500);
+    return {
+      error: text(challenge?.error, 100) ?? 'invalid_client',
+      ...(description ? { errorDescription: description } : {}),
+      status: error.status,
+    };
+  }
+  const status =
+    error instanceof Error && error.cause instanceof Response ? { status: error.cause.status } : {};
+  return {
+    error: error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : 'unknown',
+    ...status,
+  };
 }
 
 function stringClaim(value: unknown, max = 256): string | undefined {
@@ -94,6 +143,40 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
       data: { reason, ...data },
     });
     return { kind: 'failed', reason };
+  }
+
+  /**
+   * The upstream refused (its token endpoint's error, an error in its redirect, a token that does not validate):
+   * one warn line and the audit event carry its `error`, `error_description` and HTTP status with the reference the
+   * person's page shows — "Signing in with <provider> failed", to try again or sign in another way.
+   */
+  async function refused(
+    provider: IdentityProvider,
+    returnUrl: string,
+    refusal: UpstreamRefusal,
+    ip: string,
+  ): Promise<CallbackResult> {
+    const record = await deps.errorRecords?.record({
+      kind: 'signIn',
+      messageKey: 'upstreamFailed',
+      clientName: provider.name,
+      source: ip,
+    });
+    const details = {
+      provider: provider.id,
+      issuer: provider.issuer,
+      error: refusal.error,
+      ...(refusal.errorDescription !== undefined ? { errorDescription: refusal.errorDescription } : {}),
+      ...(refusal.status !== undefined ? { status: refusal.status } : {}),
+      ...(record ? { errorId: record.errorId } : {}),
+    };
+    deps.logger?.warn(details, 'upstream sign-in refused by the provider');
+    await fail('rejected', details);
+    if (!record || !deps.errorRecords) return { kind: 'failed', reason: 'rejected' };
+    const page = new URL(deps.errorRecords.pageOf(record), origin);
+    page.searchParams.set('provider', provider.id);
+    page.searchParams.set('returnUrl', returnUrl);
+    return { kind: 'failed', reason: 'rejected', page: `${page.pathname}${page.search}` };
   }
 
   /** A vendor's account for an upstream identity seen for the first time (ADR 0018: created, then linked). */
@@ -275,10 +358,7 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
           if (info) claims = { ...claims, name: info.name, email: info.email };
         }
       } catch (error) {
-        return fail('rejected', {
-          provider: providerId,
-          error: error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : 'unknown',
-        });
+        return refused(provider, flow.returnUrl, upstreamRefusalOf(error), ip);
       }
       const issuer = claims.iss;
       const subject = claims.sub;
@@ -485,9 +565,11 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
     },
 
     /**
-     * `UpstreamLogout` with `yes`: the upstream's end-session address with id_token_hint and the post-logout
-     * redirect back to `/account/loggedout` (registered with the upstream, S27), carrying the application's
-     * logoutId as `state`; undefined when the upstream has no end-session endpoint or is unreachable.
+     * `UpstreamLogout` with `yes`: the upstream's end-session address with `client_id`, `id_token_hint`, the
+     * post-logout redirect back to `/account/loggedout` (registered with the upstream, S27) and always a `state` —
+     * the application's logoutId when an application started the sign-out, else a random one: providers that return
+     * to `post_logout_redirect_uri` only with a `state` would leave the person on their own page (issue 53).
+     * Undefined when the upstream has no end-session endpoint or is unreachable: signed out here only.
      */
     async endSessionUrl(upstream: {
       providerId: string;
@@ -505,9 +587,10 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
         data: { provider: upstream.providerId, issuer: discovered.provider.issuer },
       });
       return oidc.buildEndSessionUrl(discovered.config, {
-        id_token_hint: upstream.idToken,
+        client_id: discovered.provider.clientId,
+        ...(upstream.idToken ? { id_token_hint: upstream.idToken } : {}),
         post_logout_redirect_uri: `${origin}${UPSTREAM_POST_LOGOUT_PATH}`,
-        ...(upstream.logoutId ? { state: upstream.logoutId } : {}),
+        state: upstream.logoutId ?? oidc.randomState(),
       }).href;
     },
   };

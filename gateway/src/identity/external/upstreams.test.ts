@@ -1,8 +1,11 @@
+import { createPublicKey, verify } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import * as oidc from 'openid-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestBackends, type TestBackends } from '../../testing/backends.js';
 import { startUpstreamIdp, type UpstreamIdp } from '../../testing/upstream-idp.js';
-import { Upstreams } from './upstreams.js';
+import { chooseTokenAuthMethod, probeUpstream, Upstreams } from './upstreams.js';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -52,5 +55,209 @@ describe('Upstreams (discovery of the external identity providers)', () => {
     await backends.store.identityProviders.update('late', { issuer: 'http://localhost:9' });
     expect(await upstreams.get('late')).toBeUndefined();
     expect(await upstreams.get('nobody')).toBeUndefined();
+  });
+});
+
+/** One request the token endpoint received. */
+interface TokenRequest {
+  authorization: string | undefined;
+  form: URLSearchParams;
+}
+
+/**
+ * A tiny provider: a discovery document listing `methods`, and a token endpoint that keeps each request it receives
+ * and answers `invalid_client` (the request is what these tests look at).
+ */
+async function startTokenEndpoint(methods: string[] | undefined) {
+  const requests: TokenRequest[] = [];
+  const server = createHttpServer((req, res) => {
+    const issuer = `http://localhost:${(server.address() as { port: number }).port}`;
+    if (req.url === '/.well-known/openid-configuration') {
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+          response_types_supported: ['code'],
+          subject_types_supported: ['public'],
+          id_token_signing_alg_values_supported: ['RS256'],
+          ...(methods ? { token_endpoint_auth_methods_supported: methods } : {}),
+        }),
+      );
+      return;
+    }
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      requests.push({ authorization: req.headers.authorization, form: new URLSearchParams(body) });
+      res.statusCode = 401;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ error: 'invalid_client', error_description: 'client authentication failed' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://localhost:${(server.address() as { port: number }).port}`;
+  return { issuer, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+// A client id and secret with each character RFC 6749 §2.3.1's form encoding changes and a provider may not decode.
+const CLIENT_ID = 'hr-identity.v2_x~y';
+const CLIENT_SECRET = 's3cr-et_with.every~one';
+
+describe('the token endpoint request per authentication method (ADR 0064)', () => {
+  let backends: TestBackends | undefined;
+  let provider: Awaited<ReturnType<typeof startTokenEndpoint>> | undefined;
+  let upstreams: Upstreams | undefined;
+  afterEach(async () => {
+    upstreams?.close();
+    await provider?.close();
+    await backends?.close();
+  });
+
+  /** Redeems a code through openid-client as the callback does: the token endpoint's one request. */
+  async function tokenRequest(
+    methods: string[] | undefined,
+    tokenAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt',
+  ) {
+    backends = await openTestBackends({ sql: 'sqlite', tempPrefix: 'upstreams-auth-test-' });
+    provider = await startTokenEndpoint(methods);
+    await backends.store.identityProviders.create({
+      id: 'hr',
+      name: 'HR',
+      issuer: provider.issuer,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      ...(tokenAuthMethod ? { tokenAuthMethod } : {}),
+    });
+    upstreams = new Upstreams({ providers: backends.store.identityProviders, timeoutSeconds: 2 });
+    const found = (await upstreams.get('hr'))!;
+    const refused = await oidc
+      .authorizationCodeGrant(found.config, new URL('http://localhost/cb?code=the-code&state=st'), {
+        expectedState: 'st',
+        pkceCodeVerifier: 'a-verifier-of-enough-length-for-pkce-0123456789',
+      })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(oidc.ResponseBodyError);
+    expect(provider.requests).toHaveLength(1);
+    const stored = await backends.store.identityProviders.findById('hr');
+    return { found, request: provider.requests[0]!, stored: stored! };
+  }
+
+  it('client_secret_basic: the Authorization header carries the id and secret form-encoded (RFC 6749 §2.3.1)', async () => {
+    const { found, request, stored } = await tokenRequest(['client_secret_basic']);
+    expect(found.tokenAuthMethod).toBe('client_secret_basic');
+    expect(stored.tokenAuthMethodInUse).toBe('client_secret_basic');
+    const [scheme, credentials] = request.authorization!.split(' ');
+    expect(scheme).toBe('Basic');
+    expect(Buffer.from(credentials!, 'base64').toString()).toBe(
+      'hr%2Didentity%2Ev2%5Fx%7Ey:s3cr%2Det%5Fwith%2Eevery%7Eone',
+    );
+    expect(request.form.get('client_secret')).toBeNull();
+    expect(request.form.get('code')).toBe('the-code');
+  });
+
+  it('client_secret_post: id and secret as form fields, exactly as given, and no Authorization header', async () => {
+    const { found, request } = await tokenRequest(['client_secret_basic', 'client_secret_post']);
+    expect(found.tokenAuthMethod).toBe('client_secret_post');
+    expect(request.authorization).toBeUndefined();
+    expect(request.form.get('client_id')).toBe(CLIENT_ID);
+    expect(request.form.get('client_secret')).toBe(CLIENT_SECRET);
+  });
+
+  it('private_key_jwt: a client assertion signed with the stored key, iss = sub = client id, aud the token endpoint', async () => {
+    const { found, request } = await tokenRequest(['private_key_jwt', 'client_secret_basic']);
+    expect(found.tokenAuthMethod).toBe('private_key_jwt');
+    expect(request.authorization).toBeUndefined();
+    expect(request.form.get('client_secret')).toBeNull();
+    expect(request.form.get('client_id')).toBe(CLIENT_ID);
+    expect(request.form.get('client_assertion_type')).toBe(
+      'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+    );
+    const assertion = request.form.get('client_assertion')!;
+    const [header, payload, signature] = assertion.split('.');
+    const { publicJwk } = (await backends!.store.identityProviders.signingKey('hr'))!;
+    const verified = verify(
+      'sha256',
+      Buffer.from(`${header}.${payload}`),
+      createPublicKey({ key: publicJwk, format: 'jwk' }),
+      Buffer.from(signature!, 'base64url'),
+    );
+    expect(verified).toBe(true);
+    expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({
+      alg: 'RS256',
+      kid: publicJwk.kid,
+    });
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
+    const now = Math.floor(Date.now() / 1000);
+    expect(claims).toMatchObject({ iss: CLIENT_ID, sub: CLIENT_ID, aud: `${provider!.issuer}/token` });
+    expect(typeof claims.jti).toBe('string');
+    expect((claims.jti as string).length).toBeGreaterThanOrEqual(16);
+    expect(claims.exp as number).toBeGreaterThan(now);
+    expect(claims.exp as number).toBeLessThanOrEqual(now + 120);
+  });
+
+  it('the operator\'s choice wins over the discovery order', async () => {
+    const { found, request } = await tokenRequest(
+      ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
+      'client_secret_basic',
+    );
+    expect(found.tokenAuthMethod).toBe('client_secret_basic');
+    expect(request.authorization).toMatch(/^Basic /);
+  });
+
+  it('a provider that lists no methods gets RFC 8414\'s default, client_secret_basic', async () => {
+    const { found } = await tokenRequest(undefined);
+    expect(found.tokenAuthMethod).toBe('client_secret_basic');
+  });
+});
+
+describe('chooseTokenAuthMethod and probeUpstream (discovery choice, ADR 0064)', () => {
+  it('answers the first of post, private_key_jwt, basic that the provider lists; basic last', () => {
+    expect(chooseTokenAuthMethod(undefined, ['client_secret_basic', 'private_key_jwt'])).toEqual({
+      method: 'private_key_jwt',
+    });
+    expect(
+      chooseTokenAuthMethod(undefined, ['client_secret_basic', 'private_key_jwt', 'client_secret_post']),
+    ).toEqual({ method: 'client_secret_post' });
+    expect(chooseTokenAuthMethod(undefined, ['client_secret_jwt', 'client_secret_basic'])).toEqual({
+      method: 'client_secret_basic',
+    });
+    expect(chooseTokenAuthMethod(undefined, undefined)).toEqual({ method: 'client_secret_basic' });
+  });
+
+  it('an explicit choice wins when listed; one the provider does not list is refused', () => {
+    expect(chooseTokenAuthMethod('client_secret_basic', ['client_secret_post', 'client_secret_basic'])).toEqual(
+      { method: 'client_secret_basic' },
+    );
+    expect(chooseTokenAuthMethod('private_key_jwt', ['client_secret_post'])).toEqual({
+      unsupported: 'private_key_jwt',
+    });
+    expect(chooseTokenAuthMethod('client_secret_post', undefined)).toEqual({
+      unsupported: 'client_secret_post',
+    });
+  });
+
+  it('probeUpstream reads the discovery: the method, or the field that is wrong', async () => {
+    const provider = await startTokenEndpoint(['client_secret_post', 'client_secret_basic']);
+    try {
+      const settings = { issuer: provider.issuer, clientId: 'c', clientSecret: 's' };
+      expect(await probeUpstream({ ...settings, tokenAuthMethod: undefined })).toEqual({
+        ok: true,
+        tokenAuthMethod: 'client_secret_post',
+        supported: ['client_secret_post', 'client_secret_basic'],
+      });
+      expect(await probeUpstream({ ...settings, tokenAuthMethod: 'private_key_jwt' })).toEqual({
+        ok: false,
+        field: 'tokenAuthMethod',
+        method: 'private_key_jwt',
+        supported: ['client_secret_post', 'client_secret_basic'],
+      });
+      const gone = await probeUpstream({ ...settings, issuer: 'http://localhost:9', tokenAuthMethod: undefined }, 2);
+      expect(gone).toMatchObject({ ok: false, field: 'issuer' });
+    } finally {
+      await provider.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import * as oidc from 'openid-client';
 import type { Logger } from 'pino';
+import { UPSTREAM_TOKEN_AUTH_METHODS, type UpstreamTokenAuthMethod } from 'shared-contracts/console';
 import type {
   IdentityProvider,
   IdentityProviderRepository,
@@ -15,6 +16,40 @@ const DISCOVERY_TTL_MS = 60 * 60_000;
 export interface DiscoveredUpstream {
   provider: IdentityProvider;
   config: oidc.Configuration;
+  /** How the gateway authenticates at its token endpoint (ADR 0064). */
+  tokenAuthMethod: UpstreamTokenAuthMethod;
+}
+
+/** The settings a discovery needs (a stored provider, or the console's and the CLI's before they save). */
+export type UpstreamSettings = Pick<
+  IdentityProvider,
+  'issuer' | 'clientId' | 'clientSecret' | 'tokenAuthMethod'
+>;
+
+/** What {@link Upstreams.probe} found: the method to use, or why the settings cannot work. */
+export type ProbeResult =
+  | { ok: true; tokenAuthMethod: UpstreamTokenAuthMethod; supported: string[] | undefined }
+  | { ok: false; field: 'issuer'; detail: string }
+  | { ok: false; field: 'tokenAuthMethod'; method: UpstreamTokenAuthMethod; supported: string[] };
+
+/**
+ * The token endpoint authentication method for a provider (ADR 0064): the operator's choice when made, else the
+ * first of ours (`client_secret_post`, `private_key_jwt`, `client_secret_basic`) that the provider's discovery lists
+ * in `token_endpoint_auth_methods_supported`; a provider that lists none is read as RFC 8414's default,
+ * `client_secret_basic`. An operator's choice the provider does not list is refused (`unsupported`).
+ */
+export function chooseTokenAuthMethod(
+  chosen: UpstreamTokenAuthMethod | undefined,
+  supported: readonly string[] | undefined,
+): { method: UpstreamTokenAuthMethod } | { unsupported: UpstreamTokenAuthMethod } {
+  const listed = supported && supported.length > 0 ? supported : ['client_secret_basic'];
+  if (chosen) return listed.includes(chosen) ? { method: chosen } : { unsupported: chosen };
+  return { method: UPSTREAM_TOKEN_AUTH_METHODS.find((m) => listed.includes(m)) ?? 'client_secret_basic' };
+}
+
+function supportedMethods(metadata: oidc.ServerMetadata): string[] | undefined {
+  const list = metadata.token_endpoint_auth_methods_supported;
+  return Array.isArray(list) ? list.filter((m): m is string => typeof m === 'string') : undefined;
 }
 
 /** What {@link Upstreams} needs. */
@@ -33,6 +68,41 @@ export interface UpstreamsDeps {
 function isLoopback(issuer: string): boolean {
   const host = new URL(issuer).hostname;
   return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+}
+
+/** The provider's discovery document (`<issuer>/.well-known/openid-configuration`). */
+async function readMetadata(
+  settings: Pick<IdentityProvider, 'issuer' | 'clientId'>,
+  timeoutSeconds = 10,
+): Promise<oidc.ServerMetadata> {
+  const config = await oidc.discovery(new URL(settings.issuer), settings.clientId, undefined, oidc.None(), {
+    timeout: timeoutSeconds,
+    ...(isLoopback(settings.issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+  });
+  return config.serverMetadata();
+}
+
+/**
+ * Reads the discovery document of settings not stored yet (the console and `admin idps` check them before saving,
+ * ADR 0062 and 0064): the token endpoint method that will be used, or why the settings cannot work — the issuer
+ * does not answer, or the provider does not list the method the operator chose.
+ */
+export async function probeUpstream(settings: UpstreamSettings, timeoutSeconds?: number): Promise<ProbeResult> {
+  let metadata: oidc.ServerMetadata;
+  try {
+    metadata = await readMetadata(settings, timeoutSeconds);
+  } catch (error) {
+    return {
+      ok: false,
+      field: 'issuer',
+      detail: error instanceof Error ? error.message.slice(0, 300) : 'discovery failed',
+    };
+  }
+  const supported = supportedMethods(metadata);
+  const choice = chooseTokenAuthMethod(settings.tokenAuthMethod, supported);
+  if ('unsupported' in choice)
+    return { ok: false, field: 'tokenAuthMethod', method: choice.unsupported, supported: supported ?? [] };
+  return { ok: true, tokenAuthMethod: choice.method, supported };
 }
 
 /**
@@ -98,17 +168,26 @@ export class Upstreams {
       this.cache.delete(id);
       return undefined;
     }
-    const key = JSON.stringify([provider.issuer, provider.clientId, provider.clientSecret]);
+    const key = JSON.stringify([
+      provider.issuer,
+      provider.clientId,
+      provider.clientSecret,
+      provider.tokenAuthMethod ?? null,
+    ]);
     const cached = this.cache.get(id);
     if (cached && cached.key === key) {
       if (cached.pending) return cached.pending;
       if (cached.found && this.now() - cached.at < DISCOVERY_TTL_MS) return { ...cached.found, provider };
     }
     const pending = this.discover(provider).then(
-      (config) => {
-        const found = { provider, config };
+      async (found) => {
         this.cache.set(id, { key, at: this.now(), found });
-        this.deps.logger?.info({ provider: id, issuer: provider.issuer }, 'identity provider discovered');
+        if (found.tokenAuthMethod !== provider.tokenAuthMethodInUse)
+          await this.deps.providers.recordMethodInUse(id, found.tokenAuthMethod);
+        this.deps.logger?.info(
+          { provider: id, issuer: provider.issuer, tokenAuthMethod: found.tokenAuthMethod },
+          'identity provider discovered',
+        );
         return found;
       },
       (error: unknown) => {
@@ -124,33 +203,56 @@ export class Upstreams {
     return pending;
   }
 
-  /**
-   * Reads the discovery document of settings not stored yet (the console checks them when saved, ADR 0062):
-   * undefined when it answers, else the reason it did not.
-   */
-  async probe(
-    provider: Pick<IdentityProvider, 'issuer' | 'clientId' | 'clientSecret'>,
-  ): Promise<string | undefined> {
-    try {
-      await this.discover(provider);
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message.slice(0, 300) : 'discovery failed';
-    }
+  /** {@link probeUpstream} with this gateway's discovery timeout. */
+  probe(settings: UpstreamSettings): Promise<ProbeResult> {
+    return probeUpstream(settings, this.deps.timeoutSeconds);
   }
 
-  private discover(
-    provider: Pick<IdentityProvider, 'issuer' | 'clientId' | 'clientSecret'>,
-  ): Promise<oidc.Configuration> {
-    return oidc.discovery(
-      new URL(provider.issuer),
-      provider.clientId,
-      undefined,
-      oidc.ClientSecretBasic(provider.clientSecret),
+  /**
+   * The client authentication openid-client applies at the token endpoint for `method`. The client assertion's
+   * `aud` is the token endpoint's URL, as OpenID Connect Core §9 says it should be (openid-client puts the issuer
+   * there): providers in the wild (glewlwyd among them) accept nothing else.
+   */
+  private async clientAuth(
+    provider: IdentityProvider,
+    method: UpstreamTokenAuthMethod,
+    metadata: oidc.ServerMetadata,
+  ): Promise<oidc.ClientAuth> {
+    if (method === 'client_secret_post') return oidc.ClientSecretPost(provider.clientSecret);
+    if (method === 'client_secret_basic') return oidc.ClientSecretBasic(provider.clientSecret);
+    const pair = await this.deps.providers.signingKey(provider.id);
+    if (!pair) throw new Error(`identity provider ${provider.id} has no signing key`);
+    const key = await crypto.subtle.importKey(
+      'jwk',
+      pair.privateJwk,
+      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    const audience = metadata.token_endpoint ?? metadata.issuer;
+    return oidc.PrivateKeyJwt(
+      { key, kid: pair.privateJwk.kid },
       {
-        timeout: this.deps.timeoutSeconds ?? 10,
-        ...(isLoopback(provider.issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+        [oidc.modifyAssertion]: (_header, payload) => {
+          payload.aud = audience;
+        },
       },
     );
+  }
+
+  private async discover(provider: IdentityProvider): Promise<DiscoveredUpstream> {
+    const metadata = await readMetadata(provider, this.deps.timeoutSeconds);
+    const choice = chooseTokenAuthMethod(provider.tokenAuthMethod, supportedMethods(metadata));
+    // A choice the provider no longer lists was refused when saved; used as chosen, its error tells the rest.
+    const tokenAuthMethod = 'method' in choice ? choice.method : choice.unsupported;
+    const config = new oidc.Configuration(
+      metadata,
+      provider.clientId,
+      { token_endpoint_auth_method: tokenAuthMethod },
+      await this.clientAuth(provider, tokenAuthMethod, metadata),
+    );
+    config.timeout = this.deps.timeoutSeconds ?? 10;
+    if (isLoopback(provider.issuer)) oidc.allowInsecureRequests(config);
+    return { provider, config, tokenAuthMethod };
   }
 }

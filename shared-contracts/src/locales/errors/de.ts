@@ -116,6 +116,9 @@ export const errorsDe = {
   upstreamRoles:
     'Ein Anbieter eines Dienstleisters braucht mindestens eine Dienstleisterrolle; ein Anmeldeanbieter hat keine.',
   upstreamExists: 'Einen Anbieter mit dieser ID gibt es bereits.',
+  upstreamTokenAuthMethod:
+    'Der Anbieter führt {{method}} nicht unter seinen Authentifizierungsmethoden am Token-Endpunkt ({{supported}}).',
+  upstreamSecretRequired: 'Geben Sie das Client-Secret ein: Nur private_key_jwt kommt ohne aus.',
   // console audit search (issue 52, ADR 0063)
   auditToBeforeFrom: 'Das Enddatum darf nicht vor dem Startdatum liegen.',
   auditOtherPartner: 'Sie können nur die Ereignisse Ihres eigenen Partners durchsuchen.',

@@ -112,6 +112,9 @@ export const errorsEs = {
   upstreamRoles:
     'Un proveedor de un proveedor de servicios necesita al menos un rol de proveedor de servicios; un proveedor de inicio de sesión no tiene ninguno.',
   upstreamExists: 'Ya existe un proveedor con este ID.',
+  upstreamTokenAuthMethod:
+    'El proveedor no incluye {{method}} entre sus métodos de autenticación en el endpoint de tokens ({{supported}}).',
+  upstreamSecretRequired: 'Introduzca el secreto del cliente: solo private_key_jwt funciona sin él.',
   // console audit search (issue 52, ADR 0063)
   auditToBeforeFrom: 'La fecha final no puede ser anterior a la inicial.',
   auditOtherPartner: 'Solo puede buscar los eventos de su propio socio.',

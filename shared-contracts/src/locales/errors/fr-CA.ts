@@ -113,6 +113,9 @@ export const errorsFrCA = {
   upstreamRoles:
     'Un fournisseur de prestataire exige au moins un rôle de prestataire; un fournisseur de connexion n’en a aucun.',
   upstreamExists: 'Un fournisseur avec cet identifiant existe déjà.',
+  upstreamTokenAuthMethod:
+    'Le fournisseur n’indique pas {{method}} parmi ses méthodes d’authentification au point de terminaison des jetons ({{supported}}).',
+  upstreamSecretRequired: 'Entrez le secret client : seul private_key_jwt s’en passe.',
   // console audit search (issue 52, ADR 0063)
   auditToBeforeFrom: 'La date de fin ne peut pas précéder la date de début.',
   auditOtherPartner: 'Vous ne pouvez consulter que les événements de votre propre partenaire.',
