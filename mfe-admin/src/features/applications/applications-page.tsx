@@ -15,6 +15,8 @@ import {
   useDisableUpstreamMutation,
   useRotateApplicationSecretMutation,
 } from './applications.api';
+import { ReasonField } from '../shared/reason-field';
+import { DialogActions } from '../shared/dialog-actions';
 
 type Failure = ApiError | SerializedError | undefined;
 type Outcome = { error?: Failure; data?: unknown };
@@ -51,7 +53,6 @@ function ConfirmDialog({ confirmation, onClose }: { confirmation: Confirmation; 
 function ConfirmForm({ confirmation, onClose }: { confirmation: Confirmation; onClose: () => void }) {
   const { t } = useTranslation('mfe-admin');
   const descriptionId = useDialogDescriptionId();
-  const reasonId = useId();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Failure>(undefined);
@@ -71,28 +72,15 @@ function ConfirmForm({ confirmation, onClose }: { confirmation: Confirmation; on
     <form noValidate onSubmit={(event) => void submit(event)}>
       <Stack>
         <p id={descriptionId}>{confirmation.summary}</p>
-        <div className="hr-field">
-          <label className="hr-field__label" htmlFor={reasonId}>
-            {t('actions.reason')}
-          </label>
-          <textarea
-            id={reasonId}
-            className="hr-field__input admin-reason"
-            maxLength={500}
-            rows={2}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
-        </div>
+        <ReasonField label={t('actions.reason')} value={reason} onChange={setReason} />
         <FormErrors messages={[...errors.form, ...REFUSED_FIELDS.flatMap((field) => errors.field(field))]} />
-        <div className="hr-dialog__actions">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            {t('actions.cancel')}
-          </Button>
-          <Button type="submit" variant={confirmation.danger ? 'danger' : 'primary'} loading={busy}>
-            {confirmation.confirm}
-          </Button>
-        </div>
+        <DialogActions
+          cancel={t('actions.cancel')}
+          confirm={confirmation.confirm}
+          danger={confirmation.danger}
+          onCancel={onClose}
+          busy={busy}
+        />
       </Stack>
     </form>
   );

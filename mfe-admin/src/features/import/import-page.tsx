@@ -8,6 +8,7 @@ import { IMPORT_CSV_MAX, importCustomersSchema } from 'shared-contracts/console'
 import { Button, FormErrors } from 'shared-contracts/ui';
 import { ConsoleLayout } from '../shared/console-layout';
 import { useImportCustomersMutation } from './import.api';
+import { ReasonField } from '../shared/reason-field';
 
 /** The bad rows the gateway listed (`row N: reason`, under `csv`), as they came. */
 function badRowsOf(error: ApiError | SerializedError | undefined): string[] {
@@ -19,7 +20,6 @@ function ImportForm() {
   const { t } = useTranslation('mfe-admin');
   const csvId = useId();
   const fileId = useId();
-  const reasonId = useId();
   const badId = useId();
   const [csv, setCsv] = useState('');
   const [reason, setReason] = useState('');
@@ -102,29 +102,13 @@ function ImportForm() {
           </ul>
         ) : null}
       </div>
-      <div className="hr-field">
-        <label className="hr-field__label" htmlFor={reasonId}>
-          {t('grants.reason')}
-        </label>
-        <textarea
-          id={reasonId}
-          className="hr-field__input admin-reason"
-          maxLength={500}
-          rows={2}
-          required
-          aria-invalid={reasonErrors.length > 0 || undefined}
-          aria-describedby={reasonErrors.length > 0 ? `${reasonId}-errors` : undefined}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-        />
-        {reasonErrors.length > 0 ? (
-          <ul id={`${reasonId}-errors`} className="hr-field__errors">
-            {reasonErrors.map((message) => (
-              <li key={message}>{message}</li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
+      <ReasonField
+        label={t('grants.reason')}
+        value={reason}
+        onChange={setReason}
+        errors={reasonErrors}
+        required
+      />
       {badRows.length > 0 ? (
         <div id={badId} role="alert" className="hr-field__errors" data-testid="import-bad-rows">
           <p>{t('import.badRows', { count: badRows.length })}</p>

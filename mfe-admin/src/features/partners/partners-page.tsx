@@ -14,6 +14,8 @@ import {
   useUpdatePartnerMutation,
   useUploadPartnerLogoMutation,
 } from './partners.api';
+import { ReasonField } from '../shared/reason-field';
+import { DialogActions } from '../shared/dialog-actions';
 
 const FLAGS = [
   'showLoginProviders',
@@ -102,7 +104,6 @@ function SaveDialog({
 function SaveForm({ partner, changes, logo, onDone, onFailed, onClose }: Parameters<typeof SaveDialog>[0]) {
   const { t } = useTranslation('mfe-admin');
   const descriptionId = useDialogDescriptionId();
-  const reasonId = useId();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [update] = useUpdatePartnerMutation();
@@ -145,27 +146,13 @@ function SaveForm({ partner, changes, logo, onDone, onFailed, onClose }: Paramet
             ].join(', '),
           })}
         </p>
-        <div className="hr-field">
-          <label className="hr-field__label" htmlFor={reasonId}>
-            {t('actions.reason')}
-          </label>
-          <textarea
-            id={reasonId}
-            className="hr-field__input admin-reason"
-            maxLength={500}
-            rows={2}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
-        </div>
-        <div className="hr-dialog__actions">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            {t('actions.cancel')}
-          </Button>
-          <Button type="submit" loading={busy}>
-            {t('partners.save.confirm')}
-          </Button>
-        </div>
+        <ReasonField label={t('actions.reason')} value={reason} onChange={setReason} />
+        <DialogActions
+          cancel={t('actions.cancel')}
+          confirm={t('partners.save.confirm')}
+          onCancel={onClose}
+          busy={busy}
+        />
       </Stack>
     </form>
   );
