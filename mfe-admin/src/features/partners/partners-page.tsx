@@ -7,10 +7,10 @@ import { formErrorsOf } from 'shared-contracts/api';
 import type { PartnerSettings, UpdatePartnerRequest } from 'shared-contracts/console';
 import { Button, Checkbox, FormErrors, ProgressBar, Stack, TextField } from 'shared-contracts/ui';
 import { ConsoleLayout } from '../shared/console-layout';
+import { useConsolePartnersQuery } from '../shared/partners-list.api';
 import { PartnerPreview } from './partner-preview';
 import {
   useConsolePartnerQuery,
-  useConsolePartnersQuery,
   useUpdatePartnerMutation,
   useUploadPartnerLogoMutation,
 } from './partners.api';
