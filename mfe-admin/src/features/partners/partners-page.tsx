@@ -8,6 +8,12 @@ import type { PartnerSettings, UpdatePartnerRequest } from 'shared-contracts/con
 import { Button, Checkbox, FormErrors, ProgressBar, Stack, TextField } from 'shared-contracts/ui';
 import { ConsoleLayout } from '../shared/console-layout';
 import { useConsolePartnersQuery } from '../shared/partners-list.api';
+import {
+  PartnerLanguagesCaptcha,
+  languagesCaptchaChangesOf,
+  languagesCaptchaDraftOf,
+  type LanguagesCaptchaDraft,
+} from './partner-languages-captcha';
 import { PartnerPreview } from './partner-preview';
 import {
   useConsolePartnerQuery,
@@ -34,6 +40,7 @@ interface Draft {
   idleSignOutMinutes: string;
   passwordMinLength: string;
   flags: Record<Flag, boolean>;
+  more: LanguagesCaptchaDraft;
 }
 
 function draftOf(p: PartnerSettings): Draft {
@@ -44,6 +51,7 @@ function draftOf(p: PartnerSettings): Draft {
     idleSignOutMinutes: String(p.idleSignOutMinutes),
     passwordMinLength: String(p.passwordRules.minLength),
     flags: Object.fromEntries(FLAGS.map((flag) => [flag, p[flag]])) as Record<Flag, boolean>,
+    more: languagesCaptchaDraftOf(p),
   };
 }
 
@@ -60,7 +68,7 @@ function changesOf(p: PartnerSettings, d: Draft): Omit<UpdatePartnerRequest, 'id
   if (d.passwordMinLength !== String(p.passwordRules.minLength))
     changes.passwordRules = { minLength: Number(d.passwordMinLength) };
   for (const flag of FLAGS) if (d.flags[flag] !== p[flag]) changes[flag] = d.flags[flag];
-  return changes;
+  return { ...changes, ...languagesCaptchaChangesOf(p, d.more) };
 }
 
 type Failure = ApiError | SerializedError | undefined;
@@ -278,6 +286,12 @@ function PartnerForm({
             onChange={(event) => set({ passwordMinLength: event.target.value })}
             errors={errors.field('passwordRules')}
           />
+          <PartnerLanguagesCaptcha
+            partner={partner}
+            draft={draft.more}
+            set={(patch) => set({ more: { ...draft.more, ...patch } })}
+            errorsOf={errors.field}
+          />
           <fieldset className="admin-flags">
             <legend>{t('partners.options')}</legend>
             {FLAGS.map((flag) => (
@@ -314,7 +328,7 @@ function PartnerForm({
           name: draft.name,
           backgroundColor: draft.backgroundColor,
           logoUrl: logoUrl ?? partner.logoUrl,
-          languages: partner.availableLanguages.map((l) => l.description),
+          languages: (changes.availableLanguages ?? partner.availableLanguages).map((l) => l.description),
           showLanguageOptions: draft.flags.showLanguageOptions,
           showLoginProviders: draft.flags.showLoginProviders,
         }}
