@@ -4,8 +4,10 @@
  * preview at phone and desktop width, light and dark, before saving, saves with a reason, and a fresh sign-in page
  * (another browser) shows them. A 5 MB logo and an SVG with a script are refused with clear errors on the logo field
  * and nothing is stored. An application made in the console shows its secret once; after a rotation the old secret
- * is refused at the token endpoint and the new one accepted. axe finds nothing on either page, light and dark, left
- * to right and right to left (Arabic, which the demo partner offers for the test).
+ * is refused at the token endpoint and the new one accepted. An application's edit refuses a redirect URI with a
+ * fragment on its field and saves a good one; a new upstream provider whose issuer has no discovery document is
+ * refused with the discovery's error on the issuer field, and nothing is stored. axe finds nothing on either page,
+ * light and dark, left to right and right to left (Arabic, which the demo partner offers for the test).
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectAxeCleanLightAndDark } from '../helpers/axe.js';
@@ -154,7 +156,7 @@ test('shows a new application’s secret once; after a rotation the old one is r
   await withConfirmItsYou(
     page,
     admin,
-    () => page.getByTestId('application-dialog').getByRole('button', { name: 'Add', exact: true }).click(),
+    () => page.getByTestId('console-confirm').getByRole('button', { name: 'Add', exact: true }).click(),
     created,
   );
   const first = (await created.textContent())!;
@@ -163,16 +165,86 @@ test('shows a new application’s secret once; after a rotation the old one is r
   const row = page.getByTestId(`application-${clientId}`);
   await row.getByRole('button', { name: 'Rotate secret…' }).click();
   await page
-    .getByTestId('application-dialog')
+    .getByTestId('console-confirm')
     .getByLabel('Reason (optional, recorded in the history)')
     .fill('e2e');
-  await page.getByTestId('application-dialog').getByRole('button', { name: 'Rotate', exact: true }).click();
+  await page.getByTestId('console-confirm').getByRole('button', { name: 'Rotate', exact: true }).click();
   const rotated = row.getByTestId('application-secret');
   await expect(rotated).toBeVisible();
   const second = (await rotated.textContent())!;
   expect(second).not.toBe(first);
   expect(await tokenVerdict(clientId, first)).toBe('invalid_client');
   expect(await tokenVerdict(clientId, second)).toBe('invalid_grant');
+  await expectAxeCleanLightAndDark(page);
+});
+
+test('edits an application: a redirect URI with a fragment is refused on its field, a good one is saved', async () => {
+  const clientId = `e2e-edit-${Date.now().toString(36)}`;
+  await page.goto('/admin/applications');
+  const create = page.getByTestId('new-application');
+  await create.getByLabel('Client ID', { exact: true }).fill(clientId);
+  await create.getByLabel('Name', { exact: true }).fill('E2E edited');
+  await create.getByLabel('Redirect URIs (one per line)', { exact: true }).fill(REDIRECT);
+  await create.getByRole('button', { name: 'Add…' }).click();
+  await withConfirmItsYou(
+    page,
+    admin,
+    () => page.getByTestId('console-confirm').getByRole('button', { name: 'Add', exact: true }).click(),
+    create.getByTestId('application-secret'),
+  );
+
+  const row = page.getByTestId(`application-${clientId}`);
+  await row.getByRole('button', { name: 'Edit…' }).click();
+  const form = page.getByTestId(`edit-application-${clientId}`);
+  const redirects = form.getByLabel('Redirect URIs (one per line)', { exact: true });
+  await redirects.fill(`${REDIRECT}\nhttps://e2e-portal.example/other#fragment`);
+  await form.getByRole('button', { name: 'Save…' }).click();
+  await expect(redirects).toHaveAttribute('aria-invalid', 'true');
+  await expect(
+    form.getByText('Enter absolute http(s) addresses without a fragment, one per line.'),
+  ).toBeVisible();
+  await expect(page.getByTestId('console-confirm')).toBeHidden();
+  await expectAxeCleanLightAndDark(page);
+
+  await redirects.fill(`${REDIRECT}\nhttps://e2e-portal.example/other`);
+  await form.getByRole('button', { name: 'Save…' }).click();
+  const dialog = page.getByTestId('console-confirm');
+  await dialog.getByLabel('Reason (optional, recorded in the history)').fill('e2e: second redirect');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByTestId('applications-saved')).toHaveText('E2E edited saved.');
+  const stored = await page.request.get('/api/Account/ConsoleApplications');
+  const application = (
+    (await stored.json()) as { applications: { clientId: string; redirectUris: string[] }[] }
+  ).applications.find((a) => a.clientId === clientId);
+  expect(application?.redirectUris).toEqual([REDIRECT, 'https://e2e-portal.example/other']);
+});
+
+test('refuses a new upstream provider whose issuer has no discovery document, on the issuer field', async () => {
+  const id = `e2e-up-${Date.now().toString(36)}`;
+  await page.goto('/admin/applications');
+  const form = page.getByTestId('new-upstream');
+  // The gateway itself answers 404 at this issuer's /.well-known/openid-configuration.
+  const issuer = `${systemUnderTest().baseUrl}/no-such-issuer`;
+  await form.getByLabel('Provider ID (part of its callback address)').fill(id);
+  await form.getByLabel('Name', { exact: true }).fill('E2E nowhere');
+  await form.getByLabel('Issuer', { exact: true }).fill(issuer);
+  await form.getByLabel('Client ID at the provider').fill('hr-identity');
+  await form.getByLabel('Client secret', { exact: true }).fill('e2e-secret');
+  await form.getByLabel('Token endpoint authentication').selectOption('client_secret_post');
+  await form.getByRole('button', { name: 'Add…' }).click();
+  const field = form.getByLabel('Issuer', { exact: true });
+  await withConfirmItsYou(
+    page,
+    admin,
+    () => page.getByTestId('console-confirm').getByRole('button', { name: 'Add', exact: true }).click(),
+    form.getByText("The provider's discovery document could not be read:"),
+  );
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('console-confirm')).toBeHidden();
+  const stored = await page.request.get('/api/Account/ConsoleUpstreams');
+  expect(((await stored.json()) as { upstreams: { id: string }[] }).upstreams.map((u) => u.id)).not.toContain(
+    id,
+  );
   await expectAxeCleanLightAndDark(page);
 });
 

@@ -137,6 +137,32 @@ export const ERROR_MESSAGES = {
   // console audit search (issue 52, ADR 0063)
   auditToBeforeFrom: 'The end date must not be before the start date.',
   auditOtherPartner: 'You can search only the events of your own partner.',
+  // console bulk import, a bad row's reasons (issue 52, ADR 0063)
+  importCsvUnclosedQuote: 'Row {{row}}: a quoted field is not closed.',
+  importCsvTextAfterQuote: 'Row {{row}}: there is text after a closing quote.',
+  importCsvQuoteInField: 'Row {{row}}: a quote is inside an unquoted field.',
+  importEmpty: 'The file is empty: a header row is required.',
+  importNoRows: 'The file has no rows under its header.',
+  importUnknownColumn:
+    'Row {{row}}: unknown column "{{column}}" (the columns are id, name, partner, username and roles).',
+  importMissingColumn: 'Row {{row}}: the column "{{column}}" is missing.',
+  importColumnTwice: 'Row {{row}}: the column "{{column}}" appears twice.',
+  importFieldCount: 'Row {{row}}: {{count}} fields, but the header has {{expected}}.',
+  importIdEmpty: 'Row {{row}}: the id is empty.',
+  importIdTooLong: 'Row {{row}}: the id is longer than {{max}} characters.',
+  importIdCharacters: 'Row {{row}}: the id "{{id}}" holds a space or a control character.',
+  importNameEmpty: 'Row {{row}}: the name is empty.',
+  importNameTooLong: 'Row {{row}}: the name is longer than {{max}} characters.',
+  importNameCharacters: 'Row {{row}}: the name holds a control character.',
+  importUnknownPartner: 'Row {{row}}: there is no partner "{{partner}}".',
+  importUnknownUser: 'Row {{row}}: there is no user "{{username}}".',
+  importRolesWithoutUser: 'Row {{row}}: roles are given without a username.',
+  importUnknownRole:
+    'Row {{row}}: unknown role "{{role}}" (1–7, or EMPLOYEE, MANAGER, VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER, ADMIN, HR_ADMIN).',
+  importCustomerExists: 'Row {{row}}: the customer "{{id}}" already exists.',
+  importCustomerDiffers: 'Row {{row}}: the customer "{{id}}" has another name or partner in row {{earlier}}.',
+  importMemberTwice: 'Row {{row}}: "{{username}}" is already a member of "{{id}}" in an earlier row.',
+  importCustomerTwice: 'Row {{row}}: the customer "{{id}}" is already in row {{earlier}}.',
 } as const;
 
 /** A code listed in {@link ERROR_MESSAGES}. */

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isErrorCode } from 'shared-contracts';
 import { importCustomersSchema } from 'shared-contracts/console';
 import { BACKENDS } from '../testing/test-gateway.js';
 import { buildConsoleWorld, type ConsoleWorld } from '../testing/console-samples/types.js';
@@ -30,6 +31,7 @@ for (const backend of BACKENDS) {
           `bad-partner-${t},Bad,nowhere,,`,
           `bad-user-${t},Bad user,demo,no-such-user-${t},`,
           `bad-role-${t},Bad role,demo,${world.people.retail.username},KING`,
+          ',,demo,,',
         ].join('\n');
         const res = await world.operators.platformAdmin.b.post('/api/Account/ImportCustomers', {
           csv,
@@ -37,10 +39,16 @@ for (const backend of BACKENDS) {
         });
         expect(res.status).toBe(400);
         const rows = (res.body as { errors: { csv: string[] } }).errors.csv;
-        expect(rows).toHaveLength(3);
-        expect(rows[0]).toMatch(/^row 3: no partner "nowhere"/);
-        expect(rows[1]).toMatch(/^row 4: no user/);
-        expect(rows[2]).toMatch(/^row 5: unknown role "KING"/);
+        // Codes of the errors map with the row and what was wrong (SPEC.md §4), shown by the page in five locales.
+        expect(rows).toEqual([
+          'importUnknownPartner|{"row":3,"partner":"nowhere"}',
+          `importUnknownUser|{"row":4,"username":"no-such-user-${t}"}`,
+          'importUnknownRole|{"row":5,"role":"KING"}',
+          // A row with two faults: both, each with the row.
+          'importIdEmpty|{"row":6}',
+          'importNameEmpty|{"row":6}',
+        ]);
+        for (const row of rows) expect(isErrorCode(row.slice(0, row.indexOf('|')))).toBe(true);
         expect(await world.gw.store.customers.findById(`good-${t}`)).toBeUndefined();
       });
 

@@ -106,7 +106,9 @@ function expectLetThrough(answer: Answer, samples: ConsoleCallSamples) {
  */
 function expectRefused(answer: Answer, request: ConsoleRequest, outOfReach: boolean) {
   if (outOfReach) {
-    expect([403, 404], answer.text.slice(0, 300)).toContain(answer.status);
+    expect(request.refusedWith ? [request.refusedWith] : [403, 404], answer.text.slice(0, 300)).toContain(
+      answer.status,
+    );
     const codes = codesOf(answer);
     expect(codes.length, answer.text.slice(0, 300)).toBeGreaterThan(0);
     // The handler's own refusal may name the field (e.g. `partnerId: auditOtherPartner`); never one of the guard's

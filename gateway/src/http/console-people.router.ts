@@ -47,8 +47,8 @@ const PLAIN_CHANGES = [
  * The console's People calls (issue 52, ADR 0061) over the one people service the CLI uses too. The guard let the
  * caller through on any grant holding the permission (scope `customer`); here the caller's grants narrow it to
  * their partner's people (support) or their customers' members (customer administrators). A person outside that is
- * answered 404 as an unknown one is: the caller learns nothing of them. Each change answers the person as they now
- * are.
+ * refused, 403 `forbidden` (issue 52's Proof), and shows nothing of them; an unknown id, or a platform administrator
+ * the caller may not know of, is 404 (ADR 0061). Each change answers the person as they now are.
  */
 export function consolePeopleRouter(deps: ConsolePeopleRouterDeps): Router {
   const { people } = deps;
@@ -61,13 +61,15 @@ export function consolePeopleRouter(deps: ConsolePeopleRouterDeps): Router {
 
   async function answer(res: Response, scope: PeopleScope, outcome: PersonOutcome): Promise<void> {
     if (outcome.kind === 'notFound') return sendFormError(res, 'notFound', 404);
+    if (outcome.kind === 'outOfReach') return sendFormError(res, 'forbidden', 403);
     if (outcome.kind === 'refused') {
       const { status, code } = REFUSALS[outcome.refusal];
       return sendValidationProblem(res, { [outcome.field]: [code] }, status);
     }
     // null when the change took the person out of the caller's reach (a customer administrator removed the
     // membership that made them one of its people).
-    res.json((await people.view(scope, outcome.person.id)) ?? null);
+    const now = await people.view(scope, outcome.person.id);
+    res.json(typeof now === 'object' ? now : null);
   }
 
   view(router, '/ConsolePeople', async (req: Request, res) => {
@@ -91,6 +93,7 @@ export function consolePeopleRouter(deps: ConsolePeopleRouterDeps): Router {
     if (!request) return;
     const person = await people.view(scope, request.id);
     if (!person) return sendFormError(res, 'notFound', 404);
+    if (person === 'outOfReach') return sendFormError(res, 'forbidden', 403);
     res.json(person);
   });
 

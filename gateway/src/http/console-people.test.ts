@@ -70,19 +70,27 @@ for (const backend of BACKENDS) {
         expect(byMail.people.map((p) => p.id)).toEqual([world.people.retail.id]);
       });
 
-      it('refuses every call on a person outside the caller’s reach with 404, showing nothing of them', async () => {
+      it('refuses every call on a person outside the caller’s reach with 403 (a platform administrator and an unknown id: 404), showing nothing of them', async () => {
+        const unknown = { id: '00000000-0000-4000-8000-000000000052', platformAdmin: false, unknown: true };
         for (const name of ['supportA', 'supportB', 'customerAdminRetail'] as const) {
           const operator = world.operators[name];
-          for (const person of world.peopleOutside(operator)) {
+          for (const person of [...world.peopleOutside(operator), unknown]) {
+            // Issue 52's Proof: a member of another customer is refused (403 `forbidden`); an unknown id, or a
+            // platform administrator (whom support never sees, ADR 0061), is not found.
+            const status = 'unknown' in person || person.platformAdmin ? 404 : 403;
+            const code = status === 403 ? 'forbidden' : 'notFound';
+            const label = 'username' in person ? person.username : 'unknown';
             const view = await operator.b.agent.get('/api/Account/ConsolePerson').query({ id: person.id });
-            expect({ name, person: person.username, status: view.status }).toEqual({
+            expect({ name, person: label, status: view.status, errors: view.body.errors }).toEqual({
               name,
-              person: person.username,
-              status: 404,
+              person: label,
+              status,
+              errors: { '': [code] },
             });
             for (const call of CHANGES) {
               const answer = await operator.b.post(`/api/Account/${call}`, { id: person.id, reason: REASON });
-              expect({ call, status: answer.status }).toEqual({ call, status: 404 });
+              expect({ call, status: answer.status }).toEqual({ call, status });
+              if (!('username' in person)) continue;
               for (const shown of personData(person)) expect(answer.text).not.toContain(shown);
             }
           }

@@ -93,7 +93,8 @@ export const IMPORT_CSV_MAX = 60_000;
 /**
  * Request of `ImportCustomers`: the CSV of customers and memberships (the admin CLI's `customers import` file:
  * header `id,name,partner,username,roles`), and why. All or nothing: a file with a bad row stores nothing and is
- * answered 400 with every bad row under `csv` ("row N: reason").
+ * answered 400 with every bad row's reasons under `csv`, each a code of the errors map with its row and what was wrong
+ * (`importUnknownUser|{"row":4,"username":"ann"}`), so the page says them in the reader's language.
  */
 export const importCustomersRequestSchema = z.object({
   csv: z.string().check(z.minLength(1), z.maxLength(IMPORT_CSV_MAX)),

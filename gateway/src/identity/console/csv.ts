@@ -15,6 +15,8 @@ export class CsvSyntaxError extends Error {
   constructor(
     readonly line: number,
     readonly reason: string,
+    /** The errors map's code of the reason (SPEC.md §4), for the console's page. */
+    readonly code: 'importCsvUnclosedQuote' | 'importCsvTextAfterQuote' | 'importCsvQuoteInField',
   ) {
     super(`line ${line}: ${reason}`);
   }
@@ -46,7 +48,8 @@ export function parseCsv(text: string): CsvRecord[] {
       quoted = true;
       i++;
       for (;;) {
-        if (i >= input.length) throw new CsvSyntaxError(startLine, 'a quoted field is not closed');
+        if (i >= input.length)
+          throw new CsvSyntaxError(startLine, 'a quoted field is not closed', 'importCsvUnclosedQuote');
         const q = input[i]!;
         i++;
         if (q === '"') {
@@ -57,7 +60,7 @@ export function parseCsv(text: string): CsvRecord[] {
       }
       const after = input[i];
       if (after !== undefined && after !== ',' && after !== '\n' && after !== '\r')
-        throw new CsvSyntaxError(line, 'text after a closing quote');
+        throw new CsvSyntaxError(line, 'text after a closing quote', 'importCsvTextAfterQuote');
     } else if (c === ',') {
       fields.push(field);
       field = '';
@@ -69,7 +72,8 @@ export function parseCsv(text: string): CsvRecord[] {
       line++;
       recordLine = line;
     } else {
-      if (c === '"' || quoted) throw new CsvSyntaxError(line, 'a quote inside an unquoted field');
+      if (c === '"' || quoted)
+        throw new CsvSyntaxError(line, 'a quote inside an unquoted field', 'importCsvQuoteInField');
       field += c;
       i++;
     }

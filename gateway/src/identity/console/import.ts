@@ -3,7 +3,7 @@ import type { Store } from '../../store/store.js';
 import type { ConsoleActor } from './console-actor.js';
 import { checkCustomerImport, storeCustomerImport } from './customer-import.js';
 
-/** An import's outcome: stored, or every bad row ("row N: reason") and nothing stored. */
+/** An import's outcome: stored, or every bad row's reasons as codes of the errors map, and nothing stored. */
 export type ConsoleImportOutcome =
   { kind: 'imported'; customers: number; memberships: number } | { kind: 'bad'; errors: string[] };
 
@@ -20,7 +20,7 @@ export function createConsoleImportService(deps: { store: Store; clock: Clock })
       reason: string | null,
     ): Promise<ConsoleImportOutcome> {
       const checked = await checkCustomerImport(store, csv);
-      if (checked.errors.length > 0) return { kind: 'bad', errors: checked.errors };
+      if (checked.codes.length > 0) return { kind: 'bad', errors: checked.codes };
       await storeCustomerImport(store, checked);
       const customers = checked.customers.length;
       await store.audit.record({

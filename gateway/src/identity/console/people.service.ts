@@ -50,10 +50,14 @@ export type PersonRefusal =
   /** The person is not a member of that customer. */
   | 'notAMember';
 
-/** A change's outcome: done (the person as they now are), not found (or outside the scope), or refused. */
+/**
+ * A change's outcome: done (the person as they now are), not found (no such account, or a platform administrator
+ * the caller may not even know of), out of reach (an account the caller's grants do not cover), or refused.
+ */
 export type PersonOutcome =
   | { kind: 'done'; person: User }
   | { kind: 'notFound' }
+  | { kind: 'outOfReach' }
   | { kind: 'refused'; field: string; refusal: PersonRefusal };
 
 /** A change of a person: who made it and why. */
@@ -98,19 +102,24 @@ export function createPeopleService(deps: PeopleServiceDeps) {
     return [...new Set(grants.filter((g) => g.role === 'platformAdmin').map((g) => g.userId))];
   }
 
-  /** The person `id` when the scope reaches them. */
-  async function find(scope: PeopleScope, id: string): Promise<User | undefined> {
+  /**
+   * The person `id` when the scope reaches them; `outOfReach` for an account it does not (issue 52's Proof: a
+   * customer administrator asking for a member of another customer is refused, 403); undefined for no account, and
+   * for a platform administrator out of reach: support never sees one (ADR 0061), not even that the id exists.
+   */
+  async function find(scope: PeopleScope, id: string): Promise<User | 'outOfReach' | undefined> {
     const user = await store.users.findById(id);
     if (!user) return undefined;
     if (scope.all) return user;
     const customers = await store.customers.customersOf(user.id);
     const platformAdmin = (await store.consoleGrants.listOf(user.id)).some((g) => g.role === 'platformAdmin');
+    if (platformAdmin) return undefined;
     const reached = scopeReaches(scope, {
       partnerId: user.partnerId,
       customerIds: customers.map((c) => c.id),
       platformAdmin,
     });
-    return reached ? user : undefined;
+    return reached ? user : 'outOfReach';
   }
 
   async function audit(kind: PeopleAuditKind, person: User, change: PersonChange, more: object = {}) {
@@ -149,6 +158,7 @@ export function createPeopleService(deps: PeopleServiceDeps) {
   ): Promise<PersonOutcome> {
     const person = await find(scope, id);
     if (!person) return { kind: 'notFound' };
+    if (person === 'outOfReach') return { kind: 'outOfReach' };
     const refused = await run(person);
     if (refused) return { kind: 'refused', ...refused };
     await audit(record.kind, person, made, record.data);
@@ -209,10 +219,10 @@ export function createPeopleService(deps: PeopleServiceDeps) {
       return { people, total, page: query.page, pageSize: PEOPLE_PAGE_SIZE };
     },
 
-    /** `ConsolePerson`: the person's page, or undefined when the scope does not reach them. */
-    async view(scope: PeopleScope, id: string): Promise<ConsolePerson | undefined> {
+    /** `ConsolePerson`: the person's page; `outOfReach` or undefined (no such account) as {@link find} says. */
+    async view(scope: PeopleScope, id: string): Promise<ConsolePerson | 'outOfReach' | undefined> {
       const user = await find(scope, id);
-      if (!user) return undefined;
+      if (!user || user === 'outOfReach') return user;
       const now = clock.now();
       const partner = user.partnerId ? await store.partners.findById(user.partnerId) : undefined;
       const sessions = deps.sessionIndex

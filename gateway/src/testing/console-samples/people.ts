@@ -31,6 +31,12 @@ function customersOutside(world: ConsoleWorld, operator: Operator): string[] {
     .map((c) => c.id);
 }
 
+/**
+ * The refusal a person out of reach gets (issue 52's Proof, ADR 0061): 403 for an account the caller's grants do not
+ * cover; 404 for a platform administrator, whom only a caller reaching everyone may know of.
+ */
+const refusalFor = (person: Person) => (person.platformAdmin ? 404 : 403);
+
 /** A change taking the person and a reason: in reach on a fresh person, out of reach on the others. */
 function change(allowed?: readonly (400 | 409)[]): ConsoleCallSamples {
   return {
@@ -38,12 +44,14 @@ function change(allowed?: readonly (400 | 409)[]): ConsoleCallSamples {
       const person = await freshIn(world, operator);
       return { method: 'POST', body: { id: person.id, reason: REASON } };
     },
-    outOfScope: (world, operator) =>
-      world.peopleOutside(operator).map((person): ConsoleRequest => ({
+    outOfScope: (world, operator) => [
+      ...world.peopleOutside(operator).map((person): ConsoleRequest => ({
         method: 'POST',
         body: { id: person.id, reason: REASON },
         mustNotShow: personData(person),
+        refusedWith: refusalFor(person),
       })),
+    ],
     ...(allowed ? { allowed } : {}),
   };
 }
@@ -73,12 +81,14 @@ export const samples = {
   },
   ConsolePerson: {
     inScope: (world, operator) => ({ method: 'GET', query: { id: world.personIn(operator).id } }),
-    outOfScope: (world, operator) =>
-      world.peopleOutside(operator).map((person): ConsoleRequest => ({
+    outOfScope: (world, operator) => [
+      ...world.peopleOutside(operator).map((person): ConsoleRequest => ({
         method: 'GET',
         query: { id: person.id },
+        refusedWith: refusalFor(person),
         mustNotShow: personData(person),
       })),
+    ],
   },
   DisablePerson: change(),
   EnablePerson: change(),
@@ -100,6 +110,7 @@ export const samples = {
         method: 'POST',
         body: { id: person.id, customerId, roles: ['EMPLOYEE'], reason: REASON },
         mustNotShow: personData(person),
+        refusedWith: refusalFor(person),
       }));
       const outside = customersOutside(world, operator);
       if (outside.length === 0) return others;
@@ -125,6 +136,7 @@ export const samples = {
         method: 'POST',
         body: { id: person.id, customerId: person.customerIds[0] ?? outside[0], reason: REASON },
         mustNotShow: personData(person),
+        refusedWith: refusalFor(person),
       }));
       if (outside.length === 0) return others;
       // A person in reach who is also a member of customers outside the operator's: those memberships stay.

@@ -126,6 +126,12 @@ export interface ConsoleRequest {
    * caller who holds the permission, yet showing none of `mustNotShow`; refused (403) to one who does not.
    */
   filtered?: boolean;
+  /**
+   * Out of scope only: the refusal's exact status to a caller who holds the permission, where the call tells them
+   * apart (People: 403 for a person outside reach, 404 for an unknown id or a platform administrator support may
+   * not know of, ADR 0061). Without it, 403 or 404.
+   */
+  refusedWith?: 403 | 404;
 }
 
 /**

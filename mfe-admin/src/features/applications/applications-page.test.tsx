@@ -49,6 +49,7 @@ async function renderPage(answers: StubAnswers = {}) {
     ConsoleAccess: () => Response.json(PLATFORM_ADMIN),
     ConsoleApplications: () => Response.json({ applications: [portal] }),
     ConsoleUpstreams: () => Response.json({ upstreams: [CONTOSO] }),
+    ConsolePartners: () => Response.json({ partners: [] }),
     RotateApplicationSecret: () =>
       Response.json({ application: portal, clientSecret: 'new-secret-shown-once' }),
     DisableApplication: ({ body }) => {
@@ -67,7 +68,7 @@ async function renderPage(answers: StubAnswers = {}) {
 }
 
 const confirmWith = async (reason: string, button: string) => {
-  const dialog = await screen.findByTestId('application-dialog');
+  const dialog = await screen.findByTestId('console-confirm');
   fireEvent.change(within(dialog).getByLabelText('Reason (optional, recorded in the history)'), {
     target: { value: reason },
   });
@@ -99,7 +100,7 @@ describe('/admin/applications', () => {
     expect(within(row).getByRole('button', { name: 'Enable…' })).toBeTruthy();
   });
 
-  it('shows a refused redirect URI on its field', async () => {
+  it('shows a redirect URI the gateway refuses on its field', async () => {
     await renderPage({
       CreateApplication: () =>
         Response.json(
@@ -114,13 +115,126 @@ describe('/admin/applications', () => {
     fireEvent.change(within(form).getByLabelText('Client ID'), { target: { value: 'new-app' } });
     fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'New app' } });
     fireEvent.change(within(form).getByLabelText('Redirect URIs (one per line)'), {
-      target: { value: 'javascript:alert(1)' },
+      target: { value: 'https://new.example/callback' },
     });
     fireEvent.click(within(form).getByRole('button', { name: 'Add…' }));
     await confirmWith('', 'Add');
     expect(
       await within(form).findByText('Enter absolute http(s) addresses without a fragment, one per line.'),
     ).toBeTruthy();
+  });
+
+  it('refuses a bad redirect URI of an edited application on its field, before any call', async () => {
+    const { calls } = await renderPage();
+    const row = await screen.findByTestId('application-payroll-portal');
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit…' }));
+    const form = await screen.findByTestId('edit-application-payroll-portal');
+    fireEvent.change(within(form).getByLabelText('Redirect URIs (one per line)'), {
+      target: { value: 'https://app.example/callback\nhttps://app.example/cb#fragment' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save…' }));
+    expect(
+      await within(form).findByText('Enter absolute http(s) addresses without a fragment, one per line.'),
+    ).toBeTruthy();
+    expect(screen.queryByTestId('console-confirm')).toBeNull();
+    expect(calls.some((c) => c.call === 'UpdateApplication')).toBe(false);
+  });
+
+  it('saves an edited application with its reason, and disables it when unticked', async () => {
+    const { calls } = await renderPage({
+      UpdateApplication: ({ body }) => Response.json({ ...PORTAL, ...(body as object) }),
+    });
+    const row = await screen.findByTestId('application-payroll-portal');
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit…' }));
+    const form = await screen.findByTestId('edit-application-payroll-portal');
+    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'Payroll' } });
+    fireEvent.change(within(form).getByLabelText('Redirect URIs after sign-out (one per line)'), {
+      target: { value: 'https://app.example/bye' },
+    });
+    fireEvent.click(within(form).getByLabelText('Enabled: it can sign people in'));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save…' }));
+    await confirmWith('renamed', 'Save');
+    await waitFor(() => expect(screen.getByTestId('applications-saved').textContent).toBe('Payroll saved.'));
+    expect(calls.find((c) => c.call === 'UpdateApplication')?.body).toEqual({
+      clientId: 'payroll-portal',
+      name: 'Payroll',
+      redirectUris: ['https://app.example/callback'],
+      postLogoutRedirectUris: ['https://app.example/bye'],
+      reason: 'renamed',
+    });
+    expect(calls.find((c) => c.call === 'DisableApplication')?.body).toEqual({
+      clientId: 'payroll-portal',
+      disabled: true,
+      reason: 'renamed',
+    });
+    expect(screen.queryByTestId('edit-application-payroll-portal')).toBeNull();
+  });
+
+  it('shows a failed discovery of a new upstream provider on its issuer', async () => {
+    const { calls } = await renderPage({
+      CreateUpstream: () =>
+        Response.json(
+          {
+            title: 'One or more validation errors occurred.',
+            errors: { issuer: ['upstreamDiscoveryFailed|{"detail":"404 Not Found"}'] },
+          },
+          { status: 400 },
+        ),
+    });
+    const form = await screen.findByTestId('new-upstream');
+    const type = (label: string, value: string) =>
+      fireEvent.change(within(form).getByLabelText(label), { target: { value } });
+    type('Provider ID (part of its callback address)', 'acme-id');
+    type('Name', 'Acme ID');
+    type('Issuer', 'https://wrong.example');
+    type('Client ID at the provider', 'hr');
+    type('Client secret', 's3cret');
+    fireEvent.change(within(form).getByLabelText('Token endpoint authentication'), {
+      target: { value: 'private_key_jwt' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Add…' }));
+    await confirmWith('', 'Add');
+    const issuer = within(form).getByLabelText('Issuer');
+    await waitFor(() => expect(issuer.getAttribute('aria-invalid')).toBe('true'));
+    const errors = document.getElementById(issuer.getAttribute('aria-describedby') ?? '');
+    expect(errors?.textContent).toBe("The provider's discovery document could not be read: 404 Not Found");
+    expect(calls.find((c) => c.call === 'CreateUpstream')?.body).toMatchObject({
+      id: 'acme-id',
+      issuer: 'https://wrong.example',
+      clientSecret: 's3cret',
+      scopes: 'openid profile email',
+      partnerId: null,
+      vendor: false,
+      roles: [],
+      tokenAuthMethod: 'private_key_jwt',
+    });
+  });
+
+  it('edits an upstream provider: only what changed is sent, the secret stays unless typed', async () => {
+    const { calls } = await renderPage({
+      ConsoleUpstreams: () => Response.json({ upstreams: [{ ...CONTOSO, tokenAuthMethodInUse: null }] }),
+      UpdateUpstream: () => Response.json(CONTOSO),
+    });
+    const row = await screen.findByTestId('upstream-contoso');
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit…' }));
+    const form = await screen.findByTestId('edit-upstream-contoso');
+    expect(within(form).getByTestId('upstream-method-in-use').textContent).toBe(
+      'In use: not discovered yet.',
+    );
+    expect(within(form).getByTestId('upstream-jwks-uri').textContent).toBe(
+      'https://identity.example/signin/contoso/jwks',
+    );
+    fireEvent.change(within(form).getByLabelText('Button label'), { target: { value: 'Contoso staff' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save…' }));
+    await confirmWith('clearer button', 'Save');
+    await waitFor(() =>
+      expect(screen.getByTestId('applications-saved').textContent).toBe('Contoso Support saved.'),
+    );
+    expect(calls.find((c) => c.call === 'UpdateUpstream')?.body).toEqual({
+      id: 'contoso',
+      buttonLabel: 'Contoso staff',
+      reason: 'clearer button',
+    });
   });
 
   it('lists the upstream providers', async () => {

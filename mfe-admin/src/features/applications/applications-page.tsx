@@ -1,234 +1,33 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SerializedError } from '@reduxjs/toolkit';
-import { ADMIN_APPLICATIONS_PATH, type ApiError } from 'shared-contracts';
-import { Dialog, ResultStatus, useDialogDescriptionId } from 'shared-contracts/account-ui';
+import { ADMIN_APPLICATIONS_PATH } from 'shared-contracts';
+import { ResultStatus } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import type { Application, ApplicationWithSecret, Upstream } from 'shared-contracts/console';
-import { Button, Checkbox, FormErrors, ProgressBar, Stack, TextField } from 'shared-contracts/ui';
+import { Button, FormErrors, ProgressBar } from 'shared-contracts/ui';
+import { ConfirmDialog, type Confirmation } from '../shared/confirm-dialog';
 import { ConsoleLayout } from '../shared/console-layout';
+import { ApplicationForm } from './application-form';
 import {
   useConsoleApplicationsQuery,
   useConsoleUpstreamsQuery,
-  useCreateApplicationMutation,
   useDisableApplicationMutation,
   useDisableUpstreamMutation,
   useRotateApplicationSecretMutation,
 } from './applications.api';
+import { OneTimeSecret } from './one-time-secret';
+import { UpstreamForm } from './upstream-form';
 
-type Failure = ApiError | SerializedError | undefined;
-type Outcome = { error?: Failure; data?: unknown };
+/** What the page edits: one application or one provider at a time. */
+type Editing = { application: string } | { upstream: string } | undefined;
 
-/** What a confirmation acts on: its title, what will happen, and the call with the reason given. */
-interface Confirmation {
-  title: string;
-  summary: string;
-  confirm: string;
-  danger: boolean;
-  run: (reason: string | undefined) => Promise<Outcome>;
-  done: (data: unknown) => void;
-}
-
-/** The fields a refusal may name, shown in the dialog too (the form shows them on its fields). */
-const REFUSED_FIELDS = [
-  'clientId',
-  'name',
-  'redirectUris',
-  'postLogoutRedirectUris',
-  'id',
-  'disabled',
-] as const;
-
-/** Confirms one action with an optional reason; a refusal stays in the dialog, field by field (SPEC.md §4). */
-function ConfirmDialog({ confirmation, onClose }: { confirmation: Confirmation; onClose: () => void }) {
-  return (
-    <Dialog open title={confirmation.title} onClose={onClose} testId="application-dialog">
-      <ConfirmForm confirmation={confirmation} onClose={onClose} />
-    </Dialog>
-  );
-}
-
-function ConfirmForm({ confirmation, onClose }: { confirmation: Confirmation; onClose: () => void }) {
-  const { t } = useTranslation('mfe-admin');
-  const descriptionId = useDialogDescriptionId();
-  const reasonId = useId();
-  const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Failure>(undefined);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    const result = await confirmation.run(reason.trim() || undefined);
-    setBusy(false);
-    if (result.error) setError(result.error);
-    else confirmation.done(result.data);
-  }
-
-  const errors = formErrorsOf(t, error);
-  return (
-    <form noValidate onSubmit={(event) => void submit(event)}>
-      <Stack>
-        <p id={descriptionId}>{confirmation.summary}</p>
-        <div className="hr-field">
-          <label className="hr-field__label" htmlFor={reasonId}>
-            {t('actions.reason')}
-          </label>
-          <textarea
-            id={reasonId}
-            className="hr-field__input admin-reason"
-            maxLength={500}
-            rows={2}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
-        </div>
-        <FormErrors messages={[...errors.form, ...REFUSED_FIELDS.flatMap((field) => errors.field(field))]} />
-        <div className="hr-dialog__actions">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            {t('actions.cancel')}
-          </Button>
-          <Button type="submit" variant={confirmation.danger ? 'danger' : 'primary'} loading={busy}>
-            {confirmation.confirm}
-          </Button>
-        </div>
-      </Stack>
-    </form>
-  );
-}
-
-/** The secret of a client, shown once (after creation or rotation) with what to do with it. */
-function OneTimeSecret({ secret }: { secret: ApplicationWithSecret }) {
-  const { t } = useTranslation('mfe-admin');
-  return (
-    <div className="admin-secret" data-testid="application-secret-panel">
-      <p>{t('applications.secret.intro', { application: secret.application.name })}</p>
-      <code dir="ltr" data-testid="application-secret">
-        {secret.clientSecret}
-      </code>
-    </div>
-  );
-}
-
-const lines = (text: string) =>
-  text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter(Boolean);
-
-/** The form of a new application; the confirmation creates it. */
-function NewApplication({ onConfirm }: { onConfirm: (c: Confirmation) => void }) {
-  const { t } = useTranslation('mfe-admin');
-  const [create] = useCreateApplicationMutation();
-  const [clientId, setClientId] = useState('');
-  const [name, setName] = useState('');
-  const [confidential, setConfidential] = useState(true);
-  const [redirects, setRedirects] = useState('');
-  const [logouts, setLogouts] = useState('');
-  const [error, setError] = useState<Failure>(undefined);
-  const [created, setCreated] = useState<ApplicationWithSecret | undefined>(undefined);
-  const redirectsId = useId();
-  const logoutsId = useId();
-  const errors = formErrorsOf(t, error);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(undefined);
-    setCreated(undefined);
-    onConfirm({
-      title: t('applications.create.title'),
-      summary: t('applications.create.summary', { application: name || clientId }),
-      confirm: t('applications.create.confirm'),
-      danger: false,
-      run: async (reason) => {
-        const result = await create({
-          clientId: clientId.trim(),
-          name,
-          confidential,
-          redirectUris: lines(redirects),
-          postLogoutRedirectUris: lines(logouts),
-          ...(reason ? { reason } : {}),
-        });
-        if (result.error) setError(result.error);
-        return result;
-      },
-      done: (data) => setCreated(data as ApplicationWithSecret),
-    });
-  }
-
-  const area = (id: string, label: string, value: string, set: (v: string) => void, field: string) => (
-    <div className="hr-field">
-      <label className="hr-field__label" htmlFor={id}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        dir="ltr"
-        className="hr-field__input"
-        rows={2}
-        value={value}
-        aria-invalid={errors.field(field).length > 0 || undefined}
-        aria-describedby={errors.field(field).length > 0 ? `${id}-errors` : undefined}
-        onChange={(event) => set(event.target.value)}
-      />
-      {errors.field(field).length > 0 ? (
-        <ul id={`${id}-errors`} className="hr-field__errors">
-          {errors.field(field).map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
-  );
-
-  return (
-    <form noValidate onSubmit={submit} aria-labelledby="new-application-title" data-testid="new-application">
-      <Stack>
-        <h3 id="new-application-title">{t('applications.create.heading')}</h3>
-        <TextField
-          label={t('applications.fields.clientId')}
-          dir="ltr"
-          value={clientId}
-          onChange={(event) => setClientId(event.target.value)}
-          errors={errors.field('clientId')}
-        />
-        <TextField
-          label={t('applications.fields.name')}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          errors={errors.field('name')}
-        />
-        <Checkbox
-          label={t('applications.fields.confidential')}
-          checked={confidential}
-          onChange={(event) => setConfidential(event.target.checked)}
-        />
-        {area(redirectsId, t('applications.fields.redirectUris'), redirects, setRedirects, 'redirectUris')}
-        {area(
-          logoutsId,
-          t('applications.fields.postLogoutRedirectUris'),
-          logouts,
-          setLogouts,
-          'postLogoutRedirectUris',
-        )}
-        <FormErrors messages={errors.form} />
-        <div>
-          <Button type="submit">{t('applications.create.open')}</Button>
-        </div>
-        {created?.clientSecret ? <OneTimeSecret secret={created} /> : null}
-      </Stack>
-    </form>
-  );
-}
-
-function ApplicationRow({
-  application,
-  onConfirm,
-}: {
-  application: Application;
+/** What a row of either table is given by the page. */
+interface RowProps {
   onConfirm: (c: Confirmation) => void;
-}) {
+  onEdit: () => void;
+}
+
+function ApplicationRow({ application, onConfirm, onEdit }: RowProps & { application: Application }) {
   const { t } = useTranslation('mfe-admin');
   const [rotate] = useRotateApplicationSecretMutation();
   const [disable] = useDisableApplicationMutation();
@@ -243,6 +42,9 @@ function ApplicationRow({
       <td>{t(application.disabled ? 'applications.disabled' : 'applications.enabled')}</td>
       <td>
         <div className="admin-release__actions">
+          <Button type="button" variant="secondary" onClick={onEdit}>
+            {t('applications.edit.start')}
+          </Button>
           {application.confidential ? (
             <Button
               type="button"
@@ -295,7 +97,7 @@ function ApplicationRow({
   );
 }
 
-function UpstreamRow({ upstream, onConfirm }: { upstream: Upstream; onConfirm: (c: Confirmation) => void }) {
+function UpstreamRow({ upstream, onConfirm, onEdit }: RowProps & { upstream: Upstream }) {
   const { t } = useTranslation('mfe-admin');
   const [disable] = useDisableUpstreamMutation();
   const [result, setResult] = useState<string | undefined>(undefined);
@@ -308,23 +110,28 @@ function UpstreamRow({ upstream, onConfirm }: { upstream: Upstream; onConfirm: (
       <td>{t(upstream.vendor ? 'applications.upstreams.vendor' : 'applications.upstreams.login')}</td>
       <td>{t(upstream.disabled ? 'applications.disabled' : 'applications.enabled')}</td>
       <td>
-        <Button
-          type="button"
-          variant={upstream.disabled ? 'secondary' : 'danger'}
-          onClick={() =>
-            onConfirm({
-              title: t(`applications.upstreams.${action}.title`, names),
-              summary: t(`applications.upstreams.${action}.summary`, names),
-              confirm: t(`applications.${action}.confirm`),
-              danger: action === 'disable',
-              run: (reason) =>
-                disable({ id: upstream.id, disabled: !upstream.disabled, ...(reason ? { reason } : {}) }),
-              done: () => setResult(t(`applications.upstreams.${action}.done`, names)),
-            })
-          }
-        >
-          {t(`applications.${action}.open`)}
-        </Button>
+        <div className="admin-release__actions">
+          <Button type="button" variant="secondary" onClick={onEdit}>
+            {t('applications.edit.start')}
+          </Button>
+          <Button
+            type="button"
+            variant={upstream.disabled ? 'secondary' : 'danger'}
+            onClick={() =>
+              onConfirm({
+                title: t(`applications.upstreams.${action}.title`, names),
+                summary: t(`applications.upstreams.${action}.summary`, names),
+                confirm: t(`applications.${action}.confirm`),
+                danger: action === 'disable',
+                run: (reason) =>
+                  disable({ id: upstream.id, disabled: !upstream.disabled, ...(reason ? { reason } : {}) }),
+                done: () => setResult(t(`applications.upstreams.${action}.done`, names)),
+              })
+            }
+          >
+            {t(`applications.${action}.open`)}
+          </Button>
+        </div>
         <ResultStatus message={result} testId={`upstream-${upstream.id}-result`} />
       </td>
     </tr>
@@ -336,6 +143,8 @@ function Applications() {
   const clients = useConsoleApplicationsQuery();
   const upstreams = useConsoleUpstreamsQuery();
   const [confirmation, setConfirmation] = useState<Confirmation | undefined>(undefined);
+  const [editing, setEditing] = useState<Editing>(undefined);
+  const [saved, setSaved] = useState<string | undefined>(undefined);
   const confirm = (c: Confirmation) =>
     setConfirmation({
       ...c,
@@ -344,6 +153,19 @@ function Applications() {
         c.done(data);
       },
     });
+  const edit = (what: Editing) => {
+    setSaved(undefined);
+    setEditing(what);
+  };
+  const stopEditing = () => setEditing(undefined);
+  const editedApplication =
+    editing && 'application' in editing
+      ? clients.data?.applications.find((a) => a.clientId === editing.application)
+      : undefined;
+  const editedUpstream =
+    editing && 'upstream' in editing
+      ? upstreams.data?.upstreams.find((u) => u.id === editing.upstream)
+      : undefined;
   const headings = ['name', 'id', 'kind', 'status', 'actions'] as const;
   return (
     <>
@@ -352,6 +174,7 @@ function Applications() {
       <FormErrors
         messages={[...formErrorsOf(t, clients.error).form, ...formErrorsOf(t, upstreams.error).form]}
       />
+      <ResultStatus message={saved} testId="applications-saved" />
       <section>
         <h2 id="applications-title">{t('applications.clients')}</h2>
         <div className="admin-scroll" tabIndex={0} role="region" aria-labelledby="applications-title">
@@ -367,12 +190,27 @@ function Applications() {
             </thead>
             <tbody>
               {(clients.data?.applications ?? []).map((application) => (
-                <ApplicationRow key={application.clientId} application={application} onConfirm={confirm} />
+                <ApplicationRow
+                  key={application.clientId}
+                  application={application}
+                  onConfirm={confirm}
+                  onEdit={() => edit({ application: application.clientId })}
+                />
               ))}
             </tbody>
           </table>
         </div>
-        <NewApplication onConfirm={confirm} />
+        {editedApplication ? (
+          <ApplicationForm
+            key={editedApplication.clientId}
+            application={editedApplication}
+            onConfirm={confirm}
+            onClose={stopEditing}
+            onSaved={setSaved}
+          />
+        ) : (
+          <ApplicationForm onConfirm={confirm} />
+        )}
       </section>
       <section>
         <h2 id="upstreams-title">{t('applications.upstreams.title')}</h2>
@@ -389,11 +227,27 @@ function Applications() {
             </thead>
             <tbody>
               {(upstreams.data?.upstreams ?? []).map((upstream) => (
-                <UpstreamRow key={upstream.id} upstream={upstream} onConfirm={confirm} />
+                <UpstreamRow
+                  key={upstream.id}
+                  upstream={upstream}
+                  onConfirm={confirm}
+                  onEdit={() => edit({ upstream: upstream.id })}
+                />
               ))}
             </tbody>
           </table>
         </div>
+        {editedUpstream ? (
+          <UpstreamForm
+            key={editedUpstream.id}
+            upstream={editedUpstream}
+            onConfirm={confirm}
+            onClose={stopEditing}
+            onSaved={setSaved}
+          />
+        ) : (
+          <UpstreamForm onConfirm={confirm} onSaved={setSaved} />
+        )}
       </section>
       {confirmation ? (
         <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(undefined)} />

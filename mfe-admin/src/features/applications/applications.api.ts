@@ -11,9 +11,12 @@ import {
   type ConsoleApplications,
   type ConsoleUpstreams,
   type CreateApplicationRequest,
+  type CreateUpstreamRequest,
   type DisableApplicationRequest,
   type DisableUpstreamRequest,
   type RotateApplicationSecretRequest,
+  type UpdateApplicationRequest,
+  type UpdateUpstreamRequest,
   type Upstream,
 } from 'shared-contracts/console';
 
@@ -47,6 +50,12 @@ export const applicationsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Applica
       ),
       invalidatesTags: ['Applications'],
     }),
+    updateApplication: build.mutation<Application, UpdateApplicationRequest>({
+      queryFn: change<UpdateApplicationRequest, Application>('UpdateApplication', (body) =>
+        applicationSchema.parse(body),
+      ),
+      invalidatesTags: ['Applications'],
+    }),
     rotateApplicationSecret: build.mutation<ApplicationWithSecret, RotateApplicationSecretRequest>({
       queryFn: change<RotateApplicationSecretRequest, ApplicationWithSecret>(
         'RotateApplicationSecret',
@@ -57,6 +66,18 @@ export const applicationsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Applica
     disableApplication: build.mutation<Application, DisableApplicationRequest>({
       queryFn: change<DisableApplicationRequest, Application>('DisableApplication', (body) =>
         applicationSchema.parse(body),
+      ),
+      invalidatesTags: ['Applications'],
+    }),
+    createUpstream: build.mutation<Upstream, CreateUpstreamRequest>({
+      queryFn: change<CreateUpstreamRequest, Upstream>('CreateUpstream', (body) =>
+        upstreamSchema.parse(body),
+      ),
+      invalidatesTags: ['Applications'],
+    }),
+    updateUpstream: build.mutation<Upstream, UpdateUpstreamRequest>({
+      queryFn: change<UpdateUpstreamRequest, Upstream>('UpdateUpstream', (body) =>
+        upstreamSchema.parse(body),
       ),
       invalidatesTags: ['Applications'],
     }),
@@ -74,7 +95,10 @@ export const {
   useConsoleApplicationsQuery,
   useConsoleUpstreamsQuery,
   useCreateApplicationMutation,
+  useUpdateApplicationMutation,
   useRotateApplicationSecretMutation,
   useDisableApplicationMutation,
+  useCreateUpstreamMutation,
+  useUpdateUpstreamMutation,
   useDisableUpstreamMutation,
 } = applicationsApi;

@@ -7,6 +7,7 @@ import { formErrorsOf } from 'shared-contracts/api';
 import { AUDIT_RETENTION_LIMITS } from 'shared-contracts/console';
 import { Button, FormErrors, TextField } from 'shared-contracts/ui';
 import { useAuditRetentionQuery, useSetAuditRetentionMutation } from './audit.api';
+import { ReasonField } from '../shared/reason-field';
 
 /**
  * How long the audit keeps events (issue 52): shown to every reader of the audit; a platform administrator
@@ -15,7 +16,6 @@ import { useAuditRetentionQuery, useSetAuditRetentionMutation } from './audit.ap
 export function AuditRetentionSection() {
   const { t } = useTranslation('mfe-admin');
   const titleId = useId();
-  const reasonId = useId();
   const { data } = useAuditRetentionQuery();
   const { data: access } = useConsoleAccessQuery();
   const canChange = access?.permissions.includes('console.audit.settings') ?? false;
@@ -68,29 +68,13 @@ export function AuditRetentionSection() {
             onChange={(event) => setDays(event.target.value)}
             errors={fieldErrors('days')}
           />
-          <div className="hr-field">
-            <label className="hr-field__label" htmlFor={reasonId}>
-              {t('grants.reason')}
-            </label>
-            <textarea
-              id={reasonId}
-              className="hr-field__input admin-reason"
-              maxLength={500}
-              rows={2}
-              required
-              aria-invalid={reasonErrors.length > 0 || undefined}
-              aria-describedby={reasonErrors.length > 0 ? `${reasonId}-errors` : undefined}
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-            />
-            {reasonErrors.length > 0 ? (
-              <ul id={`${reasonId}-errors`} className="hr-field__errors">
-                {reasonErrors.map((message) => (
-                  <li key={message}>{message}</li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
+          <ReasonField
+            label={t('grants.reason')}
+            value={reason}
+            onChange={setReason}
+            errors={reasonErrors}
+            required
+          />
           <FormErrors messages={errors.form} />
           <Button type="submit" loading={isLoading}>
             {t('audit.retention.save')}

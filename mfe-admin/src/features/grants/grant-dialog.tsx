@@ -5,9 +5,11 @@ import type { ApiError } from 'shared-contracts';
 import { Dialog, useDialogDescriptionId } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import { CONSOLE_ROLES, type ConsoleRole, type ListedGrant } from 'shared-contracts/console';
-import { Button, FormErrors, Stack, TextField } from 'shared-contracts/ui';
+import { FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { isolate } from '../shared/format';
 import { useGrantConsoleRoleMutation, useWithdrawConsoleRoleMutation } from './grants.api';
+import { ReasonField } from '../shared/reason-field';
+import { DialogActions } from '../shared/dialog-actions';
 
 /** Props of {@link GrantDialog}. */
 export interface GrantDialogProps {
@@ -52,7 +54,6 @@ function GrantForm({ withdraw, onDone, onClose }: GrantDialogProps) {
   const { t } = useTranslation('mfe-admin');
   const descriptionId = useDialogDescriptionId();
   const roleId = useId();
-  const reasonId = useId();
   const scopeText = useScopeText();
   const [username, setUsername] = useState(withdraw?.username ?? '');
   const [role, setRole] = useState<ConsoleRole>(withdraw?.role ?? 'support');
@@ -165,38 +166,21 @@ function GrantForm({ withdraw, onDone, onClose }: GrantDialogProps) {
           </>
         )}
         {withdraw ? <FormErrors messages={[...errors.field('role'), ...errors.field('username')]} /> : null}
-        <div className="hr-field">
-          <label className="hr-field__label" htmlFor={reasonId}>
-            {t('grants.reason')}
-          </label>
-          <textarea
-            id={reasonId}
-            className="hr-field__input admin-reason"
-            maxLength={500}
-            rows={2}
-            required
-            aria-invalid={reasonErrors.length > 0 || undefined}
-            aria-describedby={reasonErrors.length > 0 ? `${reasonId}-errors` : undefined}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
-          {reasonErrors.length > 0 ? (
-            <ul id={`${reasonId}-errors`} className="hr-field__errors">
-              {reasonErrors.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
+        <ReasonField
+          label={t('grants.reason')}
+          value={reason}
+          onChange={setReason}
+          errors={reasonErrors}
+          required
+        />
         <FormErrors messages={errors.form} />
-        <div className="hr-dialog__actions">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            {t('actions.cancel')}
-          </Button>
-          <Button type="submit" variant={withdraw ? 'danger' : 'primary'} loading={busy}>
-            {withdraw ? t('grants.withdrawConfirm') : t('grants.grantConfirm')}
-          </Button>
-        </div>
+        <DialogActions
+          cancel={t('actions.cancel')}
+          confirm={withdraw ? t('grants.withdrawConfirm') : t('grants.grantConfirm')}
+          danger={withdraw !== undefined}
+          onCancel={onClose}
+          busy={busy}
+        />
       </Stack>
     </form>
   );

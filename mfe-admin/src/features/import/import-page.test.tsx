@@ -23,7 +23,13 @@ async function renderPage() {
             {
               title: 'x',
               detail: 'x',
-              errors: { csv: ['row 3: no partner "nowhere"', 'row 4: no user "ghost"'] },
+              errors: {
+                csv: [
+                  'importUnknownPartner|{"row":3,"partner":"nowhere"}',
+                  'importUnknownUser|{"row":4,"username":"ghost"}',
+                  'importUnknownRole|{"row":4,"role":"KING"}',
+                ],
+              },
             },
             { status: 400 },
           )
@@ -54,7 +60,11 @@ describe('/admin/import', () => {
       within(bad)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['row 3: no partner "nowhere"', 'row 4: no user "ghost"']);
+    ).toEqual([
+      'Row 3: there is no partner "nowhere".',
+      'Row 4: there is no user "ghost".',
+      'Row 4: unknown role "KING" (1–7, or EMPLOYEE, MANAGER, VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER, ADMIN, HR_ADMIN).',
+    ]);
     fireEvent.change(csv, { target: { value: 'id,name,partner\ngood,Good,demo' } });
     fireEvent.click(screen.getByRole('button', { name: 'Import' }));
     await waitFor(() =>

@@ -1,25 +1,32 @@
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SerializedError } from '@reduxjs/toolkit';
-import { ADMIN_IMPORT_PATH, type ApiError } from 'shared-contracts';
+import { ADMIN_IMPORT_PATH, parseErrorCode, type ApiError } from 'shared-contracts';
 import { ResultStatus } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import { IMPORT_CSV_MAX, importCustomersSchema } from 'shared-contracts/console';
 import { Button, FormErrors } from 'shared-contracts/ui';
 import { ConsoleLayout } from '../shared/console-layout';
 import { useImportCustomersMutation } from './import.api';
+import { ReasonField } from '../shared/reason-field';
 
-/** The bad rows the gateway listed (`row N: reason`, under `csv`), as they came. */
-function badRowsOf(error: ApiError | SerializedError | undefined): string[] {
-  if (!error || !('errors' in error)) return [];
-  return error.errors.csv ?? [];
+/**
+ * How many rows the gateway found wrong: its `csv` errors are one code per reason (`importUnknownUser|{"row":4,…}`),
+ * several for a row with several faults; a reason of the whole file (no header, no rows) counts as one.
+ */
+function badRowCountOf(error: ApiError | SerializedError | undefined): number {
+  if (!error || !('errors' in error)) return 0;
+  const rows = (error.errors.csv ?? []).map((message) => {
+    const parsed = parseErrorCode(message);
+    return 'values' in parsed && parsed.values.row !== undefined ? String(parsed.values.row) : message;
+  });
+  return new Set(rows).size;
 }
 
 function ImportForm() {
   const { t } = useTranslation('mfe-admin');
   const csvId = useId();
   const fileId = useId();
-  const reasonId = useId();
   const badId = useId();
   const [csv, setCsv] = useState('');
   const [reason, setReason] = useState('');
@@ -59,8 +66,10 @@ function ImportForm() {
     setReason('');
   }
 
-  const badRows = badRowsOf(error);
   const errors = formErrorsOf(t, error);
+  // Each reason in the reader's language, with its row number (SPEC.md §4 codes of the errors map).
+  const badRows = errors.field('csv');
+  const badRowCount = badRowCountOf(error);
   const csvErrors = checks.csv ? [checks.csv] : [];
   const reasonErrors = checks.reason ? [checks.reason] : [];
   return (
@@ -102,37 +111,19 @@ function ImportForm() {
           </ul>
         ) : null}
       </div>
-      <div className="hr-field">
-        <label className="hr-field__label" htmlFor={reasonId}>
-          {t('grants.reason')}
-        </label>
-        <textarea
-          id={reasonId}
-          className="hr-field__input admin-reason"
-          maxLength={500}
-          rows={2}
-          required
-          aria-invalid={reasonErrors.length > 0 || undefined}
-          aria-describedby={reasonErrors.length > 0 ? `${reasonId}-errors` : undefined}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-        />
-        {reasonErrors.length > 0 ? (
-          <ul id={`${reasonId}-errors`} className="hr-field__errors">
-            {reasonErrors.map((message) => (
-              <li key={message}>{message}</li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
+      <ReasonField
+        label={t('grants.reason')}
+        value={reason}
+        onChange={setReason}
+        errors={reasonErrors}
+        required
+      />
       {badRows.length > 0 ? (
         <div id={badId} role="alert" className="hr-field__errors" data-testid="import-bad-rows">
-          <p>{t('import.badRows', { count: badRows.length })}</p>
+          <p>{t('import.badRows', { count: badRowCount })}</p>
           <ul>
             {badRows.map((row) => (
-              <li key={row} dir="ltr">
-                {row}
-              </li>
+              <li key={row}>{row}</li>
             ))}
           </ul>
         </div>

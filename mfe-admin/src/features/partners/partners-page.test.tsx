@@ -123,6 +123,72 @@ describe('/admin/partners', () => {
     });
   });
 
+  it('offers the translated languages and the captcha, and saves only what changed', async () => {
+    const { calls } = await renderPage({ UpdatePartner: () => Response.json(ACME) });
+    const languages = await screen.findByTestId('partner-languages');
+    fireEvent.click(within(languages).getByLabelText('Español'));
+    fireEvent.click(within(languages).getByLabelText('Deutsch'));
+    fireEvent.change(screen.getByLabelText('Default language'), { target: { value: 'es' } });
+    const captcha = screen.getByTestId('partner-captcha');
+    fireEvent.change(within(captcha).getByLabelText('Captcha provider'), {
+      target: { value: 'recaptcha-v3' },
+    });
+    fireEvent.change(within(captcha).getByLabelText('When it is asked'), { target: { value: 'always' } });
+    fireEvent.change(within(captcha).getByLabelText('reCAPTCHA site key'), {
+      target: { value: 'site-key_1' },
+    });
+    fireEvent.change(within(captcha).getByLabelText('reCAPTCHA secret'), { target: { value: 'sec' } });
+    fireEvent.change(within(captcha).getByLabelText('Minimum score'), { target: { value: '0.7' } });
+    fireEvent.click(screen.getByTestId('partner-save'));
+    const dialog = await screen.findByTestId('partner-dialog');
+    expect(within(dialog).getByTestId('partner-dialog-summary').textContent).toContain(
+      'Languages offered, Default language, Captcha',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.call === 'UpdatePartner')).toBe(true));
+    expect(calls.find((c) => c.call === 'UpdatePartner')?.body).toEqual({
+      id: 'demo',
+      availableLanguages: [
+        { name: 'en-GB', description: 'English' },
+        { name: 'es', description: 'Español' },
+      ],
+      defaultLanguage: 'es',
+      captcha: {
+        provider: 'recaptcha-v3',
+        when: 'always',
+        siteKey: 'site-key_1',
+        secret: 'sec',
+        minScore: 0.7,
+      },
+    });
+  });
+
+  it('shows a refused captcha and default language on their fields', async () => {
+    await renderPage({
+      UpdatePartner: () =>
+        Response.json(
+          {
+            title: 'One or more validation errors occurred.',
+            errors: {
+              captcha: ['partnerCaptchaNeedsKeys'],
+              defaultLanguage: ['partnerDefaultLanguageNotOffered'],
+            },
+          },
+          { status: 400 },
+        ),
+    });
+    const captcha = await screen.findByTestId('partner-captcha');
+    fireEvent.change(within(captcha).getByLabelText('Captcha provider'), {
+      target: { value: 'recaptcha-v2' },
+    });
+    fireEvent.click(screen.getByTestId('partner-save'));
+    fireEvent.click(
+      within(await screen.findByTestId('partner-dialog')).getByRole('button', { name: 'Save' }),
+    );
+    expect(await within(captcha).findByText('reCAPTCHA needs a site key and a secret.')).toBeTruthy();
+    expect(screen.getByText('The default language must be one of the languages offered.')).toBeTruthy();
+  });
+
   it('shows the gateway’s refusal of a logo on the logo field', async () => {
     await renderPage({
       UploadPartnerLogo: () =>

@@ -7,13 +7,21 @@ import { formErrorsOf } from 'shared-contracts/api';
 import type { PartnerSettings, UpdatePartnerRequest } from 'shared-contracts/console';
 import { Button, Checkbox, FormErrors, ProgressBar, Stack, TextField } from 'shared-contracts/ui';
 import { ConsoleLayout } from '../shared/console-layout';
+import { useConsolePartnersQuery } from '../shared/partners-list.api';
+import {
+  PartnerLanguagesCaptcha,
+  languagesCaptchaChangesOf,
+  languagesCaptchaDraftOf,
+  type LanguagesCaptchaDraft,
+} from './partner-languages-captcha';
 import { PartnerPreview } from './partner-preview';
 import {
   useConsolePartnerQuery,
-  useConsolePartnersQuery,
   useUpdatePartnerMutation,
   useUploadPartnerLogoMutation,
 } from './partners.api';
+import { ReasonField } from '../shared/reason-field';
+import { DialogActions } from '../shared/dialog-actions';
 
 const FLAGS = [
   'showLoginProviders',
@@ -32,6 +40,7 @@ interface Draft {
   idleSignOutMinutes: string;
   passwordMinLength: string;
   flags: Record<Flag, boolean>;
+  more: LanguagesCaptchaDraft;
 }
 
 function draftOf(p: PartnerSettings): Draft {
@@ -42,6 +51,7 @@ function draftOf(p: PartnerSettings): Draft {
     idleSignOutMinutes: String(p.idleSignOutMinutes),
     passwordMinLength: String(p.passwordRules.minLength),
     flags: Object.fromEntries(FLAGS.map((flag) => [flag, p[flag]])) as Record<Flag, boolean>,
+    more: languagesCaptchaDraftOf(p),
   };
 }
 
@@ -58,7 +68,7 @@ function changesOf(p: PartnerSettings, d: Draft): Omit<UpdatePartnerRequest, 'id
   if (d.passwordMinLength !== String(p.passwordRules.minLength))
     changes.passwordRules = { minLength: Number(d.passwordMinLength) };
   for (const flag of FLAGS) if (d.flags[flag] !== p[flag]) changes[flag] = d.flags[flag];
-  return changes;
+  return { ...changes, ...languagesCaptchaChangesOf(p, d.more) };
 }
 
 type Failure = ApiError | SerializedError | undefined;
@@ -102,7 +112,6 @@ function SaveDialog({
 function SaveForm({ partner, changes, logo, onDone, onFailed, onClose }: Parameters<typeof SaveDialog>[0]) {
   const { t } = useTranslation('mfe-admin');
   const descriptionId = useDialogDescriptionId();
-  const reasonId = useId();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [update] = useUpdatePartnerMutation();
@@ -145,27 +154,13 @@ function SaveForm({ partner, changes, logo, onDone, onFailed, onClose }: Paramet
             ].join(', '),
           })}
         </p>
-        <div className="hr-field">
-          <label className="hr-field__label" htmlFor={reasonId}>
-            {t('actions.reason')}
-          </label>
-          <textarea
-            id={reasonId}
-            className="hr-field__input admin-reason"
-            maxLength={500}
-            rows={2}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
-        </div>
-        <div className="hr-dialog__actions">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            {t('actions.cancel')}
-          </Button>
-          <Button type="submit" loading={busy}>
-            {t('partners.save.confirm')}
-          </Button>
-        </div>
+        <ReasonField label={t('actions.reason')} value={reason} onChange={setReason} />
+        <DialogActions
+          cancel={t('actions.cancel')}
+          confirm={t('partners.save.confirm')}
+          onCancel={onClose}
+          busy={busy}
+        />
       </Stack>
     </form>
   );
@@ -291,6 +286,12 @@ function PartnerForm({
             onChange={(event) => set({ passwordMinLength: event.target.value })}
             errors={errors.field('passwordRules')}
           />
+          <PartnerLanguagesCaptcha
+            partner={partner}
+            draft={draft.more}
+            set={(patch) => set({ more: { ...draft.more, ...patch } })}
+            errorsOf={errors.field}
+          />
           <fieldset className="admin-flags">
             <legend>{t('partners.options')}</legend>
             {FLAGS.map((flag) => (
@@ -327,7 +328,7 @@ function PartnerForm({
           name: draft.name,
           backgroundColor: draft.backgroundColor,
           logoUrl: logoUrl ?? partner.logoUrl,
-          languages: partner.availableLanguages.map((l) => l.description),
+          languages: (changes.availableLanguages ?? partner.availableLanguages).map((l) => l.description),
           showLanguageOptions: draft.flags.showLanguageOptions,
           showLoginProviders: draft.flags.showLoginProviders,
         }}

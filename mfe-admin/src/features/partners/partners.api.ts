@@ -1,9 +1,7 @@
 import { confirmedChange } from 'shared-contracts/account-ui';
 import { baseApi } from 'shared-contracts/api';
 import {
-  consolePartnersSchema,
   partnerSettingsSchema,
-  type ConsolePartners,
   type PartnerSettings,
   type UpdatePartnerRequest,
 } from 'shared-contracts/console';
@@ -21,11 +19,6 @@ export interface UploadPartnerLogoArgs {
  */
 export const partnersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Partners'] }).injectEndpoints({
   endpoints: (build) => ({
-    consolePartners: build.query<ConsolePartners, void>({
-      query: () => ({ url: 'ConsolePartners', method: 'GET' }),
-      transformResponse: (body: unknown) => consolePartnersSchema.parse(body),
-      providesTags: ['Partners'],
-    }),
     consolePartner: build.query<PartnerSettings, string>({
       query: (id) => ({ url: 'ConsolePartner', method: 'GET', params: { id } }),
       transformResponse: (body: unknown) => partnerSettingsSchema.parse(body),
@@ -60,9 +53,4 @@ export const partnersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Partners'] 
 });
 
 /** Hooks of the Partners page. */
-export const {
-  useConsolePartnersQuery,
-  useConsolePartnerQuery,
-  useUpdatePartnerMutation,
-  useUploadPartnerLogoMutation,
-} = partnersApi;
+export const { useConsolePartnerQuery, useUpdatePartnerMutation, useUploadPartnerLogoMutation } = partnersApi;

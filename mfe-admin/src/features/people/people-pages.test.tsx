@@ -148,7 +148,14 @@ describe('/admin/person', () => {
     expect(screen.getByTestId('person-action-EnablePerson')).toBeTruthy();
   });
 
-  it('says "not found" for a person outside the caller’s reach', async () => {
+  it('says a person outside the caller’s reach (403) is not theirs, and an unknown one (404) is not found', async () => {
+    await renderPerson({
+      ConsolePerson: () => Response.json({ errors: { '': ['forbidden'] } }, { status: 403 }),
+    });
+    expect((await screen.findByTestId('person-missing')).textContent).toBe(
+      'This person is not among the people you help: you can neither see nor change their account.',
+    );
+    cleanup();
     await renderPerson({
       ConsolePerson: () => Response.json({ errors: { '': ['notFound'] } }, { status: 404 }),
     });

@@ -5,7 +5,7 @@ import type { ApiError } from 'shared-contracts';
 import { Dialog, useDialogDescriptionId } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import { PERSON_ROLES, type ConsolePerson, type PersonRole } from 'shared-contracts/console';
-import { Button, Checkbox, FormErrors, Stack, TextField } from 'shared-contracts/ui';
+import { Checkbox, FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { isolate } from '../shared/format';
 import {
   useAddPersonMembershipMutation,
@@ -13,6 +13,8 @@ import {
   useRemovePersonMembershipMutation,
   type PersonAction,
 } from './people.api';
+import { ReasonField } from '../shared/reason-field';
+import { DialogActions } from '../shared/dialog-actions';
 
 /** What a dialog of the person's page does: one of the plain actions, or a membership added or removed. */
 export type PersonDialogKind =
@@ -51,7 +53,7 @@ export function PersonActionDialog(props: PersonActionDialogProps) {
 function ActionForm({ what, person, onDone, onClose }: PersonActionDialogProps) {
   const { t } = useTranslation('mfe-admin');
   const descriptionId = useDialogDescriptionId();
-  const reasonId = useId();
+  const rolesId = useId();
   const [reason, setReason] = useState('');
   const [customerId, setCustomerId] = useState('');
   const [roles, setRoles] = useState<PersonRole[]>(['EMPLOYEE']);
@@ -120,7 +122,7 @@ function ActionForm({ what, person, onDone, onClose }: PersonActionDialogProps) 
             <fieldset
               className="admin-roles"
               aria-invalid={roleErrors.length > 0 || undefined}
-              aria-describedby={roleErrors.length > 0 ? `${reasonId}-roles` : undefined}
+              aria-describedby={roleErrors.length > 0 ? `${rolesId}-roles` : undefined}
             >
               <legend>{t('people.addMembership.roles')}</legend>
               {PERSON_ROLES.map((role) => (
@@ -132,7 +134,7 @@ function ActionForm({ what, person, onDone, onClose }: PersonActionDialogProps) 
                 />
               ))}
               {roleErrors.length > 0 ? (
-                <ul id={`${reasonId}-roles`} className="hr-field__errors">
+                <ul id={`${rolesId}-roles`} className="hr-field__errors">
                   {roleErrors.map((message) => (
                     <li key={message}>{message}</li>
                   ))}
@@ -141,42 +143,23 @@ function ActionForm({ what, person, onDone, onClose }: PersonActionDialogProps) 
             </fieldset>
           </>
         ) : null}
-        <div className="hr-field">
-          <label className="hr-field__label" htmlFor={reasonId}>
-            {t('people.reason')}
-          </label>
-          <textarea
-            id={reasonId}
-            className="hr-field__input admin-reason"
-            maxLength={500}
-            rows={2}
-            required
-            aria-invalid={reasonErrors.length > 0 || undefined}
-            aria-describedby={`${reasonId}-hint${reasonErrors.length > 0 ? ` ${reasonId}-errors` : ''}`}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            data-testid="person-reason"
-          />
-          <p id={`${reasonId}-hint`} className="hr-field__hint">
-            {t('people.reasonHint')}
-          </p>
-          {reasonErrors.length > 0 ? (
-            <ul id={`${reasonId}-errors`} className="hr-field__errors">
-              {reasonErrors.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
+        <ReasonField
+          label={t('people.reason')}
+          hint={t('people.reasonHint')}
+          value={reason}
+          onChange={setReason}
+          errors={reasonErrors}
+          required
+          testId="person-reason"
+        />
         <FormErrors messages={errors.form} />
-        <div className="hr-dialog__actions">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            {t('people.cancel')}
-          </Button>
-          <Button type="submit" variant={danger ? 'danger' : 'primary'} loading={busy}>
-            {t(`${key}.confirm`)}
-          </Button>
-        </div>
+        <DialogActions
+          cancel={t('people.cancel')}
+          confirm={t(`${key}.confirm`)}
+          danger={danger}
+          onCancel={onClose}
+          busy={busy}
+        />
       </Stack>
     </form>
   );

@@ -223,7 +223,9 @@ function PersonView({ id }: { id: string }) {
   const { data, error, isLoading } = useConsolePersonQuery({ id }, { skip: id === '' });
   const { data: access } = useConsoleAccessQuery();
   const canChange = access?.permissions.includes('console.people.change') ?? false;
-  const missing = id === '' || (error && 'status' in error && error.status === 404);
+  const status = error && 'status' in error ? error.status : undefined;
+  // 404: no such account; 403: an account outside the caller's reach (issue 52, ADR 0061), shown nothing of.
+  const missing = id === '' || status === 404 || status === 403;
   return (
     <>
       <p>
@@ -232,7 +234,7 @@ function PersonView({ id }: { id: string }) {
       <ProgressBar active={isLoading} label={t('people.loading')} />
       {missing ? (
         <p role="status" data-testid="person-missing">
-          {t('people.notFound')}
+          {t(status === 403 ? 'people.outOfReach' : 'people.notFound')}
         </p>
       ) : (
         <FormErrors messages={formErrorsOf(t, error).form} />
@@ -244,7 +246,8 @@ function PersonView({ id }: { id: string }) {
 
 /**
  * `/admin/person?id=…` (issue 52): one person's account, ways in, sessions, customers and recent sign-ins, and the
- * changes the caller may make, each confirmed with a reason. A person outside the caller's reach is "not found".
+ * changes the caller may make, each confirmed with a reason. A person outside the caller's reach is refused (403) and
+ * said to be so; an unknown one is "not found".
  */
 export function PersonPage() {
   const [search] = useSearchParams();

@@ -5,7 +5,7 @@ import type { ApiError } from 'shared-contracts';
 import { Dialog, useDialogDescriptionId } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import type { RemoteRelease } from 'shared-contracts/console';
-import { Button, FormErrors, Stack, TextField } from 'shared-contracts/ui';
+import { FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { formatPercent, formatRate, isolate } from '../shared/format';
 import {
   useEndCanaryMutation,
@@ -14,6 +14,8 @@ import {
   useSetCanaryGuardMutation,
   useStartCanaryMutation,
 } from './releases.api';
+import { ReasonField } from '../shared/reason-field';
+import { DialogActions } from '../shared/dialog-actions';
 
 /** The actions of a release card; each opens this dialog. */
 export type ReleaseActionKind = 'startCanary' | 'endCanary' | 'promote' | 'rollBack' | 'guard';
@@ -66,7 +68,6 @@ function ActionForm({ kind, release, onDone, onClose }: ReleaseActionDialogProps
   const { t, i18n } = useTranslation('mfe-admin');
   const locale = i18n.language;
   const descriptionId = useDialogDescriptionId();
-  const reasonId = useId();
   const versions = choosable(release);
   const [version, setVersion] = useState(release.canary?.version ?? versions[0] ?? '');
   const [share, setShare] = useState(String(release.canary?.percent ?? 10));
@@ -247,32 +248,15 @@ function ActionForm({ kind, release, onDone, onClose }: ReleaseActionDialogProps
             />
           </>
         ) : null}
-        <div className="hr-field">
-          <label className="hr-field__label" htmlFor={reasonId}>
-            {t('actions.reason')}
-          </label>
-          <textarea
-            id={reasonId}
-            className="hr-field__input admin-reason"
-            maxLength={500}
-            rows={2}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
-        </div>
+        <ReasonField label={t('actions.reason')} value={reason} onChange={setReason} />
         <FormErrors messages={errors.form} />
-        <div className="hr-dialog__actions">
-          <Button type="button" variant="secondary" onClick={onClose}>
-            {t('actions.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            variant={kind === 'rollBack' || kind === 'endCanary' ? 'danger' : 'primary'}
-            loading={busy}
-          >
-            {t(`actions.${kind}.confirm`)}
-          </Button>
-        </div>
+        <DialogActions
+          cancel={t('actions.cancel')}
+          confirm={t(`actions.${kind}.confirm`)}
+          danger={kind === 'rollBack' || kind === 'endCanary'}
+          onCancel={onClose}
+          busy={busy}
+        />
       </Stack>
     </form>
   );

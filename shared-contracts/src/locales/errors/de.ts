@@ -122,4 +122,32 @@ export const errorsDe = {
   // console audit search (issue 52, ADR 0063)
   auditToBeforeFrom: 'Das Enddatum darf nicht vor dem Startdatum liegen.',
   auditOtherPartner: 'Sie können nur die Ereignisse Ihres eigenen Partners durchsuchen.',
+  // console bulk import, a bad row's reasons (issue 52, ADR 0063)
+  importCsvUnclosedQuote: 'Zeile {{row}}: Ein Feld in Anführungszeichen wird nicht geschlossen.',
+  importCsvTextAfterQuote: 'Zeile {{row}}: Nach einem schließenden Anführungszeichen steht noch Text.',
+  importCsvQuoteInField: 'Zeile {{row}}: Ein Anführungszeichen steht in einem Feld ohne Anführungszeichen.',
+  importEmpty: 'Die Datei ist leer: Eine Kopfzeile ist erforderlich.',
+  importNoRows: 'Die Datei hat unter ihrer Kopfzeile keine Zeilen.',
+  importUnknownColumn:
+    'Zeile {{row}}: Unbekannte Spalte „{{column}}“ (die Spalten sind id, name, partner, username und roles).',
+  importMissingColumn: 'Zeile {{row}}: Die Spalte „{{column}}“ fehlt.',
+  importColumnTwice: 'Zeile {{row}}: Die Spalte „{{column}}“ kommt zweimal vor.',
+  importFieldCount: 'Zeile {{row}}: {{count}} Felder, die Kopfzeile hat aber {{expected}}.',
+  importIdEmpty: 'Zeile {{row}}: Die ID ist leer.',
+  importIdTooLong: 'Zeile {{row}}: Die ID ist länger als {{max}} Zeichen.',
+  importIdCharacters: 'Zeile {{row}}: Die ID „{{id}}“ enthält ein Leerzeichen oder ein Steuerzeichen.',
+  importNameEmpty: 'Zeile {{row}}: Der Name ist leer.',
+  importNameTooLong: 'Zeile {{row}}: Der Name ist länger als {{max}} Zeichen.',
+  importNameCharacters: 'Zeile {{row}}: Der Name enthält ein Steuerzeichen.',
+  importUnknownPartner: 'Zeile {{row}}: Es gibt keinen Partner „{{partner}}“.',
+  importUnknownUser: 'Zeile {{row}}: Es gibt kein Konto „{{username}}“.',
+  importRolesWithoutUser: 'Zeile {{row}}: Rollen sind ohne Benutzernamen angegeben.',
+  importUnknownRole:
+    'Zeile {{row}}: Unbekannte Rolle „{{role}}“ (1–7 oder EMPLOYEE, MANAGER, VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER, ADMIN, HR_ADMIN).',
+  importCustomerExists: 'Zeile {{row}}: Den Kunden „{{id}}“ gibt es bereits.',
+  importCustomerDiffers:
+    'Zeile {{row}}: Der Kunde „{{id}}“ hat in Zeile {{earlier}} einen anderen Namen oder Partner.',
+  importMemberTwice:
+    'Zeile {{row}}: „{{username}}“ ist in einer früheren Zeile bereits Mitglied von „{{id}}“.',
+  importCustomerTwice: 'Zeile {{row}}: Der Kunde „{{id}}“ steht bereits in Zeile {{earlier}}.',
 } as const satisfies ErrorTranslation;

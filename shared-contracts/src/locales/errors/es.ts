@@ -118,4 +118,31 @@ export const errorsEs = {
   // console audit search (issue 52, ADR 0063)
   auditToBeforeFrom: 'La fecha final no puede ser anterior a la inicial.',
   auditOtherPartner: 'Solo puede buscar los eventos de su propio socio.',
+  // console bulk import, a bad row's reasons (issue 52, ADR 0063)
+  importCsvUnclosedQuote: 'Fila {{row}}: un campo entre comillas no está cerrado.',
+  importCsvTextAfterQuote: 'Fila {{row}}: hay texto después de unas comillas de cierre.',
+  importCsvQuoteInField: 'Fila {{row}}: hay comillas dentro de un campo sin comillas.',
+  importEmpty: 'El archivo está vacío: se necesita una fila de encabezado.',
+  importNoRows: 'El archivo no tiene filas bajo su encabezado.',
+  importUnknownColumn:
+    'Fila {{row}}: columna «{{column}}» desconocida (las columnas son id, name, partner, username y roles).',
+  importMissingColumn: 'Fila {{row}}: falta la columna «{{column}}».',
+  importColumnTwice: 'Fila {{row}}: la columna «{{column}}» aparece dos veces.',
+  importFieldCount: 'Fila {{row}}: {{count}} campos, pero el encabezado tiene {{expected}}.',
+  importIdEmpty: 'Fila {{row}}: el id está vacío.',
+  importIdTooLong: 'Fila {{row}}: el id tiene más de {{max}} caracteres.',
+  importIdCharacters: 'Fila {{row}}: el id «{{id}}» contiene un espacio o un carácter de control.',
+  importNameEmpty: 'Fila {{row}}: el nombre está vacío.',
+  importNameTooLong: 'Fila {{row}}: el nombre tiene más de {{max}} caracteres.',
+  importNameCharacters: 'Fila {{row}}: el nombre contiene un carácter de control.',
+  importUnknownPartner: 'Fila {{row}}: no hay ningún socio «{{partner}}».',
+  importUnknownUser: 'Fila {{row}}: no hay ningún usuario «{{username}}».',
+  importRolesWithoutUser: 'Fila {{row}}: se indican roles sin nombre de usuario.',
+  importUnknownRole:
+    'Fila {{row}}: rol «{{role}}» desconocido (1–7, o EMPLOYEE, MANAGER, VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER, ADMIN, HR_ADMIN).',
+  importCustomerExists: 'Fila {{row}}: el cliente «{{id}}» ya existe.',
+  importCustomerDiffers:
+    'Fila {{row}}: el cliente «{{id}}» tiene otro nombre u otro socio en la fila {{earlier}}.',
+  importMemberTwice: 'Fila {{row}}: «{{username}}» ya es miembro de «{{id}}» en una fila anterior.',
+  importCustomerTwice: 'Fila {{row}}: el cliente «{{id}}» ya está en la fila {{earlier}}.',
 } as const satisfies ErrorTranslation;

@@ -119,4 +119,33 @@ export const errorsFrCA = {
   // console audit search (issue 52, ADR 0063)
   auditToBeforeFrom: 'La date de fin ne peut pas précéder la date de début.',
   auditOtherPartner: 'Vous ne pouvez consulter que les événements de votre propre partenaire.',
+  // console bulk import, a bad row's reasons (issue 52, ADR 0063)
+  importCsvUnclosedQuote: 'Ligne {{row}} : un champ entre guillemets n’est pas fermé.',
+  importCsvTextAfterQuote: 'Ligne {{row}} : du texte suit un guillemet fermant.',
+  importCsvQuoteInField: 'Ligne {{row}} : un guillemet se trouve dans un champ sans guillemets.',
+  importEmpty: 'Le fichier est vide : une ligne d’en-tête est requise.',
+  importNoRows: 'Le fichier n’a aucune ligne sous son en-tête.',
+  importUnknownColumn:
+    'Ligne {{row}} : colonne « {{column}} » inconnue (les colonnes sont id, name, partner, username et roles).',
+  importMissingColumn: 'Ligne {{row}} : la colonne « {{column}} » manque.',
+  importColumnTwice: 'Ligne {{row}} : la colonne « {{column}} » paraît deux fois.',
+  importFieldCount: 'Ligne {{row}} : {{count}} champs, mais l’en-tête en a {{expected}}.',
+  importIdEmpty: 'Ligne {{row}} : l’identifiant est vide.',
+  importIdTooLong: 'Ligne {{row}} : l’identifiant dépasse {{max}} caractères.',
+  importIdCharacters:
+    'Ligne {{row}} : l’identifiant « {{id}} » contient une espace ou un caractère de contrôle.',
+  importNameEmpty: 'Ligne {{row}} : le nom est vide.',
+  importNameTooLong: 'Ligne {{row}} : le nom dépasse {{max}} caractères.',
+  importNameCharacters: 'Ligne {{row}} : le nom contient un caractère de contrôle.',
+  importUnknownPartner: 'Ligne {{row}} : il n’y a pas de partenaire « {{partner}} ».',
+  importUnknownUser: 'Ligne {{row}} : il n’y a pas d’utilisateur « {{username}} ».',
+  importRolesWithoutUser: 'Ligne {{row}} : des rôles sont donnés sans nom d’utilisateur.',
+  importUnknownRole:
+    'Ligne {{row}} : rôle « {{role}} » inconnu (1 à 7, ou EMPLOYEE, MANAGER, VENDOR_SUPPORT, VENDOR_OPERATIONS, VENDOR_PARTNER, ADMIN, HR_ADMIN).',
+  importCustomerExists: 'Ligne {{row}} : le client « {{id}} » existe déjà.',
+  importCustomerDiffers:
+    'Ligne {{row}} : le client « {{id}} » a un autre nom ou partenaire à la ligne {{earlier}}.',
+  importMemberTwice:
+    'Ligne {{row}} : « {{username}} » est déjà membre de « {{id}} » dans une ligne précédente.',
+  importCustomerTwice: 'Ligne {{row}} : le client « {{id}} » figure déjà à la ligne {{earlier}}.',
 } as const satisfies ErrorTranslation;
