@@ -157,6 +157,42 @@ export function shellInitialFiles(dist) {
   return [...seen];
 }
 
+/**
+ * The files a component loaded on demand (one of {@link ON_DEMAND_COMPONENTS}) brings in the shell's build: the
+ * chunks its loader fetches and every chunk their code loads in turn. None when the loader loads no chunk of its
+ * own (the component was bundled into a chunk something else loads).
+ */
+export function onDemandFiles(dist, component) {
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const scripts = [...html.matchAll(/<script[^>]*\ssrc="\/?([^"?]+)/g)].map((m) => m[1]);
+  const runtimeFile = scripts.find(
+    (f) =>
+      existsSync(path.join(dist, f)) &&
+      (hashMapOf(readFileSync(path.join(dist, f), 'utf8'), 'u')?.size ?? 0) > 0,
+  );
+  if (!runtimeFile) return [];
+  const filesOf = chunkFiles(dist, runtimeFile);
+  const loader = new RegExp(
+    `\\(\\)\\s*=>(?:(?!\\(\\)\\s*=>)[^])*?default:\\s*[\\w$]+\\.${component}\\b`,
+    'g',
+  );
+  const ids = listFiles(dist)
+    .filter((f) => f.endsWith('.js'))
+    .flatMap((f) =>
+      [...readFileSync(path.join(dist, f), 'utf8').matchAll(loader)].flatMap((m) => chunkIdsIn(m[0])),
+    );
+  const seen = new Set(ids.flatMap(filesOf));
+  const queue = [...seen].filter((f) => f.endsWith('.js'));
+  while (queue.length) {
+    for (const f of chunkIdsIn(readFileSync(path.join(dist, queue.shift()), 'utf8')).flatMap(filesOf)) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      if (f.endsWith('.js')) queue.push(f);
+    }
+  }
+  return [...seen];
+}
+
 function unique(list) {
   return [...new Set(list)];
 }
