@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: [
       'budget.test.mjs',
+      'bytes-share.test.mjs',
       'first-paint.test.mjs',
       'paced.test.mjs',
       'paced-tasks.test.mjs',
