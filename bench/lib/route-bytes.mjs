@@ -203,7 +203,15 @@ export function gzipBytes(file) {
 }
 
 /**
- * The /account/login bill from the build output: files, raw and gzip bytes of JS and CSS.
+ * Bytes of a file as the gateway serves it to a browser that accepts brotli: its build-time `.br` sibling
+ * (shared-contracts/build/precompress.mjs writes one only where it is smaller), else the file itself.
+ */
+export function servedBrotliBytes(file) {
+  return existsSync(`${file}.br`) ? readFileSync(`${file}.br`).length : readFileSync(file).length;
+}
+
+/**
+ * The /account/login bill from the build output: files, raw, gzip -9 and served brotli bytes of JS and CSS.
  * @param {string} repo repository root
  */
 export function signInRouteBytes(repo) {
@@ -216,11 +224,17 @@ export function signInRouteBytes(repo) {
       file: f,
       abs: path.join(loginDist, f),
     })),
-  ].map((f) => ({ ...f, raw: readFileSync(f.abs).length, gzip: gzipBytes(f.abs) }));
+  ].map((f) => ({
+    ...f,
+    raw: readFileSync(f.abs).length,
+    gzip: gzipBytes(f.abs),
+    brotli: servedBrotliBytes(f.abs),
+  }));
   const sum = (ext, key) => files.filter((f) => f.file.endsWith(ext)).reduce((n, f) => n + f[key], 0);
   return {
-    files: files.map((f) => ({ pkg: f.pkg, file: f.file, raw: f.raw, gzip: f.gzip })),
+    files: files.map((f) => ({ pkg: f.pkg, file: f.file, raw: f.raw, gzip: f.gzip, brotli: f.brotli })),
     jsGzip: sum('.js', 'gzip'),
+    jsBrotli: sum('.js', 'brotli'),
     cssGzip: sum('.css', 'gzip'),
     jsRaw: sum('.js', 'raw'),
     cssRaw: sum('.css', 'raw'),
