@@ -6,6 +6,7 @@ export default defineConfig({
     include: [
       'budget.test.mjs',
       'bytes-share.test.mjs',
+      'soak-figures.test.mjs',
       'first-paint.test.mjs',
       'paced.test.mjs',
       'paced-tasks.test.mjs',
