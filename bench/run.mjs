@@ -5,8 +5,9 @@
 // figures go into README.md's table). See README.md for what each figure and bound means.
 //
 // Options: --no-build (use the dist/ folders as they are), --quick (1 round, short runs: a smoke test of the bench
-// itself, results go to <date>-quick.json), --rounds=N (default 3), --only=1,2,3,4,5,6,7,8 (sections),
-// --users=N (bench users for sign-in, default 50: see README), --cold-build-rounds=N (default 1: a cold build takes minutes).
+// itself, results go to <date>-quick.json), --rounds=N (default 3), --only=1,2,3,4,5,6,7,8,9 (sections),
+// --users=N (bench users for sign-in, default 50: see README), --cold-build-rounds=N (default 1: a cold build takes minutes),
+// --soak-minutes=N (section 9, default 10; --quick makes it 2).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,6 +22,7 @@ import { runLighthouseSection } from './lib/lighthouse.section.mjs';
 import { runOidc } from './lib/oidc.section.mjs';
 import { runPages } from './lib/pages.section.mjs';
 import { runSignIn } from './lib/signin.section.mjs';
+import { runSoak } from './lib/soak.section.mjs';
 import { formatTable, textRow } from './lib/table.mjs';
 
 const { values: opts } = parseArgs({
@@ -32,13 +34,15 @@ const { values: opts } = parseArgs({
     users: { type: 'string', default: '50' },
     'cold-build-rounds': { type: 'string' },
     'log-level': { type: 'string', default: 'info' },
+    'soak-minutes': { type: 'string' },
   },
 });
 
 const started = Date.now();
 const quick = opts.quick;
 const rounds = Number(opts.rounds ?? (quick ? 1 : 3));
-const only = new Set((opts.only ?? '1,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
+const only = new Set((opts.only ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
+const soakMinutes = Number(opts['soak-minutes'] ?? (quick ? 2 : 10));
 const coldBuildRounds = Number(opts['cold-build-rounds'] ?? 1);
 const log = (m) => console.log(`[bench +${((Date.now() - started) / 1000).toFixed(0)}s] ${m}`);
 
@@ -96,6 +100,8 @@ try {
   await section('8', 'captcha', () => runCaptcha(ctx));
   await section('3', 'pageWeight', () => runPages(ctx));
   await section('4', 'lighthouse', () => runLighthouseSection(ctx));
+  // After the browser sections: its own cluster (PostgreSQL, Redis, two replicas, nginx) loads both cores throughout.
+  await section('9', 'soak', () => runSoak({ ...ctx, soakMinutes }));
   if (only.has('5')) {
     log(`section 5: rebuild + publish one remote`);
     try {

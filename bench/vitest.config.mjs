@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: [
       'budget.test.mjs',
+      'bytes-share.test.mjs',
+      'soak-figures.test.mjs',
       'first-paint.test.mjs',
       'paced.test.mjs',
       'paced-tasks.test.mjs',

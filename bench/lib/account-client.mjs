@@ -41,11 +41,12 @@ export class CookieJar {
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
+ * @param {Record<string, string>} [extraHeaders] e.g. the X-Forwarded-For a balancer's client sends (section 9)
  * @returns {Promise<{status: number, headers: Headers, text: string, json: any}>}
  */
-export async function call(base, jar, method, path, body) {
+export async function call(base, jar, method, path, body, extraHeaders = {}) {
   /** @type {Record<string, string>} */
-  const headers = { accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  const headers = { accept: 'application/json', 'x-requested-with': 'XMLHttpRequest', ...extraHeaders };
   const cookie = jar.header();
   if (cookie) headers.cookie = cookie;
   const csrf = jar.csrf();

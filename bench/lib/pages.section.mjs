@@ -1,6 +1,7 @@
 // Section 3: page weight per route in Chromium (network log, cold cache), and the in-app navigation cost.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { librarySharesOf } from './bytes-share.mjs';
 import { runNextPage } from './next-page.mjs';
 import { launchChromium, measurePageWeight } from './page-weight.mjs';
 import { signInRouteBytes } from './route-bytes.mjs';
@@ -73,6 +74,20 @@ export async function runPages(ctx) {
       ),
     );
   }
+  // Where /account/login's JS bytes go, by library (lib/bytes-share.mjs: the last round's scripts, attributed through
+  // a source-mapped build of the same packages). Two extra production builds, ≈ 20 s.
+  try {
+    const login = data.lastRun.routes['/account/login'];
+    const shares = librarySharesOf(REPO, login.files);
+    data.librariesOfSignIn = shares;
+    for (const { library, kib } of shares.rows.filter((r) => r.kib >= 0.05)) {
+      const one = { median: kib, min: kib, max: kib, rounds: 1 };
+      rows.push(row(S, `    /account/login JS: ${library}`, 'KiB', one, 'last round, by source map'));
+    }
+  } catch (e) {
+    data.librariesOfSignIn = { error: e instanceof Error ? e.message : String(e) };
+    ctx.log(`section 3: library shares not measured: ${data.librariesOfSignIn.error}`);
+  }
   // The same route read from the build output, as the CI budget test sees it (deterministic, gzip -9).
   try {
     const bill = signInRouteBytes(REPO);
@@ -83,7 +98,7 @@ export async function runPages(ctx) {
         '/account/login JS from the build output (gzip -9, budget test)',
         'KiB',
         { median: bill.jsGzip / KIB, min: bill.jsGzip / KIB, max: bill.jsGzip / KIB, rounds: 1 },
-        `budget ${(BUDGET.signInRouteJsGzipBytes / KIB).toFixed(1)} KiB (measured + 5 %)`,
+        `budget ${(BUDGET.signInRouteJsGzipBytes / KIB).toFixed(1)} KiB (measured + 3 %)`,
       ),
     );
   } catch (e) {

@@ -89,12 +89,12 @@ export function remoteRouteFiles(dist, route, { exposed = './remote', locale = '
 
 /**
  * Components a page loads only when the person meets them, never on a first load (the captcha challenge shows after
- * failed sign-ins, docs/adr/0014-captcha.md; the /devops page is for the platform team; the security centre (with the
+ * failed sign-ins, docs/adr/0014-captcha.md; the security centre (with the
  * signed-in pages' own styles, account-ui.css) and the header's account menu are drawn for a signed-in person only,
- * issue 49). Their loaders — `()=>…import()…then(m=>({default:m.<Name>}))` in the minified shell — are cut like
+ * issue 49; the shell's page for a crashed page, issue 54). Their loaders — `()=>…import()…then(m=>({default:m.<Name>}))` in the minified shell — are cut like
  * route pages. The toaster is not listed: it is counted on purpose (budget.json note).
  */
-const ON_DEMAND_COMPONENTS = ['CaptchaDialog', 'DevopsPage', 'SecurityCentre', 'AccountMenu'];
+const ON_DEMAND_COMPONENTS = ['CaptchaDialog', 'SecurityCentre', 'AccountMenu', 'UnexpectedErrorPage'];
 const ON_DEMAND_LOADERS = new RegExp(
   `\\(\\)\\s*=>(?:(?!\\(\\)\\s*=>)[^])*?default:\\s*[\\w$]+\\.(?:${ON_DEMAND_COMPONENTS.join('|')})\\b`,
   'g',
@@ -157,6 +157,42 @@ export function shellInitialFiles(dist) {
   return [...seen];
 }
 
+/**
+ * The files a component loaded on demand (one of {@link ON_DEMAND_COMPONENTS}) brings in the shell's build: the
+ * chunks its loader fetches and every chunk their code loads in turn. None when the loader loads no chunk of its
+ * own (the component was bundled into a chunk something else loads).
+ */
+export function onDemandFiles(dist, component) {
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const scripts = [...html.matchAll(/<script[^>]*\ssrc="\/?([^"?]+)/g)].map((m) => m[1]);
+  const runtimeFile = scripts.find(
+    (f) =>
+      existsSync(path.join(dist, f)) &&
+      (hashMapOf(readFileSync(path.join(dist, f), 'utf8'), 'u')?.size ?? 0) > 0,
+  );
+  if (!runtimeFile) return [];
+  const filesOf = chunkFiles(dist, runtimeFile);
+  const loader = new RegExp(
+    `\\(\\)\\s*=>(?:(?!\\(\\)\\s*=>)[^])*?default:\\s*[\\w$]+\\.${component}\\b`,
+    'g',
+  );
+  const ids = listFiles(dist)
+    .filter((f) => f.endsWith('.js'))
+    .flatMap((f) =>
+      [...readFileSync(path.join(dist, f), 'utf8').matchAll(loader)].flatMap((m) => chunkIdsIn(m[0])),
+    );
+  const seen = new Set(ids.flatMap(filesOf));
+  const queue = [...seen].filter((f) => f.endsWith('.js'));
+  while (queue.length) {
+    for (const f of chunkIdsIn(readFileSync(path.join(dist, queue.shift()), 'utf8')).flatMap(filesOf)) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      if (f.endsWith('.js')) queue.push(f);
+    }
+  }
+  return [...seen];
+}
+
 function unique(list) {
   return [...new Set(list)];
 }
@@ -167,7 +203,15 @@ export function gzipBytes(file) {
 }
 
 /**
- * The /account/login bill from the build output: files, raw and gzip bytes of JS and CSS.
+ * Bytes of a file as the gateway serves it to a browser that accepts brotli: its build-time `.br` sibling
+ * (shared-contracts/build/precompress.mjs writes one only where it is smaller), else the file itself.
+ */
+export function servedBrotliBytes(file) {
+  return existsSync(`${file}.br`) ? readFileSync(`${file}.br`).length : readFileSync(file).length;
+}
+
+/**
+ * The /account/login bill from the build output: files, raw, gzip -9 and served brotli bytes of JS and CSS.
  * @param {string} repo repository root
  */
 export function signInRouteBytes(repo) {
@@ -180,11 +224,17 @@ export function signInRouteBytes(repo) {
       file: f,
       abs: path.join(loginDist, f),
     })),
-  ].map((f) => ({ ...f, raw: readFileSync(f.abs).length, gzip: gzipBytes(f.abs) }));
+  ].map((f) => ({
+    ...f,
+    raw: readFileSync(f.abs).length,
+    gzip: gzipBytes(f.abs),
+    brotli: servedBrotliBytes(f.abs),
+  }));
   const sum = (ext, key) => files.filter((f) => f.file.endsWith(ext)).reduce((n, f) => n + f[key], 0);
   return {
-    files: files.map((f) => ({ pkg: f.pkg, file: f.file, raw: f.raw, gzip: f.gzip })),
+    files: files.map((f) => ({ pkg: f.pkg, file: f.file, raw: f.raw, gzip: f.gzip, brotli: f.brotli })),
     jsGzip: sum('.js', 'gzip'),
+    jsBrotli: sum('.js', 'brotli'),
     cssGzip: sum('.css', 'gzip'),
     jsRaw: sum('.js', 'raw'),
     cssRaw: sum('.css', 'raw'),

@@ -17,4 +17,7 @@ export const SIGNATURES = {
   consoleAccessCall: 'ConsoleAccess',
   datePicker: 'hr-date-field',
   mfeAdmin: 'admin-console',
+  // The security centre's own section class (shell/src/pages/security-centre/security-centre-page.tsx and its CSS):
+  // a signed-in person's page, none of which the sign-in page may carry (issue 54).
+  securityCentre: 'security-centre__heading',
 };

@@ -1,54 +1,64 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { useLoaderData, useRouteError, type RouteObject } from 'react-router';
+import { useLoaderData, useRouteError, type LazyRouteFunction, type RouteObject } from 'react-router';
 import { ROUTES, type RemoteId, type RouteDefinition } from 'shared-contracts';
 import type { AppStore } from 'shared-contracts/api';
-import { ProgressBar } from 'shared-contracts/ui';
+import { Alert, Page, ProgressBar } from 'shared-contracts/ui';
+import { useTranslation } from 'react-i18next';
 import { reportClientError } from '../errors/error-reporting';
 import { AppLayout } from '../layout/app-layout';
-import { AccountIndexPage } from '../pages/account-index-page';
-import {
-  AccessDeniedPage,
-  ErrorIndexPage,
-  ErrorNotFoundPage,
-  ExpiredPage,
-  LinkExpiredPage,
-  NotFoundPage,
-  SignInErrorPage,
-  UnexpectedErrorPage,
-} from '../pages/error-pages';
-import { HomePage } from '../pages/home-page';
-import { RedirectPage } from '../pages/redirect-page';
 import { RemoteUnavailablePage } from '../pages/remote-unavailable-page';
 import { prepareRemotePage, remotePage } from '../remotes/remote-loader';
 import { createGuardLoader } from './guard';
 
-// /devops (for the platform team, never on a sign-in path) loads its code and styles only when opened, so the
-// sign-in page's first load does not carry them.
-const LazyDevopsPage = lazy(() => import('../pages/devops-page').then((m) => ({ default: m.DevopsPage })));
+/** A shell page loaded with its route: the router fetches the page's chunk before it renders it (no flash). */
+type ShellPage = { lazy: LazyRouteFunction<RouteObject> };
 
-function DevopsPage() {
-  return (
-    <Suspense fallback={<ProgressBar active label="…" />}>
-      <LazyDevopsPage />
-    </Suspense>
-  );
-}
+// The shell's own pages load with their route, never with the first page: the sign-in page (a remote's) carries
+// none of their code (issue 54; e2e first-paint and bench/budget.test.mjs). The `lazy:` key is what the byte walk
+// (bench/lib/route-bytes.mjs) recognises as a route's own load, as it does for the remotes' routes.
+const errorPage = (name: keyof typeof import('../pages/error-pages')): ShellPage => ({
+  lazy: () => import('../pages/error-pages').then((m) => ({ Component: m[name] as ComponentType })),
+});
 
 /** The shell's own pages by route-table path (every `owner: 'shell'` row). */
-export const SHELL_PAGES: Readonly<Record<string, ComponentType>> = {
-  '/': HomePage,
-  '/account': AccountIndexPage,
-  '/account/': AccountIndexPage,
-  '/devops': DevopsPage,
-  '/error': ErrorIndexPage,
-  '/error/access-denied': AccessDeniedPage,
-  '/error/expired': ExpiredPage,
-  '/error/link-expired': LinkExpiredPage,
-  '/error/notfound': ErrorNotFoundPage,
-  '/error/signin': SignInErrorPage,
-  '/redirect': RedirectPage,
-  '*': NotFoundPage,
+export const SHELL_PAGES: Readonly<Record<string, ShellPage>> = {
+  '/': { lazy: () => import('../pages/home-page').then((m) => ({ Component: m.HomePage })) },
+  '/account': {
+    lazy: () => import('../pages/account-index-page').then((m) => ({ Component: m.AccountIndexPage })),
+  },
+  '/account/': {
+    lazy: () => import('../pages/account-index-page').then((m) => ({ Component: m.AccountIndexPage })),
+  },
+  // For the platform team, never on a sign-in path: its code and styles only when opened.
+  '/devops': { lazy: () => import('../pages/devops-page').then((m) => ({ Component: m.DevopsPage })) },
+  '/error': errorPage('ErrorIndexPage'),
+  '/error/access-denied': errorPage('AccessDeniedPage'),
+  '/error/expired': errorPage('ExpiredPage'),
+  '/error/link-expired': errorPage('LinkExpiredPage'),
+  '/error/notfound': errorPage('ErrorNotFoundPage'),
+  '/error/signin': errorPage('SignInErrorPage'),
+  '/redirect': { lazy: () => import('../pages/redirect-page').then((m) => ({ Component: m.RedirectPage })) },
+  '*': errorPage('NotFoundPage'),
 };
+
+/**
+ * What a crashed page shows: the error pages' own, loaded when needed; if even that chunk cannot load (the crash
+ * may be a failed load), the same words from the strings already there.
+ */
+const UnexpectedErrorPage = lazy(() =>
+  import('../pages/error-pages')
+    .then((m) => ({ default: m.UnexpectedErrorPage }))
+    .catch(() => ({ default: UnexpectedErrorFallback })),
+);
+
+function UnexpectedErrorFallback() {
+  const { t } = useTranslation('common');
+  return (
+    <Page title={t('errorPages.unexpectedTitle')} pageId="unexpected-error">
+      <Alert kind="error">{t('errorPages.unexpected')}</Alert>
+    </Page>
+  );
+}
 
 /** Reports an error caught by a route's error boundary (deduplicated per page load by reportClientError). */
 function useReportedRouteError(origin: string): void {
@@ -64,7 +74,11 @@ function useReportedRouteError(origin: string): void {
 /** Reports an error the shell threw while rendering and shows the friendly error page in its place. */
 function RouteErrorBoundary({ origin }: { origin: string }) {
   useReportedRouteError(origin);
-  return <UnexpectedErrorPage />;
+  return (
+    <Suspense fallback={<ProgressBar active label="…" />}>
+      <UnexpectedErrorPage />
+    </Suspense>
+  );
 }
 
 /**
@@ -110,10 +124,10 @@ export function buildRoutes(store: AppStore): RouteObject[] {
     if (seen.has(key)) continue;
     seen.add(key);
     if (definition.owner === 'shell') {
-      const Component = SHELL_PAGES[definition.path];
-      if (!Component) throw new Error(`No shell page for ${definition.path}`);
-      if (definition.path === '/') children.push({ index: true, Component });
-      else children.push({ path: definition.path, Component });
+      const page = SHELL_PAGES[definition.path];
+      if (!page) throw new Error(`No shell page for ${definition.path}`);
+      if (definition.path === '/') children.push({ index: true, ...page });
+      else children.push({ path: definition.path, ...page });
     } else {
       children.push(remoteRoute(definition as RouteDefinition & { owner: RemoteId }));
     }
