@@ -132,7 +132,7 @@ for (const backend of BACKENDS) {
         );
       });
 
-      it('token endpoint method (ADR 0064): in use after discovery, the JWKS address; one the provider does not list is the field\'s error; private_key_jwt needs no secret', async () => {
+      it("token endpoint method (ADR 0064): in use after discovery, the JWKS address; one the provider does not list is the field's error; private_key_jwt needs no secret", async () => {
         const stub = await startTokenEndpoint(['client_secret_basic', 'client_secret_post']);
         try {
           const fields = { name: 'Keys', issuer: stub.issuer, clientId: 'hr-identity' };

@@ -334,7 +334,11 @@ for (const backend of BACKENDS) {
           expect((await visitor.user()).isAuthenticated).toBe(false);
           // What the page shows: "Signing in with Contoso Support failed", the reference.
           const record = await (await visitor.gw.request(`/api/Account/Error?errorId=${errorId}`)).json();
-          expect(record).toMatchObject({ errorId, messageKey: 'upstreamFailed', clientName: 'Contoso Support' });
+          expect(record).toMatchObject({
+            errorId,
+            messageKey: 'upstreamFailed',
+            clientName: 'Contoso Support',
+          });
           const [audited] = await gw.store.audit.list({ kinds: ['sign-in.external.failed'] });
           expect(audited?.data).toMatchObject({
             reason: 'rejected',

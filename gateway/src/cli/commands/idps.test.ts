@@ -190,8 +190,19 @@ describe('admin idps', () => {
     });
     afterAll(() => stub.close());
 
-    const add = (id: string, ...more: string[]) =>
-      ['idps', 'add', '--id', id, '--name', 'Keys', '--issuer', issuer, '--client-id', 'hr-identity', ...more];
+    const add = (id: string, ...more: string[]) => [
+      'idps',
+      'add',
+      '--id',
+      id,
+      '--name',
+      'Keys',
+      '--issuer',
+      issuer,
+      '--client-id',
+      'hr-identity',
+      ...more,
+    ];
 
     it('unset: the first of post, private_key_jwt, basic the provider lists, shown and kept as in use', async () => {
       const out = await admin.run(...add('auto1', '--client-secret', 's'));
@@ -222,7 +233,11 @@ describe('admin idps', () => {
 
     it('a method the provider does not list is refused, and nothing is stored or changed', async () => {
       stub.setMethods(['client_secret_basic']);
-      expect(await admin.refused(...add('post1', '--client-secret', 's', '--token-auth-method', 'client_secret_post'))).toBe(
+      expect(
+        await admin.refused(
+          ...add('post1', '--client-secret', 's', '--token-auth-method', 'client_secret_post'),
+        ),
+      ).toBe(
         'error: --token-auth-method: the provider does not list client_secret_post among its token endpoint methods (client_secret_basic)',
       );
       expect(await admin.store.identityProviders.findById('post1')).toBeUndefined();

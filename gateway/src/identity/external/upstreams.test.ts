@@ -154,7 +154,7 @@ describe('the token endpoint request per authentication method (ADR 0064)', () =
     expect(claims.exp as number).toBeLessThanOrEqual(now + 120);
   });
 
-  it('the operator\'s choice wins over the discovery order', async () => {
+  it("the operator's choice wins over the discovery order", async () => {
     const { found, request } = await tokenRequest(
       ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
       'client_secret_basic',
@@ -163,7 +163,7 @@ describe('the token endpoint request per authentication method (ADR 0064)', () =
     expect(request.authorization).toMatch(/^Basic /);
   });
 
-  it('a provider that lists no methods gets RFC 8414\'s default, client_secret_basic', async () => {
+  it("a provider that lists no methods gets RFC 8414's default, client_secret_basic", async () => {
     const { found } = await tokenRequest(undefined);
     expect(found.tokenAuthMethod).toBe('client_secret_basic');
   });
@@ -184,9 +184,9 @@ describe('chooseTokenAuthMethod and probeUpstream (discovery choice, ADR 0064)',
   });
 
   it('an explicit choice wins when listed; one the provider does not list is refused', () => {
-    expect(chooseTokenAuthMethod('client_secret_basic', ['client_secret_post', 'client_secret_basic'])).toEqual(
-      { method: 'client_secret_basic' },
-    );
+    expect(
+      chooseTokenAuthMethod('client_secret_basic', ['client_secret_post', 'client_secret_basic']),
+    ).toEqual({ method: 'client_secret_basic' });
     expect(chooseTokenAuthMethod('private_key_jwt', ['client_secret_post'])).toEqual({
       unsupported: 'private_key_jwt',
     });
@@ -210,7 +210,10 @@ describe('chooseTokenAuthMethod and probeUpstream (discovery choice, ADR 0064)',
         method: 'private_key_jwt',
         supported: ['client_secret_post', 'client_secret_basic'],
       });
-      const gone = await probeUpstream({ ...settings, issuer: 'http://localhost:9', tokenAuthMethod: undefined }, 2);
+      const gone = await probeUpstream(
+        { ...settings, issuer: 'http://localhost:9', tokenAuthMethod: undefined },
+        2,
+      );
       expect(gone).toMatchObject({ ok: false, field: 'issuer' });
     } finally {
       await provider.close();

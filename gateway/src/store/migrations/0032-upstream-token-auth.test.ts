@@ -58,7 +58,7 @@ for (const { sql: kind, skip } of SQL) {
           button_label: null,
           created_at: 1,
           updated_at: 1,
-        } as never)
+        })
         .execute();
 
       await migrateToLatest(database);
@@ -69,7 +69,10 @@ for (const { sql: kind, skip } of SQL) {
         tokenAuthMethod: undefined,
         tokenAuthMethodInUse: undefined,
       });
-      const [first, second] = await Promise.all([providers.signingKey('contoso'), providers.signingKey('contoso')]);
+      const [first, second] = await Promise.all([
+        providers.signingKey('contoso'),
+        providers.signingKey('contoso'),
+      ]);
       expect(first!.publicJwk).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
       expect(second).toEqual(first);
       expect(await providers.signingKey('contoso')).toEqual(first);
