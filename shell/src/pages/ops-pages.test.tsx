@@ -154,7 +154,9 @@ describe('error pages with a reference', () => {
       fetch,
       path: `/error/signin?errorId=${record.errorId}&provider=contoso&returnUrl=%2Faccount%2F`,
     });
-    expect((await screen.findByTestId('error-message')).textContent).toBe('Signing in with Contoso ID failed.');
+    expect((await screen.findByTestId('error-message')).textContent).toBe(
+      'Signing in with Contoso ID failed.',
+    );
     expect(screen.getByTestId('error-reference-id').textContent).toBe(record.errorId);
     expect(screen.getByRole('link', { name: 'Try again' }).getAttribute('href')).toBe(
       '/account/login/vendor?vendorId=contoso&returnUrl=%2Faccount%2F',
