@@ -33,7 +33,8 @@ const ADMIN = { username: 'admin', password: 'password' };
 /** Why the specs that need glewlwyd cannot run here; undefined when they can. */
 export function glewlwydMissing(): string | undefined {
   for (const file of [BINARY, SCHEMA, `${MODULES}/plugin/libprotocol_oidc.so`, WEBAPP])
-    if (!existsSync(file)) return `glewlwyd is not installed (${file} is missing; .ci/run installs Debian's package)`;
+    if (!existsSync(file))
+      return `glewlwyd is not installed (${file} is missing; .ci/run installs Debian's package)`;
   try {
     execFileSync('sqlite3', ['-version'], { stdio: 'ignore' });
   } catch {
@@ -121,7 +122,8 @@ function webapp(folder: string): void {
   const target = path.join(folder, 'webapp');
   mkdirSync(target);
   for (const entry of readdirSync(WEBAPP))
-    if (entry !== 'config.json') cpSync(path.join(WEBAPP, entry), path.join(target, entry), { recursive: true, dereference: true });
+    if (entry !== 'config.json')
+      cpSync(path.join(WEBAPP, entry), path.join(target, entry), { recursive: true, dereference: true });
   const config = WEBAPP_CONFIG.find((file) => existsSync(file) && statSync(file).isFile());
   if (!config) throw new Error(`glewlwyd's webapp config.json is missing (${WEBAPP_CONFIG.join(', ')})`);
   writeFileSync(path.join(target, 'config.json'), readFileSync(config));

@@ -15,7 +15,12 @@ const missing = glewlwydMissing();
 test.skip(missing !== undefined, `third-party provider: ${missing ?? ''}`);
 test.describe.configure({ mode: 'serial' });
 
-const VERA = { username: 'vera.v-1', password: 'Vera-pw_1.~x', name: 'Vera Vendor', email: 'vera@contoso.example' };
+const VERA = {
+  username: 'vera.v-1',
+  password: 'Vera-pw_1.~x',
+  name: 'Vera Vendor',
+  email: 'vera@contoso.example',
+};
 const LEE = { username: 'lee_l.2', password: 'Lee-pw_2.~y', name: 'Lee Linker', email: 'lee@social.example' };
 /** One client per method glewlwyd supports, each id and secret with `-`, `_`, `.` and `~`. */
 const POST = { clientId: 'hr-identity.post_v~1', clientSecret: 'post-s_e.c~ret' };
@@ -197,7 +202,9 @@ async function passGlewlwyd(page: Page, user: { username: string; password: stri
   await expect(page).not.toHaveURL(new RegExp(`^${glewlwyd.url}`));
 }
 
-async function signedInUser(page: Page): Promise<{ isAuthenticated: boolean; userName?: string; roles?: string[] }> {
+async function signedInUser(
+  page: Page,
+): Promise<{ isAuthenticated: boolean; userName?: string; roles?: string[] }> {
   return (await (await page.request.get(`${identity.url}/api/Account/User`)).json()) as never;
 }
 
@@ -271,7 +278,9 @@ test('private_key_jwt: glewlwyd reads our JWKS and accepts the signed client ass
   await expectVendorSignedIn(page);
 });
 
-test('client_secret_basic: glewlwyd accepts it for an id and secret form encoding leaves alone', async ({ page }) => {
+test('client_secret_basic: glewlwyd accepts it for an id and secret form encoding leaves alone', async ({
+  page,
+}) => {
   await vendorSignIn(page, 'glw-plain', 'Glewlwyd Plain');
   await expectVendorSignedIn(page);
 });
@@ -291,8 +300,7 @@ test('client_secret_basic with form-encoded ids: glewlwyd refuses; the person se
   await expect(page.getByRole('link', { name: 'Sign in another way' })).toBeVisible();
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   // One warn line with the provider's error, its description and the HTTP status, under the same reference.
-  const line = identity
-    .logs!()
+  const line = identity.logs!()
     .split('\n')
     .find((l) => l.includes('upstream sign-in refused') && l.includes(reference!));
   expect(line, identity.logs!()).toBeDefined();

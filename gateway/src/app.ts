@@ -443,14 +443,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use('/remotes', remotesRouter(config, releases));
   // External identity providers' redirect back (ADR 0018); their discovery runs in the background from now on.
-  app.use(
-    upstreamCallbackRouter({
-      external: identity.external,
-      antiforgery,
-      sessions,
-      providers: store.identityProviders,
-    }),
-  );
+  app.use(upstreamCallbackRouter({ external: identity.external, antiforgery, sessions }));
   identity.upstreams.start();
 
   deps.oidc?.mount(app, {

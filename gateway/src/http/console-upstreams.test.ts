@@ -7,6 +7,7 @@ import {
   type OperatorBrowser,
 } from '../testing/console-operators.js';
 import { BACKENDS, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { startTokenEndpoint } from '../testing/token-endpoint-stub.js';
 import { startUpstreamIdp, type UpstreamIdp } from '../testing/upstream-idp.js';
 
 const SECRET = 'upstream-client-secret-0123456789';
@@ -129,6 +130,58 @@ for (const backend of BACKENDS) {
         expect((await admin.b.post('/api/Account/UpdateUpstream', { id: 'nobody', name: 'x' })).status).toBe(
           404,
         );
+      });
+
+      it("token endpoint method (ADR 0064): in use after discovery, the JWKS address; one the provider does not list is the field's error; private_key_jwt needs no secret", async () => {
+        const stub = await startTokenEndpoint(['client_secret_basic', 'client_secret_post']);
+        try {
+          const fields = { name: 'Keys', issuer: stub.issuer, clientId: 'hr-identity' };
+          const unlisted = await admin.b.post('/api/Account/CreateUpstream', {
+            id: 'keys',
+            ...fields,
+            tokenAuthMethod: 'private_key_jwt',
+          });
+          expect(unlisted.status).toBe(400);
+          expect(unlisted.body.errors.tokenAuthMethod).toEqual([
+            'upstreamTokenAuthMethod|{"method":"private_key_jwt","supported":"client_secret_basic, client_secret_post"}',
+          ]);
+          const noSecret = await admin.b.post('/api/Account/CreateUpstream', { id: 'keys', ...fields });
+          expect(noSecret.body.errors.clientSecret).toEqual(['upstreamSecretRequired']);
+          expect(await gw.store.identityProviders.findById('keys')).toBeUndefined();
+
+          const auto = await admin.b.post('/api/Account/CreateUpstream', {
+            id: 'keys',
+            ...fields,
+            clientSecret: 's',
+          });
+          expect(auto.status).toBe(200);
+          expect(upstreamSchema.parse(auto.body)).toMatchObject({
+            tokenAuthMethod: null,
+            jwksUri: `${gw.config.publicUrl}/signin/keys/jwks`,
+          });
+          // The replica discovers it in the background: the method in use follows.
+          await expect
+            .poll(async () => (await gw.store.identityProviders.findById('keys'))?.tokenAuthMethodInUse)
+            .toBe('client_secret_post');
+
+          stub.setMethods(['client_secret_basic', 'private_key_jwt']);
+          const keyed = await admin.b.post('/api/Account/UpdateUpstream', {
+            id: 'keys',
+            tokenAuthMethod: 'private_key_jwt',
+            reason: 'keys',
+          });
+          expect(keyed.status).toBe(200);
+          expect(keyed.body.tokenAuthMethod).toBe('private_key_jwt');
+          const created = await admin.b.post('/api/Account/CreateUpstream', {
+            id: 'keys2',
+            ...fields,
+            tokenAuthMethod: 'private_key_jwt',
+          });
+          expect(created.status).toBe(200);
+          expect((await gw.store.identityProviders.findById('keys2'))?.clientSecret).toBe('');
+        } finally {
+          await stub.close();
+        }
       });
 
       it('disables a provider: no sign-in through it until it is enabled again', async () => {

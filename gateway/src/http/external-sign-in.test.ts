@@ -6,6 +6,7 @@
  * factor), EexLink (S21) and unlinking, and the upstream sign-out (S27).
  */
 import { Secret, TOTP } from 'otpauth';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, pkcePair, TestBrowser } from '../testing/oidc-harness.js';
 import { BACKENDS, startTestGateway, TEST_PASSWORD, type TestGateway } from '../testing/test-gateway.js';
@@ -84,12 +85,15 @@ for (const backend of BACKENDS) {
       let gw: TestGateway;
       let upstream: UpstreamIdp;
       let issuer: string;
+      /** The gateway's warn lines (JSON), for the upstream's refusal (issue 53). */
+      const warnings: string[] = [];
 
       beforeAll(async () => {
         gw = await startTestGateway({
           backend: backend.name,
           oidc: true,
           throttleLimits: { perAccountSource: 3, freeFailures: 1 },
+          overrides: { logger: pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) }) },
         });
         issuer = gw.url!;
         upstream = await startUpstreamIdp({
@@ -309,10 +313,73 @@ for (const backend of BACKENDS) {
         const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', {
           tamperCallback: (u) => u.searchParams.set('state', 'forged-state'),
         });
-        expect(target).toBe('/error/signin');
+        expect(target).toMatch(/^\/error\/signin\?errorId=[0-9A-Z]{16}&provider=contoso&/);
         expect((await visitor.user()).isAuthenticated).toBe(false);
         const [last] = await gw.store.audit.list({ kinds: ['sign-in.external.failed'] });
         expect(last?.data).toMatchObject({ reason: 'rejected' });
+      });
+
+      it("an upstream refusing the gateway's client (invalid_client): one warn line and the audit keep its error, description and status; the person's page names the provider, with the reference", async () => {
+        await gw.store.identityProviders.update('contoso', { clientSecret: 'not-the-registered-secret' });
+        try {
+          const visitor = new Visitor(issuer, upstream.issuer);
+          const target = new URL(
+            await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', { returnUrl: '/account/' }),
+            issuer,
+          );
+          expect(target.pathname).toBe('/error/signin');
+          expect(target.searchParams.get('provider')).toBe('contoso');
+          expect(target.searchParams.get('returnUrl')).toBe('/account/');
+          const errorId = target.searchParams.get('errorId')!;
+          expect((await visitor.user()).isAuthenticated).toBe(false);
+          // What the page shows: "Signing in with Contoso Support failed", the reference.
+          const record = await (await visitor.gw.request(`/api/Account/Error?errorId=${errorId}`)).json();
+          expect(record).toMatchObject({
+            errorId,
+            messageKey: 'upstreamFailed',
+            clientName: 'Contoso Support',
+          });
+          const [audited] = await gw.store.audit.list({ kinds: ['sign-in.external.failed'] });
+          expect(audited?.data).toMatchObject({
+            reason: 'rejected',
+            provider: 'contoso',
+            issuer: upstream.issuer,
+            error: 'invalid_client',
+            errorDescription: expect.stringMatching(/client authentication failed/) as unknown,
+            status: 401,
+            errorId,
+          });
+          const lines = warnings
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+            .filter((line) => line.errorId === errorId);
+          expect(lines).toHaveLength(1);
+          expect(lines[0]).toMatchObject({
+            level: 40,
+            msg: 'upstream sign-in refused by the provider',
+            provider: 'contoso',
+            error: 'invalid_client',
+            status: 401,
+          });
+          expect(JSON.stringify(lines[0])).not.toContain('not-the-registered-secret');
+        } finally {
+          await gw.store.identityProviders.update('contoso', { clientSecret: UPSTREAM_SECRET });
+        }
+      });
+
+      it("each provider's public key is served at /signin/<id>/jwks for private_key_jwt; an unknown one is 404", async () => {
+        const visitor = new Visitor(issuer, upstream.issuer);
+        const answer = await visitor.gw.request('/signin/contoso/jwks');
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+        const { keys } = (await answer.json()) as { keys: Record<string, string>[] };
+        const { publicJwk } = (await gw.store.identityProviders.signingKey('contoso'))!;
+        expect(keys).toEqual([publicJwk]);
+        expect(keys[0]).not.toHaveProperty('d');
+        expect(Object.keys(keys[0]!).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+        // The same key on the next ask (kept in the store, not made again).
+        expect(await (await visitor.gw.request('/signin/contoso/jwks')).json()).toEqual({ keys });
+        expect((await visitor.gw.request('/signin/nobody/jwks')).status).toBe(404);
+        expect((await visitor.gw.request('/signin/%3Cx%3E/jwks')).status).toBe(404);
       });
 
       it('S35 a nonce other than the one sent is refused', async () => {
@@ -320,7 +387,7 @@ for (const backend of BACKENDS) {
         const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', {
           tamperAuthorize: (u) => u.searchParams.set('nonce', 'attacker-nonce'),
         });
-        expect(target).toBe('/error/signin');
+        expect(target).toMatch(/^\/error\/signin\?errorId=/);
         expect((await visitor.user()).isAuthenticated).toBe(false);
       });
 
@@ -329,7 +396,7 @@ for (const backend of BACKENDS) {
         const target = await viaUpstream(visitor, 'contoso', 'vera', 'vera-pw', {
           tamperAuthorize: (u) => u.searchParams.set('code_challenge', pkcePair().challenge),
         });
-        expect(target).toBe('/error/signin');
+        expect(target).toMatch(/^\/error\/signin\?errorId=/);
         expect((await visitor.user()).isAuthenticated).toBe(false);
       });
 
@@ -348,7 +415,7 @@ for (const backend of BACKENDS) {
         const other = new Visitor(issuer, upstream.issuer);
         await startAt(other, 'contoso');
         const forged = await other.gw.request('/signin/contoso/callback?error=access_denied&state=guess');
-        expect(forged.headers.get('location')).toBe('/error/signin');
+        expect(forged.headers.get('location')).toMatch(/^\/error\/signin\?errorId=/);
       });
 
       it('S35 a callback is answered once, and only for the browser that started it', async () => {
@@ -689,6 +756,10 @@ for (const backend of BACKENDS) {
         const endSession = new URL(((await yes.json()) as { redirect: string }).redirect);
         expect(endSession.origin + endSession.pathname).toBe(`${upstream.issuer}/session/end`);
         expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${issuer}/account/loggedout`);
+        // Always a state and the client id (issue 53): providers return to post_logout_redirect_uri only with one.
+        const state = endSession.searchParams.get('state');
+        expect(state).toMatch(/^[\w-]{32,}$/);
+        expect(endSession.searchParams.get('client_id')).toBe('hr-identity');
         const hint = decodeJwt(endSession.searchParams.get('id_token_hint')!).payload;
         expect(hint).toMatchObject({ iss: upstream.issuer, sub: 'sub-vera' });
         const vera = await gw.store.externalLogins.find(upstream.issuer, 'sub-vera');
@@ -708,7 +779,9 @@ for (const backend of BACKENDS) {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
         });
-        expect(new URL(confirmed.headers.get('location')!).href).toBe(`${issuer}/account/loggedout`);
+        expect(new URL(confirmed.headers.get('location')!).href).toBe(
+          `${issuer}/account/loggedout?state=${state}`,
+        );
         // Answered once.
         expect(
           (

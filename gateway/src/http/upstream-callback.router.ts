@@ -5,7 +5,6 @@ import type {
   ExternalIdentityService,
 } from '../identity/external/external-identity.service.js';
 import type { RequestSessions } from '../infra/sessions/request-sessions.js';
-import type { IdentityProviderRepository } from '../store/identity-provider.repository.js';
 import type { Antiforgery } from './antiforgery.js';
 import { handle } from './plumbing.js';
 import { sendFormError } from './problem.js';
@@ -20,10 +19,9 @@ export const UPSTREAM_FAILED_PATH = '/error/signin';
  * with an anti-forgery token bound to the (new) session.
  */
 export function upstreamCallbackRouter(deps: {
-  external: Pick<ExternalIdentityService, 'callback'>;
+  external: Pick<ExternalIdentityService, 'callback' | 'jwks'>;
   antiforgery: Antiforgery;
   sessions: RequestSessions;
-  providers: Pick<IdentityProviderRepository, 'findById' | 'signingKey'>;
 }): Router {
   const router = Router();
   // Each provider's public key for `private_key_jwt` (ADR 0064), the JWKS URL registered with the provider: public,
@@ -32,13 +30,10 @@ export function upstreamCallbackRouter(deps: {
     upstreamJwksPath(':id'),
     handle(async (req, res) => {
       const id = providerIdSchema.safeParse(req.params.id);
-      const pair =
-        id.success && (await deps.providers.findById(id.data))
-          ? await deps.providers.signingKey(id.data)
-          : undefined;
-      if (!pair) return sendFormError(res, 'notFound', 404);
+      const jwks = id.success ? await deps.external.jwks(id.data) : undefined;
+      if (!jwks) return sendFormError(res, 'notFound', 404);
       // application/json, as providers' own JWKS are served: some clients (glewlwyd's) read no other type.
-      res.set('Cache-Control', 'public, max-age=300').json({ keys: [pair.publicJwk] });
+      res.set('Cache-Control', 'public, max-age=300').json(jwks);
     }),
   );
   router.get(

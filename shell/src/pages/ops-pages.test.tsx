@@ -143,4 +143,36 @@ describe('error pages with a reference', () => {
     expect(malformed.asked.some((a) => a.startsWith('Error'))).toBe(false);
     expect(screen.queryByTestId('error-reference')).toBeNull();
   });
+
+  it("an upstream's refusal (issue 53): which provider failed, the reference, try again or sign in another way", async () => {
+    const { fetch } = gateway({
+      Error: [200, { ...record, messageKey: 'upstreamFailed', clientName: 'Contoso ID', returnUrl: null }],
+    });
+    await renderWithProviders(<SignInErrorPage />, {
+      resources: RESOURCES,
+      defaultNS: 'common',
+      fetch,
+      path: `/error/signin?errorId=${record.errorId}&provider=contoso&returnUrl=%2Faccount%2F`,
+    });
+    expect((await screen.findByTestId('error-message')).textContent).toBe(
+      'Signing in with Contoso ID failed.',
+    );
+    expect(screen.getByTestId('error-reference-id').textContent).toBe(record.errorId);
+    expect(screen.getByRole('link', { name: 'Try again' }).getAttribute('href')).toBe(
+      '/account/login/vendor?vendorId=contoso&returnUrl=%2Faccount%2F',
+    );
+    expect(screen.getByRole('link', { name: 'Sign in another way' }).getAttribute('href')).toBe(
+      '/account/login?returnUrl=%2Faccount%2F',
+    );
+    cleanup();
+    // A provider id that is not one (a link someone made up) offers no try-again link.
+    await renderWithProviders(<SignInErrorPage />, {
+      resources: RESOURCES,
+      defaultNS: 'common',
+      fetch,
+      path: `/error/signin?errorId=${record.errorId}&provider=%3Cscript%3E`,
+    });
+    await screen.findByTestId('error-message');
+    expect(screen.queryByRole('link', { name: 'Try again' })).toBeNull();
+  });
 });

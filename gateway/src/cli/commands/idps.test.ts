@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdminHarness, type AdminHarness } from '../../testing/admin-harness.js';
+import { startTokenEndpoint, type TokenEndpointStub } from '../../testing/token-endpoint-stub.js';
 
 const SECRET = 'upstream-client-secret-value';
 
@@ -31,7 +32,9 @@ describe('admin idps', () => {
       '--roles',
       'VENDOR_SUPPORT,4',
     );
-    expect(out).toBe('identity provider contoso added (vendor)');
+    // Its discovery does not answer here: saved all the same, the method chosen once it answers.
+    expect(out.split('\n')[0]).toBe('identity provider contoso added (vendor)');
+    expect(out.split('\n')[1]).toMatch(/^discovery failed \(.+\); the token endpoint method is chosen when/);
     expect(await admin.store.identityProviders.findById('contoso')).toEqual({
       id: 'contoso',
       name: 'Contoso Support',
@@ -45,6 +48,8 @@ describe('admin idps', () => {
       buttonLabel: undefined,
       trustUpstreamMfa: false,
       disabled: false,
+      tokenAuthMethod: undefined,
+      tokenAuthMethodInUse: undefined,
     });
     const [event] = await admin.store.audit.list({ kinds: ['console.upstreams.created'] });
     expect(event?.data).toMatchObject({ subject: 'contoso', vendor: true });
@@ -81,7 +86,7 @@ describe('admin idps', () => {
         '--trust-upstream-mfa',
         'true',
       ),
-    ).toBe('identity provider google added (login provider)');
+    ).toMatch(/^identity provider google added \(login provider\)\n/);
     expect(await admin.store.identityProviders.findById('google')).toMatchObject({
       partnerId: 'acme',
       scopes: 'openid email',
@@ -174,6 +179,91 @@ describe('admin idps', () => {
     const before = (await admin.store.identityProviders.list()).length;
     expect(await admin.refused('idps', 'add', ...options)).toBe(line);
     expect(await admin.store.identityProviders.list()).toHaveLength(before);
+  });
+
+  describe('--token-auth-method against a discovery document (ADR 0064)', () => {
+    let stub: TokenEndpointStub;
+    let issuer = '';
+    beforeAll(async () => {
+      stub = await startTokenEndpoint(['client_secret_basic', 'client_secret_post']);
+      issuer = stub.issuer;
+    });
+    afterAll(() => stub.close());
+
+    const add = (id: string, ...more: string[]) => [
+      'idps',
+      'add',
+      '--id',
+      id,
+      '--name',
+      'Keys',
+      '--issuer',
+      issuer,
+      '--client-id',
+      'hr-identity',
+      ...more,
+    ];
+
+    it('unset: the first of post, private_key_jwt, basic the provider lists, shown and kept as in use', async () => {
+      const out = await admin.run(...add('auto1', '--client-secret', 's'));
+      expect(out.split('\n')).toEqual([
+        'identity provider auto1 added (login provider)',
+        'token endpoint authentication: client_secret_post (from discovery: client_secret_basic, client_secret_post)',
+      ]);
+      expect(await admin.store.identityProviders.findById('auto1')).toMatchObject({
+        tokenAuthMethod: undefined,
+        tokenAuthMethodInUse: 'client_secret_post',
+      });
+      expect(await admin.run('idps', 'list')).toContain('token auth auto (in use: client_secret_post)');
+    });
+
+    it('private_key_jwt needs no secret and prints the JWKS URL to register', async () => {
+      stub.setMethods(['client_secret_basic', 'private_key_jwt']);
+      const out = await admin.run(...add('keys1', '--token-auth-method', 'private_key_jwt'));
+      expect(out.split('\n')).toEqual([
+        'identity provider keys1 added (login provider)',
+        'token endpoint authentication: private_key_jwt (chosen)',
+        'register its JWKS URL: http://localhost:8080/signin/keys1/jwks',
+      ]);
+      expect(await admin.store.identityProviders.findById('keys1')).toMatchObject({
+        tokenAuthMethod: 'private_key_jwt',
+        clientSecret: '',
+      });
+    });
+
+    it('a method the provider does not list is refused, and nothing is stored or changed', async () => {
+      stub.setMethods(['client_secret_basic']);
+      expect(
+        await admin.refused(
+          ...add('post1', '--client-secret', 's', '--token-auth-method', 'client_secret_post'),
+        ),
+      ).toBe(
+        'error: --token-auth-method: the provider does not list client_secret_post among its token endpoint methods (client_secret_basic)',
+      );
+      expect(await admin.store.identityProviders.findById('post1')).toBeUndefined();
+      expect(
+        await admin.refused('idps', 'update', '--id', 'auto1', '--token-auth-method', 'private_key_jwt'),
+      ).toBe(
+        'error: --token-auth-method: the provider does not list private_key_jwt among its token endpoint methods (client_secret_basic)',
+      );
+      expect((await admin.store.identityProviders.findById('auto1'))?.tokenAuthMethod).toBeUndefined();
+      // auto again: chosen from discovery, now basic.
+      expect(await admin.run('idps', 'update', '--id', 'auto1', '--token-auth-method', 'auto')).toBe(
+        'identity provider auto1 updated\ntoken endpoint authentication: client_secret_basic (from discovery: client_secret_basic)',
+      );
+    });
+
+    it('refuses an unknown method, and a missing secret unless private_key_jwt', async () => {
+      expect(await admin.refused(...add('bad1', '--client-secret', 's', '--token-auth-method', 'tls'))).toBe(
+        'error: --token-auth-method: "tls" is not one of client_secret_post, private_key_jwt, client_secret_basic, auto',
+      );
+      expect(await admin.refused(...add('bad2'))).toBe(
+        'error: --client-secret is required unless --token-auth-method is private_key_jwt',
+      );
+      expect(
+        await admin.refused('idps', 'update', '--id', 'keys1', '--token-auth-method', 'client_secret_basic'),
+      ).toBe('error: --client-secret is required unless --token-auth-method is private_key_jwt');
+    });
   });
 
   it('update and remove refuse an unknown id', async () => {

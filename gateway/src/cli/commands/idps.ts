@@ -40,7 +40,8 @@ function nonBlank(text: string, option: string, max = 200): string {
 /** `--token-auth-method`: one of ours, or `auto` (undefined: chosen from the provider's discovery). */
 function tokenAuthMethod(text: string): UpstreamTokenAuthMethod | null {
   if (text === 'auto') return null;
-  if ((UPSTREAM_TOKEN_AUTH_METHODS as readonly string[]).includes(text)) return text as UpstreamTokenAuthMethod;
+  if ((UPSTREAM_TOKEN_AUTH_METHODS as readonly string[]).includes(text))
+    return text as UpstreamTokenAuthMethod;
   throw new UsageError(
     `--token-auth-method: "${text}" is not one of ${UPSTREAM_TOKEN_AUTH_METHODS.join(', ')}, auto`,
   );
@@ -225,7 +226,9 @@ export const idpsCommands = [
         id: found.id,
         issuer: values.issuer !== undefined ? url(values.issuer, 'issuer').replace(/\/$/, '') : found.issuer,
         clientId:
-          values['client-id'] !== undefined ? nonBlank(values['client-id'], 'client-id', 500) : found.clientId,
+          values['client-id'] !== undefined
+            ? nonBlank(values['client-id'], 'client-id', 500)
+            : found.clientId,
         clientSecret:
           values['client-secret'] !== undefined ? secret(values['client-secret']) : found.clientSecret,
         tokenAuthMethod: method === undefined ? found.tokenAuthMethod : (method ?? undefined),

@@ -559,6 +559,16 @@ export function createExternalIdentityService(deps: ExternalIdentityDeps) {
       return removed;
     },
 
+    /**
+     * The provider's public key for `private_key_jwt` as a JWKS (ADR 0064: registered with the provider, made on
+     * first ask); undefined for an unknown provider.
+     */
+    async jwks(providerId: string) {
+      if (!(await store.identityProviders.findById(providerId))) return undefined;
+      const pair = await store.identityProviders.signingKey(providerId);
+      return pair ? { keys: [pair.publicJwk] } : undefined;
+    },
+
     /** The provider's name, for the upstream sign-out question. */
     async providerName(providerId: string): Promise<string | undefined> {
       return (await store.identityProviders.findById(providerId))?.name;

@@ -1,9 +1,9 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestBackends, type TestBackends } from '../../testing/backends.js';
+import { startTokenEndpoint, type TokenEndpointStub } from '../../testing/token-endpoint-stub.js';
 import { startUpstreamIdp, type UpstreamIdp } from '../../testing/upstream-idp.js';
 import { chooseTokenAuthMethod, probeUpstream, Upstreams } from './upstreams.js';
 
@@ -58,57 +58,13 @@ describe('Upstreams (discovery of the external identity providers)', () => {
   });
 });
 
-/** One request the token endpoint received. */
-interface TokenRequest {
-  authorization: string | undefined;
-  form: URLSearchParams;
-}
-
-/**
- * A tiny provider: a discovery document listing `methods`, and a token endpoint that keeps each request it receives
- * and answers `invalid_client` (the request is what these tests look at).
- */
-async function startTokenEndpoint(methods: string[] | undefined) {
-  const requests: TokenRequest[] = [];
-  const server = createHttpServer((req, res) => {
-    const issuer = `http://localhost:${(server.address() as { port: number }).port}`;
-    if (req.url === '/.well-known/openid-configuration') {
-      res.setHeader('content-type', 'application/json');
-      res.end(
-        JSON.stringify({
-          issuer,
-          authorization_endpoint: `${issuer}/authorize`,
-          token_endpoint: `${issuer}/token`,
-          jwks_uri: `${issuer}/jwks`,
-          response_types_supported: ['code'],
-          subject_types_supported: ['public'],
-          id_token_signing_alg_values_supported: ['RS256'],
-          ...(methods ? { token_endpoint_auth_methods_supported: methods } : {}),
-        }),
-      );
-      return;
-    }
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      requests.push({ authorization: req.headers.authorization, form: new URLSearchParams(body) });
-      res.statusCode = 401;
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ error: 'invalid_client', error_description: 'client authentication failed' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://localhost:${(server.address() as { port: number }).port}`;
-  return { issuer, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 // A client id and secret with each character RFC 6749 §2.3.1's form encoding changes and a provider may not decode.
 const CLIENT_ID = 'hr-identity.v2_x~y';
 const CLIENT_SECRET = 's3cr-et_with.every~one';
 
 describe('the token endpoint request per authentication method (ADR 0064)', () => {
   let backends: TestBackends | undefined;
-  let provider: Awaited<ReturnType<typeof startTokenEndpoint>> | undefined;
+  let provider: TokenEndpointStub | undefined;
   let upstreams: Upstreams | undefined;
   afterEach(async () => {
     upstreams?.close();
@@ -198,7 +154,7 @@ describe('the token endpoint request per authentication method (ADR 0064)', () =
     expect(claims.exp as number).toBeLessThanOrEqual(now + 120);
   });
 
-  it('the operator\'s choice wins over the discovery order', async () => {
+  it("the operator's choice wins over the discovery order", async () => {
     const { found, request } = await tokenRequest(
       ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
       'client_secret_basic',
@@ -207,7 +163,7 @@ describe('the token endpoint request per authentication method (ADR 0064)', () =
     expect(request.authorization).toMatch(/^Basic /);
   });
 
-  it('a provider that lists no methods gets RFC 8414\'s default, client_secret_basic', async () => {
+  it("a provider that lists no methods gets RFC 8414's default, client_secret_basic", async () => {
     const { found } = await tokenRequest(undefined);
     expect(found.tokenAuthMethod).toBe('client_secret_basic');
   });
@@ -228,9 +184,9 @@ describe('chooseTokenAuthMethod and probeUpstream (discovery choice, ADR 0064)',
   });
 
   it('an explicit choice wins when listed; one the provider does not list is refused', () => {
-    expect(chooseTokenAuthMethod('client_secret_basic', ['client_secret_post', 'client_secret_basic'])).toEqual(
-      { method: 'client_secret_basic' },
-    );
+    expect(
+      chooseTokenAuthMethod('client_secret_basic', ['client_secret_post', 'client_secret_basic']),
+    ).toEqual({ method: 'client_secret_basic' });
     expect(chooseTokenAuthMethod('private_key_jwt', ['client_secret_post'])).toEqual({
       unsupported: 'private_key_jwt',
     });
@@ -254,7 +210,10 @@ describe('chooseTokenAuthMethod and probeUpstream (discovery choice, ADR 0064)',
         method: 'private_key_jwt',
         supported: ['client_secret_post', 'client_secret_basic'],
       });
-      const gone = await probeUpstream({ ...settings, issuer: 'http://localhost:9', tokenAuthMethod: undefined }, 2);
+      const gone = await probeUpstream(
+        { ...settings, issuer: 'http://localhost:9', tokenAuthMethod: undefined },
+        2,
+      );
       expect(gone).toMatchObject({ ok: false, field: 'issuer' });
     } finally {
       await provider.close();

@@ -87,7 +87,10 @@ async function readMetadata(
  * ADR 0062 and 0064): the token endpoint method that will be used, or why the settings cannot work — the issuer
  * does not answer, or the provider does not list the method the operator chose.
  */
-export async function probeUpstream(settings: UpstreamSettings, timeoutSeconds?: number): Promise<ProbeResult> {
+export async function probeUpstream(
+  settings: UpstreamSettings,
+  timeoutSeconds?: number,
+): Promise<ProbeResult> {
   let metadata: oidc.ServerMetadata;
   try {
     metadata = await readMetadata(settings, timeoutSeconds);
