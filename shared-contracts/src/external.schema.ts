@@ -77,6 +77,12 @@ export const UPSTREAM_LOGOUT_BUTTONS = ['yes', 'no'] as const;
 /** Query of `UpstreamLogout`. */
 export const upstreamLogoutQuerySchema = z.object({ button: z.enum(UPSTREAM_LOGOUT_BUTTONS) });
 
+/**
+ * Query flag of `/account/loggedout` after "yes" to an upstream that has no end-session endpoint (issue 53): signed
+ * out here only, and the page says the company account may still be signed in.
+ */
+export const UPSTREAM_KEPT_QUERY = 'upstream=kept';
+
 /** Where the upstream's end-session sends the browser back to (registered with the upstream, S27). */
 export const UPSTREAM_POST_LOGOUT_PATH = '/account/loggedout';
 /** The upstream's callback address on the gateway. */

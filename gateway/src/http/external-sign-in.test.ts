@@ -806,6 +806,63 @@ for (const backend of BACKENDS) {
         expect((await visitor.post('/api/Account/UpstreamLogout?button=maybe')).status).toBe(400);
       });
 
+      it('yes to an upstream without an end-session endpoint signs out here only, and the page is told so (issue 53)', async () => {
+        const plain = await startUpstreamIdp({
+          title: 'Plain ID',
+          noEndSession: true,
+          clients: [
+            {
+              clientId: 'hr-identity',
+              clientSecret: UPSTREAM_SECRET,
+              redirectUris: [`${issuer}/signin/plain/callback`],
+            },
+          ],
+          users: [
+            {
+              username: 'pia',
+              password: 'pia-pw',
+              sub: 'sub-pia',
+              name: 'Pia Plain',
+              email: 'pia@plain.example',
+            },
+          ],
+        });
+        try {
+          expect(
+            (await (await fetch(`${plain.issuer}/.well-known/openid-configuration`)).json()) as object,
+          ).not.toHaveProperty('end_session_endpoint');
+          await gw.store.identityProviders.create({
+            id: 'plain',
+            name: 'Plain ID',
+            issuer: plain.issuer,
+            clientId: 'hr-identity',
+            clientSecret: UPSTREAM_SECRET,
+            vendor: true,
+            roles: ['VENDOR_SUPPORT'],
+          });
+          const visitor = new Visitor(issuer, plain.issuer);
+          const started = await visitor.post('/api/Account/VendorLogin', {
+            vendorId: 'plain',
+            returnUrl: '/account/',
+          });
+          const { redirect } = (await started.json()) as { redirect: string };
+          expect(redirect.startsWith(`${plain.issuer}/auth?`)).toBe(true);
+          const callback = await signInAtUpstream(visitor, redirect, 'pia', 'pia-pw');
+          expect((await visitor.gw.request(callback)).status).toBe(302);
+          expect((await visitor.user()).isAuthenticated).toBe(true);
+          const logout = await visitor.post('/api/Account/Logout', {});
+          expect(((await logout.json()) as { redirect: string }).redirect).toBe('/account/logout/upstream');
+          const yes = await visitor.post('/api/Account/UpstreamLogout?button=yes');
+          expect(((await yes.json()) as { redirect: string }).redirect).toBe(
+            '/account/loggedout?upstream=kept',
+          );
+          expect((await visitor.user()).isAuthenticated).toBe(false);
+        } finally {
+          await gw.store.identityProviders.remove('plain');
+          await plain.close();
+        }
+      });
+
       it('a password sign-in signs out without the upstream question', async () => {
         await gw.addUser({ username: 'plain.local' });
         const visitor = new Visitor(issuer, upstream.issuer);

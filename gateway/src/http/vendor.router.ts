@@ -4,6 +4,7 @@ import {
   linkRequestSchema,
   nextQuerySchema,
   returnUrlOf,
+  UPSTREAM_KEPT_QUERY,
   upstreamLogoutQuerySchema,
   vendorLoginRequestSchema,
   vendorLoginViewQuerySchema,
@@ -164,8 +165,15 @@ export function vendorRouter(deps: VendorRouterDeps): Router {
       const loggedOut = `/account/loggedout${pending?.record.logoutId ? `?logoutId=${encodeURIComponent(pending.record.logoutId)}` : ''}`;
       if (!pending) return responses.redirect(res, loggedOut, session);
       await deps.signOut.forgetUpstreamLogout(session);
-      const target = query.button === 'yes' ? await external.endSessionUrl(pending.record) : undefined;
-      responses.redirect(res, target ?? loggedOut, session);
+      if (query.button !== 'yes') return responses.redirect(res, loggedOut, session);
+      const target = await external.endSessionUrl(pending.record);
+      // A provider without an end-session endpoint (or unreachable now): signed out here only, and the logged-out
+      // page says so (issue 53); the flag names no provider, so a forged one can only show that general note.
+      responses.redirect(
+        res,
+        target ?? `${loggedOut}${loggedOut.includes('?') ? '&' : '?'}${UPSTREAM_KEPT_QUERY}`,
+        session,
+      );
     }),
   );
 

@@ -43,6 +43,8 @@ export interface UpstreamIdpOptions {
   title?: string;
   /** Name and e-mail only from userinfo, not in the ID token (as some providers do); default false. */
   userinfoOnly?: boolean;
+  /** Without an end-session endpoint (RP-initiated logout off), as some providers are; default with one. */
+  noEndSession?: boolean;
 }
 
 /** A running upstream provider. */
@@ -123,7 +125,7 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions = {}): Promis
     features: {
       devInteractions: { enabled: false },
       rpInitiatedLogout: {
-        enabled: true,
+        enabled: options.noEndSession !== true,
         // No confirmation page: the gateway's user already said yes on /account/logout/upstream.
         logoutSource(ctx, form) {
           const action = /action="([^"]+)"/.exec(form)?.[1] ?? '';

@@ -36,6 +36,17 @@ describe('LoggedOutPage', () => {
     expect(screen.getByRole('status').textContent).toBe('You were signed out after a period of inactivity.');
   });
 
+  it('after yes to a company provider that has no sign-out, says the company account may still be signed in (issue 53)', async () => {
+    await render('/account/loggedout?upstream=kept');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Signed out' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('You have signed out.');
+    expect(screen.getByRole('alert').textContent).toMatch(/^You are signed out here\. The company account/);
+    cleanup();
+    await render('/account/loggedout?upstream=other');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Signed out' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('no English text of mfe-login says "log in", "logged out", "One-Time Token", "e-mail" or shouts', () => {
     for (const file of [enGB, en])
       for (const text of texts(file)) {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { safeHttpUrl } from 'shared-contracts';
+import { safeHttpUrl, UPSTREAM_KEPT_QUERY } from 'shared-contracts';
 import { Alert, Card, Page, Stack } from 'shared-contracts/ui';
 import { useLogoutViewQuery } from './logout.api';
 
@@ -14,11 +14,16 @@ const NS = 'mfe-login';
  * record — the application's name and its registered post-logout address. The browser then returns to the
  * application by itself, as Keycloak and Auth0 do; the "Return to <client>" link stays for the moment before, and
  * for a browser that does not follow. The address never comes from the query.
+ * With `?upstream=kept` (issue 53), the person said yes to signing out of their company's provider, which has no
+ * end-session endpoint: signed out here only, and the page says so (it names no provider, so a forged flag can
+ * only show this general note).
  */
 export function LoggedOutPage() {
   const { t } = useTranslation(NS);
   const [search] = useSearchParams();
   const inactivity = search.get('reason') === 'inactivity';
+  const [keptName, keptValue] = UPSTREAM_KEPT_QUERY.split('=');
+  const upstreamKept = search.get(keptName!) === keptValue;
   // An upstream's end-session comes back with the application's logoutId as `state` (ADR 0018).
   const logoutId = search.get('logoutId') ?? search.get('state') ?? undefined;
   const { data: view } = useLogoutViewQuery({ logoutId }, { skip: !logoutId });
@@ -32,6 +37,7 @@ export function LoggedOutPage() {
       <Card>
         <Stack>
           <Alert kind="info">{inactivity ? t('loggedOut.inactivity') : t('loggedOut.message')}</Alert>
+          {upstreamKept ? <Alert kind="warning">{t('loggedOut.upstreamKept')}</Alert> : null}
           {returnTo ? (
             <a href={returnTo} data-testid="return-to-client">
               {t('loggedOut.returnTo', { client: view?.clientName ?? new URL(returnTo).host })}
