@@ -4,7 +4,7 @@
  * finds `authenticator` and resets its second factor — the person got a mail, and their next sign-in asks them to
  * set one up; it disables `employee` while `employee` is signed in at the portal — the portal is told by
  * back-channel logout — and enables the account again. A customer administrator of Acme Retail sees only its
- * members and is refused a member of Acme Logistics only. axe: the pages light and dark, and right to left.
+ * members and is refused (403) a member of Acme Logistics only. axe: the pages light and dark, and right to left.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { addUser, runAdmin } from '../helpers/admin.js';
@@ -159,11 +159,19 @@ test('a customer administrator of Acme Retail sees only its members and is refus
   await expect(page.getByTestId('people-count')).toHaveText('0 people found');
   await expectAxeCleanLightAndDark(page);
 
+  // Issue 52's Proof: refused (403), with nothing of the person; an id nobody has is not found (404).
   const refused = await consoleCall(page, 'ConsolePerson', { id: outsiderId });
-  expect([403, 404]).toContain(refused.status);
+  expect({ status: refused.status, body: refused.body }).toMatchObject({
+    status: 403,
+    body: { errors: { '': ['forbidden'] } },
+  });
   expect(JSON.stringify(refused.body)).not.toContain(outsider.username);
+  const unknown = await consoleCall(page, 'ConsolePerson', { id: '00000000-0000-4000-8000-000000000052' });
+  expect(unknown.status).toBe(404);
   await page.goto(`${identity.url}/admin/person?id=${outsiderId}`);
-  await expect(page.getByTestId('person-missing')).toBeVisible();
+  await expect(page.getByTestId('person-missing')).toHaveText(
+    'This person is not among the people you help: you can neither see nor change their account.',
+  );
 });
 
 test('axe finds nothing on the person page right to left (Arabic), light and dark', async () => {

@@ -10,6 +10,7 @@ import {
 import { Button, Checkbox, FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import type { Confirmation, Failure } from '../shared/confirm-dialog';
 import { refusalOf } from '../shared/schema-check';
+import { TextAreaField } from '../shared/text-area-field';
 import {
   useCreateApplicationMutation,
   useDisableApplicationMutation,
@@ -28,32 +29,7 @@ const lines = (text: string) =>
 
 /** A list of addresses, one per line, left to right in every language (a URI is not translated text). */
 function UriLines(props: { label: string; value: string; onChange: (v: string) => void; errors: string[] }) {
-  const id = useId();
-  const { label, value, onChange, errors } = props;
-  return (
-    <div className="hr-field">
-      <label className="hr-field__label" htmlFor={id}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        dir="ltr"
-        className="hr-field__input"
-        rows={2}
-        value={value}
-        aria-invalid={errors.length > 0 || undefined}
-        aria-describedby={errors.length > 0 ? `${id}-errors` : undefined}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      {errors.length > 0 ? (
-        <ul id={`${id}-errors`} className="hr-field__errors">
-          {errors.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
-  );
+  return <TextAreaField {...props} dir="ltr" />;
 }
 
 /** Props of {@link ApplicationForm}. */

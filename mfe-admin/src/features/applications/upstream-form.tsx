@@ -16,6 +16,7 @@ import type { Confirmation, Failure } from '../shared/confirm-dialog';
 import { useConsolePartnersQuery } from '../shared/partners-list.api';
 import { refusalOf } from '../shared/schema-check';
 import { useCreateUpstreamMutation, useUpdateUpstreamMutation } from './applications.api';
+import { SelectField } from '../shared/select-field';
 
 type VendorRole = (typeof UPSTREAM_VENDOR_ROLES)[number];
 
@@ -122,8 +123,6 @@ export function UpstreamForm({ upstream, onConfirm, onClose, onSaved }: Upstream
   const [error, setError] = useState<Failure>(undefined);
   const errors = formErrorsOf(t, error);
   const headingId = useId();
-  const partnerId = useId();
-  const methodId = useId();
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const text = (key: 'id' | 'name' | 'issuer' | 'clientId' | 'scopes' | 'buttonLabel', ltr = false) => (
     <TextField
@@ -211,28 +210,22 @@ export function UpstreamForm({ upstream, onConfirm, onClose, onSaved }: Upstream
           data-testid="upstream-field-clientSecret"
         />
         {text('scopes', true)}
-        <div className="hr-field">
-          <label className="hr-field__label" htmlFor={partnerId}>
-            {t('applications.upstreams.fields.partnerId')}
-          </label>
-          <select
-            id={partnerId}
-            className="hr-field__input"
-            value={draft.partnerId}
-            onChange={(event) => set('partnerId', event.target.value)}
-          >
-            <option value="">{t('applications.upstreams.everyPartner')}</option>
-            {(partners.data?.partners ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-            {draft.partnerId && !partners.data?.partners.some((p) => p.id === draft.partnerId) ? (
-              <option value={draft.partnerId}>{draft.partnerId}</option>
-            ) : null}
-          </select>
-          <FormErrors messages={errors.field('partnerId')} />
-        </div>
+        <SelectField
+          label={t('applications.upstreams.fields.partnerId')}
+          value={draft.partnerId}
+          onChange={(value) => set('partnerId', value)}
+          errors={errors.field('partnerId')}
+        >
+          <option value="">{t('applications.upstreams.everyPartner')}</option>
+          {(partners.data?.partners ?? []).map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+          {draft.partnerId && !partners.data?.partners.some((p) => p.id === draft.partnerId) ? (
+            <option value={draft.partnerId}>{draft.partnerId}</option>
+          ) : null}
+        </SelectField>
         {upstream ? null : (
           <Checkbox
             label={t('applications.upstreams.fields.vendor')}
@@ -265,37 +258,31 @@ export function UpstreamForm({ upstream, onConfirm, onClose, onSaved }: Upstream
           checked={draft.trustUpstreamMfa}
           onChange={(event) => set('trustUpstreamMfa', event.target.checked)}
         />
-        <div className="hr-field">
-          <label className="hr-field__label" htmlFor={methodId}>
-            {t('applications.upstreams.fields.tokenAuthMethod')}
-          </label>
-          <select
-            id={methodId}
-            className="hr-field__input"
-            value={draft.tokenAuthMethod}
-            aria-invalid={methodErrors.length > 0 || undefined}
-            aria-describedby={`${methodId}-hint`}
-            onChange={(event) => set('tokenAuthMethod', event.target.value as Draft['tokenAuthMethod'])}
-            data-testid="upstream-field-tokenAuthMethod"
-          >
-            <option value="">{t('applications.upstreams.methods.auto')}</option>
-            {UPSTREAM_TOKEN_AUTH_METHODS.map((m) => (
-              <option key={m} value={m}>
-                {t(`applications.upstreams.methods.${m}`)}
-              </option>
-            ))}
-          </select>
-          <div id={`${methodId}-hint`} className="hr-field__hint" data-testid="upstream-method-in-use">
-            {upstream
-              ? inUse
-                ? t('applications.upstreams.hints.inUse', {
-                    method: t(`applications.upstreams.methods.${inUse}`),
-                  })
-                : t('applications.upstreams.hints.notDiscovered')
-              : t('applications.upstreams.hints.auto')}
-          </div>
-          <FormErrors messages={methodErrors} />
-        </div>
+        <SelectField
+          label={t('applications.upstreams.fields.tokenAuthMethod')}
+          value={draft.tokenAuthMethod}
+          onChange={(value) => set('tokenAuthMethod', value as Draft['tokenAuthMethod'])}
+          errors={methodErrors}
+          testId="upstream-field-tokenAuthMethod"
+          hint={
+            <span data-testid="upstream-method-in-use">
+              {upstream
+                ? inUse
+                  ? t('applications.upstreams.hints.inUse', {
+                      method: t(`applications.upstreams.methods.${inUse}`),
+                    })
+                  : t('applications.upstreams.hints.notDiscovered')
+                : t('applications.upstreams.hints.auto')}
+            </span>
+          }
+        >
+          <option value="">{t('applications.upstreams.methods.auto')}</option>
+          {UPSTREAM_TOKEN_AUTH_METHODS.map((m) => (
+            <option key={m} value={m}>
+              {t(`applications.upstreams.methods.${m}`)}
+            </option>
+          ))}
+        </SelectField>
         {upstream?.jwksUri ? (
           <div className="hr-field">
             <p className="hr-field__label">{t('applications.upstreams.fields.jwksUri')}</p>

@@ -7,6 +7,8 @@ import { formErrorsOf } from 'shared-contracts/api';
 import { CONSOLE_ROLES, type ConsoleRole, type ListedGrant } from 'shared-contracts/console';
 import { FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { isolate } from '../shared/format';
+import { usePeopleSuggestions } from '../shared/people-search.api';
+import { SuggestionList } from '../shared/suggestion-list';
 import { useGrantConsoleRoleMutation, useWithdrawConsoleRoleMutation } from './grants.api';
 import { ReasonField } from '../shared/reason-field';
 import { DialogActions } from '../shared/dialog-actions';
@@ -54,6 +56,7 @@ function GrantForm({ withdraw, onDone, onClose }: GrantDialogProps) {
   const { t } = useTranslation('mfe-admin');
   const descriptionId = useDialogDescriptionId();
   const roleId = useId();
+  const suggestionsId = useId();
   const scopeText = useScopeText();
   const [username, setUsername] = useState(withdraw?.username ?? '');
   const [role, setRole] = useState<ConsoleRole>(withdraw?.role ?? 'support');
@@ -99,6 +102,9 @@ function GrantForm({ withdraw, onDone, onClose }: GrantDialogProps) {
   const errors = formErrorsOf(t, error);
   const fieldErrors = (name: string) => [...(checks[name] ? [checks[name]] : []), ...errors.field(name)];
   const roleErrors = fieldErrors('role');
+  // The people whose usernames start or contain what is typed (ConsolePeople), offered as one types.
+  const found = usePeopleSuggestions(withdraw ? '' : username);
+  const suggestions = (found?.people ?? []).map((p) => ({ value: p.username, label: p.displayName }));
   const reasonErrors = fieldErrors('reason');
   return (
     <form noValidate onSubmit={(event) => void submit(event)}>
@@ -118,9 +124,11 @@ function GrantForm({ withdraw, onDone, onClose }: GrantDialogProps) {
               label={t('grants.username')}
               autoComplete="off"
               value={username}
+              list={suggestionsId}
               onChange={(event) => setUsername(event.target.value)}
               errors={fieldErrors('username')}
             />
+            <SuggestionList id={suggestionsId} suggestions={suggestions} />
             <div className="hr-field">
               <label className="hr-field__label" htmlFor={roleId}>
                 {t('grants.role')}

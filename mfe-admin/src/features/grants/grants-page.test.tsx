@@ -40,6 +40,7 @@ async function renderPage(answers: StubAnswers = {}, lng = 'en-GB') {
   const gateway = stubGateway({
     ConsoleAccess: () => Response.json(PLATFORM_ADMIN),
     ConsoleGrants: () => Response.json({ grants } satisfies ConsoleGrants),
+    ConsolePeople: () => Response.json({ people: [], total: 0, page: 1, pageSize: 20 }),
     GrantConsoleRole: ({ body }) => {
       const b = body as { username: string; role: ListedGrant['role']; partnerId: string | null };
       grants = [...grants, grant(b.username, b.role, b.partnerId)];
@@ -75,6 +76,37 @@ describe('/admin/grants', () => {
     expect(rows[0]).toContain('everywhere');
     expect(rows[1]).toContain('partner demo');
     expect(rows[1]).toContain('cli:ops');
+  });
+
+  it('suggests usernames from the people search as one types', async () => {
+    const { calls } = await renderPage({
+      ConsolePeople: () =>
+        Response.json({
+          people: [
+            {
+              id: 'u9',
+              username: 'newbie',
+              displayName: 'Nina Newbie',
+              email: 'n@example.test',
+              disabled: false,
+              customers: [],
+            },
+          ],
+          total: 1,
+          page: 1,
+          pageSize: 20,
+        }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Grant a role' }));
+    const dialog = screen.getByRole('dialog', { name: 'Grant a console role' });
+    const field = within(dialog).getByLabelText('Username');
+    fireEvent.change(field, { target: { value: 'n' } });
+    fireEvent.change(field, { target: { value: 'new' } });
+    const list = document.getElementById(field.getAttribute('list') ?? '');
+    await waitFor(() => expect(list?.querySelector('option')?.getAttribute('value')).toBe('newbie'));
+    expect(list?.querySelector('option')?.getAttribute('label')).toBe('Nina Newbie');
+    // One call for the pause, none for a single character.
+    expect(calls.filter((c) => c.call === 'ConsolePeople').map((c) => c.query.get('query'))).toEqual(['new']);
   });
 
   it('grants a role only with a reason, says so beside the list and shows it without a reload', async () => {

@@ -1,4 +1,3 @@
-import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUPPORTED_LOCALES } from 'shared-contracts';
 import {
@@ -8,6 +7,7 @@ import {
   type UpdatePartnerRequest,
 } from 'shared-contracts/console';
 import { Checkbox, FormErrors, TextField } from 'shared-contracts/ui';
+import { SelectField } from '../shared/select-field';
 
 /**
  * What a language is called in its own language, for a language a partner does not offer yet (the sign-in page's
@@ -94,20 +94,8 @@ export interface PartnerLanguagesCaptchaProps {
  */
 export function PartnerLanguagesCaptcha({ partner, draft, set, errorsOf }: PartnerLanguagesCaptchaProps) {
   const { t } = useTranslation('mfe-admin');
-  const defaultId = useId();
-  const providerId = useId();
-  const whenId = useId();
   const choices = choicesOf(partner);
   const recaptcha = draft.captchaProvider.startsWith('recaptcha');
-  const select = (id: string, label: string, control: ReactNode, errors: string[] = []) => (
-    <div className="hr-field">
-      <label className="hr-field__label" htmlFor={id}>
-        {label}
-      </label>
-      {control}
-      <FormErrors messages={errors} />
-    </div>
-  );
   return (
     <>
       <fieldset className="admin-flags" data-testid="partner-languages">
@@ -129,65 +117,45 @@ export function PartnerLanguagesCaptcha({ partner, draft, set, errorsOf }: Partn
         ))}
         <FormErrors messages={errorsOf('availableLanguages')} />
       </fieldset>
-      {select(
-        defaultId,
-        t('partners.fields.defaultLanguage'),
-        <select
-          id={defaultId}
-          className="hr-field__input"
-          value={draft.defaultLanguage}
-          aria-invalid={errorsOf('defaultLanguage').length > 0 || undefined}
-          onChange={(event) => set({ defaultLanguage: event.target.value })}
-          data-testid="partner-default-language"
-        >
-          {choices
-            .filter((c) => draft.languages.includes(c.name) || c.name === draft.defaultLanguage)
-            .map((c) => (
-              <option key={c.name} value={c.name} lang={c.name}>
-                {c.description}
-              </option>
-            ))}
-        </select>,
-        errorsOf('defaultLanguage'),
-      )}
+      <SelectField
+        label={t('partners.fields.defaultLanguage')}
+        value={draft.defaultLanguage}
+        onChange={(value) => set({ defaultLanguage: value })}
+        errors={errorsOf('defaultLanguage')}
+        testId="partner-default-language"
+      >
+        {choices
+          .filter((c) => draft.languages.includes(c.name) || c.name === draft.defaultLanguage)
+          .map((c) => (
+            <option key={c.name} value={c.name} lang={c.name}>
+              {c.description}
+            </option>
+          ))}
+      </SelectField>
       <fieldset className="admin-flags" data-testid="partner-captcha">
         <legend>{t('partners.fields.captcha')}</legend>
-        {select(
-          providerId,
-          t('partners.captcha.provider'),
-          <select
-            id={providerId}
-            className="hr-field__input"
-            value={draft.captchaProvider}
-            onChange={(event) =>
-              set({ captchaProvider: event.target.value as LanguagesCaptchaDraft['captchaProvider'] })
-            }
-          >
-            {PARTNER_CAPTCHA_PROVIDERS.map((p) => (
-              <option key={p} value={p}>
-                {t(`partners.captcha.providers.${p}`)}
-              </option>
-            ))}
-          </select>,
-        )}
-        {select(
-          whenId,
-          t('partners.captcha.when'),
-          <select
-            id={whenId}
-            className="hr-field__input"
-            value={draft.captchaWhen}
-            onChange={(event) =>
-              set({ captchaWhen: event.target.value as LanguagesCaptchaDraft['captchaWhen'] })
-            }
-          >
-            {PARTNER_CAPTCHA_WHEN.map((w) => (
-              <option key={w} value={w}>
-                {t(`partners.captcha.whens.${w}`)}
-              </option>
-            ))}
-          </select>,
-        )}
+        <SelectField
+          label={t('partners.captcha.provider')}
+          value={draft.captchaProvider}
+          onChange={(value) => set({ captchaProvider: value as LanguagesCaptchaDraft['captchaProvider'] })}
+        >
+          {PARTNER_CAPTCHA_PROVIDERS.map((p) => (
+            <option key={p} value={p}>
+              {t(`partners.captcha.providers.${p}`)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label={t('partners.captcha.when')}
+          value={draft.captchaWhen}
+          onChange={(value) => set({ captchaWhen: value as LanguagesCaptchaDraft['captchaWhen'] })}
+        >
+          {PARTNER_CAPTCHA_WHEN.map((w) => (
+            <option key={w} value={w}>
+              {t(`partners.captcha.whens.${w}`)}
+            </option>
+          ))}
+        </SelectField>
         {recaptcha ? (
           <>
             <TextField

@@ -6,7 +6,7 @@ import { formErrorsOf } from 'shared-contracts/api';
 import type { ConsolePeopleRequest } from 'shared-contracts/console';
 import { Button, FormErrors, ProgressBar, TextField } from 'shared-contracts/ui';
 import { ConsoleLayout } from '../shared/console-layout';
-import { useConsolePeopleQuery } from './people.api';
+import { useConsolePeopleQuery } from '../shared/people-search.api';
 
 /** The search and its results, one page at a time (by username). */
 function People() {

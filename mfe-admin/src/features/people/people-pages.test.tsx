@@ -68,6 +68,7 @@ async function renderPerson(answers: StubAnswers = {}, lng = 'en-GB') {
   const gateway = stubGateway({
     ConsoleAccess: () => Response.json(SUPPORT),
     ConsolePerson: () => Response.json(person(false)),
+    ConsolePeople: () => Response.json(PEOPLE),
     ...answers,
   });
   const result = await renderWithProviders(<PersonPage />, {
@@ -162,6 +163,21 @@ describe('/admin/person', () => {
     expect((await screen.findByTestId('person-missing')).textContent).toBe(
       'No such person among the people you help.',
     );
+  });
+
+  it('suggests the customers named like what is typed when adding a membership', async () => {
+    const { calls } = await renderPerson();
+    await screen.findByTestId('person');
+    fireEvent.click(screen.getByTestId('person-action-AddPersonMembership'));
+    const field = screen.getByTestId('membership-customer');
+    fireEvent.change(field, { target: { value: 'reta' } });
+    const list = document.getElementById(field.getAttribute('list') ?? '');
+    await waitFor(() => expect(list?.querySelector('option')?.getAttribute('value')).toBe('acme-retail'));
+    expect(list?.querySelector('option')?.getAttribute('label')).toBe('Acme Retail');
+    expect(calls.find((c) => c.call === 'ConsolePeople')?.query.get('query')).toBe('reta');
+    fireEvent.change(field, { target: { value: 'logis' } });
+    await waitFor(() => expect(calls.filter((c) => c.call === 'ConsolePeople')).toHaveLength(2));
+    await waitFor(() => expect(list?.querySelectorAll('option')).toHaveLength(0));
   });
 
   it('speaks German', async () => {

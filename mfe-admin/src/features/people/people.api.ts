@@ -1,11 +1,8 @@
 import { confirmedChange } from 'shared-contracts/account-ui';
 import { baseApi } from 'shared-contracts/api';
 import {
-  consolePeopleSchema,
   consolePersonSchema,
   type AddPersonMembershipRequest,
-  type ConsolePeople,
-  type ConsolePeopleRequest,
   type ConsolePerson,
   type PersonChangeRequest,
   type RemovePersonMembershipRequest,
@@ -33,17 +30,11 @@ export const PERSON_ACTIONS = [
 export type PersonAction = (typeof PERSON_ACTIONS)[number];
 
 /**
- * The People section's calls (issue 52; schemas in `shared-contracts/console`, rows in the gateway's access table).
+ * The People section's calls (the search is `../shared/people-search.api.ts`, which the grant dialog uses too) (issue 52; schemas in `shared-contracts/console`, rows in the gateway's access table).
  * Tag `People`: every change invalidates it, so the search results and the person's page are asked again at once.
  */
 export const peopleApi = baseApi.enhanceEndpoints({ addTagTypes: ['People'] }).injectEndpoints({
   endpoints: (build) => ({
-    /** `GET ConsolePeople`: one page of the people the caller may help. */
-    consolePeople: build.query<ConsolePeople, ConsolePeopleRequest>({
-      query: (params) => ({ url: 'ConsolePeople', method: 'GET', params }),
-      transformResponse: (body: unknown) => consolePeopleSchema.parse(body),
-      providesTags: ['People'],
-    }),
     /** `GET ConsolePerson`: one person's page. */
     consolePerson: build.query<ConsolePerson, { id: string }>({
       query: (params) => ({ url: 'ConsolePerson', method: 'GET', params }),
@@ -71,7 +62,6 @@ export const peopleApi = baseApi.enhanceEndpoints({ addTagTypes: ['People'] }).i
 
 /** Hooks of the People pages. */
 export const {
-  useConsolePeopleQuery,
   useConsolePersonQuery,
   usePersonActionMutation,
   useAddPersonMembershipMutation,

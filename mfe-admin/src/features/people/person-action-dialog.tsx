@@ -7,6 +7,8 @@ import { formErrorsOf } from 'shared-contracts/api';
 import { PERSON_ROLES, type ConsolePerson, type PersonRole } from 'shared-contracts/console';
 import { Checkbox, FormErrors, Stack, TextField } from 'shared-contracts/ui';
 import { isolate } from '../shared/format';
+import { usePeopleSuggestions } from '../shared/people-search.api';
+import { SuggestionList } from '../shared/suggestion-list';
 import {
   useAddPersonMembershipMutation,
   usePersonActionMutation,
@@ -54,6 +56,7 @@ function ActionForm({ what, person, onDone, onClose }: PersonActionDialogProps) 
   const { t } = useTranslation('mfe-admin');
   const descriptionId = useDialogDescriptionId();
   const rolesId = useId();
+  const customersId = useId();
   const [reason, setReason] = useState('');
   const [customerId, setCustomerId] = useState('');
   const [roles, setRoles] = useState<PersonRole[]>(['EMPLOYEE']);
@@ -101,6 +104,15 @@ function ActionForm({ what, person, onDone, onClose }: PersonActionDialogProps) 
     setRoles((now) => (on ? [...now, role] : now.filter((r) => r !== role)));
   const reasonErrors = fieldErrors('reason');
   const roleErrors = fieldErrors('roles');
+  // Customers named like what is typed, from the people search (it matches a customer's name and answers each
+  // person's customers in the caller's reach): only customers the caller may change memberships of.
+  const typed = customerId.trim().toLowerCase();
+  const found = usePeopleSuggestions(what.kind === 'addMembership' ? customerId : '');
+  const customers = new Map<string, string>();
+  for (const p of found?.people ?? [])
+    for (const c of p.customers)
+      if (c.name.toLowerCase().includes(typed) || c.id.toLowerCase().includes(typed))
+        customers.set(c.id, c.name);
   const danger =
     what.kind === 'removeMembership' || (what.kind === 'action' && what.call === 'DisablePerson');
   return (
@@ -115,9 +127,14 @@ function ActionForm({ what, person, onDone, onClose }: PersonActionDialogProps) 
               label={t('people.addMembership.customerId')}
               hint={t('people.addMembership.customerIdHint')}
               value={customerId}
+              list={customersId}
               onChange={(event) => setCustomerId(event.target.value)}
               errors={fieldErrors('customerId')}
               data-testid="membership-customer"
+            />
+            <SuggestionList
+              id={customersId}
+              suggestions={[...customers].map(([value, label]) => ({ value, label }))}
             />
             <fieldset
               className="admin-roles"
