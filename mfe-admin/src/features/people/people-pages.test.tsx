@@ -54,13 +54,22 @@ function person(disabled: boolean): ConsolePerson {
         createdAt: '2026-11-27T09:00:00.000Z',
         lastSeenAt: '2026-11-27T09:30:00.000Z',
         network: { kind: 'network', prefix: '203.0.113.x' },
-        userAgent: 'Firefox',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      },
+      {
+        createdAt: '2026-11-27T08:00:00.000Z',
+        lastSeenAt: '2026-11-27T08:30:00.000Z',
+        network: { kind: 'network', prefix: '203.0.113.x' },
+        userAgent: 'curl/8.0',
       },
     ],
     rememberedBrowsers: [],
     linkedAccounts: [],
     customers: [{ id: 'acme-retail', name: 'Acme Retail', roles: ['EMPLOYEE'], canChange: true }],
-    recentEvents: [{ at: '2026-11-27T09:00:00.000Z', kind: 'sign-in.password' }],
+    recentEvents: [
+      { at: '2026-11-27T09:00:00.000Z', kind: 'sign-in.password' },
+      { at: '2026-11-27T08:00:00.000Z', kind: 'sign-in.some-new-kind' },
+    ],
   };
 }
 
@@ -119,7 +128,12 @@ describe('/admin/person', () => {
     expect(plain(page)).toContain('Authenticator app');
     expect(plain(page)).toContain('Network 203.0.113.x');
     expect(plain(page)).toContain('Acme Retail: Employee');
-    expect(plain(page)).toContain('sign-in.password');
+    // Sessions and events in words (the browser as the security centre names it), the code kept beside an event.
+    expect(plain(page)).toContain('Firefox on Linux');
+    expect(plain(page)).toContain('curl/8.0');
+    expect(plain(page)).toContain('Password accepted sign-in.password');
+    // A kind the page has no words for yet: its code.
+    expect(plain(page)).toContain('sign-in.some-new-kind sign-in.some-new-kind');
     expect(screen.getByTestId('person-state').textContent).toBe('Active');
   });
 

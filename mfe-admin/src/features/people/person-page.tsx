@@ -1,7 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ADMIN_PEOPLE_PATH, ADMIN_PERSON_PATH, type SessionNetwork } from 'shared-contracts';
+import {
+  ADMIN_PEOPLE_PATH,
+  ADMIN_PERSON_PATH,
+  describeUserAgent,
+  type SessionNetwork,
+} from 'shared-contracts';
 import { ResultStatus, useConsoleAccessQuery } from 'shared-contracts/account-ui';
 import { formErrorsOf } from 'shared-contracts/api';
 import type { ConsolePerson } from 'shared-contracts/console';
@@ -39,6 +44,12 @@ function networkText(
   return network.kind === 'network'
     ? t('people.networks.network', { prefix: network.prefix ?? '' })
     : t(`people.networks.${network.kind}`);
+}
+
+/** "Chrome on Linux", as the security centre names a session's browser; the user agent itself when it names neither. */
+function browserText(t: (key: string, values?: Record<string, unknown>) => string, userAgent: string) {
+  const agent = describeUserAgent(userAgent);
+  return agent ? t('people.browserOn', agent) : userAgent;
 }
 
 /** Which plain actions apply to the person as they are (disable or enable, never both). */
@@ -150,7 +161,7 @@ function Person({ person, canChange }: { person: ConsolePerson; canChange: boole
             {session.userAgent ? (
               <>
                 {' '}
-                — <bdi className="admin-muted">{session.userAgent}</bdi>
+                — <bdi className="admin-muted">{browserText(t, session.userAgent)}</bdi>
               </>
             ) : null}
           </li>
@@ -199,7 +210,9 @@ function Person({ person, canChange }: { person: ConsolePerson; canChange: boole
         title={t('people.events')}
         items={person.recentEvents.map((event, index) => (
           <li key={index}>
-            <When at={event.at} /> — <code>{event.kind}</code>
+            <When at={event.at} /> —{' '}
+            {t(`people.eventKinds.${event.kind.replaceAll('.', '_')}`, { defaultValue: event.kind })}{' '}
+            <code className="admin-muted">{event.kind}</code>
           </li>
         ))}
       />
