@@ -19,7 +19,14 @@ import {
 import { OneTimeSecret } from './one-time-secret';
 
 /** The fields of an application a refusal may name; the form shows them on themselves. */
-const FIELDS = ['clientId', 'name', 'redirectUris', 'postLogoutRedirectUris'] as const;
+const FIELDS = [
+  'clientId',
+  'name',
+  'redirectUris',
+  'postLogoutRedirectUris',
+  'backchannelLogoutUri',
+  'initiateLoginUri',
+] as const;
 
 const lines = (text: string) =>
   text
@@ -59,6 +66,10 @@ export function ApplicationForm({ application, onConfirm, onClose, onSaved }: Ap
   const [confidential, setConfidential] = useState(true);
   const [redirects, setRedirects] = useState(application?.redirectUris.join('\n') ?? '');
   const [logouts, setLogouts] = useState(application?.postLogoutRedirectUris.join('\n') ?? '');
+  const [backchannel, setBackchannel] = useState(application?.backchannelLogoutUri ?? '');
+  const [initiateLogin, setInitiateLogin] = useState(application?.initiateLoginUri ?? '');
+  // A new application is first-party unless unticked, as `admin clients add` and CreateApplication default.
+  const [firstParty, setFirstParty] = useState(application?.firstParty ?? true);
   const [enabled, setEnabled] = useState(!application?.disabled);
   const [error, setError] = useState<Failure>(undefined);
   const [created, setCreated] = useState<ApplicationWithSecret | undefined>(undefined);
@@ -68,6 +79,10 @@ export function ApplicationForm({ application, onConfirm, onClose, onSaved }: Ap
     name,
     redirectUris: lines(redirects),
     postLogoutRedirectUris: lines(logouts),
+    // Empty clears an address (null), as `admin clients update` does with an empty value.
+    backchannelLogoutUri: backchannel.trim() || null,
+    initiateLoginUri: initiateLogin.trim() || null,
+    firstParty,
   };
 
   function submitNew() {
@@ -178,6 +193,27 @@ export function ApplicationForm({ application, onConfirm, onClose, onSaved }: Ap
           value={logouts}
           onChange={setLogouts}
           errors={errors.field('postLogoutRedirectUris')}
+        />
+        <TextField
+          label={t('applications.fields.backchannelLogoutUri')}
+          hint={t('applications.hints.backchannelLogoutUri')}
+          dir="ltr"
+          value={backchannel}
+          onChange={(event) => setBackchannel(event.target.value)}
+          errors={errors.field('backchannelLogoutUri')}
+        />
+        <TextField
+          label={t('applications.fields.initiateLoginUri')}
+          hint={t('applications.hints.initiateLoginUri')}
+          dir="ltr"
+          value={initiateLogin}
+          onChange={(event) => setInitiateLogin(event.target.value)}
+          errors={errors.field('initiateLoginUri')}
+        />
+        <Checkbox
+          label={t('applications.fields.firstParty')}
+          checked={firstParty}
+          onChange={(event) => setFirstParty(event.target.checked)}
         />
         <FormErrors messages={errors.form} />
         <div className="admin-release__actions">

@@ -140,6 +140,20 @@ describe('/admin/applications', () => {
     expect(calls.some((c) => c.call === 'UpdateApplication')).toBe(false);
   });
 
+  it('refuses a bad back-channel sign-out URI of an edited application on its field, before any call', async () => {
+    const { calls } = await renderPage();
+    const row = await screen.findByTestId('application-payroll-portal');
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit…' }));
+    const form = await screen.findByTestId('edit-application-payroll-portal');
+    fireEvent.change(within(form).getByLabelText('Back-channel sign-out URI'), {
+      target: { value: 'not an address' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save…' }));
+    const field = within(form).getByLabelText('Back-channel sign-out URI');
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    expect(calls.some((c) => c.call === 'UpdateApplication')).toBe(false);
+  });
+
   it('saves an edited application with its reason, and disables it when unticked', async () => {
     const { calls } = await renderPage({
       UpdateApplication: ({ body }) => Response.json({ ...PORTAL, ...(body as object) }),
@@ -151,6 +165,10 @@ describe('/admin/applications', () => {
     fireEvent.change(within(form).getByLabelText('Redirect URIs after sign-out (one per line)'), {
       target: { value: 'https://app.example/bye' },
     });
+    fireEvent.change(within(form).getByLabelText('Back-channel sign-out URI'), {
+      target: { value: 'https://app.example/backchannel' },
+    });
+    fireEvent.click(within(form).getByLabelText('First-party application: people are not asked to consent'));
     fireEvent.click(within(form).getByLabelText('Enabled: it can sign people in'));
     fireEvent.click(within(form).getByRole('button', { name: 'Save…' }));
     await confirmWith('renamed', 'Save');
@@ -160,6 +178,9 @@ describe('/admin/applications', () => {
       name: 'Payroll',
       redirectUris: ['https://app.example/callback'],
       postLogoutRedirectUris: ['https://app.example/bye'],
+      backchannelLogoutUri: 'https://app.example/backchannel',
+      initiateLoginUri: null,
+      firstParty: !PORTAL.firstParty,
       reason: 'renamed',
     });
     expect(calls.find((c) => c.call === 'DisableApplication')?.body).toEqual({
