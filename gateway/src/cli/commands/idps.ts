@@ -145,9 +145,9 @@ export const idpsCommands = [
       "--vendor: a vendor company's provider (/account/login/vendor?vendorId=ID); its accounts get --roles",
       'otherwise a login provider: a button on the sign-in page of --partner (all partners without it)',
       '--trust-upstream-mfa true: an upstream amr with a second factor stands for the local one',
-      '--token-auth-method: how the gateway authenticates at its token endpoint; auto (the default): the first of',
-      "client_secret_post, private_key_jwt, client_secret_basic the provider's discovery lists; private_key_jwt",
-      'needs no --client-secret: register <PUBLIC_URL>/signin/<ID>/jwks as its JWKS URL',
+      '--token-auth-method: how the gateway authenticates at its token endpoint; auto (the default):',
+      "the first of client_secret_post, private_key_jwt, client_secret_basic the provider's discovery lists;",
+      'private_key_jwt needs no --client-secret: register <PUBLIC_URL>/signin/<ID>/jwks as its JWKS URL',
     ],
     async run({ store, out, publicUrl }, values) {
       const id = providerId(values.id);
