@@ -4,11 +4,15 @@ import { fork } from 'node:child_process';
 
 /**
  * @param {string} file the server's module; it sends `{port}` when listening
+ * @param {string[]} [execArgv] Node's own options for the child (the sign-in profile's `--inspect`)
  * @returns {Promise<{port: number, pid: number, stop: () => void}>}
  */
-export function forkServer(file) {
+export function forkServer(file, execArgv) {
   return new Promise((resolve, reject) => {
-    const child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(file, [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      ...(execArgv ? { execArgv } : {}),
+    });
     child.once('message', (m) =>
       resolve({ port: m.port, pid: child.pid, stop: () => child.kill('SIGTERM') }),
     );

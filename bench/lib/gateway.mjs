@@ -97,7 +97,8 @@ export function gatewayEnv({ port, dataDir, logLevel = 'info' }) {
 
 /**
  * Starts the gateway. Returns its base URL, env (for the CLIs), log file and a stop function.
- * @param {{logLevel?: string}} [opts]
+ * @param {{logLevel?: string, nodeArgs?: string[]}} [opts] `nodeArgs`: Node's own options before the script
+ *   (the sign-in profile's `--inspect`)
  */
 export async function startGateway(opts = {}) {
   const port = await freePort();
@@ -112,7 +113,7 @@ export async function startGateway(opts = {}) {
   }
   const logFile = path.join(dataDir, 'gateway.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [path.join(GATEWAY_DIST, 'server.js')], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), path.join(GATEWAY_DIST, 'server.js')], {
     cwd: REPO,
     env,
     stdio: ['ignore', log, log],

@@ -34,7 +34,13 @@ async function viaCli(gw, usernames) {
   );
 }
 
-async function viaStore(gw, usernames) {
+/**
+ * Makes `usernames` through the gateway's own store module on its DATA_DIR (the deployed hash, computed once): for
+ * tools that need users without the admin CLI's start-up per user (the sign-in profile).
+ * @param {{env: Record<string,string>}} gw
+ * @param {string[]} usernames
+ */
+export async function viaStore(gw, usernames) {
   const { loadConfig } = await import(dist('config.js'));
   const { openStore } = await import(dist('store/store.js'));
   const { hashPassword } = await import(dist('identity/passwords/passwords.service.js'));
