@@ -11,6 +11,7 @@ export default defineConfig({
       'paced.test.mjs',
       'paced-tasks.test.mjs',
       'cpu-split.test.mjs',
+      'cpu-profile.test.mjs',
       'argon2-bound.test.mjs',
       'bare-sign-in.test.mjs',
     ],

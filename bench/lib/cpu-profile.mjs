@@ -25,7 +25,10 @@ export function libraryOf(frame) {
   }
   if (url.startsWith('node:')) {
     // node:_http_server → http, node:internal/streams/readable → streams, node:internal/stream_base_commons → stream
-    const rest = url.slice('node:'.length).replace(/^internal\//, '').replace(/^_/, '');
+    const rest = url
+      .slice('node:'.length)
+      .replace(/^internal\//, '')
+      .replace(/^_/, '');
     return `Node.js core: ${rest.split('/')[0].replace(/\.js$/, '').replace(/_.*$/, '')}`;
   }
   const file = url.replace(/^file:\/\//, '');
@@ -34,8 +37,8 @@ export function libraryOf(frame) {
     const parts = file.slice(nm + '/node_modules/'.length).split('/');
     return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
   }
-  const dist = file.match(/\/([^/]+)\/dist\/(?:([^/]+)\/)?([^/]+)$/);
-  if (dist) return `${dist[1]}: ${dist[2] ?? dist[3].replace(/\.js$/, '')}`;
+  const dist = file.match(/\/([^/]+)\/dist\/(.+)$/);
+  if (dist) return `${dist[1]}: ${dist[2].split('/')[0].replace(/\.js$/, '')}`;
   return file.split('/').pop() ?? file;
 }
 

@@ -56,6 +56,15 @@ async function quietRun(url) {
   }
 }
 
+/** Where the longest task of the run that had the longest one came from, and when. */
+function longestNote(runs) {
+  const all = runs.flatMap((r) => r.longTasks ?? []);
+  if (all.length === 0) return 'no task of 50 ms or more';
+  const worst = all.reduce((a, b) => (b.durationMs > a.durationMs ? b : a));
+  const where = worst.url.replace(/^https?:\/\/[^/]+/, '') || 'unattributable';
+  return `worst: ${worst.durationMs.toFixed(0)} ms at ${worst.startMs.toFixed(0)} ms, ${where}`;
+}
+
 /** @param {{base: string, rounds: number, log: (m: string) => void}} ctx */
 export async function runLighthouseSection(ctx) {
   const runs = await repeat(ctx.rounds, () => quietRun(`${ctx.base}/account/login`));
@@ -80,6 +89,8 @@ export async function runLighthouseSection(ctx) {
     row(S, '    LCP (simulated slow 4G, 4× CPU slowdown)', 'ms', pick('lcpMs'), 'good ≤ 2500 ms', 0),
     row(S, '    TBT', 'ms', pick('tbtMs'), 'good ≤ 200 ms', 0),
     row(S, '    CLS', '', pick('cls'), 'good ≤ 0.1', 3),
+    row(S, '    main-thread tasks over 50 ms', '', pick('tasksOver50'), 'goal 0 (issue 54)', 0),
+    row(S, '    longest task', 'ms', pick('longestTaskMs'), longestNote(runs), 0),
     row(S, '    wait for a quiet machine', 's', summarize(waits), note, 1),
   ];
   return { rows, data };

@@ -175,7 +175,8 @@ export async function profileSignIns(o = {}) {
     bare.stop();
   }
   for (const side of /** @type {const} */ (['gateway', 'bare'])) {
-    if (o.profileDir) writeFileSync(path.join(o.profileDir, `${side}.cpuprofile`), JSON.stringify(out[side].profile));
+    if (o.profileDir)
+      writeFileSync(path.join(o.profileDir, `${side}.cpuprofile`), JSON.stringify(out[side].profile));
     delete out[side].profile;
   }
   return out;
@@ -196,7 +197,9 @@ export function formatProfile(result, { libraries = 18, functions = 20 } = {}) {
   );
   const libs = new Set([...largest(gateway.byLibrary, libraries).map(([k]) => k)]);
   for (const [k] of largest(bare.byLibrary, 6)) libs.add(k);
-  for (const lib of [...libs].sort((a, b) => (gateway.byLibrary.get(b) ?? 0) - (gateway.byLibrary.get(a) ?? 0))) {
+  for (const lib of [...libs].sort(
+    (a, b) => (gateway.byLibrary.get(b) ?? 0) - (gateway.byLibrary.get(a) ?? 0),
+  )) {
     lines.push(
       `| ${lib} | ${fmt(per(gateway, gateway.byLibrary.get(lib) ?? 0))} | ${fmt(per(bare, bare.byLibrary.get(lib) ?? 0))} |`,
     );

@@ -10,8 +10,10 @@ import {
 import { BARE_SIGN_IN_PATH } from '../bare-sign-in.mjs';
 import { cpuPerUnit, cpuReading } from './cpu-split.mjs';
 import { forkServer } from './fork-server.mjs';
+import { largest } from './cpu-profile.mjs';
 import { loadGatewayArgon2Options } from './gateway-params.mjs';
 import { runLoad } from './load.mjs';
+import { profileSignIns } from './sign-in-profile.mjs';
 import { percentile, repeat, summarize } from './stats.mjs';
 import { row, textRow } from './table.mjs';
 import { BENCH_PASSWORD, createBenchUsers } from './users.mjs';
@@ -341,10 +343,63 @@ export async function runSignIn(ctx) {
         'the generator, not the server: near 0 means arrivals left on time',
       ),
     );
+    if (!ctx.quick) {
+      // Where the difference goes: both servers' main thread under the inspector's sampling profiler (its own
+      // gateway and bare server, lib/sign-in-profile.mjs; ≈ 1 minute). Wall time on the thread, so a thread that
+      // waits for a core counts: compare the two sides of one run, not runs on different machines.
+      ctx.log('sign-in profile (main thread, gateway and bare sign-in server)');
+      const profile = await profileSignIns({ seconds: 10, log: ctx.log });
+      data.profile = profileData(profile);
+      rows.push(...profileRows(profile));
+    }
     return { rows, data };
   } finally {
     bare.stop();
   }
+}
+
+/** The profile as the results file keeps it: per sign-in ms by library and the gateway's top functions. */
+function profileData({ gateway, bare }) {
+  const per = (side, map, n) =>
+    Object.fromEntries(largest(map, n).map(([k, ms]) => [k, ms / Math.max(1, side.answered)]));
+  return {
+    gateway: {
+      answered: gateway.answered,
+      busyMs: gateway.busyMs / Math.max(1, gateway.answered),
+      byLibrary: per(gateway, gateway.byLibrary, 40),
+      byFunction: per(gateway, gateway.byFunction, 40),
+    },
+    bare: {
+      answered: bare.answered,
+      busyMs: bare.busyMs / Math.max(1, bare.answered),
+      byLibrary: per(bare, bare.byLibrary, 40),
+    },
+  };
+}
+
+/** The main thread per sign-in on both sides, and the libraries where the gateway spends most beyond the bare server. */
+export function profileRows({ gateway, bare }) {
+  const per = (side, ms) => ms / Math.max(1, side.answered);
+  const one = (v) => summarize([v]);
+  const rows = [
+    row(
+      S,
+      "    main thread per sign-in, sampled: the gateway's",
+      'ms',
+      one(per(gateway, gateway.busyMs)),
+      'inspector profile, 10 s of sign-ins, 4 connections',
+    ),
+    row(S, '      the bare sign-in server’s', 'ms', one(per(bare, bare.busyMs)), 'the same load'),
+  ];
+  const extra = [...gateway.byLibrary.keys()]
+    .map((lib) => [
+      lib,
+      per(gateway, gateway.byLibrary.get(lib) ?? 0) - per(bare, bare.byLibrary.get(lib) ?? 0),
+    ])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6);
+  for (const [lib, ms] of extra) rows.push(row(S, `      more than bare: ${lib}`, 'ms', one(ms), '', 3));
+  return rows;
 }
 
 /**
