@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CSRF_SUFFIX, mapLimit, newSession } from './lib/account-client.mjs';
+import { mapLimit, newSession, postLogin } from './lib/account-client.mjs';
 import { loadGatewayArgon2 } from './lib/argon2-bound.mjs';
 import { GATEWAY_DIST, REPO, freePort, gatewayEnv, waitForHttp } from './lib/gateway.mjs';
 import { BENCH_PASSWORD } from './lib/users.mjs';
@@ -134,39 +134,15 @@ async function signIns(usernames) {
     Array.from({ length: connections }, async () => {
       while (next < count) {
         const i = next++;
-        if ((await login(agent, sessions[i], usernames[i % usernames.length])) === 209) answered++;
+        if (
+          (await postLogin(base, agent, sessions[i], usernames[i % usernames.length], BENCH_PASSWORD)) === 209
+        )
+          answered++;
       }
     }),
   );
   agent.destroy();
   return answered;
-}
-
-function login(agent, session, username) {
-  const body = JSON.stringify({ username, password: BENCH_PASSWORD, rememberMe: false, returnUrl: '/' });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${base}/api/Account/Login`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          accept: 'application/json',
-          'x-requested-with': 'XMLHttpRequest',
-          cookie: session.cookie,
-          [CSRF_SUFFIX]: session.csrf,
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 /** The instruction total of one callgrind output file. */

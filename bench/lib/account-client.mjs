@@ -1,5 +1,6 @@
 // A minimal HTTP client for the account API as a browser would use it: a cookie jar, the anti-forgery cookie echoed
 // in its header (SPEC.md §7, §9), and the 209 redirect protocol. Plain fetch, no redirects followed automatically.
+import http from 'node:http';
 
 /** Name suffix of the anti-forgery cookie and the header that echoes it (SPEC.md §9). */
 export const CSRF_SUFFIX = 'x-csrf-token-value';
@@ -115,4 +116,41 @@ export async function mapLimit(items, limit, fn) {
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return out;
+}
+
+/**
+ * One `POST /api/Account/Login` as the sign-in page sends it, on `agent` (keep-alive), with `session`'s cookie and
+ * anti-forgery token (none for the bare sign-in server); resolves the status. The tools that count per sign-in
+ * (`sign-in-instructions.mjs`, the sign-in profile) use it; section 1's load worker has its own (autocannon).
+ * @param {string} base
+ * @param {import('node:http').Agent} agent
+ * @param {{cookie: string, csrf: string} | null | undefined} session
+ * @param {string} username
+ * @param {string} password
+ * @returns {Promise<number>}
+ */
+export function postLogin(base, agent, session, username, password) {
+  const body = JSON.stringify({ username, password, rememberMe: false, returnUrl: '/' });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${base}/api/Account/Login`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          accept: 'application/json',
+          'x-requested-with': 'XMLHttpRequest',
+          ...(session ? { cookie: session.cookie, [CSRF_SUFFIX]: session.csrf } : {}),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -10,8 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { BARE_SIGN_IN_PATH } from '../bare-sign-in.mjs';
-import { CSRF_SUFFIX, mapLimit, newSession } from './account-client.mjs';
+import { mapLimit, newSession, postLogin } from './account-client.mjs';
 import { largest, summarizeProfile } from './cpu-profile.mjs';
 import { forkServer } from './fork-server.mjs';
 import { freePort, startGateway } from './gateway.mjs';
@@ -54,32 +53,6 @@ async function inspect(port) {
   };
 }
 
-function login(base, agent, session, username) {
-  const body = JSON.stringify({ username, password: BENCH_PASSWORD, rememberMe: false, returnUrl: '/' });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${base}${BARE_SIGN_IN_PATH}`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          accept: 'application/json',
-          'x-requested-with': 'XMLHttpRequest',
-          ...(session ? { cookie: session.cookie, [CSRF_SUFFIX]: session.csrf } : {}),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** Sessions for `count` sign-ins (the gateway's: fresh, with their anti-forgery token), or none (the bare server). */
 function sessionsFor(base, count, withSessions) {
   return withSessions
@@ -98,7 +71,13 @@ async function signIns({ base, usernames, connections, ms, sessions }) {
     Array.from({ length: connections }, async () => {
       while (performance.now() < end && next < sessions.length) {
         const i = next++;
-        const status = await login(base, agent, sessions[i], usernames[i % usernames.length]);
+        const status = await postLogin(
+          base,
+          agent,
+          sessions[i],
+          usernames[i % usernames.length],
+          BENCH_PASSWORD,
+        );
         if (status === 209) answered += 1;
         else other += 1;
       }
