@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { routineWrite } from './database.js';
 import type { Database } from './schema.js';
 
 /** A signed-in session as the security centre lists it (ADR 0036). */
@@ -51,8 +50,6 @@ export class AccountSessionRepository {
       .insertInto('account_sessions')
       .values(row)
       .onConflict((oc) => oc.column('session_key').doUpdateSet(row))
-      // The index of a session made or renewed (ADR 0066): lost in a power cut with the session it names.
-      .modifyEnd(routineWrite)
       .execute();
   }
 
@@ -62,7 +59,6 @@ export class AccountSessionRepository {
       .updateTable('account_sessions')
       .set({ last_seen_at: lastSeenAt, expires_at: expiresAt })
       .where('session_key', '=', sessionKey)
-      .modifyEnd(routineWrite)
       .execute();
   }
 
@@ -91,21 +87,7 @@ export class AccountSessionRepository {
     return rows.map(toSession);
   }
 
-  /** Drops a session's row: a sign-out or a revocation (its commit waits for the disk). */
   async remove(sessionKey: string): Promise<void> {
     await this.db.deleteFrom('account_sessions').where('session_key', '=', sessionKey).execute();
-  }
-
-  /**
-   * Drops the row of a key a sign-in replaced with a new one (the session store ended the old key in the same
-   * step). Routine (ADR 0066): if a power cut loses it, the old key's end is lost with it or the row names a key
-   * whose session is no longer live, which the session index's `sessionsOf` drops.
-   */
-  async removeReplaced(sessionKey: string): Promise<void> {
-    await this.db
-      .deleteFrom('account_sessions')
-      .where('session_key', '=', sessionKey)
-      .modifyEnd(routineWrite)
-      .execute();
   }
 }

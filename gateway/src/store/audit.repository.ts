@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { Prepared, routineWrite } from './database.js';
+import { Prepared } from './database.js';
 import type { Database } from './schema.js';
 
 /** Whether the decision an event records went the user's way. */
@@ -128,8 +128,7 @@ export class AuditRepository {
               Array.from({ length: count }, (_, i) =>
                 Object.fromEntries(COLUMNS.map((column) => [column, param(`${column}${i}`)])),
               ) as never,
-            )
-            .modifyEnd(routineWrite),
+            ),
         ),
       );
     }
@@ -141,8 +140,7 @@ export class AuditRepository {
   }
 
   /**
-   * Appends events in the order given, in one statement (a routine write, ADR 0066: a power cut may lose the newest
-   * events, never one older than a write that waited for the disk): events of one decision given together cost one write of
+   * Appends events in the order given, in one statement: events of one decision given together cost one write of
    * the table and its indexes (one commit) instead of one each.
    */
   async record(...events: [AuditEvent, ...AuditEvent[]]): Promise<void> {
@@ -167,7 +165,6 @@ export class AuditRepository {
       await this.db
         .insertInto('audit_events')
         .values(rows as never)
-        .modifyEnd(routineWrite)
         .execute();
       return;
     }

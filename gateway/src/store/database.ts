@@ -49,22 +49,6 @@ export interface CommittedReader {
   get<Row>(sql: string, params: readonly unknown[]): Row | undefined;
 }
 
-/**
- * Marks a write as routine (ADR 0066): on an SQLite file its commit does not wait for the disk (`synchronous =
- * NORMAL` for that statement); the WAL reaches the disk at the next background checkpoint (once a second,
- * wal-checkpointer.ts, in its own thread) or with the next write that is not routine, whichever comes first. Only writes
- * whose loss in a power cut gives nobody more than they had before it: a session made or renewed, the index row of
- * a session, an audit event. Removals, revocations, credentials, passwords and consumed tokens are never routine
- * (they commit with `synchronous = FULL`, SQLite's default, kept for every other statement). WAL keeps the file a
- * consistent prefix of its commits, so what a power cut loses is always the newest routine writes. Inside an
- * explicit transaction the mark does nothing (the transaction's commit is an ordinary one). PostgreSQL ignores it
- * (a comment).
- */
-export const ROUTINE_WRITE = '/* routine write */';
-
-/** {@link ROUTINE_WRITE} for a Kysely write builder: `.modifyEnd(routineWrite)`. */
-export const routineWrite = sql.raw(` ${ROUTINE_WRITE}`);
-
 /** A named parameter of a {@link Prepared} query: built into the query where its value goes. */
 export type Param<Name extends string> = (name: Name) => never;
 
@@ -199,8 +183,6 @@ export function openDatabase(options: OpenDatabaseOptions): StoreDatabase {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  // Every commit waits for the disk, but for the routine writes (ROUTINE_WRITE, ADR 0066); said here, not assumed.
-  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   // Several processes (server + CLIs) may write the same file: wait for the lock instead of failing at once.
   sqlite.pragma('busy_timeout = 5000');
@@ -249,47 +231,18 @@ const STATEMENT_CACHE_SIZE = 512;
  * statement is never used by two at once; SQLite re-prepares a statement itself after a schema change.
  */
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement | RoutineStatement>();
-  const routine = routineCommits(sqlite);
+  const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
       let statement = statements.get(text);
       if (statement) statements.delete(text);
-      else if (text.endsWith(ROUTINE_WRITE)) statement = routine(sqlite.prepare(text));
       else statement = sqlite.prepare(text);
       statements.set(text, statement);
       if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       return statement;
     },
   };
-}
-
-/** What Kysely's SQLite driver uses of a statement. */
-type RoutineStatement = Pick<SQLite.Statement, 'reader' | 'run' | 'all' | 'iterate'>;
-
-/**
- * A {@link ROUTINE_WRITE} statement of `sqlite`: run at `synchronous = NORMAL` (its commit appends to the WAL without
- * an fsync on the main thread: ≈ 0.18 ms and 0.07 ms of CPU saved per commit on the bench machine), then back to FULL.
- * SQLite refuses a change of the level inside a transaction; there the statement runs as it is.
- */
-export function routineCommits(sqlite: Pick<SQLite.Database, 'prepare' | 'inTransaction'>) {
-  const normal = sqlite.prepare('pragma synchronous = NORMAL');
-  const full = sqlite.prepare('pragma synchronous = FULL');
-  return (statement: SQLite.Statement): RoutineStatement => ({
-    reader: statement.reader,
-    all: (...params: unknown[]) => statement.all(...params),
-    iterate: (...params: unknown[]) => statement.iterate(...params),
-    run(...params: unknown[]) {
-      if (sqlite.inTransaction) return statement.run(...params);
-      normal.run();
-      try {
-        return statement.run(...params);
-      } finally {
-        full.run();
-      }
-    },
-  });
 }
 
 async function ping(db: Kysely<Database>): Promise<boolean> {

@@ -12,8 +12,6 @@ export interface AccountSessionIndexStore {
   find(sessionKey: string): Promise<AccountSession | undefined>;
   listForUser(userId: string, now: number): Promise<AccountSession[]>;
   remove(sessionKey: string): Promise<void>;
-  /** `remove` for the key a sign-in replaced: a routine write (ADR 0066). */
-  removeReplaced(sessionKey: string): Promise<void>;
 }
 
 /** Longest user agent kept (a forged header must not fill a row). */
@@ -103,7 +101,7 @@ export class SessionIndex {
       },
       replace: async (oldKey, endedUntil, newKey, record, storeUntil) => {
         const replaced = await store.replace(oldKey, endedUntil, newKey, record, storeUntil);
-        await this.index.removeReplaced(oldKey);
+        await this.index.remove(oldKey);
         if (replaced) await indexRecord(newKey, record, storeUntil, true);
         return replaced;
       },

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import { Prepared, routineWrite, type CommittedReader } from '../../store/database.js';
+import { Prepared, type CommittedReader } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import type { SessionRecord, SessionStore, StoredSession } from './session-store.js';
 
@@ -56,9 +56,7 @@ export class SqlSessionStore implements SessionStore {
             .column('id_hash')
             .doUpdateSet({ data: ENDED, last_seen_at: param('now'), expires_at: param('endedUntil') })
             .where((eb) => eb(eb.ref('excluded.id_hash'), '=', param('oldKey'))),
-        )
-        // A sign-in's new session (ADR 0066): lost in a power cut together with the old key's end, never alone.
-        .modifyEnd(routineWrite),
+        ),
     );
   }
 
@@ -80,9 +78,7 @@ export class SqlSessionStore implements SessionStore {
       .deleteFrom('sessions')
       .where('id_hash', '=', key)
       .where('expires_at', '<=', this.now())
-      .modifyEnd(routineWrite)
       .execute();
-    // A new session (every first visit makes one): routine, ADR 0066.
     const result = await this.db
       .insertInto('sessions')
       .values({
@@ -93,7 +89,6 @@ export class SqlSessionStore implements SessionStore {
         expires_at: storeUntil,
       })
       .onConflict((oc) => oc.column('id_hash').doNothing())
-      .modifyEnd(routineWrite)
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
