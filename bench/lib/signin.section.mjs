@@ -348,9 +348,14 @@ export async function runSignIn(ctx) {
       // gateway and bare server, lib/sign-in-profile.mjs; ≈ 1 minute). Wall time on the thread, so a thread that
       // waits for a core counts: compare the two sides of one run, not runs on different machines.
       ctx.log('sign-in profile (main thread, gateway and bare sign-in server)');
-      const profile = await profileSignIns({ seconds: 10, log: ctx.log });
-      data.profile = profileData(profile);
-      rows.push(...profileRows(profile));
+      try {
+        const profile = await profileSignIns({ seconds: 10, log: ctx.log });
+        data.profile = profileData(profile);
+        rows.push(...profileRows(profile));
+      } catch (e) {
+        // The figures above stand without it (an inspector port refused, a process that would not start).
+        rows.push(textRow(S, '    sign-in profile', 'n/a', e instanceof Error ? e.message : String(e)));
+      }
     }
     return { rows, data };
   } finally {
@@ -378,7 +383,7 @@ function profileData({ gateway, bare }) {
 }
 
 /** The main thread per sign-in on both sides, and the libraries where the gateway spends most beyond the bare server. */
-export function profileRows({ gateway, bare }) {
+function profileRows({ gateway, bare }) {
   const per = (side, ms) => ms / Math.max(1, side.answered);
   const one = (v) => summarize([v]);
   const rows = [
