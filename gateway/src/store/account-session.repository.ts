@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { Prepared } from './database.js';
 import type { Database } from './schema.js';
 
 /** A signed-in session as the security centre lists it (ADR 0036). */
@@ -17,6 +18,17 @@ export interface AccountSession {
 
 type Row = Database['account_sessions'];
 
+const COLUMNS = [
+  'session_key',
+  'handle',
+  'user_id',
+  'created_at',
+  'last_seen_at',
+  'expires_at',
+  'ip',
+  'user_agent',
+] as const satisfies readonly (keyof Row)[];
+
 function toSession(row: Row): AccountSession {
   return {
     sessionKey: row.session_key,
@@ -32,11 +44,26 @@ function toSession(row: Row): AccountSession {
 
 /** The `account_sessions` table: which account each signed-in session belongs to. */
 export class AccountSessionRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The two writes of every sign-in (the new key's row, the replaced key's removal), compiled once ({@link Prepared}). */
+  private readonly addWrite: Prepared<unknown, keyof Row>;
+  private readonly removeWrite: Prepared<unknown, 'sessionKey'>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.addWrite = new Prepared(db, undefined, (param) => {
+      const row = Object.fromEntries(COLUMNS.map((column) => [column, param(column)])) as never;
+      return db
+        .insertInto('account_sessions')
+        .values(row)
+        .onConflict((oc) => oc.column('session_key').doUpdateSet(row));
+    });
+    this.removeWrite = new Prepared(db, undefined, (param) =>
+      db.deleteFrom('account_sessions').where('session_key', '=', param('sessionKey')),
+    );
+  }
 
   /** Records a new signed-in session (or takes over the key's row: a key is one session). */
   async add(session: AccountSession): Promise<void> {
-    const row = {
+    await this.addWrite.run({
       session_key: session.sessionKey,
       handle: session.handle,
       user_id: session.userId,
@@ -45,12 +72,7 @@ export class AccountSessionRepository {
       expires_at: session.expiresAt,
       ip: session.ip,
       user_agent: session.userAgent,
-    };
-    await this.db
-      .insertInto('account_sessions')
-      .values(row)
-      .onConflict((oc) => oc.column('session_key').doUpdateSet(row))
-      .execute();
+    });
   }
 
   /** Moves a session's activity forward. */
@@ -88,6 +110,6 @@ export class AccountSessionRepository {
   }
 
   async remove(sessionKey: string): Promise<void> {
-    await this.db.deleteFrom('account_sessions').where('session_key', '=', sessionKey).execute();
+    await this.removeWrite.run({ sessionKey });
   }
 }

@@ -49,6 +49,19 @@ export interface CommittedReader {
   get<Row>(sql: string, params: readonly unknown[]): Row | undefined;
 }
 
+/**
+ * Runs a write on an SQLite connection at once, without Kysely's driver (its connection lock and a promise per step):
+ * answers the number of rows changed, or undefined, without running it, while a transaction is open on the connection
+ * (the write must then wait for it behind Kysely's lock, not join it).
+ */
+type DirectWriter = (sql: string, params: readonly unknown[]) => number | undefined;
+
+/**
+ * The {@link DirectWriter} of each SQLite main connection's Kysely instance (set by {@link openDatabase}); a
+ * transaction's Kysely instance has none, so a write built on it goes through the transaction.
+ */
+const directWriters = new WeakMap<Kysely<Database>, DirectWriter>();
+
 /** A named parameter of a {@link Prepared} query: built into the query where its value goes. */
 export type Param<Name extends string> = (name: Name) => never;
 
@@ -59,8 +72,10 @@ const PLACEHOLDER = '\u0000prepared:';
  * values: Kysely's builder and compiler are most of such a query's cost on the main thread, SQLite's own work the
  * least. `build` gets `param(name)` for each value that changes from run to run; what it writes as a value of its
  * own (`enabled = 1`) stays fixed. Reads go through the SQLite file's {@link CommittedReader} when there is one (no
- * driver, no connection lock, no promise per step), otherwise through Kysely's executor with the same SQL; writes
- * always go through Kysely's connection, so they wait for an open transaction as every other write does.
+ * driver, no connection lock, no promise per step), otherwise through Kysely's executor with the same SQL. Writes go
+ * on Kysely's connection: on SQLite straight to it while no transaction is open there (SQLite answers synchronously,
+ * so nothing else can run on the connection meanwhile), otherwise through Kysely's executor, so they wait for an
+ * open transaction as every other write does and never become part of it.
  */
 export class Prepared<Row, Name extends string> {
   private readonly sql: string;
@@ -90,7 +105,10 @@ export class Prepared<Row, Name extends string> {
 
   /** Runs the write with these values on the main connection; answers the number of rows it changed. */
   async run(values: Record<Name, unknown>): Promise<number> {
-    const result = await this.db.executeQuery(CompiledQuery.raw(this.sql, this.params(values)));
+    const params = this.params(values);
+    const changed = directWriters.get(this.db)?.(this.sql, params);
+    if (changed !== undefined) return changed;
+    const result = await this.db.executeQuery(CompiledQuery.raw(this.sql, params));
     return Number(result.numAffectedRows ?? 0);
   }
 
@@ -191,7 +209,14 @@ export function openDatabase(options: OpenDatabaseOptions): StoreDatabase {
     sqlite.pragma('wal_autocheckpoint = 0');
     checkpointer = startWalCheckpointer(file, options.checkpointIntervalMs);
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const statements = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  directWriters.set(db, (text, params) => {
+    if (sqlite.inTransaction) return undefined;
+    const statement = statements.prepare(text) as SQLite.Statement;
+    // A write that returns rows (`returning`) is run by Kysely's executor, which reads them.
+    return statement.reader ? undefined : statement.run(...params).changes;
+  });
   // An in-memory database is private to its connection: a second one would see another, empty database.
   const reader = file === ':memory:' ? undefined : openCommittedReader(file);
   return {

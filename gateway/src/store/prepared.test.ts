@@ -2,7 +2,8 @@
  * The sign-in's reads compiled once (PreparedRead): the user by login, whether a second factor is on, the count of
  * the user's customers. On an SQLite file they go through the committed reader, elsewhere through Kysely; each
  * backend must answer what the repository answered before, see a write the moment it commits and, on the reader,
- * never a write its transaction has not committed.
+ * never a write its transaction has not committed. The writes compiled once go straight to SQLite's connection
+ * unless a transaction is open there, and are never part of one they did not start in.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BACKENDS, openTestBackends, type TestBackends } from '../testing/backends.js';
@@ -140,6 +141,36 @@ for (const kind of kinds) {
           if (kind.reader) expect(await users.findByLogin('eve')).toBeUndefined();
         });
         expect((await users.findByLogin('EVE'))?.id).toBe('u-trx');
+      });
+
+      it('writes on its own: at once when nothing else holds the connection, never inside a transaction open meanwhile', async () => {
+        const { db, committedReader } = backends.store.database;
+        const row = { data: '{}', created_at: 1, last_seen_at: 1, expires_at: 10 };
+        const mark = new Prepared(db, undefined, (param) =>
+          db.insertInto('sessions').values({ id_hash: param('key'), ...row }),
+        );
+        const alone = mark.run({ key: 'alone' });
+        // SQLite's main connection answers synchronously: the row is committed before the call returns.
+        if (kind.sql === 'sqlite')
+          expect(committedReader!.get('select id_hash from sessions where id_hash = ?', ['alone'])).toEqual({
+            id_hash: 'alone',
+          });
+        expect(await alone).toBe(1);
+        let beside: Promise<number> | undefined;
+        await expect(
+          db.transaction().execute(async (trx) => {
+            await trx
+              .insertInto('sessions')
+              .values({ id_hash: 'in-trx', ...row })
+              .execute();
+            beside = mark.run({ key: 'beside' });
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            throw new Error('rolled back');
+          }),
+        ).rejects.toThrow('rolled back');
+        expect(await beside).toBe(1);
+        const keys = await db.selectFrom('sessions').select('id_hash').orderBy('id_hash').execute();
+        expect(keys.map((key) => key.id_hash)).toEqual(['alone', 'beside']);
       });
     },
   );
