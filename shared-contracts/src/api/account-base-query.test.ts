@@ -343,6 +343,50 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
     expect(navigations).toEqual(['/?returnUrl=%2Faccount%2F', '/?returnUrl=%2Faccount%2F']);
   });
 
+  for (const again of [200, 401] as const) {
+    it(`a call answered 401 while another succeeded meanwhile (a new session id) is sent once more: ${again === 200 ? 'its answer is kept' : 'a second 401 goes home'}`, async () => {
+      window.history.replaceState({}, '', '/admin/releases');
+      document.cookie = 'idp.x-csrf-token-value=tok-1';
+      // The poll leaves with the old session id; its 401 arrives after "Confirm it's you" answered with a new one.
+      let answerPoll: (response: Response) => void = () => undefined;
+      const sent: string[] = [];
+      const fetchStub = (input: RequestInfo | URL): Promise<Response> => {
+        const path = new URL(input instanceof Request ? input.url : input, 'http://localhost').pathname;
+        sent.push(path);
+        if (path === '/api/Account/ReleaseHealth' && sent.filter((p) => p === path).length === 1)
+          return new Promise<Response>((resolve) => (answerPoll = resolve));
+        if (path === '/api/Account/ReleaseHealth')
+          return Promise.resolve(
+            again === 200 ? Response.json({ versions: [] }) : new Response('', { status: 401 }),
+          );
+        return Promise.resolve(Response.json({}));
+      };
+      configureApiClient({ fetch: fetchStub, currentLocale: () => 'en-GB' });
+      const store = createAppStore();
+      const poll = store.dispatch(probeApi.endpoints.probe.initiate({ url: 'ReleaseHealth', method: 'GET' }));
+      await store.dispatch(probeApi.endpoints.probe.initiate({ url: 'ConfirmItsYouSecondFactor', body: {} }));
+      answerPoll(new Response('', { status: 401 }));
+      const result = await poll;
+      expect(sent.filter((p) => p === '/api/Account/ReleaseHealth')).toHaveLength(2);
+      if (again === 200) {
+        expect(result).toMatchObject({ data: { versions: [] } });
+        expect(navigations).toEqual([]);
+      } else {
+        expect(navigations).toEqual(['/?returnUrl=%2Fadmin%2Freleases']);
+      }
+    });
+  }
+
+  it('a call answered 401 with no other call answered meanwhile goes home at once, sent once', async () => {
+    window.history.replaceState({}, '', '/account/');
+    const { calls } = await run(
+      { ...antiforgery, 'POST /api/Account/Sessions': { status: 401 } },
+      { url: 'Sessions' },
+    );
+    expect(calls.filter((c) => c.url.includes('/Sessions'))).toHaveLength(1);
+    expect(navigations).toEqual(['/?returnUrl=%2Faccount%2F']);
+  });
+
   it('401 and 403 are normal responses where the call accepts them', async () => {
     const { result } = await run(
       { ...antiforgery, 'POST /api/Account/A': { status: 401, body: { x: 1 } } },

@@ -203,8 +203,22 @@ async function followRedirect(redirect: string, state: string): Promise<void> {
  *   `{error}` with field errors;
  * - 401 → home with returnUrl, never nested (unless accepted); any other status → `{error}` with the status catalogue message.
  */
-export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
-  const call: AccountCall = typeof args === 'string' ? { url: args } : args;
+export const accountBaseQuery: AccountBaseQuery = (args, api) =>
+  sendAccountCall(typeof args === 'string' ? { url: args } : args, api, true);
+
+/**
+ * Account calls of this page answered with success so far. A sign-in step or "Confirm it's you" answers with a new
+ * session id (S24) and ends the old one; a call the page sent while that answer was on its way carried the old id
+ * and is answered 401 though the browser is signed in. So a 401 after another call succeeded meanwhile sends the
+ * call once more, with the cookie the browser holds now; a second 401 goes home as any other.
+ */
+let succeeded = 0;
+
+async function sendAccountCall(
+  call: AccountCall,
+  api: Parameters<AccountBaseQuery>[1],
+  mayResend: boolean,
+): Promise<Awaited<ReturnType<AccountBaseQuery>>> {
   const method = call.method ?? 'POST';
   const url = buildUrl(call);
   // While a challenge is in progress the guarded calls are cancelled, not sent (SPEC.md §4 "Captcha"): the page
@@ -233,6 +247,7 @@ export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
     }
   }
 
+  const succeededBefore = succeeded;
   let response: Response;
   try {
     response = await config.fetch(url, init);
@@ -248,9 +263,11 @@ export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
 
   switch (outcome.kind) {
     case 'success':
+      succeeded += 1;
       if (signedInUser(call, body)) markSessionUsed(true);
       return { data: body };
     case 'redirect': {
+      succeeded += 1;
       // A step change uses the session; signing out ends it (nothing of it can time out afterwards).
       markSessionUsed(!outcome.redirect.toLowerCase().startsWith(LOGGED_OUT_PATH));
       await followRedirect(outcome.redirect, outcome.state);
@@ -264,6 +281,7 @@ export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
       await navigateInApp(timedOutLoginPath());
       return { error: apiError(url, response, body, ERROR_MESSAGES.sessionTimedOut) };
     case 'unauthorized':
+      if (mayResend && succeeded > succeededBefore) return sendAccountCall(call, api, false);
       await navigateInApp(unauthorizedHomePath());
       return { error: apiError(url, response, body, statusMessage(401)) };
     case 'validation':
@@ -271,4 +289,4 @@ export const accountBaseQuery: AccountBaseQuery = async (args, api) => {
     case 'error':
       return { error: apiError(url, response, body, outcome.message) };
   }
-};
+}
