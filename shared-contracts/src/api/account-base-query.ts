@@ -201,7 +201,8 @@ async function followRedirect(redirect: string, state: string): Promise<void> {
  * - 200–208 → `{data}`; 209 → Exchange, then navigate, `{data: RedirectFollowed}`;
  * - 400 without errors → timed-out flag (when a session was in use), login page with returnUrl; 400 with errors →
  *   `{error}` with field errors;
- * - 401 → home with returnUrl, never nested (unless accepted); any other status → `{error}` with the status catalogue message.
+ * - 401 → home with returnUrl, never nested (unless accepted), once sent again if another call succeeded meanwhile
+ *   (ADR 0065); any other status → `{error}` with the status catalogue message.
  */
 export const accountBaseQuery: AccountBaseQuery = (args, api) =>
   sendAccountCall(typeof args === 'string' ? { url: args } : args, api, true);
