@@ -19,10 +19,14 @@ interface Recorded {
   response?: Response;
 }
 
-type Reply = { status: number; body?: unknown; setCookie?: string };
+/** An answer of the stub server; `hold`: it is given only once that promise settles (a slow answer). */
+type Reply = { status: number; body?: unknown; setCookie?: string; hold?: Promise<void> };
 
-/** A fetch stub answering by "METHOD path" (path without query), recording every request. */
-function stubServer(routes: Record<string, Reply>) {
+/**
+ * A fetch stub answering by "METHOD path" (path without query), recording every request. A route given a list
+ * answers its n-th request with the n-th reply (the last one from then on).
+ */
+function stubServer(routes: Record<string, Reply | Reply[]>) {
   const calls: Recorded[] = [];
   const fetchStub = (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
@@ -34,15 +38,23 @@ function stubServer(routes: Record<string, Reply>) {
       headers,
       body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
     });
-    const reply = routes[`${method} ${url.split('?')[0]}`] ?? { status: 404, body: { title: 'Not Found' } };
-    if (reply.setCookie) document.cookie = reply.setCookie;
-    const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
-    const response = new Response(reply.status === 204 ? null : text, {
-      status: reply.status,
-      headers: { 'content-type': 'application/json' },
-    });
-    calls.at(-1)!.response = response;
-    return Promise.resolve(response);
+    const key = `${method} ${url.split('?')[0]}`;
+    const route = routes[key] ?? { status: 404, body: { title: 'Not Found' } };
+    const replies = Array.isArray(route) ? route : [route];
+    const nth = calls.filter((c) => `${c.method} ${c.url.split('?')[0]}` === key).length - 1;
+    const reply = replies[Math.min(nth, replies.length - 1)]!;
+    const recorded = calls.at(-1)!;
+    const answer = () => {
+      if (reply.setCookie) document.cookie = reply.setCookie;
+      const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+      const response = new Response(reply.status === 204 ? null : text, {
+        status: reply.status,
+        headers: { 'content-type': 'application/json' },
+      });
+      recorded.response = response;
+      return response;
+    };
+    return reply.hold ? reply.hold.then(answer) : Promise.resolve(answer());
   };
   return { calls, fetchStub };
 }
@@ -346,27 +358,24 @@ describe('account base query: statuses (SPEC.md §4, §8)', () => {
   for (const again of [200, 401] as const) {
     it(`a call answered 401 while another succeeded meanwhile (a new session id) is sent once more: ${again === 200 ? 'its answer is kept' : 'a second 401 goes home'}`, async () => {
       window.history.replaceState({}, '', '/admin/releases');
-      document.cookie = 'idp.x-csrf-token-value=tok-1';
       // The poll leaves with the old session id; its 401 arrives after "Confirm it's you" answered with a new one.
-      let answerPoll: (response: Response) => void = () => undefined;
-      const sent: string[] = [];
-      const fetchStub = (input: RequestInfo | URL): Promise<Response> => {
-        const path = new URL(input instanceof Request ? input.url : input, 'http://localhost').pathname;
-        sent.push(path);
-        if (path === '/api/Account/ReleaseHealth' && sent.filter((p) => p === path).length === 1)
-          return new Promise<Response>((resolve) => (answerPoll = resolve));
-        if (path === '/api/Account/ReleaseHealth')
-          return Promise.resolve(
-            again === 200 ? Response.json({ versions: [] }) : new Response('', { status: 401 }),
-          );
-        return Promise.resolve(Response.json({}));
-      };
-      configureApiClient({ fetch: fetchStub, currentLocale: () => 'en-GB' });
+      let answerPoll: () => void = () => undefined;
+      const hold = new Promise<void>((resolve) => (answerPoll = resolve));
+      const server = stubServer({
+        ...antiforgery,
+        'GET /api/Account/ReleaseHealth': [
+          { status: 401, hold },
+          again === 200 ? { status: 200, body: { versions: [] } } : { status: 401 },
+        ],
+        'POST /api/Account/ConfirmItsYouSecondFactor': { status: 200, body: {} },
+      });
+      configureApiClient({ fetch: server.fetchStub, currentLocale: () => 'en-GB' });
       const store = createAppStore();
       const poll = store.dispatch(probeApi.endpoints.probe.initiate({ url: 'ReleaseHealth', method: 'GET' }));
       await store.dispatch(probeApi.endpoints.probe.initiate({ url: 'ConfirmItsYouSecondFactor', body: {} }));
-      answerPoll(new Response('', { status: 401 }));
+      answerPoll();
       const result = await poll;
+      const sent = server.calls.map((c) => c.url.split('?')[0]);
       expect(sent.filter((p) => p === '/api/Account/ReleaseHealth')).toHaveLength(2);
       if (again === 200) {
         expect(result).toMatchObject({ data: { versions: [] } });
