@@ -55,6 +55,8 @@ export function gatewayEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
     DATA_DIR: dataDir,
     SEED_DEMO_DATA: 'true',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    // No load balancer waits on its /readyz: a stop ends it at once, not after the default drain's 10 s.
+    DRAIN_SECONDS: '0',
     // The embedded stores: the browser suites must not depend on PostgreSQL/Redis being up.
     DATABASE_URL: '',
     REDIS_URL: '',
