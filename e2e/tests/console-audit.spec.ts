@@ -6,7 +6,7 @@
  * then a good one; and axe finds nothing on the three pages, light and dark, left to right and right to left.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
 import { expectAxeCleanLightAndDark } from '../helpers/axe.js';
 import { said, signInWithCode, withConfirmItsYou } from '../helpers/console.js';
@@ -23,6 +23,24 @@ import { systemUnderTest } from '../helpers/system.js';
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
 const admin = CONSOLE_USERS.platformadmin;
+
+/**
+ * The first test signs the administrator in; the next ones go on in that session, from the cookies the test before
+ * left (a confirmation gives the session a new id, S24). The gateway takes each authenticator time step once per
+ * account (S17), so a sign-in per test waited up to 30 s for the next step from the third one on.
+ */
+let session: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
+test.use({ storageState: async ({}, use) => use(session) });
+test.afterEach(async ({ context }) => {
+  session = await context.storageState();
+});
+
+/** Opens `path` of the console in the session the first test signed in. */
+async function openSignedIn(page: Page, path: string) {
+  expect(session, 'the session the first test signed in').toBeDefined();
+  await page.goto(path);
+  await expect(page).toHaveURL((url) => url.pathname === path);
+}
 
 /** Today (UTC, as the audit's days are) in the en-GB form the date field takes. */
 function todayTyped(): string {
@@ -88,7 +106,7 @@ test('a platform administrator grants support of the demo partner and withdraws 
 });
 
 test('the last platform administrator cannot be withdrawn, and the page says why', async ({ page }) => {
-  await signInWithCode(page, admin, { returnUrl: '/admin/grants' });
+  await openSignedIn(page, '/admin/grants');
   const grants = grantsPage(page);
   const own = grants.row(admin.username).filter({ hasText: 'Platform administrator' });
   await own.getByRole('button', { name: 'Withdraw' }).click();
@@ -106,7 +124,7 @@ test('the last platform administrator cannot be withdrawn, and the page says why
 test('the audit finds the changes by actor and date range, and downloads them as CSV', async ({ page }) => {
   // Serial file: the first test made the grant this one searches for; without it this test fails, never skips.
   expect(grantee, 'the grant made by the first test').toBeTruthy();
-  await signInWithCode(page, admin, { returnUrl: '/admin/audit' });
+  await openSignedIn(page, '/admin/audit');
   await expect(page.getByRole('heading', { level: 1, name: 'Audit' })).toBeVisible();
   await page.getByLabel('Actor', { exact: true }).fill(admin.username);
   await page.getByLabel('Subject', { exact: true }).fill(grantee);
@@ -138,7 +156,7 @@ test('an import with bad rows lists each with its number and stores nothing; the
   page,
 }) => {
   const tag = Date.now().toString(36);
-  await signInWithCode(page, admin, { returnUrl: '/admin/import' });
+  await openSignedIn(page, '/admin/import');
   await expect(page.getByRole('heading', { level: 1, name: 'Import' })).toBeVisible();
   // A member of its own: a demo user given a second customer would meet the customer choice in later specs.
   const member = addUser('import-member').username;
@@ -175,7 +193,7 @@ test('axe finds nothing on the grants, audit and import pages, light and dark, l
   page,
   context,
 }) => {
-  await signInWithCode(page, admin, { returnUrl: '/admin/grants' });
+  await openSignedIn(page, '/admin/grants');
   const pages = [
     { path: '/admin/grants', ready: page.getByTestId('grant-row').first() },
     { path: '/admin/audit', ready: page.getByTestId('audit-retention') },
