@@ -244,6 +244,7 @@ test.describe('toasts cover no link, button or field, on phones and tablets (iss
     { width: 1024, height: 768 },
   ];
   const locales = ['en-GB', 'en', 'de', 'fr-CA', 'es', 'ar'];
+  const LEAVES_CHECKED = ['de', 'ar'];
   for (const [p, viewport] of phones.entries()) {
     for (const [l, locale] of locales.entries()) {
       const colorScheme = (p + l) % 2 === 0 ? 'light' : 'dark';
@@ -266,9 +267,13 @@ test.describe('toasts cover no link, button or field, on phones and tablets (iss
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
         expect(overflow).toBeLessThanOrEqual(0);
-        // SPEC.md §9: it leaves after 2000 ms, once nothing holds it.
-        await page.mouse.move(0, 0);
-        await expect(toast).toHaveCount(0, { timeout: 4_000 });
+        // SPEC.md §9: it leaves after 2000 ms, once nothing holds it. Its timer and its leaving are the same in every
+        // language, so they are waited for in two per screen (the longest text, and right to left), one light and one
+        // dark; the other four check the shifts while it is shown (issue 54: 2 s a test, 24 tests).
+        if (LEAVES_CHECKED.includes(locale)) {
+          await page.mouse.move(0, 0);
+          await expect(toast).toHaveCount(0, { timeout: 4_000 });
+        }
         const cls = await layoutShiftSoFar(page);
         expect(cls).toBeLessThanOrEqual(0.02);
         await context.close();
