@@ -30,6 +30,8 @@ const admin = CONSOLE_USERS.platformadmin;
  * account (S17), so a sign-in per test waited up to 30 s for the next step from the third one on.
  */
 let session: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
+// Playwright reads a fixture's dependencies from its first parameter's pattern; this one depends on none.
+// eslint-disable-next-line no-empty-pattern
 test.use({ storageState: async ({}, use) => use(session) });
 test.afterEach(async ({ context }) => {
   session = await context.storageState();
