@@ -10,9 +10,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
+import { expectAxeCleanLightAndDark } from '../helpers/axe.js';
 import type { DemoUser } from '../helpers/demo-users.js';
 import { linkIn, startMailCatcher, type MailCatcher } from '../helpers/mail.js';
 import { startIdentityService, type IdentityService } from '../helpers/portal.js';
@@ -37,17 +37,6 @@ test.afterAll(async () => {
   await identity?.stop();
   await mail?.close();
 });
-
-async function expectAxeClean(page: Page) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
-      [],
-    );
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function passwordSignIn(page: Page, user: DemoUser, service: IdentityService = identity) {
   await page.goto(`${service.url}/account/login?returnUrl=${encodeURIComponent('/account/')}`);
@@ -114,7 +103,7 @@ test('sign in → /account/ → passkey renamed and deleted → last method kept
   await expect(page.getByTestId('two-step')).toContainText('Authenticator app');
   await expect(page.getByTestId('recovery-codes')).toContainText('You have 10 recovery codes left.');
   await expect(page.getByText('Your new password:')).toBeVisible();
-  await expectAxeClean(page);
+  await expectAxeCleanLightAndDark(page);
 
   // Rename, then delete the passkey.
   await passkeys.getByRole('button', { name: 'Rename Laptop' }).click();
@@ -151,7 +140,7 @@ test('sign in → /account/ → passkey renamed and deleted → last method kept
   await page.reload();
   const sessions = page.getByTestId('sessions');
   await expect(sessions.getByTestId('session')).toHaveCount(2);
-  await expectAxeClean(page);
+  await expectAxeCleanLightAndDark(page);
   await sessions
     .getByTestId('session')
     .getByRole('button', { name: /^Sign out / })
@@ -187,7 +176,7 @@ test('"Sign out everywhere else" ends every other browser\'s session, keeps this
   await page.reload();
   const sessions = page.getByTestId('sessions');
   await expect(sessions.getByTestId('session')).toHaveCount(3);
-  await expectAxeClean(page);
+  await expectAxeCleanLightAndDark(page);
 
   await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
   // It asks first (issue 49; cancelling is proved in security-centre-sessions.spec.ts).
@@ -202,7 +191,7 @@ test('"Sign out everywhere else" ends every other browser\'s session, keeps this
   await expect(sessions.getByRole('button', { name: /^Sign out/ })).toHaveCount(0);
   const notice = await mail.waitFor(user.email, /^Security settings changed/);
   expect(notice.text).toContain('Your account was signed out on other devices');
-  await expectAxeClean(page);
+  await expectAxeCleanLightAndDark(page);
 
   // The other browsers are signed out for real: the API says so, and /account/ offers them only to sign in.
   for (const other of others) {
@@ -319,7 +308,7 @@ for (const locale of LOCALES) {
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
           viewport.width,
         );
-        await expectAxeClean(page);
+        await expectAxeCleanLightAndDark(page);
       });
     });
   }
