@@ -12,6 +12,7 @@ export default defineConfig({
       'paced-tasks.test.mjs',
       'cpu-split.test.mjs',
       'cpu-profile.test.mjs',
+      'page-trace.test.mjs',
       'argon2-bound.test.mjs',
       'bare-sign-in.test.mjs',
     ],

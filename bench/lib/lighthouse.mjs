@@ -3,6 +3,10 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { writeFileSync } from 'node:fs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './browser.mjs';
+import { LONG_TASK_MS, mainThreadTasks } from './page-trace.mjs';
+
+/** Lighthouse's mobile preset runs the page's CPU this many times slower (its simulation scales each task). */
+const LIGHTHOUSE_CPU_SLOWDOWN = 4;
 
 /**
  * One Lighthouse run; returns score (0–100), LCP ms, TBT ms, CLS and the long tasks.
@@ -35,8 +39,14 @@ export async function runLighthouse(url) {
       durationMs: Number(t.duration ?? 0),
       startMs: Number(t.startTime ?? 0),
     }));
+    // The same load's tasks read from Lighthouse's own trace, each with what runs in it (its long tasks name a script
+    // at best): those that its 4× slowdown makes 50 ms or more.
+    const traceTasks = mainThreadTasks(result.artifacts?.Trace?.traceEvents ?? [])
+      .filter((t) => t.wallMs * LIGHTHOUSE_CPU_SLOWDOWN >= LONG_TASK_MS)
+      .map(({ startMs, wallMs, cpuMs, label }) => ({ startMs, wallMs, cpuMs, label }));
     return {
       longTasks,
+      traceTasks,
       longestTaskMs: longTasks.reduce((m, t) => Math.max(m, t.durationMs), 0),
       tasksOver50: longTasks.filter((t) => t.durationMs > 50).length,
       score: (lhr.categories.performance?.score ?? NaN) * 100,

@@ -9,7 +9,7 @@ import { row } from './table.mjs';
 
 const S = '3';
 /** The demo data's account with an authenticator app, and the password every demo account has. */
-const ACCOUNT = { username: 'authenticator', password: 'Demo-Password-1!' };
+export const ACCOUNT = { username: 'authenticator', password: 'Demo-Password-1!' };
 const SLOW_4G = {
   offline: false,
   latency: 150,
@@ -17,15 +17,25 @@ const SLOW_4G = {
   uploadThroughput: (750 * 1024) / 8,
 };
 
+/**
+ * A fresh context with one page on a phone of Lighthouse's mobile preset: its viewport, slow 4G and the CPU slowed
+ * 4× (really, by Chromium's throttling, not simulated).
+ * @param {import('@playwright/test').Browser} browser
+ */
+export async function phonePage(browser) {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return { context, page };
+}
+
 /** One cold sign-in: ms from pressing "Sign in" to the 2FA page's code field on screen. */
 async function passwordToSecondStep(browser, base) {
-  const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+  const { context, page } = await phonePage(browser);
   try {
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await page.goto(`${base}/account/login`);
     // The app has taken over the server-drawn page (its form is the one that sends Login).
     await page.locator('#root:not([data-first-paint]) input[name="username"]').waitFor({ timeout: 60_000 });
