@@ -187,6 +187,14 @@ export async function runLighthouseSection(ctx) {
     ),
     row(
       S,
+      "    its trace: the page's longest own task on a core, × 4",
+      'ms',
+      pick('longestOwnOnCoreMs'),
+      `goal < 50; ${[...new Set(runs.map((r) => r.longestOwnOnCoreLabel))].join('; ')}`,
+      0,
+    ),
+    row(
+      S,
       '    a minimal page (static form, the S33 headers): tasks over 50 ms',
       '',
       summarize(minimalRuns.map((r) => r.tasksOver50)),
