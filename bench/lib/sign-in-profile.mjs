@@ -5,7 +5,7 @@
 // the timed part only. The result is the main thread's busy time per sign-in answered 209, by library
 // (lib/cpu-profile.mjs), and the functions that spend most of it.
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,6 +153,8 @@ export async function profileSignIns(o = {}) {
   } finally {
     bare.stop();
   }
+  // The folder the profiles go to is made if it is not there (`--out=<folder>`).
+  if (o.profileDir) mkdirSync(o.profileDir, { recursive: true });
   for (const side of /** @type {const} */ (['gateway', 'bare'])) {
     if (o.profileDir)
       writeFileSync(path.join(o.profileDir, `${side}.cpuprofile`), JSON.stringify(out[side].profile));
