@@ -70,18 +70,21 @@ describe('the canary guard on a running gateway', () => {
     await gw.healthCounts.flush();
   }
 
+  /** mfe-login's canary once the guard running in the background has ended it (or as it is after 5 s). */
+  const canaryOnceEnded = () =>
+    waitFor(
+      async () => (await service.read()).remotes['mfe-login']?.canary,
+      (canary) => canary === undefined,
+      5000,
+    );
+
   it('ends a canary whose pages fail; its browsers get the active version on their next load', async () => {
     await service.canary('mfe-login', '1.1.0', 50, cli);
     await gw.releases.refresh();
     expect(await versionFor(10)).toBe('1.1.0');
     await loads(70, 10, 0);
     await loads(10, 10, 1);
-    const running = await waitFor(
-      async () => (await service.read()).remotes['mfe-login']?.canary,
-      (canary) => canary === undefined,
-      5000,
-    );
-    expect(running).toBeUndefined();
+    expect(await canaryOnceEnded()).toBeUndefined();
     await gw.releases.refresh();
     expect(await versionFor(10)).toBe('1.0.0');
     const [event] = await service.history({ remote: 'mfe-login' });
@@ -100,5 +103,27 @@ describe('the canary guard on a running gateway', () => {
     expect(await guard.check()).toEqual([]);
     expect((await service.read()).remotes['mfe-login']?.canary).toEqual({ version: '1.2.0', percent: 50 });
     expect((await service.history({ remote: 'mfe-login' }))[0]).toMatchObject({ action: 'canaryStarted' });
+  });
+
+  it('judges a canary started again within the minute by what came after its start, not the minute before', async () => {
+    // The clock stands still: the first test's 10 failing loads of 1.1.0 are in this very minute's counts.
+    await service.canary('mfe-login', '1.1.0', 50, cli);
+    await gw.releases.refresh();
+    expect(await versionFor(10)).toBe('1.1.0');
+    expect(await guard.check()).toEqual([]);
+    expect((await service.read()).remotes['mfe-login']?.canary).toEqual({ version: '1.1.0', percent: 50 });
+
+    await loads(10, 10, 0);
+    expect(await guard.check()).toEqual([]);
+    expect((await service.read()).remotes['mfe-login']?.canary).toEqual({ version: '1.1.0', percent: 50 });
+
+    await loads(10, 10, 1);
+    expect(await canaryOnceEnded()).toBeUndefined();
+    const [event] = await service.history({ remote: 'mfe-login' });
+    expect(event).toMatchObject({
+      action: 'canaryEndedByGuard',
+      version: '1.1.0',
+      figures: { canaryPageLoads: 20, canaryFailures: 10, canaryFailureRate: 0.5, activePageLoads: 0 },
+    });
   });
 });

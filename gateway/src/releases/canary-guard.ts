@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { REMOTE_IDS } from 'shared-contracts';
-import type { ReleaseHealthRepository } from '../store/release-health.repository.js';
+import { countsAfter, type ReleaseHealthRepository } from '../store/release-health.repository.js';
 import type { ReleaseRepository } from '../store/release.repository.js';
 import { failureRate, type GuardFigures, type ReleaseService } from './release-service.js';
 
@@ -84,7 +84,11 @@ export class CanaryGuard {
     for (const id of REMOTE_IDS) {
       const release = registry.remotes[id];
       if (!release?.active || !release.canary || !release.canaryStarted) continue;
-      const counts = await this.options.health.countsSince(id, Date.parse(release.canaryStarted.at));
+      // Counts are kept per minute: what the start minute held before the canary started is not the canary's.
+      const counts = countsAfter(
+        await this.options.health.countsSince(id, Date.parse(release.canaryStarted.at)),
+        release.canaryStarted.baseline,
+      );
       const none = { pageLoads: 0, loadFailures: 0, clientErrors: 0 };
       const canary = counts.find((c) => c.version === release.canary!.version) ?? none;
       const active = counts.find((c) => c.version === release.active) ?? none;

@@ -327,6 +327,18 @@ for (const backend of BACKENDS) {
           ['active', current, 40, 1 / 40],
           ['earlier', broken, 10, 0.3],
         ]);
+
+        // Started again in the same minute: the minute's counts so far are its baseline, not its sample.
+        await service.canary('mfe-login', broken, 50, cli);
+        const started = (await backends.store.releases.read()).registry.remotes['mfe-login']?.canaryStarted;
+        expect(started?.baseline).toEqual(
+          expect.arrayContaining([
+            { version: broken, pageLoads: 10, loadFailures: 3, clientErrors: 0 },
+            { version: current, pageLoads: 40, loadFailures: 0, clientErrors: 1 },
+          ]),
+        );
+        expect(await guards[0]!.check()).toEqual([]);
+        expect((await service.read()).remotes['mfe-login']?.canary).toEqual({ version: broken, percent: 50 });
       });
     },
   );

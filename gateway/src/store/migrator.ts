@@ -29,6 +29,7 @@ import * as consoleGrants from './migrations/0027-console-grants.js';
 import * as disabledApplications from './migrations/0030-disabled-applications.js';
 import * as auditSearch from './migrations/0031-audit-search.js';
 import * as upstreamTokenAuth from './migrations/0032-upstream-token-auth.js';
+import * as canaryBaseline from './migrations/0033-canary-baseline.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 export function provider(store: StoreDatabase): MigrationProvider {
@@ -62,6 +63,7 @@ export function provider(store: StoreDatabase): MigrationProvider {
     '0030-disabled-applications': { up: (db) => disabledApplications.up(db) },
     '0031-audit-search': { up: (db) => auditSearch.up(db, store.dialect) },
     '0032-upstream-token-auth': { up: (db) => upstreamTokenAuth.up(db) },
+    '0033-canary-baseline': { up: (db) => canaryBaseline.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }

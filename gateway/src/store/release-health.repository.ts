@@ -69,38 +69,8 @@ export class ReleaseHealthRepository {
    * Each version's counts of `remote` from the minute of `since` (ms) on: page loads, load failures (the shell's
    * `remote-load` reports are load failures, not client errors) and the other client error reports.
    */
-  async countsSince(remote: string, since: number): Promise<VersionCounts[]> {
-    const from = minuteOf(since);
-    const health = await this.db
-      .selectFrom('release_health_counts')
-      .select(['version', 'kind', (eb) => eb.fn.sum<number | string>('count').as('total')])
-      .where('remote', '=', remote)
-      .where('minute', '>=', from)
-      .groupBy(['version', 'kind'])
-      .execute();
-    const errors = await this.db
-      .selectFrom('client_error_counts')
-      .select(['version', (eb) => eb.fn.sum<number | string>('count').as('total')])
-      .where('remote', '=', remote)
-      .where('minute', '>=', from)
-      .where('kind', '!=', 'remote-load')
-      .groupBy(['version'])
-      .execute();
-    const byVersion = new Map<string, VersionCounts>();
-    const of = (version: string) => {
-      let counts = byVersion.get(version);
-      if (!counts) {
-        counts = { version, pageLoads: 0, loadFailures: 0, clientErrors: 0 };
-        byVersion.set(version, counts);
-      }
-      return counts;
-    };
-    for (const row of health) {
-      if (row.kind === 'pageLoad') of(row.version).pageLoads += Number(row.total);
-      else if (row.kind === 'loadFailure') of(row.version).loadFailures += Number(row.total);
-    }
-    for (const row of errors) of(row.version).clientErrors += Number(row.total);
-    return [...byVersion.values()];
+  countsSince(remote: string, since: number): Promise<VersionCounts[]> {
+    return countsSince(this.db, remote, since);
   }
 
   /** Deletes health counts older than `before` (ms); answers how many rows went. */
@@ -111,4 +81,67 @@ export class ReleaseHealthRepository {
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+}
+
+/**
+ * Each version's counts of `remote` from the minute of `since` (ms) on, in every replica's store rows: page loads,
+ * load failures (the shell's `remote-load` reports are load failures, not client errors) and the other client error
+ * reports. Takes the store or a transaction (a canary's start reads its baseline in the transaction that starts it).
+ */
+export async function countsSince(
+  db: Kysely<Database>,
+  remote: string,
+  since: number,
+): Promise<VersionCounts[]> {
+  const from = minuteOf(since);
+  const health = await db
+    .selectFrom('release_health_counts')
+    .select(['version', 'kind', (eb) => eb.fn.sum<number | string>('count').as('total')])
+    .where('remote', '=', remote)
+    .where('minute', '>=', from)
+    .groupBy(['version', 'kind'])
+    .execute();
+  const errors = await db
+    .selectFrom('client_error_counts')
+    .select(['version', (eb) => eb.fn.sum<number | string>('count').as('total')])
+    .where('remote', '=', remote)
+    .where('minute', '>=', from)
+    .where('kind', '!=', 'remote-load')
+    .groupBy(['version'])
+    .execute();
+  const byVersion = new Map<string, VersionCounts>();
+  const of = (version: string) => {
+    let counts = byVersion.get(version);
+    if (!counts) {
+      counts = { version, pageLoads: 0, loadFailures: 0, clientErrors: 0 };
+      byVersion.set(version, counts);
+    }
+    return counts;
+  };
+  for (const row of health) {
+    if (row.kind === 'pageLoad') of(row.version).pageLoads += Number(row.total);
+    else if (row.kind === 'loadFailure') of(row.version).loadFailures += Number(row.total);
+  }
+  for (const row of errors) of(row.version).clientErrors += Number(row.total);
+  return [...byVersion.values()];
+}
+
+/**
+ * The counts less a baseline taken earlier in the same period (a canary's start minute as it stood when the canary
+ * started), per version and never below 0: what was counted after the baseline.
+ */
+export function countsAfter(
+  counts: readonly VersionCounts[],
+  baseline: readonly VersionCounts[],
+): VersionCounts[] {
+  return counts.map((c) => {
+    const before = baseline.find((b) => b.version === c.version);
+    if (!before) return c;
+    return {
+      version: c.version,
+      pageLoads: Math.max(0, c.pageLoads - before.pageLoads),
+      loadFailures: Math.max(0, c.loadFailures - before.loadFailures),
+      clientErrors: Math.max(0, c.clientErrors - before.clientErrors),
+    };
+  });
 }

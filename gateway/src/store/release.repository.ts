@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { CanaryGuard, ReleaseAction } from 'shared-contracts/console';
 import type { Dialect } from './database.js';
+import { countsSince, type VersionCounts } from './release-health.repository.js';
 import type { Database } from './schema.js';
 
 /**
@@ -50,8 +51,11 @@ export interface RemoteRelease {
   /** Earlier active versions, newest last; `rollback` returns to the last one. */
   previous: string[];
   canary: { version: string; percent: number } | undefined;
-  /** When (ISO) and by whom the running canary was started; undefined without a canary. */
-  canaryStarted: { at: string; by: string | null } | undefined;
+  /**
+   * When (ISO) and by whom the running canary was started, and what its start minute's health counts held then
+   * (the guard counts only what came after); undefined without a canary.
+   */
+  canaryStarted: { at: string; by: string | null; baseline: VersionCounts[] } | undefined;
   /** The canary guard's settings of this remote. */
   guard: CanaryGuard;
   versions: Record<string, PublishedVersion>;
@@ -166,7 +170,11 @@ export class ReleaseRepository {
         Object.assign(release(s.remote), stateOf(s), {
           canaryStarted:
             s.canary_version && s.canary_started_at !== null
-              ? { at: new Date(Number(s.canary_started_at)).toISOString(), by: s.canary_started_by }
+              ? {
+                  at: new Date(Number(s.canary_started_at)).toISOString(),
+                  by: s.canary_started_by,
+                  baseline: baselineOf(s.canary_baseline),
+                }
               : undefined,
           guard: guardOf(s),
         });
@@ -431,12 +439,22 @@ export class ReleaseRepository {
     const before = row ? stateOf(row) : { active: undefined, previous: [], canary: undefined };
     const next = change(before);
     // A new canary version (or none) starts its own clock; a changed share keeps the canary's start.
+    // A new canary also keeps what its start minute's health counts held at its start (migration 0033).
+    const startedAt = by?.at ?? Date.now();
     const canaryStarted =
       next.canary?.version === before.canary?.version && row
-        ? { canary_started_at: row.canary_started_at, canary_started_by: row.canary_started_by }
+        ? {
+            canary_started_at: row.canary_started_at,
+            canary_started_by: row.canary_started_by,
+            canary_baseline: row.canary_baseline,
+          }
         : next.canary
-          ? { canary_started_at: by?.at ?? Date.now(), canary_started_by: by?.actor ?? null }
-          : { canary_started_at: null, canary_started_by: null };
+          ? {
+              canary_started_at: startedAt,
+              canary_started_by: by?.actor ?? null,
+              canary_baseline: JSON.stringify(await countsSince(trx, remote, startedAt)),
+            }
+          : { canary_started_at: null, canary_started_by: null, canary_baseline: null };
     const values = {
       active: next.active ?? null,
       previous: JSON.stringify(next.previous),
@@ -536,6 +554,32 @@ function figuresOf(json: string | null): Record<string, number> | null {
   return Object.fromEntries(
     Object.entries(value).filter((e): e is [string, number] => typeof e[1] === 'number'),
   );
+}
+
+/** A stored baseline (JSON of VersionCounts[]); none when absent or unreadable (a canary started before 0033). */
+function baselineOf(text: string | null): VersionCounts[] {
+  if (!text) return [];
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!Array.isArray(parsed)) return [];
+    return parsed.flatMap((v: unknown) => {
+      if (typeof v !== 'object' || v === null) return [];
+      const c = v as Record<string, unknown>;
+      const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : 0);
+      return typeof c.version === 'string'
+        ? [
+            {
+              version: c.version,
+              pageLoads: n(c.pageLoads),
+              loadFailures: n(c.loadFailures),
+              clientErrors: n(c.clientErrors),
+            },
+          ]
+        : [];
+    });
+  } catch {
+    return [];
+  }
 }
 
 function stateOf(row: {

@@ -356,6 +356,8 @@ export interface ReleaseRemoteTable {
   /** When (ms) and by whom the running canary was started (migration 0028). */
   canary_started_at: number | null;
   canary_started_by: string | null;
+  /** The health counts of the canary's start minute when it started (JSON, VersionCounts[]; migration 0033). */
+  canary_baseline: string | null;
   /** The canary guard's settings of the remote (ADR 0059). */
   guard_min_page_loads: Generated<number>;
   guard_min_failure_rate: Generated<number>;
