@@ -3,8 +3,8 @@
 // page, and its long tasks name a script at best ("Unattributable" for most). Each task is listed with what runs in
 // it and how much of its wall time the thread had a core for (the trace's thread time): a task that waited for a
 // core (the browser's other processes, the tracing itself, on two cores) is long in wall time, not in work.
-// Beside the page, the least a sign-in page can be (a static form, no script) is loaded the same way: its tasks are
-// the browser's own, the floor no page can go below on this machine.
+// Beside the page, the least a sign-in page of this service can be (a static form, no script, the headers every page
+// must send) is loaded the same way: its tasks are the browser's own, the floor no page can go below on this machine.
 import http from 'node:http';
 import { ACCOUNT, phonePage } from './next-page.mjs';
 import { launchChromium } from './page-weight.mjs';
