@@ -1,7 +1,7 @@
 // The trace reading of section 4 (lib/page-trace.mjs) on a hand-made Chromium trace: which thread is the page's,
 // which tasks are top-level, what each runs, and how long tasks are counted.
 import { describe, expect, it } from 'vitest';
-import { longTasks, mainThreadTasks } from './lib/page-trace.mjs';
+import { longTasks, mainThreadTasks, pageOwn } from './lib/page-trace.mjs';
 
 const PAGE = { pid: 2, tid: 7 };
 const BLANK = { pid: 3, tid: 9 };
@@ -61,6 +61,10 @@ describe('mainThreadTasks', () => {
     expect(long.count).toBe(2);
     expect(long.longest).toMatchObject({ wallMs: 60 });
     expect(longTasks(tasks.slice(1, 3))).toMatchObject({ count: 0, longest: { wallMs: 20 } });
+  });
+
+  it("leaves the browser's navigation commit out of the page's own tasks", () => {
+    expect(pageOwn(tasks).map((t) => t.startMs)).toEqual([69, 99, 199, 299]);
   });
 
   it('takes the renderer with most tasks in a trace without a parsed page, and none without a renderer', () => {

@@ -3,7 +3,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { writeFileSync } from 'node:fs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './browser.mjs';
-import { LONG_TASK_MS, mainThreadTasks } from './page-trace.mjs';
+import { LONG_TASK_MS, mainThreadTasks, pageOwn } from './page-trace.mjs';
 
 /** Lighthouse's mobile preset runs the page's CPU this many times slower (its simulation scales each task). */
 const LIGHTHOUSE_CPU_SLOWDOWN = 4;
@@ -47,7 +47,7 @@ export async function runLighthouse(url) {
       .map(({ startMs, wallMs, cpuMs, label }) => ({ startMs, wallMs, cpuMs, label }));
     // The longest of the page's own tasks by its time on a core (wall time less the waits for a core that the
     // browser's other processes and the tracing cause on two cores), at Lighthouse's 4×.
-    const ownCpu = tasks.filter((t) => !t.label.startsWith('navigation commit'));
+    const ownCpu = pageOwn(tasks);
     const longestOwnOnCore = ownCpu.reduce((a, b) => (b.cpuMs > (a?.cpuMs ?? -1) ? b : a), undefined);
     return {
       longTasks,

@@ -1,7 +1,7 @@
 // Section 4: Lighthouse (mobile preset) on /account/login.
 import { readFileSync } from 'node:fs';
 import { runLighthouse } from './lighthouse.mjs';
-import { LONG_TASK_MS, longTasks, startMinimalPage, traceSignInPage } from './page-trace.mjs';
+import { LONG_TASK_MS, longTasks, pageOwn, startMinimalPage, traceSignInPage } from './page-trace.mjs';
 import { repeat, summarize } from './stats.mjs';
 import { row } from './table.mjs';
 
@@ -66,9 +66,6 @@ function longestNote(runs) {
   return `worst: ${worst.durationMs.toFixed(0)} ms at ${worst.startMs.toFixed(0)} ms, ${where}`;
 }
 
-/** The tasks a page's code and content make: all but the browser's commit of the navigation. */
-const pageOwn = (tasks) => tasks.filter((t) => !t.label.startsWith('navigation commit'));
-
 /** What the page's own long tasks in Lighthouse's traces were: each kind with how many runs had one. */
 function lighthouseTraceNote(runs) {
   const kinds = new Map();
@@ -87,10 +84,6 @@ function lighthouseTraceNote(runs) {
 const taskText = (t) =>
   t ? `${t.wallMs.toFixed(0)} ms (${t.cpuMs.toFixed(0)} ms on a core), ${t.label}` : 'no task';
 
-/** The longest of the rounds' longest tasks. */
-const worstOf = (tasks) =>
-  tasks.filter(Boolean).reduce((a, b) => (b.wallMs > (a?.wallMs ?? -1) ? b : a), undefined);
-
 /** The trace's rows: load and first interaction of the sign-in page, and the minimal page's load (the floor). */
 function traceRows(rounds) {
   const load = rounds.map((r) => longTasks(r.load));
@@ -99,7 +92,7 @@ function traceRows(rounds) {
   const minimal = rounds.map((r) => longTasks(r.minimal));
   const count = (list) => summarize(list.map((l) => l.count));
   const longest = (list) => summarize(list.map((l) => l.longest?.wallMs ?? 0));
-  const worst = (list) => `worst: ${taskText(worstOf(list.map((l) => l.longest)))}`;
+  const worst = (list) => `worst: ${taskText(longTasks(list.map((l) => l.longest).filter(Boolean)).longest)}`;
   return [
     row(
       S,

@@ -61,9 +61,15 @@ const baseName = (url) =>
     .filter(Boolean)
     .at(-1) ?? String(url);
 
+/** The browser's commit of a navigation: every load has one, whatever the page (see {@link pageOwn}). */
+const NAVIGATION_COMMIT = 'navigation commit (the browser)';
+
+/** The tasks a page's code and content make: all but the browser's commit of the navigation. */
+export const pageOwn = (tasks) => tasks.filter((t) => t.label !== NAVIGATION_COMMIT);
+
 /** The events that say what a task runs, and how each is named in the figures. */
 const KINDS = {
-  'DocumentLoader::CommitNavigation': () => 'navigation commit (the browser)',
+  'DocumentLoader::CommitNavigation': () => NAVIGATION_COMMIT,
   ParseHTML: () => 'parse HTML',
   EvaluateScript: (d) => (d.url ? `evaluate ${baseName(d.url)}` : 'evaluate an inline script'),
   'v8.evaluateModule': () => 'evaluate a module',
