@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { openDatabase, type StoreDatabase } from '../store/database.js';
 import { openStore, type Store } from '../store/store.js';
 
 /** Which backends a test gateway uses: the embedded default, or PostgreSQL + Redis from TEST_* variables. */
@@ -63,6 +64,34 @@ export async function onPostgres(statement: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** The SQL engines a store-level test (a migration's) runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const SQL_ENGINES: { sql: 'sqlite' | 'postgres'; skip: string | false }[] = [
+  { sql: 'sqlite', skip: false },
+  { sql: 'postgres', skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' },
+];
+
+/**
+ * A database of one test's own on `sql`, not migrated: SQLite in memory, or a fresh schema `test_<label>_<random>`
+ * of TEST_DATABASE_URL. What closes it (and drops the schema) is added to `cleanups`, to be run last first.
+ */
+export async function openTestDatabase(
+  sql: 'sqlite' | 'postgres',
+  label: string,
+  cleanups: (() => Promise<void>)[],
+): Promise<StoreDatabase> {
+  if (sql === 'sqlite') {
+    const database = openDatabase({ sqliteFile: ':memory:' });
+    cleanups.push(() => database.close());
+    return database;
+  }
+  const schema = `test_${label}_${randomBytes(4).toString('hex')}`;
+  await onPostgres(`create schema ${schema}`);
+  cleanups.push(() => onPostgres(`drop schema ${schema} cascade`));
+  const database = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
+  cleanups.push(() => database.close());
+  return database;
 }
 
 /** Opens the storage of one test run. */

@@ -5,9 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type StoreDatabase } from '../database.js';
+import { openTestDatabase, SQL_ENGINES } from '../../testing/backends.js';
 import { migrateToLatest } from '../migrator.js';
 import { createStore } from '../store.js';
 import * as initial from './0001-initial.js';
@@ -16,25 +15,7 @@ import * as kv from './0003-kv.js';
 import * as customerSearch from './0005-customer-search.js';
 import * as passwordPolicies from './0006-password-policies.js';
 
-const SQL = [
-  { sql: 'sqlite' as const, skip: false as const },
-  {
-    sql: 'postgres' as const,
-    skip: process.env.TEST_DATABASE_URL ? (false as const) : 'TEST_DATABASE_URL is not set',
-  },
-];
-
-async function onPostgres(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-for (const { sql: kind, skip } of SQL) {
+for (const { sql: kind, skip } of SQL_ENGINES) {
   describe.skipIf(skip)(`migration 0009 (${kind})${skip ? ` — skipped: ${skip}` : ''}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterAll(async () => {
@@ -42,14 +23,7 @@ for (const { sql: kind, skip } of SQL) {
     });
 
     it('fills the search key of memberships made before it, and the search finds them', async () => {
-      let database: StoreDatabase;
-      if (kind === 'postgres') {
-        const schema = `test_m9_${randomBytes(4).toString('hex')}`;
-        await onPostgres(`create schema ${schema}`);
-        cleanups.push(() => onPostgres(`drop schema ${schema} cascade`));
-        database = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
-      } else database = openDatabase({ sqliteFile: ':memory:' });
-      cleanups.push(() => database.close());
+      const database = await openTestDatabase(kind, 'm9', cleanups);
       // The schema as it was before 0009.
       const before: Record<string, Migration> = {
         '0001-initial': { up: (db) => initial.up(db, database.dialect) },

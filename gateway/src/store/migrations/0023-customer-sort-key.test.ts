@@ -6,10 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type StoreDatabase } from '../database.js';
 import { migrateToLatest } from '../migrator.js';
 import { createStore } from '../store.js';
-import { onPostgres } from '../../testing/backends.js';
+import { openTestDatabase, SQL_ENGINES } from '../../testing/backends.js';
 import * as initial from './0001-initial.js';
 import * as outboxHtml from './0002-outbox-html.js';
 import * as kv from './0003-kv.js';
@@ -17,15 +16,7 @@ import * as customerSearch from './0005-customer-search.js';
 import * as passwordPolicies from './0006-password-policies.js';
 import * as membershipSearchKey from './0009-membership-search-key.js';
 
-const SQL = [
-  { sql: 'sqlite' as const, skip: false as const },
-  {
-    sql: 'postgres' as const,
-    skip: process.env.TEST_DATABASE_URL ? (false as const) : 'TEST_DATABASE_URL is not set',
-  },
-];
-
-for (const { sql: kind, skip } of SQL) {
+for (const { sql: kind, skip } of SQL_ENGINES) {
   describe.skipIf(skip)(`migration 0023 (${kind})${skip ? ` — skipped: ${skip}` : ''}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterAll(async () => {
@@ -33,14 +24,7 @@ for (const { sql: kind, skip } of SQL) {
     });
 
     it('fills the sort key of customers and memberships made before it, and the list is in natural order', async () => {
-      let database: StoreDatabase;
-      if (kind === 'postgres') {
-        const schema = `test_m23_${randomBytes(4).toString('hex')}`;
-        await onPostgres(`create schema ${schema}`);
-        cleanups.push(() => onPostgres(`drop schema ${schema} cascade`));
-        database = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
-      } else database = openDatabase({ sqliteFile: ':memory:' });
-      cleanups.push(() => database.close());
+      const database = await openTestDatabase(kind, 'm23', cleanups);
       // A schema from before 0023 (its customers and memberships tables as 0009 left them).
       const before: Record<string, Migration> = {
         '0001-initial': { up: (db) => initial.up(db, database.dialect) },

@@ -8,20 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import { Migrator, sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type StoreDatabase } from '../database.js';
 import { migrateToLatest, provider } from '../migrator.js';
 import { createStore } from '../store.js';
-import { onPostgres } from '../../testing/backends.js';
+import { openTestDatabase, SQL_ENGINES } from '../../testing/backends.js';
 
-const SQL = [
-  { sql: 'sqlite' as const, skip: false as const },
-  {
-    sql: 'postgres' as const,
-    skip: process.env.TEST_DATABASE_URL ? (false as const) : 'TEST_DATABASE_URL is not set',
-  },
-];
-
-for (const { sql: kind, skip } of SQL) {
+for (const { sql: kind, skip } of SQL_ENGINES) {
   describe.skipIf(skip)(`migration 0025 (${kind})${skip ? ` — skipped: ${skip}` : ''}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterAll(async () => {
@@ -29,14 +20,7 @@ for (const { sql: kind, skip } of SQL) {
     });
 
     it("S35 removes a vendor account's local credentials (password, passkey, second factor, …) with one audit event, and marks it as its provider's", async () => {
-      let database: StoreDatabase;
-      if (kind === 'postgres') {
-        const schema = `test_m25_${randomBytes(4).toString('hex')}`;
-        await onPostgres(`create schema ${schema}`);
-        cleanups.push(() => onPostgres(`drop schema ${schema} cascade`));
-        database = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
-      } else database = openDatabase({ sqliteFile: ':memory:' });
-      cleanups.push(() => database.close());
+      const database = await openTestDatabase(kind, 'm25', cleanups);
       // The schema as it was before 0025.
       const migrator = new Migrator({
         db: database.db,

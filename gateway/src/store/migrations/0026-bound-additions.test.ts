@@ -6,10 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type StoreDatabase } from '../database.js';
 import { migrateToLatest } from '../migrator.js';
 import { createStore } from '../store.js';
-import { onPostgres } from '../../testing/backends.js';
+import { openTestDatabase, SQL_ENGINES } from '../../testing/backends.js';
 import * as initial from './0001-initial.js';
 import * as outboxHtml from './0002-outbox-html.js';
 import * as kv from './0003-kv.js';
@@ -33,15 +32,7 @@ import * as accountSessions from './0022-account-sessions.js';
 import * as customerSortKey from './0023-customer-sort-key.js';
 import * as rememberedBrowsers from './0024-remembered-browsers.js';
 
-const SQL = [
-  { sql: 'sqlite' as const, skip: false as const },
-  {
-    sql: 'postgres' as const,
-    skip: process.env.TEST_DATABASE_URL ? (false as const) : 'TEST_DATABASE_URL is not set',
-  },
-];
-
-for (const { sql: kind, skip } of SQL) {
+for (const { sql: kind, skip } of SQL_ENGINES) {
   describe.skipIf(skip)(`migration 0026 (${kind})${skip ? ` — skipped: ${skip}` : ''}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterAll(async () => {
@@ -49,14 +40,7 @@ for (const { sql: kind, skip } of SQL) {
     });
 
     it('S15 keeps the ways in made before it unbound; one bound after it ends with the next security stamp', async () => {
-      let database: StoreDatabase;
-      if (kind === 'postgres') {
-        const schema = `test_m26_${randomBytes(4).toString('hex')}`;
-        await onPostgres(`create schema ${schema}`);
-        cleanups.push(() => onPostgres(`drop schema ${schema} cascade`));
-        database = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
-      } else database = openDatabase({ sqliteFile: ':memory:' });
-      cleanups.push(() => database.close());
+      const database = await openTestDatabase(kind, 'm26', cleanups);
       // The schema as every migration before 0026 left it.
       const before: Record<string, Migration> = {
         '0001-initial': { up: (db) => initial.up(db, database.dialect) },

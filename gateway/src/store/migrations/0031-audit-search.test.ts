@@ -2,23 +2,13 @@
  * Migration 0031 (issue 52, ADR 0063) on SQLite and (when TEST_DATABASE_URL is set) PostgreSQL: the events stored
  * before it get their console actor, subject and customer as columns (text only), the others stay null.
  */
-import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type StoreDatabase } from '../database.js';
 import { migrateToLatest } from '../migrator.js';
-import { onPostgres } from '../../testing/backends.js';
+import { openTestDatabase, SQL_ENGINES } from '../../testing/backends.js';
 import { backfillAuditSearch } from './0031-audit-search.js';
 
-const SQL = [
-  { sql: 'sqlite' as const, skip: false as const },
-  {
-    sql: 'postgres' as const,
-    skip: process.env.TEST_DATABASE_URL ? (false as const) : 'TEST_DATABASE_URL is not set',
-  },
-];
-
-for (const { sql: kind, skip } of SQL) {
+for (const { sql: kind, skip } of SQL_ENGINES) {
   describe.skipIf(skip)(`migration 0031 (${kind})${skip ? ` — skipped: ${skip}` : ''}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterAll(async () => {
@@ -26,14 +16,7 @@ for (const { sql: kind, skip } of SQL) {
     });
 
     it('copies the console shape of earlier events into the searchable columns', async () => {
-      let database: StoreDatabase;
-      if (kind === 'postgres') {
-        const schema = `test_m31_${randomBytes(4).toString('hex')}`;
-        await onPostgres(`create schema ${schema}`);
-        cleanups.push(() => onPostgres(`drop schema ${schema} cascade`));
-        database = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
-      } else database = openDatabase({ sqliteFile: ':memory:' });
-      cleanups.push(() => database.close());
+      const database = await openTestDatabase(kind, 'm31', cleanups);
       await migrateToLatest(database);
       const db = database.db as unknown as Kysely<unknown>;
       // As events were written before the columns existed: data only.

@@ -6,21 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { Migrator } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type StoreDatabase } from '../database.js';
 import { IdentityProviderRepository } from '../identity-provider.repository.js';
 import { migrateToLatest, provider } from '../migrator.js';
 import { SecretBox } from '../secret-box.js';
-import { onPostgres } from '../../testing/backends.js';
+import { openTestDatabase, SQL_ENGINES } from '../../testing/backends.js';
 
-const SQL = [
-  { sql: 'sqlite' as const, skip: false as const },
-  {
-    sql: 'postgres' as const,
-    skip: process.env.TEST_DATABASE_URL ? (false as const) : 'TEST_DATABASE_URL is not set',
-  },
-];
-
-for (const { sql: kind, skip } of SQL) {
+for (const { sql: kind, skip } of SQL_ENGINES) {
   describe.skipIf(skip)(`migration 0032 (${kind})${skip ? ` — skipped: ${skip}` : ''}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterAll(async () => {
@@ -28,14 +19,7 @@ for (const { sql: kind, skip } of SQL) {
     });
 
     it('keeps an earlier provider, its method chosen by discovery, its key pair made once when first asked for', async () => {
-      let database: StoreDatabase;
-      if (kind === 'postgres') {
-        const schema = `test_m32_${randomBytes(4).toString('hex')}`;
-        await onPostgres(`create schema ${schema}`);
-        cleanups.push(() => onPostgres(`drop schema ${schema} cascade`));
-        database = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
-      } else database = openDatabase({ sqliteFile: ':memory:' });
-      cleanups.push(() => database.close());
+      const database = await openTestDatabase(kind, 'm32', cleanups);
       const all = await provider(database).getMigrations();
       const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0032'));
       const { error } = await new Migrator({

@@ -3,21 +3,12 @@
  * (actor, subject, customer) hold only the events that have a value there, and the console's search still finds
  * its events through them.
  */
-import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type StoreDatabase } from '../database.js';
+import { type StoreDatabase } from '../database.js';
 import { migrateToLatest } from '../migrator.js';
-import { onPostgres } from '../../testing/backends.js';
+import { openTestDatabase, SQL_ENGINES } from '../../testing/backends.js';
 import { AuditRepository } from '../audit.repository.js';
-
-const SQL = [
-  { sql: 'sqlite' as const, skip: false as const },
-  {
-    sql: 'postgres' as const,
-    skip: process.env.TEST_DATABASE_URL ? (false as const) : 'TEST_DATABASE_URL is not set',
-  },
-];
 
 const INDEXES = {
   audit_events_actor: 'actor',
@@ -25,7 +16,7 @@ const INDEXES = {
   audit_events_customer: 'customer_id',
 };
 
-for (const { sql: kind, skip } of SQL) {
+for (const { sql: kind, skip } of SQL_ENGINES) {
   describe.skipIf(skip)(`migration 0034 (${kind})${skip ? ` — skipped: ${skip}` : ''}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterAll(async () => {
@@ -33,14 +24,7 @@ for (const { sql: kind, skip } of SQL) {
     });
 
     async function migrated(): Promise<StoreDatabase> {
-      let database: StoreDatabase;
-      if (kind === 'postgres') {
-        const schema = `test_m34_${randomBytes(4).toString('hex')}`;
-        await onPostgres(`create schema ${schema}`);
-        cleanups.push(() => onPostgres(`drop schema ${schema} cascade`));
-        database = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
-      } else database = openDatabase({ sqliteFile: ':memory:' });
-      cleanups.push(() => database.close());
+      const database = await openTestDatabase(kind, 'm34', cleanups);
       await migrateToLatest(database);
       return database;
     }
