@@ -30,7 +30,6 @@ import * as disabledApplications from './migrations/0030-disabled-applications.j
 import * as auditSearch from './migrations/0031-audit-search.js';
 import * as upstreamTokenAuth from './migrations/0032-upstream-token-auth.js';
 import * as canaryBaseline from './migrations/0033-canary-baseline.js';
-import * as sparseAuditIndexes from './migrations/0034-sparse-audit-indexes.js';
 
 // Migrations are imported statically (not read from a folder) so the compiled dist/ and tests run the same list.
 export function provider(store: StoreDatabase): MigrationProvider {
@@ -65,7 +64,6 @@ export function provider(store: StoreDatabase): MigrationProvider {
     '0031-audit-search': { up: (db) => auditSearch.up(db, store.dialect) },
     '0032-upstream-token-auth': { up: (db) => upstreamTokenAuth.up(db) },
     '0033-canary-baseline': { up: (db) => canaryBaseline.up(db) },
-    '0034-sparse-audit-indexes': { up: (db) => sparseAuditIndexes.up(db) },
   };
   return { getMigrations: () => Promise.resolve(all) };
 }
