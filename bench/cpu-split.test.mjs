@@ -142,4 +142,43 @@ describe('the split of a round', () => {
     expect(rows[6].min).toBeCloseTo(0.8, 10);
     expect(cpuSplitRows([round(10, 1, 10), { aCpu: undefined, bCpu: undefined }])).toEqual([]);
   });
+
+  it("sets the bare server's CPU per sign-in beside the gateway's, thread by thread, when every round read it", () => {
+    const round = (gwMain, gwOther, bareMain, bareOther) => ({
+      aCpu: { machine: 10, idleShare: 0.02 },
+      bCpu: {
+        machine: 13,
+        idleShare: 0.01,
+        serverMain: gwMain,
+        serverOther: gwOther,
+        generator: 0.5,
+        rest: 0.3,
+      },
+      bareCpu: { machine: 11, idleShare: 0.01, serverMain: bareMain, serverOther: bareOther, generator: 0.5 },
+    });
+    const rows = cpuSplitRows([
+      round(1.5, 8.5, 0.5, 7.5),
+      round(1.4, 8.1, 0.6, 7.4),
+      round(1.6, 9.4, 0.6, 7.4),
+    ]);
+    expect(rows.slice(7).map((r) => r.label.trim())).toEqual([
+      "CPU per sign-in, (b′) rounds: the bare server's main thread",
+      "the bare server's other threads",
+      "the bare server's CPU per sign-in ÷ the gateway's",
+      'the gateway more than the bare server: main thread',
+      'the gateway more than the bare server: other threads',
+    ]);
+    expect(rows[7].median).toBe(0.6);
+    expect(rows[8].median).toBe(7.4);
+    // 8 ÷ 10, 8 ÷ 9.5, 8 ÷ 11: the median of the per-round ratios.
+    expect(rows[9].median).toBeCloseTo(0.8, 10);
+    expect(rows[9].min).toBeCloseTo(8 / 11, 10);
+    expect(rows[10].median).toBeCloseTo(1.0, 10);
+    expect(rows[11].median).toBeCloseTo(1.0, 10);
+    expect(rows[11].max).toBeCloseTo(2.0, 10);
+    // A round without the bare server's reading: the gateway's rows only.
+    expect(
+      cpuSplitRows([round(1.5, 8.5, 0.5, 7.5), { ...round(1, 8, 1, 7), bareCpu: undefined }]),
+    ).toHaveLength(7);
+  });
 });

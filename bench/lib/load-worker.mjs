@@ -11,7 +11,7 @@ import { authorizationCodeRoundTrip, signedInJar, tokenRequest } from './oidc-cl
 /**
  * @typedef {{method: string, path: string, headers?: Record<string,string>, body?: string}} FixedRequest
  * @typedef {{kind: 'fixed', url: string, connections?: number, rate?: number, duration: number, amount?: number,
- *   request: FixedRequest, expectStatus?: number}} FixedJob
+ *   request: FixedRequest, expectStatus?: number, serverPid?: number}} FixedJob
  * @typedef {{kind: 'login', url: string, connections?: number, rate?: number, duration: number, poolSize: number,
  *   usernames: string[], password: string, loginPath: string, expectStatus: number, serverPid?: number}} LoginJob
  */
@@ -90,6 +90,9 @@ async function runFixed(job) {
     out.generatorLag = r.lag;
     return out;
   }
+  // The closed loop reads the CPU split as the sign-in runs do (section 1's bare server beside the gateway).
+  const reading0 = cpuReading(job.serverPid);
+  const cpu0 = process.cpuUsage();
   const result = await runInstance(
     {
       url: job.url + job.request.path,
@@ -105,7 +108,10 @@ async function runFixed(job) {
     job.expectStatus,
   );
   const elapsed = performance.now() - t0;
-  return summary(samples, statuses, elapsed, result.errors + result.timeouts, job.expectStatus);
+  const cpu = process.cpuUsage(cpu0);
+  const out = summary(samples, statuses, elapsed, result.errors + result.timeouts, job.expectStatus);
+  out.cpu = cpuPerUnit(reading0, cpuReading(job.serverPid), out.total, (cpu.user + cpu.system) / 1000);
+  return out;
 }
 
 /**

@@ -167,7 +167,8 @@ export async function runSignIn(ctx) {
     // both see the same background load (other processes on a shared 2-core machine move both); the ratio is the
     // median of the per-round ratios.
     // Each round also reads where the machine's CPU went (lib/cpu-split.mjs): per verify in (a), and per sign-in in
-    // (b) split between the gateway's main thread, its other threads (the hashes) and the load generator.
+    // (b) split between the gateway's main thread, its other threads (the hashes) and the load generator, and in (b′)
+    // the bare server's, so the two servers' CPU per sign-in compare thread by thread.
     const pairs = await repeat(ctx.rounds, async () => {
       const a0 = cpuReading();
       const a = await verifyAlone(best.way, duration * 1000);
@@ -179,7 +180,7 @@ export async function runSignIn(ctx) {
           serverPid: ctx.gw.pid,
         }),
       );
-      const bareRun = await runLoad(bareJob({ connections: saturated.connections }));
+      const bareRun = await runLoad(bareJob({ connections: saturated.connections, serverPid: bare.pid }));
       return {
         a: a.perSecond,
         b: b.perSecond,
@@ -187,6 +188,7 @@ export async function runSignIn(ctx) {
         bare: bareRun.perSecond,
         aCpu,
         bCpu: b.cpu,
+        bareCpu: bareRun.cpu,
       };
     });
     data.pairs = pairs;
@@ -438,12 +440,58 @@ function profileRows({ gateway, bare }) {
  * The CPU split of the b ÷ a rounds, where /proc could be read: what one verify alone costs the machine, what one
  * sign-in costs it and who spent it, and the ratio the gateway alone would reach if the load generator took no core
  * time (it runs on the same cores; section 1's (a) has none).
- * @param {{aCpu?: ReturnType<typeof cpuPerUnit>, bCpu?: ReturnType<typeof cpuPerUnit>}[]} pairs
+ * With the bare server's reading of the same rounds (b′), the two servers' CPU per sign-in side by side: the gateway's
+ * extra work on its main thread, and on its other threads (the same hash, made dearer or not by what else runs).
+ * @param {{aCpu?: ReturnType<typeof cpuPerUnit>, bCpu?: ReturnType<typeof cpuPerUnit>,
+ *   bareCpu?: ReturnType<typeof cpuPerUnit>}[]} pairs
  */
 export function cpuSplitRows(pairs) {
   if (!pairs.every((p) => p.aCpu && p.bCpu?.generator !== undefined)) return [];
   const of = (pick) => summarize(pairs.map(pick));
   const idle = (pick) => `machine idle ${(of(pick).median * 100).toFixed(1)} %`;
+  const server = (cpu) => cpu.serverMain + cpu.serverOther;
+  const bare = pairs.every((p) => p.bareCpu?.serverMain !== undefined)
+    ? [
+        row(
+          S,
+          "    CPU per sign-in, (b′) rounds: the bare server's main thread",
+          'ms',
+          of((p) => p.bareCpu.serverMain),
+          idle((p) => p.bareCpu.idleShare),
+        ),
+        row(
+          S,
+          "      the bare server's other threads",
+          'ms',
+          of((p) => p.bareCpu.serverOther),
+          'the hashes, V8 helpers',
+        ),
+        row(
+          S,
+          "    the bare server's CPU per sign-in ÷ the gateway's",
+          '×',
+          of((p) => server(p.bareCpu) / server(p.bCpu)),
+          'bound 1.0: as b ÷ b′, counting each server alone',
+          2,
+        ),
+        row(
+          S,
+          '      the gateway more than the bare server: main thread',
+          'ms',
+          of((p) => p.bCpu.serverMain - p.bareCpu.serverMain),
+          'the session, store, throttle and checks',
+          3,
+        ),
+        row(
+          S,
+          '      the gateway more than the bare server: other threads',
+          'ms',
+          of((p) => p.bCpu.serverOther - p.bareCpu.serverOther),
+          'the same hashes: what the rest of the process costs them, and its own helpers',
+          3,
+        ),
+      ]
+    : [];
   return [
     row(
       S,
@@ -494,6 +542,7 @@ export function cpuSplitRows(pairs) {
       "bound 1.0: as b ÷ a, counting the gateway's CPU alone",
       2,
     ),
+    ...bare,
   ];
 }
 
