@@ -120,11 +120,14 @@ describe('the split of a round', () => {
     expect(cpuPerUnit({ machine: undefined }, after, 500)).toBeUndefined();
   });
 
+  /** One round's readings: (a) per verify, (b) the gateway's split, and (b′) the bare server's [main, other] when given. */
+  const round = (a, main, other, bare) => ({
+    aCpu: { machine: a, idleShare: 0.02 },
+    bCpu: { machine: 13, idleShare: 0.01, serverMain: main, serverOther: other, generator: 0.5, rest: 0.3 },
+    ...(bare ? { bareCpu: { machine: 11, idleShare: 0.01, serverMain: bare[0], serverOther: bare[1] } } : {}),
+  });
+
   it('prints the split and the gateway-only ratio from the rounds, or nothing when a round could not be read', () => {
-    const round = (a, main, other) => ({
-      aCpu: { machine: a, idleShare: 0.02 },
-      bCpu: { machine: 13, idleShare: 0.01, serverMain: main, serverOther: other, generator: 0.5, rest: 0.3 },
-    });
     const rows = cpuSplitRows([round(10.5, 1.5, 10.5), round(10.8, 1.2, 10.8), round(9.6, 1.6, 10.4)]);
     expect(rows.map((r) => r.label.trim())).toEqual([
       'CPU per verify alone, (a) rounds',
@@ -144,22 +147,10 @@ describe('the split of a round', () => {
   });
 
   it("sets the bare server's CPU per sign-in beside the gateway's, thread by thread, when every round read it", () => {
-    const round = (gwMain, gwOther, bareMain, bareOther) => ({
-      aCpu: { machine: 10, idleShare: 0.02 },
-      bCpu: {
-        machine: 13,
-        idleShare: 0.01,
-        serverMain: gwMain,
-        serverOther: gwOther,
-        generator: 0.5,
-        rest: 0.3,
-      },
-      bareCpu: { machine: 11, idleShare: 0.01, serverMain: bareMain, serverOther: bareOther, generator: 0.5 },
-    });
     const rows = cpuSplitRows([
-      round(1.5, 8.5, 0.5, 7.5),
-      round(1.4, 8.1, 0.6, 7.4),
-      round(1.6, 9.4, 0.6, 7.4),
+      round(10, 1.5, 8.5, [0.5, 7.5]),
+      round(10, 1.4, 8.1, [0.6, 7.4]),
+      round(10, 1.6, 9.4, [0.6, 7.4]),
     ]);
     expect(rows.slice(7).map((r) => r.label.trim())).toEqual([
       "CPU per sign-in, (b′) rounds: the bare server's main thread",
@@ -177,8 +168,6 @@ describe('the split of a round', () => {
     expect(rows[11].median).toBeCloseTo(1.0, 10);
     expect(rows[11].max).toBeCloseTo(2.0, 10);
     // A round without the bare server's reading: the gateway's rows only.
-    expect(
-      cpuSplitRows([round(1.5, 8.5, 0.5, 7.5), { ...round(1, 8, 1, 7), bareCpu: undefined }]),
-    ).toHaveLength(7);
+    expect(cpuSplitRows([round(10, 1.5, 8.5, [0.5, 7.5]), round(10, 1, 8)])).toHaveLength(7);
   });
 });

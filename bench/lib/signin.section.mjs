@@ -449,100 +449,79 @@ export function cpuSplitRows(pairs) {
   if (!pairs.every((p) => p.aCpu && p.bCpu?.generator !== undefined)) return [];
   const of = (pick) => summarize(pairs.map(pick));
   const idle = (pick) => `machine idle ${(of(pick).median * 100).toFixed(1)} %`;
+  const line = (label, unit, pick, note, decimals) => row(S, label, unit, of(pick), note, decimals);
   const server = (cpu) => cpu.serverMain + cpu.serverOther;
-  const bare = pairs.every((p) => p.bareCpu?.serverMain !== undefined)
-    ? [
-        row(
-          S,
-          "    CPU per sign-in, (b′) rounds: the bare server's main thread",
-          'ms',
-          of((p) => p.bareCpu.serverMain),
-          idle((p) => p.bareCpu.idleShare),
-        ),
-        row(
-          S,
-          "      the bare server's other threads",
-          'ms',
-          of((p) => p.bareCpu.serverOther),
-          'the hashes, V8 helpers',
-        ),
-        row(
-          S,
-          "    the bare server's CPU per sign-in ÷ the gateway's",
-          '×',
-          of((p) => server(p.bareCpu) / server(p.bCpu)),
-          'bound 1.0: as b ÷ b′, counting each server alone',
-          2,
-        ),
-        row(
-          S,
-          '      the gateway more than the bare server: main thread',
-          'ms',
-          of((p) => p.bCpu.serverMain - p.bareCpu.serverMain),
-          'the session, store, throttle and checks',
-          3,
-        ),
-        row(
-          S,
-          '      the gateway more than the bare server: other threads',
-          'ms',
-          of((p) => p.bCpu.serverOther - p.bareCpu.serverOther),
-          'the same hashes: what the rest of the process costs them, and its own helpers',
-          3,
-        ),
-      ]
-    : [];
-  return [
-    row(
-      S,
+  const gateway = [
+    line(
       '    CPU per verify alone, (a) rounds',
       'ms',
-      of((p) => p.aCpu.machine),
+      (p) => p.aCpu.machine,
       idle((p) => p.aCpu.idleShare),
     ),
-    row(
-      S,
+    line(
       '    CPU per sign-in, (b) rounds',
       'ms',
-      of((p) => p.bCpu.machine),
+      (p) => p.bCpu.machine,
       idle((p) => p.bCpu.idleShare),
     ),
-    row(
-      S,
-      "      the gateway's main thread",
-      'ms',
-      of((p) => p.bCpu.serverMain),
-    ),
-    row(
-      S,
+    line("      the gateway's main thread", 'ms', (p) => p.bCpu.serverMain),
+    line(
       "      the gateway's other threads",
       'ms',
-      of((p) => p.bCpu.serverOther),
+      (p) => p.bCpu.serverOther,
       'the hashes, V8 helpers, WAL checkpoints',
     ),
-    row(
-      S,
-      '      the load generator',
-      'ms',
-      of((p) => p.bCpu.generator),
-      'a client process on the same cores',
-    ),
-    row(
-      S,
+    line('      the load generator', 'ms', (p) => p.bCpu.generator, 'a client process on the same cores'),
+    line(
       '      the rest of the machine',
       'ms',
-      of((p) => p.bCpu.rest),
+      (p) => p.bCpu.rest,
       'kernel work no process is charged for (± the 10 ms ticks of /proc)',
     ),
-    row(
-      S,
+    line(
       "    CPU per verify alone ÷ the gateway's CPU per sign-in",
       '×',
-      of((p) => p.aCpu.machine / (p.bCpu.serverMain + p.bCpu.serverOther)),
+      (p) => p.aCpu.machine / server(p.bCpu),
       "bound 1.0: as b ÷ a, counting the gateway's CPU alone",
       2,
     ),
-    ...bare,
+  ];
+  if (!pairs.every((p) => p.bareCpu?.serverMain !== undefined)) return gateway;
+  return [
+    ...gateway,
+    line(
+      "    CPU per sign-in, (b′) rounds: the bare server's main thread",
+      'ms',
+      (p) => p.bareCpu.serverMain,
+      idle((p) => p.bareCpu.idleShare),
+    ),
+    line(
+      "      the bare server's other threads",
+      'ms',
+      (p) => p.bareCpu.serverOther,
+      'the hashes, V8 helpers',
+    ),
+    line(
+      "    the bare server's CPU per sign-in ÷ the gateway's",
+      '×',
+      (p) => server(p.bareCpu) / server(p.bCpu),
+      'bound 1.0: as b ÷ b′, counting each server alone',
+      2,
+    ),
+    line(
+      '      the gateway more than the bare server: main thread',
+      'ms',
+      (p) => p.bCpu.serverMain - p.bareCpu.serverMain,
+      'the session, store, throttle and checks',
+      3,
+    ),
+    line(
+      '      the gateway more than the bare server: other threads',
+      'ms',
+      (p) => p.bCpu.serverOther - p.bareCpu.serverOther,
+      'the same hashes: what the rest of the process costs them, and its own helpers',
+      3,
+    ),
   ];
 }
 
