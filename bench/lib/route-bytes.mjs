@@ -91,10 +91,17 @@ export function remoteRouteFiles(dist, route, { exposed = './remote', locale = '
  * Components a page loads only when the person meets them, never on a first load (the captcha challenge shows after
  * failed sign-ins, docs/adr/0014-captcha.md; the security centre (with the
  * signed-in pages' own styles, account-ui.css) and the header's account menu are drawn for a signed-in person only,
- * issue 49; the shell's page for a crashed page, issue 54). Their loaders — `()=>…import()…then(m=>({default:m.<Name>}))` in the minified shell — are cut like
+ * issue 49; the shell's page for a crashed page, issue 54; the partner's idle sign-out and its warning, for a signed-in
+ * person whose partner sets a limit, ADR 0020). Their loaders — `()=>…import()…then(m=>({default:m.<Name>}))` in the minified shell — are cut like
  * route pages. The toaster is not listed: it is counted on purpose (budget.json note).
  */
-const ON_DEMAND_COMPONENTS = ['CaptchaDialog', 'SecurityCentre', 'AccountMenu', 'UnexpectedErrorPage'];
+const ON_DEMAND_COMPONENTS = [
+  'CaptchaDialog',
+  'SecurityCentre',
+  'AccountMenu',
+  'UnexpectedErrorPage',
+  'IdleSignOut',
+];
 const ON_DEMAND_LOADERS = new RegExp(
   `\\(\\)\\s*=>(?:(?!\\(\\)\\s*=>)[^])*?default:\\s*[\\w$]+\\.(?:${ON_DEMAND_COMPONENTS.join('|')})\\b`,
   'g',

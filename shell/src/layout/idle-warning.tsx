@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'shared-contracts/ui';
+import { useIdleSignOut } from '../platform/idle-sign-out';
 
 function secondsLeft(signOutAt: number): number {
   return Math.max(0, Math.ceil((signOutAt - Date.now()) / 1000));
@@ -42,4 +43,14 @@ export function IdleWarning({ signOutAt }: { signOutAt: number }) {
       <Button autoFocus>{t('idle.stay')}</Button>
     </dialog>
   );
+}
+
+/**
+ * The partner's idle sign-out for a signed-in person (ADR 0020): the tracker, and its warning when the limit is near.
+ * Loaded on demand by the page frame (`AppLayout`), so the sign-in page carries none of it; `since` is when the frame
+ * saw the person signed in, where the limit starts to run.
+ */
+export function IdleSignOut({ minutes, since }: { minutes: number; since: number }) {
+  const { signOutAt } = useIdleSignOut(minutes, since);
+  return signOutAt !== undefined ? <IdleWarning key={signOutAt} signOutAt={signOutAt} /> : null;
 }

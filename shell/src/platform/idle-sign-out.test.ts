@@ -79,6 +79,30 @@ describe('idle sign-out tracker (ADR 0020)', () => {
     expect(onIdle).toHaveBeenCalledTimes(1);
   });
 
+  // The shell loads the tracker once it sees someone signed in: the limit runs from that moment (startedAt), not
+  // from when the code arrived, and a tab whose tracker starts late must not make the others wait longer.
+  it('the limit runs from startedAt, not from when the tracker started', () => {
+    const startedAt = Date.now();
+    vi.advanceTimersByTime(20_000);
+    const onIdle = vi.fn();
+    startIdleTracker({ limitMs: MINUTE, startedAt, onIdle, onSignedOutElsewhere: vi.fn() });
+    vi.advanceTimersByTime(40_000 - 1);
+    expect(onIdle).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(onIdle).toHaveBeenCalledWith(startedAt);
+  });
+
+  it('a tracker that starts late never moves the shared last input back, nor on past its startedAt', () => {
+    const startedAt = Date.now();
+    vi.advanceTimersByTime(20_000);
+    localStorage.setItem(ACTIVITY_KEY, String(startedAt + 10_000));
+    startIdleTracker({ limitMs: MINUTE, startedAt, onIdle: vi.fn(), onSignedOutElsewhere: vi.fn() });
+    expect(Number(localStorage.getItem(ACTIVITY_KEY))).toBe(startedAt + 10_000);
+    localStorage.clear();
+    startIdleTracker({ limitMs: MINUTE, startedAt, onIdle: vi.fn(), onSignedOutElsewhere: vi.fn() });
+    expect(Number(localStorage.getItem(ACTIVITY_KEY))).toBe(startedAt);
+  });
+
   it('follows another tab that signed out for inactivity, and stops', () => {
     const { onIdle, onSignedOutElsewhere } = track();
     otherTabWrites(IDLE_SIGNED_OUT_KEY, Date.now());
@@ -102,6 +126,21 @@ describe('idle sign-out tracker (ADR 0020)', () => {
     vi.advanceTimersByTime(59_999);
     expect(onIdle).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
+    expect(onIdle).toHaveBeenCalledTimes(1);
+  });
+
+  it('a tab that starts late, sharing when it saw the person, does not end the warning here', () => {
+    const { onIdle, onWarn, onActive } = trackWithWarning();
+    const seenElsewhere = Date.now() + 2_000;
+    vi.advanceTimersByTime(45_000);
+    expect(onWarn).toHaveBeenCalledTimes(1);
+    // Its tracker's code arrived now; it shares the moment it saw the person, 43 s ago, before the warning began.
+    otherTabWrites(ACTIVITY_KEY, seenElsewhere);
+    expect(onActive).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1_000);
+    otherTabWrites(ACTIVITY_KEY, Date.now());
+    expect(onActive).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(MINUTE);
     expect(onIdle).toHaveBeenCalledTimes(1);
   });
 

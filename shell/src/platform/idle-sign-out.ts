@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { navigateFull, useUserQuery } from 'shared-contracts/api';
-import { usePartner } from './partner-context.js';
+import { navigateFull } from 'shared-contracts/api';
 import { useSilentLogoutMutation } from './platform.api.js';
 
 /** localStorage key of the last input in any tab of this site (epoch ms), so every tab sees the same idleness. */
@@ -65,6 +64,11 @@ export interface IdleTrackerOptions {
   onIdle: (lastInput: number) => void;
   /** Another tab signed out for inactivity: follow it. */
   onSignedOutElsewhere: () => void;
+  /**
+   * When the limit starts to run (epoch ms; default: now). The shell loads this code only once someone is signed in,
+   * so it passes the moment it saw them: the limit runs from there, not from when the code arrived.
+   */
+  startedAt?: number;
   target?: Window;
   storage?: Storage | undefined;
   now?: () => number;
@@ -79,7 +83,7 @@ export function startIdleTracker(options: IdleTrackerOptions): () => void {
   const target = options.target ?? window;
   const storage = options.storage ?? safeLocalStorage();
   const now = options.now ?? (() => Date.now());
-  let last = now();
+  let last = options.startedAt ?? now();
   let shared = 0;
   let done = false;
   let warned = false;
@@ -90,7 +94,8 @@ export function startIdleTracker(options: IdleTrackerOptions): () => void {
     shared = at;
     writeShared(storage, ACTIVITY_KEY, at);
   };
-  share(last);
+  // Never back: another tab's later input stays the latest.
+  share(Math.max(last, readShared(storage, ACTIVITY_KEY)));
 
   const check = () => {
     if (done) return;
@@ -126,7 +131,9 @@ export function startIdleTracker(options: IdleTrackerOptions): () => void {
     endWarning();
   };
   const onStorage = (event: StorageEvent) => {
-    if (event.key === ACTIVITY_KEY) endWarning();
+    // Input there ends the warning here; a write that does not move the sign-out out of the warning's time does not
+    // (a tab whose tracker starts late shares when it saw the person, which may be before the warning began).
+    if (event.key === ACTIVITY_KEY && Number(event.newValue) + options.limitMs - now() > warnMs) endWarning();
     if (event.key === IDLE_SIGNED_OUT_KEY && event.newValue && !done) {
       done = true;
       stop();
@@ -143,7 +150,7 @@ export function startIdleTracker(options: IdleTrackerOptions): () => void {
   for (const name of ACTIVITY_EVENTS)
     target.addEventListener(name, onActivity, { capture: true, passive: true });
   target.addEventListener('storage', onStorage);
-  timer = setTimeout(check, options.limitMs - warnMs);
+  timer = setTimeout(check, Math.max(0, last + options.limitMs - warnMs - now()));
   return () => {
     done = true;
     stop();
@@ -226,26 +233,24 @@ function safeLocalStorage(): Storage | undefined {
 }
 
 /**
- * The shell's idle sign-out (SilentLogout, ADR 0020): on when the partner sets `idleSignOutMinutes` and someone is
- * signed in. A minute before (half the limit for short limits) it answers `signOutAt` for the warning dialog; any
- * input ends the warning. When it fires, SilentLogout ends the server and OIDC sessions and its 209 lands on the
- * logged-out page with the inactivity message; the other tabs follow.
+ * The shell's idle sign-out (SilentLogout, ADR 0020), for a signed-in person whose partner sets `idleSignOutMinutes`
+ * (the shell loads this module only then: `IdleSignOut`), the limit running from `since`. A minute before (half the
+ * limit for short limits) it answers `signOutAt` for the warning dialog; any input ends the warning. When it fires,
+ * SilentLogout ends the server and OIDC sessions and its 209 lands on the logged-out page with the inactivity
+ * message; the other tabs follow.
  */
-export function useIdleSignOut(): { signOutAt: number | undefined } {
+export function useIdleSignOut(minutes: number, since: number): { signOutAt: number | undefined } {
   const [signOutAt, setSignOutAt] = useState<number | undefined>(undefined);
-  const partner = usePartner();
-  const { data: user } = useUserQuery();
   const [silentLogout] = useSilentLogoutMutation();
-  const minutes = partner.idleSignOutMinutes;
-  const signedIn = user?.isAuthenticated === true;
   const logout = useRef(silentLogout);
   logout.current = silentLogout;
 
   useEffect(() => {
-    if (!signedIn || !(minutes > 0)) return undefined;
+    if (!(minutes > 0)) return undefined;
     const stop = startIdleTracker({
       limitMs: minutes * 60_000,
       warnMs: Math.min(WARN_BEFORE_MS, (minutes * 60_000) / 2),
+      startedAt: since,
       onWarn: (at) => setSignOutAt(at),
       onActive: () => setSignOutAt(undefined),
       onIdle: (lastInput) => {
@@ -263,6 +268,6 @@ export function useIdleSignOut(): { signOutAt: number | undefined } {
       stop();
       setSignOutAt(undefined);
     };
-  }, [signedIn, minutes]);
+  }, [minutes, since]);
   return { signOutAt };
 }
