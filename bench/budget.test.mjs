@@ -106,6 +106,26 @@ describe("/account/login's stylesheets choose sides by direction, not language (
   });
 });
 
+// react-i18next's Trans parses the translated string as HTML with a parser of its own (html-parse-stringify):
+// ≈ 3.8 KiB brotli on every sign-in page for one sentence with links, which mfe-login's linkedText writes instead.
+describe('/account/login carries no react-i18next Trans (build output)', () => {
+  const bill = signInRouteBytes(REPO);
+  const read = (pkg, file) => readFileSync(path.join(REPO, pkg, 'dist', file), 'utf8');
+
+  it('no file of the route holds its signature, a property only Trans reads (so minifying keeps it)', () => {
+    const trans = readFileSync(
+      path.join(REPO, 'node_modules', 'react-i18next', 'dist', 'es', 'TransWithoutContext.js'),
+      'utf8',
+    );
+    expect(trans).toContain(SIGNATURES.reactI18nextTrans);
+    expect(
+      bill.files
+        .filter((f) => read(f.pkg, f.file).includes(SIGNATURES.reactI18nextTrans))
+        .map((f) => `${f.pkg}/${f.file}`),
+    ).toEqual([]);
+  });
+});
+
 // The operators' console (issue 51, ADR 0060) is its own remote so that the page everyone loads carries none of it:
 // not mfe-admin's code, not the console contract, not the ConsoleAccess call of the account menu, not the date picker.
 describe("/account/login carries nothing of the operators' console (build output)", () => {

@@ -21,7 +21,9 @@ const LIBRARY_OF = [
   [/^(?:react|use-sync-external-store)$/, 'react'],
   [/^(?:@reduxjs\/toolkit|immer|reselect|redux)$/, 'Redux Toolkit with RTK Query (immer, reselect, redux)'],
   [/^i18next$/, 'i18next'],
-  [/^(?:react-i18next|html-parse-stringify|void-elements)$/, 'react-i18next (with html-parse-stringify)'],
+  [/^react-i18next$/, 'react-i18next'],
+  // Only with react-i18next's `Trans`, which the shared react-i18next leaves out (issue 54): a row if it comes back.
+  [/^(?:html-parse-stringify|void-elements)$/, "html-parse-stringify (react-i18next's Trans)"],
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { Link } from 'react-router';
 import { isRecaptcha, type CaptchaProvider, withReturnUrl } from 'shared-contracts';
@@ -17,6 +17,7 @@ import {
   type RootState,
 } from 'shared-contracts/api';
 import { Alert, Button, Checkbox, FinePrint, FormErrors, Stack, TextField } from 'shared-contracts/ui';
+import { linkedText } from './linked-text';
 import { useLoginMutation } from './login.api';
 import { hasPlatformAuthenticator } from './platform-authenticator';
 import { useCapsLock } from './use-caps-lock';
@@ -234,18 +235,18 @@ export function SignInForm({
         <Link to={withReturnUrl('/account/login/ott', returnUrl)}>{t('login.oneTimeCode')}</Link>
         {isRecaptcha(captcha) ? (
           <FinePrint>
-            <Trans
-              t={t}
-              i18nKey="login.recaptchaNotice"
-              components={{
-                privacy: (
-                  <a href="https://policies.google.com/privacy" target="_blank" rel="noopener noreferrer" />
-                ),
-                terms: (
-                  <a href="https://policies.google.com/terms" target="_blank" rel="noopener noreferrer" />
-                ),
-              }}
-            />
+            {linkedText(t('login.recaptchaNotice'), {
+              privacy: (label) => (
+                <a href="https://policies.google.com/privacy" target="_blank" rel="noopener noreferrer">
+                  {label}
+                </a>
+              ),
+              terms: (label) => (
+                <a href="https://policies.google.com/terms" target="_blank" rel="noopener noreferrer">
+                  {label}
+                </a>
+              ),
+            })}
           </FinePrint>
         ) : null}
       </Stack>
