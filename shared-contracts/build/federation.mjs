@@ -98,7 +98,10 @@ function sourceFiles(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return ['node_modules', 'testing'].includes(entry.name) ? [] : sourceFiles(file);
+    // Not in a browser build: tests' helpers (`testing`) and the sign-in pages' build-time render (`first-paint`,
+    // bundled for Node by build/first-paint.mjs, where each package is itself, not a shared module).
+    if (entry.isDirectory())
+      return ['node_modules', 'testing', 'first-paint'].includes(entry.name) ? [] : sourceFiles(file);
     return /\.(?:tsx?|m?js)$/.test(entry.name) && !/\.test\.[^.]+$/.test(entry.name) ? [file] : [];
   });
 }

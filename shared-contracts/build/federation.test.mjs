@@ -52,6 +52,18 @@ describe('the narrow-export check', () => {
     );
     expect(problems[1]).toContain("`* as Router` from 'react-router'");
   });
+
+  it("reads no folder a browser build leaves out: the build-time render and the tests' helpers", () => {
+    const [src] = sources("import { MemoryRouter } from 'react-router';");
+    for (const folder of ['first-paint', 'testing']) {
+      mkdirSync(path.join(src, folder));
+      writeFileSync(path.join(src, folder, 'render.tsx'), "import { MemoryRouter } from 'react-router';");
+    }
+    // Only the page's import is reported: MemoryRouter is not in the browser's react-router (issue 54).
+    expect(missingNarrowExports([src])).toEqual([
+      `${path.join(src, 'page.tsx')}: 'MemoryRouter' from 'react-router' is not in build/shared/react-router.mjs`,
+    ]);
+  });
 });
 
 describe('shared versions', () => {

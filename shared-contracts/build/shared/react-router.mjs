@@ -6,7 +6,6 @@
 export {
   createBrowserRouter,
   Link,
-  MemoryRouter,
   Outlet,
   redirect,
   RouterProvider,
