@@ -162,6 +162,33 @@ describe("/account/login carries nothing of the operators' console (build output
   });
 });
 
+// The remotes consume the singletons the shell provides and build no copy of them (ADR 0034, amended 2026-11-29):
+// a copy never runs (strict singletons do not fall back), yet its share maps and chunk names weigh on every page the
+// remote is on.
+describe('no remote carries a copy of a shared library (build output)', () => {
+  const jsFiles = (pkg, dir = '') =>
+    readdirSync(path.join(REPO, pkg, 'dist', dir), { withFileTypes: true }).flatMap((entry) => {
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) return jsFiles(pkg, rel);
+      return entry.name.endsWith('.js') ? [rel] : [];
+    });
+  const holding = (pkg, name) =>
+    jsFiles(pkg).filter((file) =>
+      readFileSync(path.join(REPO, pkg, 'dist', file), 'utf8').includes(SIGNATURES[name]),
+    );
+
+  it('the signatures are real: the shell, which provides React and React DOM, holds both', () => {
+    expect(holding('shell', 'react')).not.toEqual([]);
+    expect(holding('shell', 'reactDom')).not.toEqual([]);
+  });
+
+  it.each(REMOTE_IDS)('%s holds no React and no React DOM', (id) => {
+    expect(existsSync(path.join(REPO, id, 'dist')), `build ${id} first`).toBe(true);
+    expect(holding(id, 'react')).toEqual([]);
+    expect(holding(id, 'reactDom')).toEqual([]);
+  });
+});
+
 // What the sign-in page loads, read from the builds (the shell's index.html and chunk maps, the route owner's
 // remoteEntry and mf-manifest.json), holds none of the chunks of the two heaviest things a signed-in person or an
 // operator opens: the security centre (shell chunks behind its on-demand loader) and mfe-admin (its manifest's

@@ -4,6 +4,8 @@
 export const SIGNATURES = {
   // React DOM's client renderer marks containers with this property prefix (react-dom-client.production.js).
   reactDom: '__reactContainer$',
+  // React's element type, in react's and react/jsx-runtime's builds (and React DOM's, which compares with it).
+  react: 'react.transitional.element',
   // Hook names of the Module Federation runtime core (@module-federation/runtime-core); each copy of the runtime
   // bundled into a host or remoteEntry carries them.
   mfRuntime: 'beforeInitContainer',

@@ -302,6 +302,21 @@ export function federationShared(pkg) {
 }
 
 /**
+ * What a remote shares: the same singletons, consumed only (`import: false`). The shell registers every one of them
+ * before any remote loads (built in, or for the signed-in kit fetched on first use: shell/rspack.config.mjs), and a
+ * strict singleton never falls back to a remote's own copy: a version the page's copy does not satisfy refuses the
+ * remote at load. So a copy in the remote's build never ran, yet it cost every page the remote is on its share maps
+ * and chunk names in `remoteEntry.js` (≈ 0.8 KiB brotli; mfe-login's entry 7,436 → 6,646 B) and every release the
+ * copies' files (mfe-login's build output 1.2 → 0.4 MB). The required ranges stay in the entry and in
+ * `mf-manifest.json`, where the runtime and `releases publish` read them.
+ */
+export function remoteShared(pkg) {
+  return Object.fromEntries(
+    Object.entries(federationShared(pkg)).map(([key, config]) => [key, { ...config, import: false }]),
+  );
+}
+
+/**
  * The range a build requires of a shared singleton, from its package.json: an exact pin (`19.3.1`) becomes the
  * versions compatible with it (`^19.3.1`: the same major, this release or newer), a range is kept as written.
  */
@@ -372,10 +387,10 @@ export function gatewayProxy() {
 /**
  * The build of a remote (each mfe-* package's rspack.config.mjs is one call to this).
  * - default: the federated remote (Module Federation 2, docs/adr/0034-react-and-module-federation-2.md). Exposes
- *   exactly `./remote`; shares the singletons with the shell at strict versions; uses the shell's federation runtime
- *   (experiments.externalRuntime) so one copy of the runtime runs per page; writes `mf-manifest.json`, which the
- *   shell loads the remote through; publicPath 'auto' so chunks load from wherever the gateway's manifest points
- *   (/remotes/<id>/<version>/).
+ *   exactly `./remote`; consumes the singletons the shell provides, at strict versions (`remoteShared`); uses the
+ *   shell's federation runtime (experiments.externalRuntime) so one copy of the runtime runs per page; writes
+ *   `mf-manifest.json`, which the shell loads the remote through; publicPath 'auto' so chunks load from wherever the
+ *   gateway's manifest points (/remotes/<id>/<version>/).
  * - `--env standalone`: a plain app (no federation) rendering this remote's routes in the dev host of
  *   `shared-contracts/dev-host` with the shared store and i18n, for the flow team to work alone (`npm run dev`).
  *
@@ -417,7 +432,7 @@ export function remoteRspackConfig(dir, env = {}) {
             name: federationName,
             filename: 'remoteEntry.js',
             exposes: { './remote': './src/remote.ts' },
-            shared: federationShared(pkg),
+            shared: remoteShared(pkg),
             dts: false,
             // mf-manifest.json: what the shell loads the remote through (its entry, shared modules with their
             // required versions, and the exposed module's assets for preloading); published with the build.

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { federationShared, missingNarrowExports, requiredRange } from './federation.mjs';
+import { federationShared, missingNarrowExports, remoteShared, requiredRange } from './federation.mjs';
 
 let dir;
 afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
@@ -66,6 +66,17 @@ describe('the narrow-export check', () => {
   });
 });
 
+const DEPENDENCIES = {
+  react: '19.3.1',
+  'react-dom': '19.3.1',
+  'react-router': '~7.18.0',
+  '@reduxjs/toolkit': '2.14.0',
+  'react-redux': '9.3.1',
+  i18next: '~26.7.0',
+  'react-i18next': '~17.1.0',
+  'shared-contracts': '^1.0.0',
+};
+
 describe('shared versions', () => {
   it('requires the compatible versions of an exact pin, and a range as written', () => {
     expect(requiredRange('19.3.1')).toBe('^19.3.1');
@@ -75,22 +86,21 @@ describe('shared versions', () => {
   });
 
   it('shares every singleton strictly, shared-contracts at its real version', () => {
-    const shared = federationShared({
-      dependencies: {
-        react: '19.3.1',
-        'react-dom': '19.3.1',
-        'react-router': '~7.18.0',
-        '@reduxjs/toolkit': '2.14.0',
-        'react-redux': '9.3.1',
-        i18next: '~26.7.0',
-        'react-i18next': '~17.1.0',
-        'shared-contracts': '^1.0.0',
-      },
-    });
+    const shared = federationShared({ dependencies: { ...DEPENDENCIES } });
     for (const [key, config] of Object.entries(shared)) {
       expect(config, key).toMatchObject({ singleton: true, strictVersion: true });
     }
     expect(shared.react.requiredVersion).toBe('^19.3.1');
     expect(shared['shared-contracts']).toMatchObject({ requiredVersion: '^1.0.0', version: '1.0.0' });
+  });
+
+  it('a remote consumes every singleton and provides none, at the same strict ranges', () => {
+    const pkg = { dependencies: { ...DEPENDENCIES } };
+    const host = federationShared(pkg);
+    const remote = remoteShared(pkg);
+    expect(Object.keys(remote)).toEqual(Object.keys(host));
+    for (const [key, config] of Object.entries(remote)) {
+      expect(config, key).toEqual({ ...host[key], import: false });
+    }
   });
 });
