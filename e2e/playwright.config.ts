@@ -37,7 +37,8 @@ export default defineConfig({
   // Two workers share the two cores (each with its Chromium and gateway): a test or a hook that starts a gateway of
   // its own takes longer than alone, so the limit leaves room; a passing test is not slower for it. 120 s since
   // 2026-11-29: on a machine whose system calls are dear (a VM; the same hash speed as the machine before it, the
-  // suite 2.4 × as long) the longest tests took 52–57 s against the 60 s the limit was. A hang still ends.
+  // suite 2.4 × as long) the longest tests took 52–57 s against the 60 s the limit was. A hang still ends. Files and
+  // tests set only longer limits: console-audit's own 90 s ran out there once (its axe test took 78–96 s).
   timeout: 120_000,
   // First loads on a busy two-core machine can take a few seconds (cold gateway, first federation round trip).
   expect: { timeout: 10_000 },

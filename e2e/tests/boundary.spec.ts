@@ -32,9 +32,6 @@ function recordReports(page: Page): { reports: Report[]; statuses: number[] } {
 test('a remote page that throws while rendering shows the fallback with Retry, is reported, and the rest works', async ({
   page,
 }) => {
-  // Three releases CLI processes (publish, promote, rollback), each opening the store: seconds each on a busy
-  // machine, on top of the page's own work.
-  test.setTimeout(60_000);
   await publishBrokenRemote('mfe-recovery', 'throws-in-render');
   let rolledBack = false;
   try {

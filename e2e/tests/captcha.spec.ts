@@ -121,7 +121,6 @@ test.describe('accessibility of the challenge (axe-core)', () => {
 test('Recover meets the challenge the same way: solved by keyboard, the request goes on', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   runAdmin(['partners', 'update', '--id', 'demo', '--captcha-when', 'always'], identity.env);
   try {
     const { calls } = watch(page);

@@ -21,9 +21,6 @@ import {
 import { CONSOLE_USERS, DEMO_USERS, type DemoUser } from '../helpers/demo-users.js';
 import { signIn } from '../helpers/sign-in.js';
 
-// Operators sign in with a code; one may wait for the authenticator's next time step (S17).
-test.describe.configure({ timeout: 90_000 });
-
 /** A valid input of every release call (issue 51's console calls). */
 const INPUT = {
   Releases: {},

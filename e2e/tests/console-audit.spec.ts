@@ -19,8 +19,7 @@ import {
 } from '../helpers/partners.js';
 import { systemUnderTest } from '../helpers/system.js';
 
-// Operators sign in with a code; one may wait for the authenticator's next time step (S17).
-test.describe.configure({ mode: 'serial', timeout: 90_000 });
+test.describe.configure({ mode: 'serial' });
 
 const admin = CONSOLE_USERS.platformadmin;
 

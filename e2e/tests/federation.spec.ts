@@ -186,7 +186,6 @@ test('the manifest names every remote by its published version and federation ma
 test('a remote entry that stalls is given up after the timeout, retried, then shows the fallback; Retry loads it', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const stalled: string[] = [];
   const retries: string[] = [];
   const reports: { kind?: string; origin?: string; message?: string }[] = [];
@@ -225,7 +224,6 @@ for (const [breakage, needs] of [
   test(`a remote built against another major (${breakage}) is refused with a report; the compatible one loads`, async ({
     page,
   }) => {
-    test.setTimeout(60_000);
     await publishBrokenRemote('mfe-recovery', breakage);
     let rolledBack = false;
     try {
@@ -264,9 +262,6 @@ for (const breakage of ['throws-at-import', 'missing-chunks'] as Breakage[]) {
   test(`a broken remote version (${breakage}) is reported and skipped; other flows work; retry recovers`, async ({
     page,
   }) => {
-    // Three releases CLI processes (publish, promote, rollback), each opening the store: seconds each on a busy
-    // machine, on top of the page's own work.
-    test.setTimeout(60_000);
     await publishBrokenRemote('mfe-recovery', breakage);
     let rolledBack = false;
     try {

@@ -43,7 +43,6 @@ function storedUrls(page: Page): Promise<{ cache: string; url: string }[]> {
 test('S16 a page whose address carries a secret is fetched through the offline worker and never stored in Cache Storage; an ordinary page is', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await page.goto('/account/login');
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
     timeout: 20_000,
@@ -81,7 +80,6 @@ test('S16 offline, a secret page is not answered from a stored copy: the worker 
   page,
   context,
 }) => {
-  test.setTimeout(60_000);
   await page.goto('/account/login');
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
     timeout: 20_000,

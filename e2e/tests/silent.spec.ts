@@ -121,7 +121,6 @@ test('the partner idle sign-out signs an idle user out in every tab and shows th
 test('a remembered user opening the portal is signed in to it without typing; prompt=none answers both ways', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   // Without a session, the portal's silent sign-in comes back with login_required, and no page of ours shows.
   const seen: string[] = [];
   page.on('framenavigated', (frame) => {
