@@ -14,6 +14,19 @@ import { findRoute, REMOTE_IDS } from 'shared-contracts';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const budget = JSON.parse(readFileSync(new URL('./budget.json', import.meta.url), 'utf8'));
 
+/** A file of a package's build output. */
+const readDist = (pkg, file) => readFileSync(path.join(REPO, pkg, 'dist', file), 'utf8');
+/** Every file under a package's dist (JS and CSS), relative. */
+const distFiles = (pkg, dir = '') =>
+  readdirSync(path.join(REPO, pkg, 'dist', dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return distFiles(pkg, rel);
+    return /\.(?:js|css)$/.test(entry.name) ? [rel] : [];
+  });
+/** The files of a package's build output that hold a signature. */
+const holding = (pkg, name) =>
+  distFiles(pkg).filter((file) => readDist(pkg, file).includes(SIGNATURES[name]));
+
 describe('/account/login byte budget (gzip -9 of the build output)', () => {
   const bill = signInRouteBytes(REPO);
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
@@ -110,7 +123,6 @@ describe("/account/login's stylesheets choose sides by direction, not language (
 // ≈ 3.8 KiB brotli on every sign-in page for one sentence with links, which mfe-login's linkedText writes instead.
 describe('/account/login carries no react-i18next Trans (build output)', () => {
   const bill = signInRouteBytes(REPO);
-  const read = (pkg, file) => readFileSync(path.join(REPO, pkg, 'dist', file), 'utf8');
 
   it('no file of the route holds its signature, a property only Trans reads (so minifying keeps it)', () => {
     const trans = readFileSync(
@@ -120,7 +132,7 @@ describe('/account/login carries no react-i18next Trans (build output)', () => {
     expect(trans).toContain(SIGNATURES.reactI18nextTrans);
     expect(
       bill.files
-        .filter((f) => read(f.pkg, f.file).includes(SIGNATURES.reactI18nextTrans))
+        .filter((f) => readDist(f.pkg, f.file).includes(SIGNATURES.reactI18nextTrans))
         .map((f) => `${f.pkg}/${f.file}`),
     ).toEqual([]);
   });
@@ -130,26 +142,18 @@ describe('/account/login carries no react-i18next Trans (build output)', () => {
 // not mfe-admin's code, not the console contract, not the ConsoleAccess call of the account menu, not the date picker.
 describe("/account/login carries nothing of the operators' console (build output)", () => {
   const bill = signInRouteBytes(REPO);
-  const read = (pkg, file) => readFileSync(path.join(REPO, pkg, 'dist', file), 'utf8');
   const CONSOLE = ['consoleContract', 'consoleAccessCall', 'datePicker', 'mfeAdmin'];
-  /** Every file under a package's dist (JS and CSS), relative. */
-  const distFiles = (pkg, dir = '') =>
-    readdirSync(path.join(REPO, pkg, 'dist', dir), { withFileTypes: true }).flatMap((entry) => {
-      const rel = dir ? `${dir}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) return distFiles(pkg, rel);
-      return /\.(?:js|css)$/.test(entry.name) ? [rel] : [];
-    });
 
   it.each(CONSOLE)('no file of the route holds the %s signature', (name) => {
     expect(
       bill.files
-        .filter((f) => read(f.pkg, f.file).includes(SIGNATURES[name]))
+        .filter((f) => readDist(f.pkg, f.file).includes(SIGNATURES[name]))
         .map((f) => `${f.pkg}/${f.file}`),
     ).toEqual([]);
   });
 
   it('the signatures are real: mfe-admin carries its own and the contract, the shell the lazily shared call', () => {
-    const has = (pkg, name) => distFiles(pkg).some((file) => read(pkg, file).includes(SIGNATURES[name]));
+    const has = (pkg, name) => holding(pkg, name).length > 0;
     expect(has('mfe-admin', 'mfeAdmin')).toBe(true);
     expect(has('mfe-admin', 'consoleContract')).toBe(true);
     expect(has('shell', 'consoleAccessCall')).toBe(true);
@@ -158,7 +162,7 @@ describe("/account/login carries nothing of the operators' console (build output
 
   it.each(REMOTE_IDS.filter((id) => id !== 'mfe-admin'))('%s has no byte of mfe-admin', (id) => {
     expect(existsSync(path.join(REPO, id, 'dist')), `build ${id} first`).toBe(true);
-    expect(distFiles(id).filter((file) => read(id, file).includes(SIGNATURES.mfeAdmin))).toEqual([]);
+    expect(holding(id, 'mfeAdmin')).toEqual([]);
   });
 });
 
@@ -166,17 +170,6 @@ describe("/account/login carries nothing of the operators' console (build output
 // a copy never runs (strict singletons do not fall back), yet its share maps and chunk names weigh on every page the
 // remote is on.
 describe('no remote carries a copy of a shared library (build output)', () => {
-  const jsFiles = (pkg, dir = '') =>
-    readdirSync(path.join(REPO, pkg, 'dist', dir), { withFileTypes: true }).flatMap((entry) => {
-      const rel = dir ? `${dir}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) return jsFiles(pkg, rel);
-      return entry.name.endsWith('.js') ? [rel] : [];
-    });
-  const holding = (pkg, name) =>
-    jsFiles(pkg).filter((file) =>
-      readFileSync(path.join(REPO, pkg, 'dist', file), 'utf8').includes(SIGNATURES[name]),
-    );
-
   it('the signatures are real: the shell, which provides React and React DOM, holds both', () => {
     expect(holding('shell', 'react')).not.toEqual([]);
     expect(holding('shell', 'reactDom')).not.toEqual([]);
