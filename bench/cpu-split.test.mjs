@@ -85,12 +85,18 @@ describe('readings from a /proc', () => {
       expect(after).toEqual({ machine: undefined, server: undefined, serverMain: undefined });
       return;
     }
-    // /proc counts in 10 ms ticks (one may be lost at each end); other threads of this process add a little.
+    // /proc counts in 10 ms ticks (one may be lost or gained at each end, by the process and by its thread apart: a
+    // thread read 300 ms while its process read 290 under load). `process.cpuUsage` counts every thread of the
+    // process, as the process's line in /proc does, so the two must agree; the main thread did the burning, but V8's
+    // compiler and GC threads took up to 30 % beside it on a loaded machine (210 ms of 303 in a CI run), so the main
+    // thread's reading is held to at least half of it and to no more than the whole.
+    const server = after.server - before.server;
     const main = after.serverMain - before.serverMain;
-    expect(main).toBeGreaterThanOrEqual(usedMs * 0.8 - 20);
-    expect(main).toBeLessThanOrEqual(usedMs + 20);
-    expect(after.server - before.server).toBeGreaterThanOrEqual(main);
-    expect(after.machine.busy - before.machine.busy).toBeGreaterThanOrEqual(main - 20);
+    expect(server).toBeGreaterThanOrEqual(usedMs * 0.9 - 20);
+    expect(server).toBeLessThanOrEqual(usedMs * 1.1 + 20);
+    expect(main).toBeGreaterThanOrEqual(usedMs * 0.5);
+    expect(main).toBeLessThanOrEqual(server + 20);
+    expect(after.machine.busy - before.machine.busy).toBeGreaterThanOrEqual(server - 20);
   });
 });
 
