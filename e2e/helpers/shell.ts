@@ -1,5 +1,8 @@
 /** Helpers for the shell: open a page and check which page it shows. */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { REPO } from './system.js';
 
 /** The page's heading (every page renders exactly one h1). */
 export function pageHeading(page: Page) {
@@ -55,4 +58,41 @@ export function recordScripts(page: Page) {
       scripts.push({ url: response.url(), body: response.text().catch(() => '') });
   });
   return scripts;
+}
+
+/** A client-error report as the page sends it to /api/ops/client-errors. */
+export interface ClientErrorReport {
+  kind: string;
+  origin?: string;
+  message: string;
+  url: string;
+}
+
+/** Collects the client-error reports the page sends, and the statuses the gateway answered them with. */
+export function recordReports(page: Page): { reports: ClientErrorReport[]; statuses: number[] } {
+  const out = { reports: [] as ClientErrorReport[], statuses: [] as number[] };
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/ops/client-errors') && request.method() === 'POST') {
+      out.reports.push(request.postDataJSON() as ClientErrorReport);
+    }
+  });
+  page.on('response', (response) => {
+    if (response.url().endsWith('/api/ops/client-errors')) out.statuses.push(response.status());
+  });
+  return out;
+}
+
+/**
+ * The file name of the shell's built chunk that defines `exportName` — the chunk a part loaded on demand fetches
+ * (shell/src/platform/on-demand.tsx), for a spec that makes the network fail it.
+ */
+export function shellChunkDefining(exportName: string): string {
+  const assets = path.join(REPO, 'shell', 'dist', 'assets');
+  const files = readdirSync(assets).filter(
+    (file) =>
+      file.endsWith('.js') && readFileSync(path.join(assets, file), 'utf8').includes(`${exportName}:()=>`),
+  );
+  if (files.length !== 1)
+    throw new Error(`${files.length} shell chunks define ${exportName}: ${files.join(', ')}`);
+  return files[0]!;
 }

@@ -2,32 +2,20 @@
  * Error boundaries around remote pages (issues 2 and 4): a remote whose page throws while rendering shows the
  * translated "unavailable" fallback with Retry in place of the page, is reported to the client-error endpoint
  * with kind `boundary`, and every other route keeps working; Retry after a rollback shows the page again. Also a
- * remote entry the network does not deliver.
+ * remote entry the network does not deliver. And a part of a shell page whose code the network does not deliver
+ * (shell/src/platform/on-demand.tsx): it gives way alone, reported, and says so with Try again where it is needed.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Route } from '@playwright/test';
+import { addUser } from '../helpers/admin.js';
 import { publishBrokenRemote, RENDER_ERROR_MESSAGE, rollbackRemote } from '../helpers/releases.js';
-import { expectOtherRoutesWork, expectPage, remoteUnavailable } from '../helpers/shell.js';
-
-interface Report {
-  kind: string;
-  origin?: string;
-  message: string;
-  url: string;
-}
-
-/** Collects the client-error reports the page sends, and checks the gateway accepted them. */
-function recordReports(page: Page): { reports: Report[]; statuses: number[] } {
-  const out = { reports: [] as Report[], statuses: [] as number[] };
-  page.on('request', (request) => {
-    if (request.url().endsWith('/api/ops/client-errors') && request.method() === 'POST') {
-      out.reports.push(request.postDataJSON() as Report);
-    }
-  });
-  page.on('response', (response) => {
-    if (response.url().endsWith('/api/ops/client-errors')) out.statuses.push(response.status());
-  });
-  return out;
-}
+import {
+  expectOtherRoutesWork,
+  expectPage,
+  recordReports,
+  remoteUnavailable,
+  shellChunkDefining,
+} from '../helpers/shell.js';
+import { signIn } from '../helpers/sign-in.js';
 
 test('a remote page that throws while rendering shows the fallback with Retry, is reported, and the rest works', async ({
   page,
@@ -95,4 +83,33 @@ test('a remote entry that cannot be fetched is skipped with the fallback; Retry 
   await page.unroute(entry);
   await fallback.retry.click();
   await expectPage(page, 'Recover your account');
+});
+
+test('a part of a shell page whose code does not arrive gives way alone: the security centre says so and Try again loads it, the header goes without its account menu', async ({
+  page,
+}) => {
+  const user = addUser('part-boundary');
+  const { reports } = recordReports(page);
+  // As a connection that drops (or a build replaced under the open page) would: these two chunks never arrive.
+  const missing = [shellChunkDefining('SecurityCentre'), shellChunkDefining('AccountMenu')];
+  const fail = (route: Route) => route.abort('internetdisconnected');
+  for (const file of missing) await page.route(`**/assets/${file}`, fail);
+
+  await signIn(page, user, { returnUrl: '/account/' });
+  await expect(page).toHaveURL(/\/account\/$/);
+  // The page stands, with who is signed in and the header's own controls; only the two parts gave way.
+  await expectPage(page, 'Account');
+  await expect(page.getByText(user.username).first()).toBeVisible();
+  await expect(page.getByTestId('theme-switch')).toBeVisible();
+  await expect(page.getByTestId('account-menu')).toHaveCount(0);
+  await expect(page.getByText('This part of the site is unavailable. Try again.')).toBeVisible();
+  await expect(page.locator('#security-centre-heading')).toHaveCount(0);
+  await expect
+    .poll(() => reports.map((r) => `${r.kind} ${r.origin} ${r.message.split(':')[0]}`).sort())
+    .toEqual(['boundary shell account-menu', 'boundary shell security-centre']);
+
+  for (const file of missing) await page.unroute(`**/assets/${file}`, fail);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.locator('#security-centre-heading')).toBeVisible();
+  await expect(page.getByText('This part of the site is unavailable. Try again.')).toHaveCount(0);
 });

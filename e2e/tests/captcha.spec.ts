@@ -1,13 +1,15 @@
 /**
  * Issue 17: the captcha in Chromium. After repeated wrong passwords the next sign-in meets the self-hosted
  * proof-of-work challenge; Login is not sent while it runs; ticked with the keyboard it solves, and the sign-in goes
- * through. The dialog is axe clean in light, dark and right to left, and runs under the strict CSP. A gateway of its
- * own, so the throttle counters of these attempts never reach other specs.
+ * through. The dialog is axe clean in light, dark and right to left, and runs under the strict CSP. A challenge whose
+ * code does not arrive says so, with Try again. A gateway of its own, so the throttle counters of these attempts never
+ * reach other specs.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Route } from '@playwright/test';
 import { addUser, runAdmin } from '../helpers/admin.js';
 import { startIdentityServiceWithArabic, type IdentityService } from '../helpers/portal.js';
+import { recordReports, shellChunkDefining } from '../helpers/shell.js';
 import { appTookOver, signInPage } from '../helpers/sign-in.js';
 
 let identity: IdentityService;
@@ -33,8 +35,16 @@ function watch(page: Page) {
   return { calls, violations };
 }
 
-/** Three wrong passwords from this browser, then the right one: the challenge shows instead of a sign-in. */
-async function meetChallenge(page: Page, username: string, password: string) {
+/**
+ * Three wrong passwords from this browser, then the right one: the challenge shows instead of a sign-in.
+ * `beforeChallenge` runs before that last attempt.
+ */
+async function meetChallenge(
+  page: Page,
+  username: string,
+  password: string,
+  beforeChallenge?: () => Promise<unknown>,
+) {
   await page.goto(`${identity.url}/account/login?returnUrl=${encodeURIComponent('/account/')}`);
   const form = signInPage(page);
   await expect(form.password).toBeVisible();
@@ -51,6 +61,7 @@ async function meetChallenge(page: Page, username: string, password: string) {
     await expect(form.password).toHaveValue('');
   }
   await form.password.fill(password);
+  await beforeChallenge?.();
   await form.submit.click();
   const dialog = page.getByRole('dialog', { name: 'Confirm that you are a person' });
   await expect(dialog).toBeVisible();
@@ -101,6 +112,32 @@ test('Escape closes the challenge without signing in, and the next attempt asks 
   await expect(dialog).toBeVisible();
   expect(calls.filter((c) => c === 'Login').length).toBe(logins + 1);
   await expect(page).toHaveURL(/\/account\/login/);
+});
+
+test("the challenge's code does not arrive: the dialog says so, Try again loads it once the network delivers, and the sign-in goes through", async ({
+  page,
+}) => {
+  const user = addUser('captcha-unavailable', [], identity.env);
+  const { reports } = recordReports(page);
+  const chunk = `**/assets/${shellChunkDefining('CaptchaDialog')}`;
+  const fail = (route: Route) => route.abort('internetdisconnected');
+  // The connection drops after the sign-in page loaded: the challenge's code, asked for when it shows, never comes.
+  const dialog = await meetChallenge(page, user.username, user.password, () => page.route(chunk, fail));
+  const tryAgain = dialog.getByRole('button', { name: 'Try again' });
+  await expect(dialog.getByText('This part of the site is unavailable. Try again.')).toBeVisible();
+  await expect(tryAgain).toBeFocused();
+  await expect
+    .poll(() => reports.map((r) => `${r.kind} ${r.origin} ${r.message.split(':')[0]}`))
+    .toEqual(['boundary shell captcha']);
+  await expectNoAxeViolations(page);
+
+  await page.unroute(chunk, fail);
+  await tryAgain.click();
+  const checkbox = dialog.getByRole('checkbox', { name: "I'm not a robot" });
+  await expect(checkbox).toBeVisible();
+  await expect(checkbox).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(page).toHaveURL(/\/account\/$/);
 });
 
 test.describe('accessibility of the challenge (axe-core)', () => {

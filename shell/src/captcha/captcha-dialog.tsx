@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import type { CaptchaAction } from 'shared-contracts';
@@ -12,6 +12,7 @@ import {
   type RootState,
 } from 'shared-contracts/api';
 import { Alert, Button, Stack } from 'shared-contracts/ui';
+import { useModalDialog } from '../platform/modal-dialog.js';
 import { AltchaChallenge } from './altcha-challenge.js';
 import { RecaptchaChallenge } from './recaptcha-challenge.js';
 import type { SolvedHandler } from './solved-handler.js';
@@ -28,13 +29,7 @@ export function CaptchaDialog() {
   const captcha = useSelector((state: RootState) => selectCaptcha(state));
   const [verify, { isLoading }] = useVerifyCaptchaMutation();
   const [failed, setFailed] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => element?.close();
-  }, []);
+  const dialog = useModalDialog();
 
   const target: CaptchaAction = captcha.target ?? 'login';
   const onSolved = useCallback<SolvedHandler>(

@@ -1,11 +1,16 @@
-import { lazy, Suspense } from 'react';
 import { useSelector } from 'react-redux';
 import { selectCaptchaInProgress, type RootState } from 'shared-contracts/api';
+import { onDemand } from '../platform/on-demand.js';
+import { CaptchaUnavailable } from './captcha-unavailable.js';
 
 // The widget (ALTCHA ≈ 30 KB gzip, or Google's script) loads only when a challenge shows, so no page's first load
 // grows: the byte budget's walk (bench/lib/route-bytes.mjs ON_DEMAND_COMPONENTS) leaves it out, and e2e checks that
-// the sign-in page's first load never fetches it.
-const CaptchaDialog = lazy(() => import('./captcha-dialog.js').then((m) => ({ default: m.CaptchaDialog })));
+// the sign-in page's first load never fetches it. Code that cannot load says so, with Try again.
+const CaptchaDialog = onDemand(
+  'captcha',
+  () => import('./captcha-dialog.js').then((m) => ({ default: m.CaptchaDialog })),
+  { Failed: CaptchaUnavailable },
+);
 
 /**
  * The one place a challenge shows (SPEC.md §3 "Captcha state", §4 "Captcha"): the shell owns the state in the
@@ -14,9 +19,5 @@ const CaptchaDialog = lazy(() => import('./captcha-dialog.js').then((m) => ({ de
 export function CaptchaOutlet() {
   const show = useSelector((state: RootState) => selectCaptchaInProgress(state));
   if (!show) return null;
-  return (
-    <Suspense fallback={null}>
-      <CaptchaDialog />
-    </Suspense>
-  );
+  return <CaptchaDialog />;
 }

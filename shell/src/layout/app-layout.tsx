@@ -1,9 +1,10 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigation, useRouteLoaderData } from 'react-router';
 import { findRoute, ROUTES } from 'shared-contracts';
 import { useUserQuery } from 'shared-contracts/api';
 import { ProgressBar, SiteFrame } from 'shared-contracts/ui';
+import { onDemand } from '../platform/on-demand';
 import { PageAfterFrame } from '../platform/page-after-frame';
 import { usePartner } from '../platform/partner-context';
 import { PartnerFooter, PartnerHeader } from '../platform/partner-header';
@@ -15,7 +16,10 @@ import { ScrollManager } from './scroll-manager';
 
 const NOT_FOUND = ROUTES.find((r) => r.path === '*')!;
 
-const IdleSignOut = lazy(() => import('./idle-warning.js').then((m) => ({ default: m.IdleSignOut })));
+// One that cannot load leaves the partner's shorter limit to the server's own idle timeout (S28, ADR 0020).
+const IdleSignOut = onDemand('idle-sign-out', () =>
+  import('./idle-warning.js').then((m) => ({ default: m.IdleSignOut })),
+);
 
 /**
  * The partner's idle sign-out (ADR 0020), its code loaded now: the limit runs from when this mounted (someone signed
@@ -24,11 +28,7 @@ const IdleSignOut = lazy(() => import('./idle-warning.js').then((m) => ({ defaul
  */
 function IdleSignOutFromNow({ minutes }: { minutes: number }) {
   const [since] = useState(() => Date.now());
-  return (
-    <Suspense fallback={null}>
-      <IdleSignOut minutes={minutes} since={since} />
-    </Suspense>
-  );
+  return <IdleSignOut minutes={minutes} since={since} />;
 }
 
 /**

@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'shared-contracts/ui';
 import { useIdleSignOut } from '../platform/idle-sign-out';
+import { useModalDialog } from '../platform/modal-dialog';
 
 function secondsLeft(signOutAt: number): number {
   return Math.max(0, Math.ceil((signOutAt - Date.now()) / 1000));
@@ -14,16 +15,11 @@ function secondsLeft(signOutAt: number): number {
  */
 export function IdleWarning({ signOutAt }: { signOutAt: number }) {
   const { t } = useTranslation('common');
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const titleId = useId();
   const textId = useId();
   const [seconds, setSeconds] = useState(() => secondsLeft(signOutAt));
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => element?.close();
-  }, []);
   useEffect(() => {
     const timer = setInterval(() => setSeconds(secondsLeft(signOutAt)), 1000);
     return () => clearInterval(timer);

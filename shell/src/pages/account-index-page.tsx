@@ -1,15 +1,18 @@
-import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRouteLoaderData } from 'react-router';
 import { Page, ProgressBar } from 'shared-contracts/ui';
+import { onDemand } from '../platform/on-demand';
+import { PartUnavailable } from '../platform/part-unavailable';
 import type { GuardData } from '../router/guard';
 import { LinkedAccounts } from './linked-accounts';
 import { SignedInCard } from './signed-in-card';
 
 // The security centre (ADR 0036) loads only for a signed-in person who opens this page: the sign-in page's first
-// load carries none of its code, styles or strings.
-const SecurityCentre = lazy(() =>
-  import('./security-centre/security-centre-page').then((m) => ({ default: m.SecurityCentre })),
+// load carries none of its code, styles or strings. Code that cannot load says so in its place, with Try again.
+const SecurityCentre = onDemand(
+  'security-centre',
+  () => import('./security-centre/security-centre-page').then((m) => ({ default: m.SecurityCentre })),
+  { loading: <ProgressBar active label="…" />, Failed: PartUnavailable },
 );
 
 /**
@@ -24,9 +27,7 @@ export function AccountIndexPage() {
   return (
     <Page title={t('routes.accountIndex')} pageId="account-index">
       <SignedInCard user={user} securityCentreLink={false} />
-      <Suspense fallback={<ProgressBar active label="…" />}>
-        <SecurityCentre linkedAccounts={<LinkedAccounts />} />
-      </Suspense>
+      <SecurityCentre linkedAccounts={<LinkedAccounts />} />
     </Page>
   );
 }

@@ -1,15 +1,19 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrandBand, SiteHeader } from 'shared-contracts/ui';
 import { partnerLogoFromDocument } from './branding.js';
 import { LanguagePicker } from './language-picker.js';
+import { onDemand } from './on-demand.js';
 import { PrivacyPolicyLink } from './partner-branding.js';
 import { usePartner } from './partner-context.js';
 import { ThemeSwitch } from './theme-switch.js';
 
 // The account menu is for a signed-in person only: loaded when one is shown, so the sign-in page's bytes (budgeted,
-// bench/budget.json) carry none of its code or styles.
-const AccountMenu = lazy(() => import('../layout/account-menu.js').then((m) => ({ default: m.AccountMenu })));
+// bench/budget.json) carry none of its code or styles. A menu that cannot load leaves the header without it; the
+// signed-in card's Sign out stays.
+const AccountMenu = onDemand('account-menu', () =>
+  import('../layout/account-menu.js').then((m) => ({ default: m.AccountMenu })),
+);
 
 /**
  * The partner's logo when the gateway said it has one, else its name; a logo that fails to load falls back to
@@ -44,11 +48,7 @@ export function PartnerHeader({ signedInName }: { signedInName?: string }) {
         <>
           <LanguagePicker partner={partner} />
           <ThemeSwitch />
-          {signedInName !== undefined ? (
-            <Suspense fallback={null}>
-              <AccountMenu name={signedInName} />
-            </Suspense>
-          ) : null}
+          {signedInName !== undefined ? <AccountMenu name={signedInName} /> : null}
         </>
       }
     />

@@ -1,7 +1,10 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
+import { onDemand } from './on-demand.js';
 import { isToastOutletWanted, subscribeToastOutlet } from './toast-outlet.js';
 
-const SonnerToaster = lazy(() => import('./sonner-toaster.js').then((m) => ({ default: m.SonnerToaster })));
+const SonnerToaster = onDemand('toaster', () =>
+  import('./sonner-toaster.js').then((m) => ({ default: m.SonnerToaster })),
+);
 
 /**
  * The one toast outlet. sonner and its stylesheet load only when a toast is first requested
@@ -11,9 +14,5 @@ const SonnerToaster = lazy(() => import('./sonner-toaster.js').then((m) => ({ de
 export function PlatformToaster({ theme, dir }: { theme: 'light' | 'dark'; dir: 'ltr' | 'rtl' }) {
   const wanted = useSyncExternalStore(subscribeToastOutlet, isToastOutletWanted, () => false);
   if (!wanted) return null;
-  return (
-    <Suspense fallback={null}>
-      <SonnerToaster theme={theme} dir={dir} />
-    </Suspense>
-  );
+  return <SonnerToaster theme={theme} dir={dir} />;
 }
