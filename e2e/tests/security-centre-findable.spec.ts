@@ -78,7 +78,11 @@ function boxesOutsideTheirCards(page: Page): Promise<string[]> {
 }
 
 test.describe('with the shared gateway', () => {
-  const service = harnessIdentityService();
+  // Read in the worker once its system is up, not when the file loads (`playwright test --list`).
+  let service: IdentityService;
+  test.beforeAll(() => {
+    service = harnessIdentityService();
+  });
 
   test('a signed-out /account/ goes to sign in and comes back to the centre', async ({ page }) => {
     const user = addUser('findable-out', [], service.env);

@@ -10,7 +10,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
 import { expectAxeCleanLightAndDark } from '../helpers/axe.js';
 import type { DemoUser } from '../helpers/demo-users.js';
-import { harnessIdentityService } from '../helpers/portal.js';
+import { harnessIdentityService, type IdentityService } from '../helpers/portal.js';
 import { submitPassword } from '../helpers/sign-in.js';
 
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
@@ -20,7 +20,12 @@ const SAFARI_IPHONE =
 // Three sign-ins and axe four times on a machine the CI shares.
 test.describe.configure({ timeout: 120_000 });
 
-const identity = harnessIdentityService();
+// Read in the worker once its system is up, not when the file loads: `playwright test --list` loads every file
+// without the global setup.
+let identity: IdentityService;
+test.beforeAll(() => {
+  identity = harnessIdentityService();
+});
 
 async function signedInAtTheCentre(page: Page, user: DemoUser) {
   await submitPassword(page, identity.url, user);
