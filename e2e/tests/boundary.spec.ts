@@ -5,7 +5,7 @@
  * remote entry the network does not deliver. And a part of a shell page whose code the network does not deliver
  * (shell/src/platform/on-demand.tsx): it gives way alone, reported, and says so with Try again where it is needed.
  */
-import { expect, test, type Route } from '@playwright/test';
+import { expect, test, type Locator, type Route } from '@playwright/test';
 import { addUser } from '../helpers/admin.js';
 import { publishBrokenRemote, RENDER_ERROR_MESSAGE, rollbackRemote } from '../helpers/releases.js';
 import {
@@ -102,8 +102,14 @@ test('a part of a shell page whose code does not arrive gives way alone: the sec
   await expect(page.getByText(user.username).first()).toBeVisible();
   await expect(page.getByTestId('theme-switch')).toBeVisible();
   await expect(page.getByTestId('account-menu')).toHaveCount(0);
-  await expect(page.getByText('This part of the site is unavailable. Try again.')).toBeVisible();
+  const unavailable = page.getByText('This part of the site is unavailable. Try again.');
+  await expect(unavailable).toBeVisible();
   await expect(page.locator('#security-centre-heading')).toHaveCount(0);
+  // Apart from the signed-in card, as the centre would be (it sat flush against the card before).
+  const card = page.locator('.shell__signed-in');
+  const gapBelowCard = async (below: Locator) =>
+    (await below.boundingBox())!.y - ((await card.boundingBox())!.y + (await card.boundingBox())!.height);
+  expect(await gapBelowCard(unavailable)).toBeGreaterThanOrEqual(24);
   await expect
     .poll(() => reports.map((r) => `${r.kind} ${r.origin} ${r.message.split(':')[0]}`).sort())
     .toEqual(['boundary shell account-menu', 'boundary shell security-centre']);
@@ -111,5 +117,6 @@ test('a part of a shell page whose code does not arrive gives way alone: the sec
   for (const file of missing) await page.unroute(`**/assets/${file}`, fail);
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.locator('#security-centre-heading')).toBeVisible();
-  await expect(page.getByText('This part of the site is unavailable. Try again.')).toHaveCount(0);
+  await expect(unavailable).toHaveCount(0);
+  expect(await gapBelowCard(page.locator('#security-centre-heading'))).toBeGreaterThanOrEqual(24);
 });

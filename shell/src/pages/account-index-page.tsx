@@ -27,7 +27,11 @@ export function AccountIndexPage() {
   return (
     <Page title={t('routes.accountIndex')} pageId="account-index">
       <SignedInCard user={user} securityCentreLink={false} />
-      <SecurityCentre linkedAccounts={<LinkedAccounts />} />
+      {/* The centre's place keeps its distance from the card whatever fills it: the centre, its progress bar or its
+          fallback (the centre's own styles arrive with its chunk, so the spacing lives in the first load). */}
+      <div className="shell__account-centre">
+        <SecurityCentre linkedAccounts={<LinkedAccounts />} />
+      </div>
     </Page>
   );
 }
