@@ -56,6 +56,8 @@ export async function openRuntime(config: GatewayConfig, logger: Logger): Promis
     sqliteFile: path.join(config.dataDir, 'identity.db'),
     // Disk flushes of the WAL checkpoints happen beside the event loop, not inside a request's commit.
     checkpointInBackground: true,
+    // And the commits' own flushes too, several commits to one (ADR 0067).
+    groupCommit: true,
     dataEncryptionKey: config.dataEncryptionKey,
   });
   try {

@@ -27,6 +27,8 @@ export interface LoginRouterDeps {
   loginGuard?: RequestHandler;
   /** The OIDC side's view of an application's sign-in (SilentLogin); absent, SilentLogin always answers false. */
   describeInteraction?: ((uid: string) => Promise<{ freshSignIn: boolean } | undefined>) | undefined;
+  /** Runs a call's writes with one flush at its end (group commit, ADR 0067); absent, each write waits for its own. */
+  flushedOnce?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -70,14 +72,17 @@ export function loginRouter(deps: LoginRouterDeps): Router {
       const found = await sessions.lookup(req);
       if (found.kind !== 'active') return responses.timedOut(req, res);
       const returnUrl = await deps.returnUrls.safe(body.returnUrl ?? returnUrlOf(req.query));
-      const outcome = await signIn.passwordSignIn(browserOf(sessions, req, res), found.session, {
-        login: body.username,
-        password: body.password,
-        rememberMe: body.rememberMe,
-        returnUrl,
-        ip: req.ip ?? 'unknown',
-        platformAuthenticator: body.platformAuthenticator,
-      });
+      // The new session, its index row and the audit events: one flush for the four commits (ADR 0067).
+      const outcome = await (deps.flushedOnce ?? ((work) => work()))(() =>
+        signIn.passwordSignIn(browserOf(sessions, req, res), found.session, {
+          login: body.username,
+          password: body.password,
+          rememberMe: body.rememberMe,
+          returnUrl,
+          ip: req.ip ?? 'unknown',
+          platformAuthenticator: body.platformAuthenticator,
+        }),
+      );
       responses.sendOutcome(res, outcome);
     }),
   );

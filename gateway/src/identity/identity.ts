@@ -9,6 +9,7 @@ import type { SmsSender } from '../infra/sms/sms-sender.js';
 import type { KnownBrowsers } from '../infra/throttle/known-browsers.js';
 import type { LoginThrottle } from '../infra/throttle/login-throttle.js';
 import type { Store } from '../store/store.js';
+import { flushedOnce } from '../store/database.js';
 import { createAccountsService } from './claims/accounts.service.js';
 import { createApplications } from './applications/applications.service.js';
 import { CaptchaService, type CaptchaServiceDeps } from './captcha/captcha.service.js';
@@ -228,6 +229,8 @@ export function createIdentity(deps: IdentityDeps) {
     applicationNameOf: createApplicationNameOf(returnUrls, deps.oidc?.describeInteraction?.bind(deps.oidc)),
     /** The OIDC side's view of an application's pending sign-in (SilentLogin, ADR 0020). */
     describeInteraction: deps.oidc?.describeInteraction?.bind(deps.oidc),
+    /** Several writes of one call flushed to disk once, at its end (group commit, ADR 0067). */
+    flushedOnce: <T>(work: () => Promise<T>) => flushedOnce(store.database.db, work),
   };
 }
 
