@@ -52,6 +52,7 @@ import {
 import { DEFAULT_KEY_POLL_INTERVAL_MS, loadSigningKeys } from './signing-keys.js';
 import { createSqlAdapterFactory, purgeExpiredOidcPayloads } from './sql.adapter.js';
 import type { FindOidcClient, OidcDatabase } from './types.js';
+import { flushedOnce } from '../store/database.js';
 
 export {
   buildOidcConfiguration,
@@ -170,6 +171,9 @@ export async function createOidcProvider(options: OidcProviderOptions): Promise<
     provider.proxy = options.proxy ?? false;
     carryCustomerInGrants(provider);
     pinPublicOrigin(provider, options.issuer);
+    // A call's writes (a code, a token, a consumed refresh token…) flushed to disk once, before Koa answers: one
+    // wait where each write waited for its own flush in turn (group commit, ADR 0067).
+    provider.use((_ctx, next) => flushedOnce(options.db, next));
     answerOutagesWithRetry(provider);
     provider.use(handOverEndSessionWithoutOidcSession(pages, site));
     // Which site session an OIDC session serves, recorded after every authorization that used or made it, so that

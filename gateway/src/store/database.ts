@@ -68,7 +68,7 @@ type DirectWriter = (sql: string, params: readonly unknown[]) => number | undefi
 const directWriters = new WeakMap<Kysely<Database>, DirectWriter>();
 
 /** The {@link WalSync} of each SQLite main connection's Kysely instance opened with `groupCommit`. */
-const walSyncs = new WeakMap<Kysely<Database>, WalSync>();
+const walSyncs = new WeakMap<object, WalSync>();
 
 /** A named parameter of a {@link Prepared} query: built into the query where its value goes. */
 export type Param<Name extends string> = (name: Name) => never;
@@ -140,7 +140,7 @@ export class Prepared<Row, Name extends string> {
  * on disk, instead of each write waiting for a flush of its own in turn (ADR 0067). What `work` answers must not be
  * acted on outside before that (the caller answers the request after it). Without group commit, `work` alone.
  */
-export function flushedOnce<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+export function flushedOnce<T, DB>(db: Kysely<DB>, work: () => Promise<T>): Promise<T> {
   const walSync = walSyncs.get(db);
   return walSync ? walSync.flushedOnce(work) : work();
 }
