@@ -172,8 +172,10 @@ describe('group commit (ADR 0067): a write answers once it is on disk, its flush
     const flushes = heldFlushes();
     const t = await open(flushes);
     let later: Promise<number> | undefined;
-    await flushedOnce(database!.db, async () => {
+    // As a mail queued for after the answer: started inside, run on a later turn.
+    await flushedOnce(database!.db, () => {
       later = new Promise((resolve) => setTimeout(resolve, 20)).then(() => t.insert.run({ body: 'mail' }));
+      return Promise.resolve();
     });
     flushes.hold();
     // It committed (another connection reads it) and waits for its flush.
